@@ -1,0 +1,66 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class ExpandApi implements ICredentialType {
+	name = 'expandApi';
+
+	displayName = 'Expand API';
+
+	icon: Icon = { light: 'file:../icons/expand.svg', dark: 'file:../icons/expand.dark.svg' };
+
+	documentationUrl = 'https://docs.expand.network/';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The key issued on the expand.network account page. It is sent as the x-api-key header.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.expand.network',
+			description: 'Main API address. Change it for a self-hosted gateway or the local devnet.',
+		},
+		{
+			displayName: 'Historical URL',
+			name: 'historicalUrl',
+			type: 'string',
+			default: 'https://historicallp.api.expand.network',
+			description: 'Address that serves the historical operations (getblock, getapprovaldata)',
+		},
+		{
+			displayName: 'Stream URL',
+			name: 'streamUrl',
+			type: 'string',
+			default: 'wss://pricediscovery.expand.network',
+			description: 'WebSocket address of the ticker-price stream, used by the Expand Trigger',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { 'x-api-key': '={{$credentials.apiKey}}' },
+		},
+	};
+
+	// The usage report costs no compute units, so it is the cheapest call that proves the key works.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '=/key/usage-details/{{encodeURIComponent($credentials.apiKey)}}',
+			method: 'GET',
+		},
+	};
+}

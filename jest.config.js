@@ -1,0 +1,13 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	setupFiles: ['<rootDir>/test/setup/env.ts'],
+	testTimeout: 60000,
+	maxWorkers: 2,
+	// n8n-core keeps a 60 s interval alive after a run; tests must not wait for it.
+	forceExit: true,
+	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+};

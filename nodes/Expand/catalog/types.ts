@@ -1,0 +1,121 @@
+/**
+ * The operation catalog: one entry per API endpoint. Node properties, request building,
+ * validation, pagination, amount formatting, docs/operations.md and the devnet's metering
+ * are all derived from these entries, so adding an endpoint is adding one entry.
+ */
+
+export type HttpMethod = 'GET' | 'POST';
+
+/** `base` is the credential's Base URL, `historical` its Historical URL. */
+export type Host = 'base' | 'historical';
+
+/** `write` operations return an unsigned transaction to be signed and sent. */
+export type OperationKind = 'read' | 'write';
+
+/**
+ * How a value is typed on the form and sent:
+ * - string: sent as given (numbers travel as decimal strings, as the API expects);
+ * - boolean: a switch; `true`/`false` in a query, a JSON boolean in a body;
+ * - array: comma-separated text or a JSON array on the form; comma-joined in a GET query,
+ *   a JSON array in a POST body;
+ * - json: raw JSON (an ABI, a parameter list), parsed and sent as JSON.
+ */
+export type ParameterType = 'string' | 'boolean' | 'array' | 'json';
+
+export interface ParameterSpec {
+	/** The API's own parameter name, used as the n8n parameter name too. */
+	name: string;
+	type: ParameterType;
+	required?: boolean;
+	/** The documented default; the form shows it, and the value is sent only when the user sets one. */
+	default?: string | boolean;
+	description: string;
+	/** Allowed values (an enum); the form shows them as options. */
+	options?: string[];
+	/** A regular expression (source text) every non-empty value must match, checked before sending. */
+	pattern?: string;
+	/** What the pattern means in words, for the error message ("a whole number of wei"). */
+	patternHint?: string;
+	/** Protocols that use this parameter, where an operation's protocols differ (shown in the description). */
+	protocols?: string[];
+	/** Input hint shown in the empty field. */
+	placeholder?: string;
+}
+
+/** How a list operation pages through its results. */
+export interface PaginationSpec {
+	/** `cursor`: the response carries the next cursor; `page`: page numbers up to a total. */
+	style: 'cursor' | 'page';
+	/** Request parameter that carries the cursor or page number. */
+	requestParam: string;
+	/** Field of `data` holding the records of one page. */
+	itemsField: string;
+	/** cursor style: field of `data` with the next cursor (empty or missing at the end). */
+	nextField?: string;
+	/** page style: field of `data` with the number of pages. */
+	totalPagesField?: string;
+}
+
+/** Which field of the response holds an amount, and how its token is known. */
+export interface AmountSpec {
+	/** Dot path inside `data` (or inside each record for list operations), e.g. `balance`. */
+	field: string;
+	/** Request parameter naming the token contract; absent or empty means the chain's native asset. */
+	tokenParam?: string;
+	/** Field of the same record naming the token contract, when the response says it. */
+	tokenField?: string;
+}
+
+/** A cross-parameter check, implemented in helpers/validation.ts. */
+export type ValidationRule = 'blockRange';
+
+/** Protocol-selection parameters, one per protocol family (reference §3). */
+export type ProtocolParameter =
+	| 'dexId'
+	| 'lendborrowId'
+	| 'bridgeId'
+	| 'oracleId'
+	| 'yieldAggregatorId'
+	| 'syntheticId'
+	| 'derivativeId'
+	| 'liquidStakingId'
+	| 'nftProtocolId';
+
+export interface OperationSpec {
+	/** The API's path family: `chain`, `dex`, ..., or `usage` for the usage report. */
+	resource: string;
+	/** The API's operation name: `getbalance`, `historical/logs`, `issue`. */
+	operation: string;
+	/** Display name in Title Case: "Get Balance". */
+	name: string;
+	/** One sentence: what it does. The compute-unit cost is appended by the generator. */
+	description: string;
+	method: HttpMethod;
+	/** Path on the host; `{apiKey}` is filled from the credential and redacted from every message. */
+	path: string;
+	host: Host;
+	/** Compute units per call from the spec's cost table; undefined where the spec lists none. */
+	computeUnits?: number;
+	kind: OperationKind;
+	/** Takes the common chain parameters chainId, chainSymbol and rpc. */
+	chain: boolean;
+	/** The family's protocol-selection parameter, when the operation takes one. */
+	protocol?: ProtocolParameter;
+	/** The response is not wrapped in {status, msg, data} (the usage report). */
+	unwrapped?: boolean;
+	parameters: ParameterSpec[];
+	pagination?: PaginationSpec;
+	/** Public sources document no parameters: the form offers named extra parameters and a raw JSON body. */
+	undocumented?: boolean;
+	amounts?: AmountSpec[];
+	rules?: ValidationRule[];
+	/** Which chains or protocols the operation is limited to, in words ("Stellar only"). */
+	availability?: string;
+}
+
+export interface ResourceSpec {
+	/** The API's path family, used as the resource value. */
+	value: string;
+	name: string;
+	description: string;
+}
