@@ -1,0 +1,18 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { OperationSpec } from '../catalog/types';
+import type { ItemParameters } from '../helpers/parameters';
+import { buildRequest } from '../helpers/request';
+import { expandApiRequest } from '../transport';
+import { toRecords } from './records';
+
+/** One call, one payload: every read and write operation without paging. */
+export async function execute(
+	this: IExecuteFunctions,
+	operation: OperationSpec,
+	parameters: ItemParameters,
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const data = await expandApiRequest.call(this, buildRequest(operation, parameters), itemIndex, operation.unwrapped);
+	return toRecords(data);
+}

@@ -1,0 +1,89 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { chains } from '../catalog/chains';
+
+export const chainIdProperty: INodeProperties = {
+	displayName: 'Chain Name or ID',
+	name: 'chainId',
+	type: 'options',
+	options: chains
+		.map((chain) => ({ name: `${chain.name} (${chain.chainId})`, value: chain.chainId }))
+		.sort((a, b) => a.name.localeCompare(b.name)),
+	default: '1',
+	description:
+		'Chain to use. Choose from the list, or specify any chain ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>. Ignored when Chain Symbol is set under Additional Fields.',
+};
+
+export const chainSymbolProperty: INodeProperties = {
+	displayName: 'Chain Symbol',
+	name: 'chainSymbol',
+	type: 'string',
+	default: '',
+	placeholder: 'ETH',
+	description: 'Select the chain by symbol (3 to 7 letters) instead of Chain; when set, no chain ID is sent',
+};
+
+export const rpcProperty: INodeProperties = {
+	displayName: 'RPC URL',
+	name: 'rpc',
+	type: 'string',
+	default: '',
+	placeholder: 'https://...',
+	description: 'JSON-RPC node the API should use for this call instead of its own',
+};
+
+export const returnAllProperty: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+export const limitProperty: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+};
+
+export const extraParametersProperty: INodeProperties = {
+	displayName: 'Extra Parameters',
+	name: 'extraParameters',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	default: {},
+	placeholder: 'Add Parameter',
+	description:
+		'Parameters sent as given. Public sources do not document the parameters of this operation, so name them as the API expects.',
+	options: [
+		{
+			displayName: 'Parameter',
+			name: 'parameter',
+			values: [
+				{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+				{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+			],
+		},
+	],
+};
+
+export const rawBodyProperty: INodeProperties = {
+	displayName: 'Raw JSON Body',
+	name: 'rawBody',
+	type: 'json',
+	default: '{}',
+	description:
+		'A JSON object merged into the request body; named fields of the form take precedence over keys of the same name',
+};
+
+export const formatAmountsProperty: INodeProperties = {
+	displayName: 'Add Formatted Amounts',
+	name: 'formatAmounts',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to add a decimal string, the decimals and the symbol next to each raw amount. The raw smallest-unit string stays as it is.',
+};

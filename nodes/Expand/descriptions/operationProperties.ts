@@ -1,0 +1,69 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationSpec } from '../catalog/types';
+import {
+	chainIdProperty,
+	chainSymbolProperty,
+	extraParametersProperty,
+	formatAmountsProperty,
+	limitProperty,
+	rawBodyProperty,
+	returnAllProperty,
+	rpcProperty,
+} from './commonProperties';
+import { parameterProperty } from './parameterProperty';
+import { protocolProperty } from './protocolProperty';
+
+const SEND_STEP =
+	'This operation returns an unsigned transaction; nothing is broadcast. To send it, pass this output to Expand Signer (Sign Transaction), then to Expand: Chain → Send Transaction with {{ $json.rawTransaction }}.';
+
+const UNDOCUMENTED =
+	'Public sources do not document the parameters of this operation. Add them under Extra Parameters with the names the API expects.';
+
+function notice(name: string, displayName: string): INodeProperties {
+	return { displayName, name, type: 'notice', default: '' };
+}
+
+/** Every property one operation needs, without displayOptions (the caller scopes them). */
+export function operationProperties(operation: OperationSpec): INodeProperties[] {
+	const required = operation.parameters.filter((parameter) => parameter.required);
+	const optional = operation.parameters.filter((parameter) => !parameter.required);
+	const properties: INodeProperties[] = [];
+
+	if (operation.kind === 'write' && operation.resource !== 'chain') {
+		properties.push(notice('sendStepNotice', SEND_STEP));
+	}
+	if (operation.undocumented) properties.push(notice('undocumentedNotice', UNDOCUMENTED));
+	if (operation.chain) properties.push(chainIdProperty);
+	if (operation.protocol) properties.push(protocolProperty(operation.protocol));
+	properties.push(...required.map(parameterProperty));
+
+	if (operation.pagination) {
+		properties.push(returnAllProperty, {
+			...limitProperty,
+			displayOptions: { show: { returnAll: [false] } },
+		});
+	}
+
+	const additional = [
+		...optional.map(parameterProperty),
+		...(operation.chain ? [chainSymbolProperty, rpcProperty] : []),
+	].sort((a, b) => a.displayName.localeCompare(b.displayName));
+	if (additional.length) {
+		properties.push({
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: additional,
+		});
+	}
+
+	if (operation.undocumented) {
+		properties.push(extraParametersProperty);
+		if (operation.method === 'POST') properties.push(rawBodyProperty);
+	}
+	if (operation.amounts?.length) properties.push(formatAmountsProperty);
+	return properties;
+}

@@ -1,0 +1,42 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { ParameterSpec } from '../catalog/types';
+import { displayNameOf } from './displayName';
+
+function describe(parameter: ParameterSpec): string {
+	const parts = [parameter.description];
+	if (parameter.type === 'array') parts.push('Comma-separated, or a JSON array');
+	if (parameter.protocols?.length) parts.push(`Used by ${parameter.protocols.join(', ')}`);
+	return parts.join('. ');
+}
+
+function optionsOf(values: string[]): INodePropertyOptions[] {
+	return values.map((value) => ({ name: value, value }));
+}
+
+/** One catalog parameter as an n8n property (without displayOptions). */
+export function parameterProperty(parameter: ParameterSpec): INodeProperties {
+	const base = {
+		displayName: displayNameOf(parameter.name),
+		name: parameter.name,
+		description: describe(parameter),
+		...(parameter.required ? { required: true } : {}),
+		...(parameter.placeholder ? { placeholder: parameter.placeholder } : {}),
+	};
+	if (parameter.options) {
+		return {
+			...base,
+			type: 'options',
+			options: optionsOf(parameter.options),
+			default: (parameter.default as string | undefined) ?? parameter.options[0],
+		};
+	}
+	switch (parameter.type) {
+		case 'boolean':
+			return { ...base, type: 'boolean', default: (parameter.default as boolean | undefined) ?? false };
+		case 'json':
+			return { ...base, type: 'json', default: '' };
+		default:
+			return { ...base, type: 'string', default: (parameter.default as string | undefined) ?? '' };
+	}
+}

@@ -1,0 +1,66 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { OperationSpec, ParameterSpec } from '../catalog/types';
+import { parameterError, type PreparedValue, prepareValues } from './validation';
+
+/** Checks for the parameters the engine adds to operations (chain selection). */
+const COMMON_PARAMETERS: ParameterSpec[] = [
+	{ name: 'chainId', type: 'string', description: '', pattern: '^\\d+$', patternHint: 'a numeric chain ID' },
+	{
+		name: 'chainSymbol',
+		type: 'string',
+		description: '',
+		pattern: '^[A-Za-z0-9-]{3,7}$',
+		patternHint: '3 to 7 letters, digits or dashes',
+	},
+	{ name: 'rpc', type: 'string', description: '', pattern: '^(https?|wss?)://\\S+$', patternHint: 'an http(s) or ws(s) URL' },
+];
+
+export interface ItemParameters {
+	values: Map<string, PreparedValue>;
+	/** Extra parameters of undocumented operations, sent as given. */
+	extra: Record<string, string>;
+	/** Raw JSON body of undocumented POST operations. */
+	rawBody: IDataObject;
+}
+
+function readExtra(this: IExecuteFunctions, operation: OperationSpec, itemIndex: number): Pick<ItemParameters, 'extra' | 'rawBody'> {
+	if (!operation.undocumented) return { extra: {}, rawBody: {} };
+	const collection = this.getNodeParameter('extraParameters', itemIndex, {}) as {
+		parameter?: Array<{ name: string; value: string }>;
+	};
+	const extra = Object.fromEntries(
+		(collection.parameter ?? []).filter((entry) => entry.name !== '').map((entry) => [entry.name, entry.value]),
+	);
+	if (operation.method !== 'POST') return { extra, rawBody: {} };
+	const raw = this.getNodeParameter('rawBody', itemIndex, {}) as unknown;
+	let rawBody: unknown = raw;
+	if (typeof raw === 'string') {
+		try {
+			rawBody = raw.trim() === '' ? {} : JSON.parse(raw);
+		} catch {
+			rawBody = undefined;
+		}
+	}
+	if (rawBody === null || typeof rawBody !== 'object' || Array.isArray(rawBody)) {
+		throw parameterError(this.getNode(), itemIndex, 'The parameter "rawBody" must be a JSON object');
+	}
+	return { extra, rawBody: rawBody as IDataObject };
+}
+
+/** Reads one item's values from the form (API names), checks them, and returns them ready to send. */
+export function readItemParameters(this: IExecuteFunctions, operation: OperationSpec, itemIndex: number): ItemParameters {
+	const raw: Record<string, unknown> = {};
+	if (operation.chain) raw.chainId = this.getNodeParameter('chainId', itemIndex, '');
+	if (operation.protocol) raw[operation.protocol] = this.getNodeParameter(operation.protocol, itemIndex, '');
+	for (const parameter of operation.parameters.filter((spec) => spec.required)) {
+		raw[parameter.name] = this.getNodeParameter(parameter.name, itemIndex, '');
+	}
+	const hasAdditional = operation.chain || operation.parameters.some((spec) => !spec.required);
+	if (hasAdditional) Object.assign(raw, this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject);
+	// The API prefers chainId when both are sent, so a chosen symbol must travel alone.
+	if (typeof raw.chainSymbol === 'string' && raw.chainSymbol.trim() !== '') delete raw.chainId;
+
+	const values = prepareValues(this.getNode(), itemIndex, operation, raw, COMMON_PARAMETERS);
+	return { values, ...readExtra.call(this, operation, itemIndex) };
+}

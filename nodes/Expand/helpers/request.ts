@@ -1,0 +1,35 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Host, HttpMethod, OperationSpec } from '../catalog/types';
+import type { ItemParameters } from './parameters';
+
+export interface ApiRequest {
+	method: HttpMethod;
+	host: Host;
+	/** May contain `{apiKey}`, filled in (and kept out of messages) by the transport. */
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+}
+
+function queryValue(value: unknown): string {
+	if (Array.isArray(value)) return value.join(',');
+	if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+	return String(value);
+}
+
+/**
+ * The HTTP request of one item: GET sends query parameters (lists comma-joined), POST a JSON
+ * body (lists as arrays, switches as booleans). Named values win over the raw JSON body.
+ */
+export function buildRequest(operation: OperationSpec, parameters: ItemParameters): ApiRequest {
+	const request: ApiRequest = { method: operation.method, host: operation.host, path: operation.path };
+	if (operation.method === 'GET') {
+		const qs: IDataObject = { ...parameters.extra };
+		for (const [name, value] of parameters.values) qs[name] = queryValue(value);
+		if (Object.keys(qs).length) request.qs = qs;
+	} else {
+		request.body = { ...parameters.rawBody, ...parameters.extra, ...Object.fromEntries(parameters.values) } as IDataObject;
+	}
+	return request;
+}

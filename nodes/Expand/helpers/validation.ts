@@ -1,0 +1,135 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { OperationSpec, ParameterSpec, ValidationRule } from '../catalog/types';
+
+/** A parameter value after local checks: text, a switch, a list, or parsed JSON. */
+export type PreparedValue = string | boolean | string[] | unknown;
+
+export const MAX_BLOCK_RANGE = 10;
+
+function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** The error for a bad parameter value: it names the parameter (in the message) and the item. */
+export function parameterError(node: INode, itemIndex: number, message: string): NodeOperationError {
+	return new NodeOperationError(node, `${message} (item ${itemIndex})`, { itemIndex });
+}
+
+function fail(node: INode, itemIndex: number, message: string): never {
+	throw parameterError(node, itemIndex, message);
+}
+
+function toList(node: INode, itemIndex: number, name: string, value: unknown): string[] {
+	if (Array.isArray(value)) return value.map(String);
+	const text = String(value).trim();
+	if (text.startsWith('[')) {
+		try {
+			const parsed: unknown = JSON.parse(text);
+			if (Array.isArray(parsed)) return parsed.map(String);
+		} catch {
+			// reported below
+		}
+		fail(node, itemIndex, `The parameter "${name}" is not a valid JSON array`);
+	}
+	return text
+		.split(',')
+		.map((entry) => entry.trim())
+		.filter((entry) => entry !== '');
+}
+
+function toJson(node: INode, itemIndex: number, name: string, value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value);
+	} catch {
+		return fail(node, itemIndex, `The parameter "${name}" is not valid JSON`);
+	}
+}
+
+function checkText(node: INode, itemIndex: number, spec: ParameterSpec, value: unknown): string {
+	const text = typeof value === 'string' ? value.trim() : String(value);
+	if (spec.options && !spec.options.includes(text)) {
+		fail(node, itemIndex, `The parameter "${spec.name}" must be one of ${spec.options.join(', ')}; got "${text}"`);
+	}
+	if (spec.pattern && !new RegExp(spec.pattern).test(text)) {
+		fail(
+			node,
+			itemIndex,
+			`The parameter "${spec.name}" must be ${spec.patternHint ?? `text matching ${spec.pattern}`}; got "${text}"`,
+		);
+	}
+	return text;
+}
+
+function prepareOne(node: INode, itemIndex: number, spec: ParameterSpec, value: unknown): PreparedValue {
+	switch (spec.type) {
+		case 'boolean':
+			return typeof value === 'boolean' ? value : String(value) === 'true';
+		case 'array':
+			return toList(node, itemIndex, spec.name, value);
+		case 'json':
+			return toJson(node, itemIndex, spec.name, value);
+		default:
+			return checkText(node, itemIndex, spec, value);
+	}
+}
+
+const RULES: Record<ValidationRule, (node: INode, itemIndex: number, values: Map<string, PreparedValue>) => void> = {
+	blockRange(node, itemIndex, values) {
+		const start = values.get('startBlock') as string | undefined;
+		const end = values.get('endBlock') as string | undefined;
+		if (values.has('blockNumber')) {
+			if (start !== undefined || end !== undefined) {
+				fail(node, itemIndex, 'Set either the parameter "blockNumber" or "startBlock" and "endBlock", not both');
+			}
+			return;
+		}
+		if (start === undefined || end === undefined) {
+			fail(
+				node,
+				itemIndex,
+				`The parameter "${start === undefined ? 'startBlock' : 'endBlock'}" is required when "blockNumber" is empty`,
+			);
+		}
+		const span = BigInt(end) - BigInt(start) + 1n;
+		if (span <= 0n) {
+			fail(node, itemIndex, `The parameter "startBlock" (${start}) must not be after "endBlock" (${end})`);
+		}
+		if (span > BigInt(MAX_BLOCK_RANGE)) {
+			fail(
+				node,
+				itemIndex,
+				`The range "startBlock" ${start} to "endBlock" ${end} spans ${span} blocks; the API allows at most ${MAX_BLOCK_RANGE}`,
+			);
+		}
+	},
+};
+
+/**
+ * Checks every value of an item against the catalog before any request is sent, and returns
+ * the values converted to what the API takes. Empty optional values are dropped.
+ */
+export function prepareValues(
+	node: INode,
+	itemIndex: number,
+	operation: OperationSpec,
+	raw: Record<string, unknown>,
+	commonParameters: ParameterSpec[],
+): Map<string, PreparedValue> {
+	const specs = new Map([...commonParameters, ...operation.parameters].map((spec) => [spec.name, spec]));
+	const values = new Map<string, PreparedValue>();
+	for (const spec of operation.parameters) {
+		if (spec.required && isEmpty(raw[spec.name])) {
+			fail(node, itemIndex, `The parameter "${spec.name}" is required but empty`);
+		}
+	}
+	for (const [name, value] of Object.entries(raw)) {
+		if (isEmpty(value)) continue;
+		const spec = specs.get(name) ?? { name, type: 'string', description: '' };
+		values.set(name, prepareOne(node, itemIndex, spec, value));
+	}
+	for (const rule of operation.rules ?? []) RULES[rule](node, itemIndex, values);
+	return values;
+}
