@@ -9,5 +9,5 @@ module.exports = {
 	maxWorkers: 2,
 	// n8n-core keeps a 60 s interval alive after a run; tests must not wait for it.
 	forceExit: true,
-	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+	transform: { '^.+\\.ts$': ["ts-jest", { diagnostics: false }] },
 };

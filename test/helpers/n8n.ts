@@ -1,0 +1,206 @@
+/**
+ * Runs real workflows in-process through n8n-core's WorkflowExecute: expressions, credentials
+ * (with the credential type's own `authenticate`), pairedItem and continueOnFail are resolved by
+ * the engine exactly as in n8n.
+ */
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IConnections,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IWorkflowExecuteAdditionalData,
+	ICredentialsHelper,
+} from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { ExpandApi } from '../../credentials/ExpandApi.credentials';
+import { Expand } from '../../nodes/Expand/Expand.node';
+import { TestItems } from './itemsNode';
+
+export const PACKAGE = 'n8n-nodes-expand-network';
+export const EXPAND = `${PACKAGE}.expand`;
+export const ITEMS = 'test.items';
+
+const nodeTypeRegistry: Record<string, INodeType> = {
+	[EXPAND]: new Expand(),
+	[ITEMS]: new TestItems(),
+};
+const credentialTypeRegistry: Record<string, ICredentialType> = { expandApi: new ExpandApi() };
+
+/** Lets other test suites (signer, trigger) add their node and credential types. */
+export function registerNodeType(type: string, nodeType: INodeType): void {
+	nodeTypeRegistry[type] = nodeType;
+}
+export function registerCredentialType(credentialType: ICredentialType): void {
+	credentialTypeRegistry[credentialType.name] = credentialType;
+}
+
+const nodeTypes: INodeTypes = {
+	getByName: (type) => nodeTypeRegistry[type],
+	getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(nodeTypeRegistry[type], version),
+	getKnownTypes: () => ({}),
+};
+
+function resolveCredentialExpressions(
+	value: unknown,
+	credentials: ICredentialDataDecryptedObject,
+	workflow: Workflow,
+	node: INode,
+): unknown {
+	if (typeof value !== 'string') return value;
+	return workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+}
+
+class TestCredentialsHelper {
+	constructor(private readonly store: Record<string, ICredentialDataDecryptedObject>) {}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const authenticate = credentialTypeRegistry[typeName]?.authenticate;
+		if (!authenticate || typeof authenticate === 'function') return requestOptions;
+		const properties = authenticate.properties as Record<'headers' | 'qs' | 'body', IDataObject | undefined>;
+		for (const target of ['headers', 'qs', 'body'] as const) {
+			for (const [key, value] of Object.entries(properties[target] ?? {})) {
+				const resolved = resolveCredentialExpressions(value, credentials, workflow, node);
+				const existing = (requestOptions[target] ?? {}) as IDataObject;
+				(requestOptions as unknown as Record<string, IDataObject>)[target] = { ...existing, [key]: resolved as string };
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	async getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, type: string) {
+		const data = this.store[type];
+		if (!data) throw new Error(`No test credentials of type ${type}`);
+		return { ...data };
+	}
+
+	async getCredentials() {
+		throw new Error('not used in tests');
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties(type: string) {
+		return credentialTypeRegistry[type]?.properties ?? [];
+	}
+
+	isCredentialUsableByNode() {
+		return true;
+	}
+}
+
+export interface NodeSpec {
+	name: string;
+	type: string;
+	parameters?: INodeParameters;
+	continueOnFail?: boolean;
+	credentials?: INode['credentials'];
+}
+
+export interface RunResult {
+	run: IRun;
+	status: IRun['status'];
+	/** The error that stopped the workflow, if any. */
+	error?: Error & { description?: string; httpCode?: string };
+	/** Output items of a node's first run (main output 0). */
+	output(nodeName: string): INodeExecutionData[];
+}
+
+/** Expand credentials for tests; `apiKey`, `baseUrl` and `historicalUrl` as the credential type names them. */
+export function expandCredentials(data: ICredentialDataDecryptedObject): Record<string, ICredentialDataDecryptedObject> {
+	return { expandApi: { streamUrl: '', ...data } };
+}
+
+/** Runs nodes connected one after another; the first is the start node. */
+export async function runPipeline(
+	specs: NodeSpec[],
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+): Promise<RunResult> {
+	const nodes: INode[] = specs.map((spec, index) => ({
+		id: `node-${index}`,
+		name: spec.name,
+		type: spec.type,
+		typeVersion: 1,
+		position: [index * 200, 0],
+		parameters: spec.parameters ?? {},
+		...(spec.continueOnFail ? { onError: 'continueRegularOutput' as const, continueOnFail: true } : {}),
+		credentials:
+			spec.credentials ?? Object.fromEntries(Object.keys(credentials).map((type) => [type, { id: type, name: type }])),
+	}));
+	const connections: IConnections = {};
+	for (let index = 0; index < nodes.length - 1; index++) {
+		connections[nodes[index].name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+	}
+	return await runWorkflow(nodes, connections, credentials);
+}
+
+export async function runWorkflow(
+	nodes: INode[],
+	connections: IConnections,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+): Promise<RunResult> {
+	const workflowData = { id: 'test-workflow', name: 'test', nodes, connections, active: false, settings: { executionOrder: 'v1' as const } };
+	const workflow = new Workflow({ ...workflowData, nodeTypes });
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData as never);
+	const additionalData = {
+		hooks,
+		credentialsHelper: new TestCredentialsHelper(credentials) as unknown as ICredentialsHelper,
+		executeWorkflow: async () => {
+			throw new Error('not used in tests');
+		},
+		getRunExecutionData: async () => undefined,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		variables: {},
+		userId: 'test-user',
+		currentNodeExecutionIndex: 0,
+		logAiEvent: () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('not used in tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const run = await new WorkflowExecute(additionalData, 'manual').run({
+		workflow,
+		startNode: workflow.getNode(nodes[0].name) ?? undefined,
+	});
+	const runData = run.data.resultData.runData;
+	return {
+		run,
+		status: run.status,
+		error: run.data.resultData.error as RunResult['error'],
+		output: (nodeName) => runData[nodeName]?.[0]?.data?.main?.[0] ?? [],
+	};
+}
