@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { findOperation } from '../catalog';
 import type { OperationSpec } from '../catalog/types';
+import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
 import { type ItemParameters, readItemParameters } from '../helpers/parameters';
 import * as list from './list.operation';
 import * as single from './request.operation';
@@ -30,6 +31,7 @@ function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number):
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const returnData: INodeExecutionData[] = [];
+	const tokenCache: TokenCache = new Map();
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -43,6 +45,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 			const parameters = readItemParameters.call(this, operation, itemIndex);
 			const records = await kindOf(operation).execute.call(this, operation, parameters, itemIndex);
+			if (operation.amounts && this.getNodeParameter('formatAmounts', itemIndex, false)) {
+				await addFormattedAmounts.call(this, operation, parameters, records, tokenCache, itemIndex);
+			}
 			returnData.push(
 				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
 					itemData: { item: itemIndex },

@@ -1,0 +1,123 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { findOperation } from '../catalog';
+import { chains } from '../catalog/chains';
+import type { AmountSpec, OperationSpec } from '../catalog/types';
+import { expandApiRequest } from '../transport';
+import type { ItemParameters } from './parameters';
+import { buildRequest } from './request';
+import { formatUnits, isIntegerString } from './units';
+import type { PreparedValue } from './validation';
+
+/** Placeholder the aggregators use for the native asset (reference §1). */
+const NATIVE_PLACEHOLDER = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+
+export interface TokenDetails {
+	decimals: number;
+	symbol: string;
+}
+
+/** Token details fetched during one execution, so each token costs one lookup however many items use it. */
+export type TokenCache = Map<string, Promise<TokenDetails>>;
+
+function chainOf(values: Map<string, PreparedValue>) {
+	const symbol = values.get('chainSymbol') as string | undefined;
+	if (symbol) return chains.find((chain) => chain.symbol.toLowerCase() === symbol.toLowerCase());
+	const chainId = (values.get('chainId') as string | undefined) ?? '1';
+	return chains.find((chain) => chain.chainId === chainId);
+}
+
+function getPath(record: IDataObject, path: string): unknown {
+	return path.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], record);
+}
+
+function setPath(record: IDataObject, path: string, value: unknown): void {
+	const keys = path.split('.');
+	const last = keys.pop() as string;
+	const parent = keys.reduce<IDataObject>((object, key) => object[key] as IDataObject, record);
+	parent[last] = value as IDataObject[string];
+}
+
+async function fetchTokenDetails(
+	this: IExecuteFunctions,
+	token: string,
+	values: Map<string, PreparedValue>,
+	itemIndex: number,
+): Promise<TokenDetails> {
+	const lookup = findOperation('fungibletoken', 'gettokendetails') as OperationSpec;
+	const chainValues = new Map<string, PreparedValue>([...values].filter(([name]) => ['chainId', 'chainSymbol', 'rpc'].includes(name)));
+	chainValues.set('tokenAddress', token);
+	const data = await expandApiRequest.call(this, buildRequest(lookup, { values: chainValues, extra: {}, rawBody: {} }), itemIndex);
+	const details = (Array.isArray(data) ? data[0] : data) as IDataObject | undefined;
+	const decimals = Number(details?.decimals);
+	if (!details || !Number.isInteger(decimals) || decimals < 0) {
+		throw new NodeOperationError(this.getNode(), `The API returned no decimals for token ${token}`, { itemIndex });
+	}
+	return { decimals, symbol: String(details.symbol ?? '') };
+}
+
+async function detailsFor(
+	this: IExecuteFunctions,
+	token: string | undefined,
+	values: Map<string, PreparedValue>,
+	cache: TokenCache,
+	itemIndex: number,
+): Promise<TokenDetails> {
+	const chain = chainOf(values);
+	if (!token || token.toLowerCase() === NATIVE_PLACEHOLDER) {
+		if (!chain) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The decimals of the native asset of chain "${values.get('chainId') ?? values.get('chainSymbol')}" are not known; turn off "Add Formatted Amounts" for it (item ${itemIndex})`,
+				{ itemIndex },
+			);
+		}
+		return { decimals: chain.nativeDecimals, symbol: chain.nativeSymbol };
+	}
+	const key = `${chain?.chainId ?? values.get('chainId') ?? values.get('chainSymbol')}:${token.toLowerCase()}`;
+	if (!cache.has(key)) {
+		const lookup = fetchTokenDetails.call(this, token, values, itemIndex);
+		// A failed lookup is not cached: the next item asks again and gets its own error.
+		lookup.catch(() => cache.delete(key));
+		cache.set(key, lookup);
+	}
+	return await (cache.get(key) as Promise<TokenDetails>);
+}
+
+async function formatRecord(
+	this: IExecuteFunctions,
+	record: IDataObject,
+	amount: AmountSpec,
+	parameters: ItemParameters,
+	cache: TokenCache,
+	itemIndex: number,
+): Promise<void> {
+	const raw = getPath(record, amount.field);
+	if (!isIntegerString(raw)) return;
+	const token = amount.tokenField
+		? (getPath(record, amount.tokenField) as string | undefined)
+		: amount.tokenParam
+			? (parameters.values.get(amount.tokenParam) as string | undefined)
+			: undefined;
+	const { decimals, symbol } = await detailsFor.call(this, token, parameters.values, cache, itemIndex);
+	setPath(record, `${amount.field}Formatted`, formatUnits(raw, decimals));
+	record.decimals = decimals;
+	record.symbol = symbol;
+}
+
+/** Adds `<field>Formatted`, `decimals` and `symbol` next to every raw amount the operation returns. */
+export async function addFormattedAmounts(
+	this: IExecuteFunctions,
+	operation: OperationSpec,
+	parameters: ItemParameters,
+	records: IDataObject[],
+	cache: TokenCache,
+	itemIndex: number,
+): Promise<void> {
+	for (const amount of operation.amounts ?? []) {
+		for (const record of records) {
+			await formatRecord.call(this, record, amount, parameters, cache, itemIndex);
+		}
+	}
+}

@@ -1,0 +1,16 @@
+/**
+ * Exact conversion of a smallest-unit integer string to a decimal string, through BigInt only:
+ * "1500000" with 6 decimals is "1.5". Never floating point, so 2^256 - 1 keeps every digit.
+ */
+export function formatUnits(raw: string, decimals: number): string {
+	const negative = raw.startsWith('-');
+	const digits = BigInt(negative ? raw.slice(1) : raw).toString();
+	const padded = digits.padStart(decimals + 1, '0');
+	const whole = padded.slice(0, padded.length - decimals);
+	const fraction = padded.slice(padded.length - decimals).replace(/0+$/, '');
+	return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+export function isIntegerString(value: unknown): value is string {
+	return typeof value === 'string' && /^-?\d+$/.test(value);
+}
