@@ -20,4 +20,8 @@ export function operationsOf(resource: string): OperationSpec[] {
 	return operations.filter((operation) => operation.resource === resource);
 }
 
+export function returnsUnsignedTransaction(operation: OperationSpec): boolean {
+	return operation.kind === 'write' && operation.unsignedTransaction !== false;
+}
+
 export type * from './types';

@@ -109,6 +109,11 @@ export interface OperationSpec {
 	undocumented?: boolean;
 	amounts?: AmountSpec[];
 	rules?: ValidationRule[];
+	/**
+	 * Write operations return an unsigned transaction to sign and send, unless this is false
+	 * (sending, decoding, estimating and simulating are writes in the spec but return other data).
+	 */
+	unsignedTransaction?: boolean;
 	/** Which chains or protocols the operation is limited to, in words ("Stellar only"). */
 	availability?: string;
 }

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { returnsUnsignedTransaction } from '../catalog';
 import type { OperationSpec } from '../catalog/types';
 import {
 	chainIdProperty,
@@ -30,7 +31,7 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 	const optional = operation.parameters.filter((parameter) => !parameter.required);
 	const properties: INodeProperties[] = [];
 
-	if (operation.kind === 'write' && operation.resource !== 'chain') {
+	if (returnsUnsignedTransaction(operation)) {
 		properties.push(notice('sendStepNotice', SEND_STEP));
 	}
 	if (operation.undocumented) properties.push(notice('undocumentedNotice', UNDOCUMENTED));

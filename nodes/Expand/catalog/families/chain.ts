@@ -39,6 +39,7 @@ const smartContractRead = (operation: string, computeUnits?: number): OperationS
 	host: 'base',
 	computeUnits,
 	kind: 'write',
+	unsignedTransaction: false,
 	chain: true,
 	parameters: [
 		{ name: 'contractAddress', type: 'string', required: true, description: 'Address of the contract to call', placeholder: '0x...' },
@@ -67,6 +68,7 @@ export const chainOperations: OperationSpec[] = [
 		path: '/chain/createaccount',
 		host: 'base',
 		kind: 'write',
+		unsignedTransaction: false,
 		chain: true,
 		parameters: [],
 		undocumented: true,
@@ -118,6 +120,7 @@ export const chainOperations: OperationSpec[] = [
 		host: 'base',
 		computeUnits: 17,
 		kind: 'write',
+		unsignedTransaction: false,
 		chain: true,
 		parameters: [rawTransaction],
 	},
@@ -130,6 +133,7 @@ export const chainOperations: OperationSpec[] = [
 		path: '/chain/estimategas',
 		host: 'base',
 		kind: 'write',
+		unsignedTransaction: false,
 		chain: true,
 		availability: 'EVM chains',
 		parameters: [
@@ -551,6 +555,7 @@ export const chainOperations: OperationSpec[] = [
 		host: 'base',
 		computeUnits: 14,
 		kind: 'write',
+		unsignedTransaction: false,
 		chain: true,
 		parameters: [
 			rawTransaction,
@@ -580,6 +585,7 @@ export const chainOperations: OperationSpec[] = [
 		path: '/chain/simulatetransaction',
 		host: 'base',
 		kind: 'write',
+		unsignedTransaction: false,
 		chain: true,
 		availability: 'Stellar only',
 		parameters: [rawTransaction],
