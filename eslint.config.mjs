@@ -67,7 +67,7 @@ export default tseslint.config(
 	{
 		// Catalog entries are API parameter specs that merely look like node parameters to this
 		// rule: "tokenAddress", "pageToken" and "transactionHash" are public data, not secrets.
-		// The node properties generated from them are linted like any other (test/lint.test.ts).
+		// The node properties generated from them are linted like any other (scripts/lintGeneratedProperties.ts).
 		files: ['./nodes/Expand/catalog/**/*.ts'],
 		rules: {
 			'n8n-nodes-base/node-param-type-options-password-missing': 'off',
