@@ -1,0 +1,66 @@
+import type { ParameterSpec } from '../types';
+
+/**
+ * Parameters and patterns shared by the protocol families (reference §1 "Common write params").
+ * Patterns are the backend schema's own regular expressions, copied as the reference gives them.
+ */
+
+/** `^(\d+?)$`: the schema's digits-only rule (gas, most amounts). */
+export const DIGITS = { pattern: '^(\\d+?)$', patternHint: 'a whole number' };
+
+/** `^[1-9][0-9]*$`: a whole number without leading zero, at least 1. */
+export const POSITIVE = { pattern: '^[1-9][0-9]*$', patternHint: 'a whole number greater than 0' };
+
+/** `^[0-9][0-9]*$`: a whole number, 0 allowed (start blocks, sub-account numbers). */
+export const NUMBER = { pattern: '^[0-9][0-9]*$', patternHint: 'a whole number' };
+
+export const SLIPPAGE_PATTERN = { pattern: '^(10|10(\\.0+)|\\d(\\.\\d+)?)$', patternHint: 'a number from 0 to 10' };
+
+export const from = (description = 'Address that signs and sends the transaction'): ParameterSpec => ({
+	name: 'from',
+	type: 'string',
+	required: true,
+	description,
+	placeholder: '0x...',
+});
+
+export const gas: ParameterSpec = {
+	name: 'gas',
+	type: 'string',
+	required: true,
+	description: 'Gas limit of the transaction',
+	...DIGITS,
+};
+
+export const gasPriority: ParameterSpec = {
+	name: 'gasPriority',
+	type: 'string',
+	options: ['low', 'medium', 'high'],
+	description:
+		"Adds a gas price to the transaction: low is the node's current gas price, medium 1.2 times it, high 1.5 times it",
+};
+
+export function slippage(extra: Partial<ParameterSpec> = {}): ParameterSpec {
+	return {
+		name: 'slippage',
+		type: 'string',
+		description: 'Maximum price slippage in percent, from 0 to 10',
+		...SLIPPAGE_PATTERN,
+		...extra,
+	};
+}
+
+export function involveBaseToken(extra: Partial<ParameterSpec> = {}): ParameterSpec {
+	return {
+		name: 'involveBaseToken',
+		type: 'string',
+		options: ['0', '1', '2'],
+		default: '0',
+		description:
+			"Whether the chain's native asset is involved: 0 token to token, 1 native asset in, 2 native asset out",
+		...extra,
+	};
+}
+
+/** The writes of most families: signer, gas limit and optional gas price. */
+export const signerAndGas: ParameterSpec[] = [from(), gas, gasPriority];
