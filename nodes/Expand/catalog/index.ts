@@ -1,9 +1,10 @@
 import { chainOperations } from './families/chain';
+import { dexOperations } from './families/dex';
 import { usageOperations } from './families/usage';
 import { resources as allResources } from './resources';
 import type { OperationSpec } from './types';
 
-export const operations: OperationSpec[] = [...chainOperations, ...usageOperations];
+export const operations: OperationSpec[] = [...chainOperations, ...dexOperations, ...usageOperations];
 
 /** Resources that have at least one operation in the catalog. */
 export const resources = allResources.filter((resource) =>
