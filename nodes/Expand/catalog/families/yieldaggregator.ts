@@ -1,0 +1,143 @@
+import type { OperationSpec, ParameterSpec } from '../types';
+import { from, gas, gasPriority } from './shared';
+
+/*
+ * Yield aggregators (reference §2 yieldaggregator): Yearn Finance (5000) and Harvest Finance
+ * (5100). Vaults and pools are named either by their token (the server looks the vault up) or
+ * by address, so neither is required on its own.
+ */
+
+const YEARN = ['YearnFinance'];
+const HARVEST = ['HarvestFinance'];
+
+const tokenAddress = (description: string): ParameterSpec => ({
+	name: 'tokenAddress',
+	type: 'string',
+	description,
+	placeholder: '0x...',
+});
+
+const vaultAddress: ParameterSpec = {
+	name: 'vaultAddress',
+	type: 'string',
+	description: 'Address of the vault; give it or Token Address',
+	placeholder: '0x...',
+};
+
+const poolAddress = (description: string): ParameterSpec => ({
+	name: 'poolAddress',
+	type: 'string',
+	description,
+	protocols: HARVEST,
+	placeholder: '0x...',
+});
+
+const vaultNumber: ParameterSpec = {
+	name: 'vaultNumber',
+	type: 'string',
+	description: "Index of the token's vault in the Yearn registry; default the newest",
+	protocols: YEARN,
+};
+
+const amount = (description: string): ParameterSpec => ({
+	name: 'amount',
+	type: 'string',
+	required: true,
+	description: `${description}, in the smallest unit`,
+});
+
+const write = (
+	operation: string,
+	name: string,
+	description: string,
+	computeUnits: number,
+	parameters: ParameterSpec[],
+	availability?: string,
+): OperationSpec => ({
+	resource: 'yieldaggregator',
+	operation,
+	name,
+	description,
+	method: 'POST',
+	path: `/yieldaggregator/${operation}`,
+	host: 'base',
+	computeUnits,
+	kind: 'write',
+	chain: true,
+	protocol: 'yieldAggregatorId',
+	...(availability ? { availability } : {}),
+	parameters: [...parameters, from(), gas, gasPriority],
+});
+
+export const yieldaggregatorOperations: OperationSpec[] = [
+	write(
+		'depositpool',
+		'Deposit Pool',
+		'Build the unsigned transaction that stakes vault shares in a Harvest Finance reward pool',
+		27,
+		[
+			amount('Amount of vault shares to stake'),
+			tokenAddress('Underlying token of the pool; give it or Pool Address'),
+			poolAddress('Address of the reward pool; give it or Token Address'),
+		],
+		'Harvest Finance only',
+	),
+	write('depositvault', 'Deposit Vault', 'Build the unsigned transaction that deposits a token into a vault', 14, [
+		amount('Amount of the token to deposit'),
+		tokenAddress('Token to deposit, whose vault is looked up; give it or Vault Address'),
+		vaultAddress,
+		vaultNumber,
+	]),
+	{
+		resource: 'yieldaggregator',
+		operation: 'getbalance',
+		name: 'Get Balance',
+		description: 'Get the vault balance (and, for Harvest Finance, the reward-pool balance) of an address',
+		method: 'GET',
+		path: '/yieldaggregator/getbalance',
+		host: 'base',
+		computeUnits: 22,
+		kind: 'read',
+		chain: true,
+		protocol: 'yieldAggregatorId',
+		parameters: [
+			{ name: 'address', type: 'string', required: true, description: 'Address of the holder', placeholder: '0x...' },
+			tokenAddress('Token whose vault is read; give it or Vault Address'),
+			vaultAddress,
+			vaultNumber,
+			poolAddress('Address of the reward pool, read together with Vault Address'),
+		],
+	},
+	{
+		resource: 'yieldaggregator',
+		operation: 'getvaults',
+		name: 'Get Vaults',
+		description: 'List the vaults of the aggregator, optionally only those of one token',
+		method: 'GET',
+		path: '/yieldaggregator/getvaults',
+		host: 'base',
+		computeUnits: 43,
+		kind: 'read',
+		chain: true,
+		protocol: 'yieldAggregatorId',
+		parameters: [tokenAddress('Only the vaults of this token')],
+	},
+	write(
+		'withdrawpool',
+		'Withdraw Pool',
+		'Build the unsigned transaction that unstakes vault shares from a Harvest Finance reward pool',
+		15,
+		[
+			amount('Amount of vault shares to unstake'),
+			tokenAddress('Underlying token of the pool; give it or Pool Address'),
+			poolAddress('Address of the reward pool; give it or Token Address'),
+		],
+		'Harvest Finance only',
+	),
+	write('withdrawvault', 'Withdraw Vault', 'Build the unsigned transaction that redeems vault shares for the token', 18, [
+		amount('Amount of vault shares to redeem'),
+		tokenAddress('Token whose vault is redeemed from; give it or Vault Address'),
+		vaultAddress,
+		vaultNumber,
+	]),
+];
