@@ -43,8 +43,8 @@ const amountIn: ParameterSpec = {
 const quote: ParameterSpec[] = [srcTokenSymbol, amountIn, dstChainId, dstTokenSymbol(), srcChainIdDefault];
 
 const operation = (
-	name: string,
 	op: string,
+	name: string,
 	description: string,
 	method: 'GET' | 'POST',
 	computeUnits: number,
@@ -66,8 +66,8 @@ const operation = (
 
 export const bridgeOperations: OperationSpec[] = [
 	operation(
-		'Add Liquidity',
 		'addliquidity',
+		'Add Liquidity',
 		'Build the unsigned transaction that adds liquidity to the bridge pool of a token',
 		'POST',
 		23,
@@ -83,7 +83,7 @@ export const bridgeOperations: OperationSpec[] = [
 			],
 		},
 	),
-	operation('Get Liquidity', 'getliquidity', 'Get the total liquidity of a bridge pool and the share of an address', 'GET', 25, {
+	operation('getliquidity', 'Get Liquidity', 'Get the total liquidity of a bridge pool and the share of an address', 'GET', 25, {
 		availability: 'Stargate only',
 		parameters: [
 			{
@@ -97,27 +97,27 @@ export const bridgeOperations: OperationSpec[] = [
 			srcChainId,
 		],
 	}),
-	operation('Get Price', 'getprice', 'Quote the amount received for a cross-chain transfer', 'GET', 47, {
+	operation('getprice', 'Get Price', 'Quote the amount received for a cross-chain transfer', 'GET', 47, {
 		availability: 'Squid Router (not Stargate in 2024)',
 		parameters: quote,
 	}),
-	operation('Get Route', 'getroute', 'Get the route of a cross-chain transfer', 'GET', 20, {
+	operation('getroute', 'Get Route', 'Get the route of a cross-chain transfer', 'GET', 20, {
 		availability: 'Squid Router (not Stargate in 2024)',
 		parameters: quote,
 	}),
 	operation(
-		'Get Supported Chains',
 		'getsupportedchains',
+		'Get Supported Chains',
 		'List the chains the bridge supports as source and destination',
 		'GET',
 		5,
 		{ parameters: [] },
 	),
-	operation('Get Supported Tokens', 'getsupportedtokens', 'List the tokens the bridge supports on a source chain', 'GET', 23, {
+	operation('getsupportedtokens', 'Get Supported Tokens', 'List the tokens the bridge supports on a source chain', 'GET', 23, {
 		availability: 'Squid Router (not Stargate in 2024)',
 		parameters: [srcChainIdDefault],
 	}),
-	operation('Get Transaction', 'gettransaction', 'Get the status and both sides of a bridge transfer', 'GET', 37, {
+	operation('gettransaction', 'Get Transaction', 'Get the status and both sides of a bridge transfer', 'GET', 37, {
 		chain: true,
 		parameters: [
 			{
@@ -139,8 +139,8 @@ export const bridgeOperations: OperationSpec[] = [
 		],
 	}),
 	operation(
-		'Remove Liquidity',
 		'removeliquidity',
+		'Remove Liquidity',
 		'Build the unsigned transaction that removes liquidity from the bridge pool of a token',
 		'POST',
 		7,
@@ -161,7 +161,7 @@ export const bridgeOperations: OperationSpec[] = [
 			],
 		},
 	),
-	operation('Swap', 'swap', 'Build the unsigned transaction that sends a token to another chain', 'POST', 18, {
+	operation('swap', 'Swap', 'Build the unsigned transaction that sends a token to another chain', 'POST', 18, {
 		parameters: [
 			srcTokenSymbol,
 			amountIn,
