@@ -1,10 +1,40 @@
+import { aaOperations } from './families/aa';
+import { bridgeOperations } from './families/bridge';
 import { chainOperations } from './families/chain';
+import { derivativeOperations } from './families/derivative';
 import { dexOperations } from './families/dex';
+import { fungibletokenOperations } from './families/fungibletoken';
+import { lendborrowOperations } from './families/lendborrow';
+import { liquidstakingOperations } from './families/liquidstaking';
+import { nftOperations } from './families/nft';
+import { oracleOperations } from './families/oracle';
+import { rwaOperations } from './families/rwa';
+import { stablecoinOperations } from './families/stablecoin';
+import { syntheticOperations } from './families/synthetic';
+import { wethOperations } from './families/weth';
+import { yieldaggregatorOperations } from './families/yieldaggregator';
 import { usageOperations } from './families/usage';
 import { resources as allResources } from './resources';
 import type { OperationSpec } from './types';
 
-export const operations: OperationSpec[] = [...chainOperations, ...dexOperations, ...usageOperations];
+export const operations: OperationSpec[] = [
+	...aaOperations,
+	...bridgeOperations,
+	...chainOperations,
+	...derivativeOperations,
+	...dexOperations,
+	...fungibletokenOperations,
+	...lendborrowOperations,
+	...liquidstakingOperations,
+	...nftOperations,
+	...oracleOperations,
+	...rwaOperations,
+	...stablecoinOperations,
+	...syntheticOperations,
+	...wethOperations,
+	...yieldaggregatorOperations,
+	...usageOperations,
+];
 
 /** Resources that have at least one operation in the catalog. */
 export const resources = allResources.filter((resource) =>

@@ -28,14 +28,12 @@ const option = (name: string, value: string, chainId?: string): ProtocolOption =
 const byName = (options: ProtocolOption[]): ProtocolOption[] =>
 	[...options].sort((a, b) => a.name.localeCompare(b.name));
 
-const LATER_IDS = 'any other ID can be entered by expression';
-
 export const protocols: Record<ProtocolParameter, ProtocolSpec> = {
 	dexId: {
 		parameter: 'dexId',
 		displayName: 'DEX',
 		default: '1000',
-		description: `DEX or aggregator to use; it also sets the chain. The list is from the 2024 server configuration; ${LATER_IDS}`,
+		description: `DEX or aggregator to use; it also sets the chain. The list is from the 2024 server configuration`,
 		options: byName([
 			option('Uniswap V2 (Ethereum)', '1000', '1'),
 			option('Uniswap V2 (Sepolia)', '1001', '11155111'),
@@ -99,7 +97,7 @@ export const protocols: Record<ProtocolParameter, ProtocolSpec> = {
 		parameter: 'lendborrowId',
 		displayName: 'Lending Protocol',
 		default: '1000',
-		description: `Lending protocol to use; it also sets the chain. The list is from the 2024 server configuration; ${LATER_IDS}`,
+		description: `Lending protocol to use; it also sets the chain. The list is from the 2024 server configuration`,
 		options: byName([
 			option('Aave V2 (Ethereum)', '1000', '1'),
 			option('Aave V2 (Goerli)', '1001', '5'),
@@ -117,7 +115,7 @@ export const protocols: Record<ProtocolParameter, ProtocolSpec> = {
 		parameter: 'bridgeId',
 		displayName: 'Bridge',
 		default: '100',
-		description: `Bridge to use. The list is from the 2024 server configuration and current docs; ${LATER_IDS}`,
+		description: `Bridge to use. The list is from the 2024 server configuration and current docs`,
 		options: byName([
 			option('Stargate', '100'),
 			option('Squid Router', '200'),
@@ -129,7 +127,7 @@ export const protocols: Record<ProtocolParameter, ProtocolSpec> = {
 		parameter: 'oracleId',
 		displayName: 'Oracle',
 		default: '1000',
-		description: `Oracle to use. The list is from the 2024 server configuration; ${LATER_IDS}`,
+		description: `Oracle to use. The list is from the 2024 server configuration`,
 		options: byName([
 			option('Chainlink (Ethereum)', '1000', '1'),
 			option('WINkLink (Tron)', '1100', '1000'),
@@ -139,28 +137,28 @@ export const protocols: Record<ProtocolParameter, ProtocolSpec> = {
 	yieldAggregatorId: {
 		parameter: 'yieldAggregatorId',
 		displayName: 'Yield Aggregator',
-		description: `Yield aggregator to use. The list is from the 2024 server configuration; ${LATER_IDS}`,
+		description: `Yield aggregator to use. The list is from the 2024 server configuration`,
 		options: byName([option('Yearn Finance (Ethereum)', '5000', '1'), option('Harvest Finance (Ethereum)', '5100', '1')]),
 	},
 	syntheticId: {
 		parameter: 'syntheticId',
 		displayName: 'Synthetic Protocol',
 		default: '6000',
-		description: `Synthetic-asset protocol to use. The list is from the 2024 server configuration; ${LATER_IDS}`,
+		description: `Synthetic-asset protocol to use. The list is from the 2024 server configuration`,
 		options: byName([option('Synthetix (Ethereum)', '6000', '1'), option('Synthetix (Goerli)', '6001', '5')]),
 	},
 	derivativeId: {
 		parameter: 'derivativeId',
 		displayName: 'Derivative Protocol',
 		default: '1000',
-		description: `Derivatives protocol to use. The list is from the 2024 server configuration; ${LATER_IDS}`,
+		description: `Derivatives protocol to use. The list is from the 2024 server configuration`,
 		options: [option('dYdX V4', '1000')],
 	},
 	liquidStakingId: {
 		parameter: 'liquidStakingId',
 		displayName: 'Liquid Staking Protocol',
 		default: '1',
-		description: `Liquid-staking protocol to use. The list is from the 2024 server configuration and current docs; ${LATER_IDS}`,
+		description: `Liquid-staking protocol to use. The list is from the 2024 server configuration and current docs`,
 		options: byName([
 			option('Lido (Ethereum)', '1', '1'),
 			option('Lido (Sepolia)', '11155111', '11155111'),
@@ -173,7 +171,7 @@ export const protocols: Record<ProtocolParameter, ProtocolSpec> = {
 		parameter: 'nftProtocolId',
 		displayName: 'NFT Protocol',
 		default: '721',
-		description: `NFT standard of the collection: ERC-721 or ERC-1155 on EVM chains, Metaplex on Solana. The list is from the 2024 server configuration; ${LATER_IDS}`,
+		description: `NFT standard of the collection: ERC-721 or ERC-1155 on EVM chains, Metaplex on Solana. The list is from the 2024 server configuration`,
 		options: byName([option('ERC-721', '721'), option('ERC-1155', '1155'), option('Metaplex (Solana)', 'Metaplex')]),
 	},
 };

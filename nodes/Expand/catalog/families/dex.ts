@@ -179,6 +179,8 @@ export const dexOperations: OperationSpec[] = [
 		path: '/dex/createorder',
 		host: 'base',
 		kind: 'write',
+		// The result is an order to sign as typed data (Expand Signer: Sign Typed Data), not a transaction.
+		unsignedTransaction: false,
 		chain: false,
 		protocol: 'dexId',
 		availability: 'UniswapX only',
