@@ -1,0 +1,43 @@
+/* eslint-disable no-console -- the command-line entry point prints for its user */
+import { DEFAULT_API_KEY, startDevnet } from './index';
+
+function option(name: string): string | undefined {
+	const index = process.argv.indexOf(`--${name}`);
+	return index === -1 ? undefined : process.argv[index + 1];
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const devnet = await startDevnet({
+		port: Number(option('port') ?? 9545),
+		historicalPort: Number(option('historical-port') ?? 9546),
+		apiKeys: option('keys')?.split(',') ?? [DEFAULT_API_KEY],
+		rateLimitPerSecond: option('rate-limit') ? Number(option('rate-limit')) : undefined,
+		blockTime: option('block-time') ? Number(option('block-time')) : 0,
+	});
+	console.log(`expand devnet ready in ${Date.now() - started} ms`);
+	console.log(`  Base URL:       ${devnet.baseUrl}`);
+	console.log(`  Historical URL: ${devnet.historicalUrl}`);
+	console.log(`  API key:        ${devnet.apiKey}`);
+	for (const chain of devnet.chains) {
+		console.log(`\n  Chain ${chain.chainId}  JSON-RPC ${chain.rpcUrl}  dexId ${devnet.dexIds[chain.chainId]} (Uniswap V2)`);
+		for (const token of Object.values(chain.tokens)) console.log(`    ${token.symbol.padEnd(5)} ${token.address}  ${token.decimals} decimals`);
+		console.log(`    Uniswap V2 factory ${chain.uniswapV2.factory}, router ${chain.uniswapV2.router}`);
+		for (const [pair, address] of Object.entries(chain.uniswapV2.pairs)) console.log(`    pool ${pair.padEnd(10)} ${address}`);
+		console.log(`    NFT ${chain.nft.symbol} ${chain.nft.address}, tokens ${chain.nft.tokenIds.join(', ')}`);
+	}
+	console.log('\n  Funded wallets (10,000 ETH each at genesis; development keys, never use them elsewhere):');
+	for (const wallet of devnet.chains[0].wallets) console.log(`    ${wallet.address}  ${wallet.privateKey}`);
+	console.log('\nCtrl-C stops the devnet.');
+	const stop = async () => {
+		await devnet.stop();
+		process.exit(0);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

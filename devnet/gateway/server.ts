@@ -1,0 +1,153 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
+import type { AddressInfo } from 'net';
+
+import { operations } from '../../nodes/Expand/catalog';
+import { DateFormatError, type Meter, computeUnitsFor } from '../metering';
+import { createContext, type Handler } from './context';
+import type { ChainRuntime } from './evm';
+import { ApiFailure, MESSAGES } from './failure';
+import { chainHandlers } from './handlers/chain';
+import { protocolHandlers } from './handlers/protocols';
+import type { Params } from './params';
+
+export type HostName = 'base' | 'historical';
+
+const handlers: Record<string, Handler> = { ...chainHandlers, ...protocolHandlers };
+const operationsByPath = new Map(operations.map((operation) => [operation.path.toLowerCase(), operation]));
+/** Families whose failure envelope nests the error under `data` instead of `error` (reference §1). */
+const DATA_KEY_FAMILIES = new Set(['chain', 'liquidstaking', 'rwa']);
+const USAGE_PREFIX = '/key/usage-details/';
+
+export interface GatewayOptions {
+	chains: Map<string, ChainRuntime>;
+	meter: Meter;
+	apiKeys: Set<string>;
+	/** Requests per second and key; unlimited when undefined. */
+	rateLimitPerSecond?: number;
+}
+
+interface Answer {
+	status: number;
+	body: unknown;
+	/** The chain the call named, for the usage record. */
+	chainId?: string;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		request.on('error', reject);
+	});
+}
+
+function send(response: ServerResponse, answer: Answer): number {
+	const text = JSON.stringify(answer.body);
+	response.writeHead(answer.status, { 'content-type': 'application/json' });
+	response.end(text);
+	return Buffer.byteLength(text);
+}
+
+function failure(family: string, error: ApiFailure): Answer {
+	const inner = error.validation ?? { message: error.message, code: error.code };
+	return { status: 400, body: { status: 400, msg: 'failed to query', [DATA_KEY_FAMILIES.has(family) ? 'data' : 'error']: inner } };
+}
+
+class RateLimiter {
+	private readonly windows = new Map<string, { second: number; count: number }>();
+
+	constructor(private readonly perSecond?: number) {}
+
+	allow(apiKey: string): boolean {
+		if (this.perSecond === undefined) return true;
+		const second = Math.floor(Date.now() / 1000);
+		const window = this.windows.get(apiKey);
+		if (!window || window.second !== second) {
+			this.windows.set(apiKey, { second, count: 1 });
+			return true;
+		}
+		window.count += 1;
+		return window.count <= this.perSecond;
+	}
+}
+
+/** The API gateway: one listener per host, sharing keys, rate limits and metering. */
+export function createGateway(options: GatewayOptions) {
+	const limiter = new RateLimiter(options.rateLimitPerSecond);
+
+	async function answerCall(host: HostName, request: IncomingMessage, path: string, url: URL): Promise<Answer> {
+		const operation = operationsByPath.get(path);
+		if (!operation || operation.host !== host || operation.method !== request.method) {
+			return { status: 404, body: { message: 'Not Found' } };
+		}
+		let params: Params;
+		if (request.method === 'GET') {
+			params = Object.fromEntries(url.searchParams);
+		} else {
+			try {
+				const text = await readBody(request);
+				params = text === '' ? {} : (JSON.parse(text) as Params);
+			} catch {
+				return { status: 400, body: { status: 400, msg: 'invalid request' } };
+			}
+		}
+		const handler = handlers[path];
+		const chainId = params.chainId === undefined ? '' : String(params.chainId);
+		try {
+			if (!handler) throw new ApiFailure(MESSAGES.notApplicable, 406);
+			const data = await handler(createContext(params, options.chains));
+			return { status: 200, body: { status: 200, msg: 'success', data }, chainId };
+		} catch (error) {
+			if (error instanceof ApiFailure) return { ...failure(operation.resource, error), chainId };
+			return { status: 500, body: { status: 500, msg: 'internal server error' }, chainId };
+		}
+	}
+
+	async function handle(host: HostName, request: IncomingMessage, response: ServerResponse): Promise<void> {
+		const started = Date.now();
+		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+		// Express routes are case-insensitive and tolerate a trailing slash.
+		const path = url.pathname.replace(/\/+$/, '').toLowerCase();
+		const apiKey = String(request.headers['x-api-key'] ?? '');
+		if (!options.apiKeys.has(apiKey)) {
+			send(response, { status: 403, body: { message: 'Forbidden' } });
+			return;
+		}
+		if (!limiter.allow(apiKey)) {
+			send(response, { status: 429, body: { message: 'Too Many Requests' } });
+			return;
+		}
+		if (host === 'base' && path.startsWith(USAGE_PREFIX)) {
+			const key = decodeURIComponent(url.pathname.slice(USAGE_PREFIX.length)).replace(/\/+$/, '');
+			try {
+				send(response, { status: 200, body: options.meter.summary(key, Object.fromEntries(url.searchParams)) });
+			} catch (error) {
+				if (!(error instanceof DateFormatError)) throw error;
+				send(response, { status: 400, body: { status: 400, msg: 'failed to query', error: { code: 400, message: error.message } } });
+			}
+			return;
+		}
+		const answer = await answerCall(host, request, path, url);
+		const bytes = send(response, answer);
+		options.meter.record(apiKey, {
+			chainId: answer.chainId ?? '',
+			totalComputeUnits: answer.status === 404 ? 0 : computeUnitsFor(path),
+			responseTime: String(Date.now() - started),
+			'api-endpoint': path,
+			status: answer.status,
+			timestamp: new Date().toISOString().slice(0, 23),
+			bytes,
+		});
+	}
+
+	async function listen(host: HostName, port: number): Promise<{ server: Server; url: string }> {
+		const server = createServer((request, response) => {
+			handle(host, request, response).catch(() => send(response, { status: 500, body: { status: 500, msg: 'internal server error' } }));
+		});
+		await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+		return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+	}
+
+	return { listen };
+}

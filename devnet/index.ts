@@ -1,0 +1,118 @@
+import { type LocalChain, startChain } from './chains';
+import { deployFixtures, type DevnetToken, type DevnetWallet } from './fixtures';
+import { DEX_IDS } from './gateway/context';
+import type { ChainRuntime } from './gateway/evm';
+import { createGateway } from './gateway/server';
+import { Meter, type UsageItem } from './metering';
+
+export type { DevnetToken, DevnetWallet, UsageItem };
+
+export const DEFAULT_API_KEY = 'devnet-key-0000';
+export const CHAIN_IDS = [31337, 31338];
+
+export interface DevnetOptions {
+	port?: number;
+	historicalPort?: number;
+	/** Accepted keys; the default key when none are given. */
+	apiKeys?: string[];
+	rateLimitPerSecond?: number;
+	/** Milliseconds between blocks mined on their own; 0 (default) mines only with transactions and mine(). */
+	blockTime?: number;
+}
+
+export interface DevnetChain {
+	chainId: string;
+	rpcUrl: string;
+	tokens: Record<string, DevnetToken>;
+	weth: string;
+	uniswapV2: { factory: string; router: string; pairs: Record<string, string> };
+	nft: { address: string; name: string; symbol: string; tokenIds: string[]; owners: Record<string, string> };
+	wallets: DevnetWallet[];
+	/** Block number after the fixtures were deployed. */
+	deployedAt: number;
+}
+
+export interface Devnet {
+	baseUrl: string;
+	historicalUrl: string;
+	apiKey: string;
+	chains: DevnetChain[];
+	/** dexId the Uniswap V2 fixture answers to, per chain ID. */
+	dexIds: Record<string, string>;
+	mine(chainId: string, blocks?: number): Promise<void>;
+	snapshot(chainId: string): Promise<string>;
+	revert(chainId: string, id: string): Promise<void>;
+	rpc<T = unknown>(chainId: string, method: string, params?: unknown[]): Promise<T>;
+	/** Every metered call of a key (default: the first key), newest first. */
+	usage(apiKey?: string): UsageItem[];
+	/** Called with each new block number of any chain. Returns the unsubscribe function. */
+	onBlock(listener: (chainId: string, blockNumber: number) => void): () => void;
+	/** Internal pieces for extensions such as the ticker stream. */
+	internals: { chains: Map<string, ChainRuntime>; meter: Meter; apiKeys: Set<string> };
+	stop(): Promise<void>;
+}
+
+/** Starts both chains, deploys the fixtures and opens the gateway's base and historical listeners. */
+export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
+	const started: LocalChain[] = [];
+	try {
+		const runtimes = new Map<string, ChainRuntime>();
+		for (const chainId of CHAIN_IDS) {
+			const chain = await startChain(chainId);
+			started.push(chain);
+			runtimes.set(chain.chainId, { ...chain, fixtures: await deployFixtures(chain) });
+		}
+		const apiKeys = new Set(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
+		const meter = new Meter();
+		const gateway = createGateway({ chains: runtimes, meter, apiKeys, rateLimitPerSecond: options.rateLimitPerSecond });
+		const base = await gateway.listen('base', options.port ?? 0);
+		const historical = await gateway.listen('historical', options.historicalPort ?? 0);
+
+		const listeners = new Set<(chainId: string, blockNumber: number) => void>();
+		const lastSeen = new Map<string, number>();
+		const chainOf = (chainId: string) => runtimes.get(chainId) ?? (() => { throw new Error(`no devnet chain ${chainId}`); })();
+		// Blocks come from transactions, mine() and the optional interval alike: watching the head catches them all.
+		const watch = setInterval(async () => {
+			for (const runtime of runtimes.values()) {
+				const head = Number(BigInt(await runtime.rpc<string>('eth_blockNumber').catch(() => '0x0')));
+				const last = lastSeen.get(runtime.chainId) ?? head;
+				lastSeen.set(runtime.chainId, head);
+				for (let number = last + 1; number <= head; number++) listeners.forEach((listener) => listener(runtime.chainId, number));
+			}
+		}, 100);
+		const autoMine = options.blockTime
+			? setInterval(() => runtimes.forEach((runtime) => void runtime.rpc('evm_mine').catch(() => undefined)), options.blockTime)
+			: undefined;
+
+		return {
+			baseUrl: base.url,
+			historicalUrl: historical.url,
+			apiKey: [...apiKeys][0],
+			chains: [...runtimes.values()].map((runtime) => ({ chainId: runtime.chainId, rpcUrl: runtime.rpcUrl, ...runtime.fixtures })),
+			dexIds: Object.fromEntries(Object.entries(DEX_IDS).map(([dexId, chainId]) => [chainId, dexId])),
+			async mine(chainId, blocks = 1) {
+				await chainOf(chainId).rpc('hardhat_mine', [`0x${blocks.toString(16)}`]);
+			},
+			snapshot: (chainId) => chainOf(chainId).rpc<string>('evm_snapshot'),
+			async revert(chainId, id) {
+				await chainOf(chainId).rpc('evm_revert', [id]);
+			},
+			rpc: (chainId, method, params) => chainOf(chainId).rpc(method, params),
+			usage: (apiKey) => meter.items(apiKey ?? [...apiKeys][0]),
+			onBlock(listener) {
+				listeners.add(listener);
+				return () => listeners.delete(listener);
+			},
+			internals: { chains: runtimes, meter, apiKeys },
+			async stop() {
+				clearInterval(watch);
+				if (autoMine) clearInterval(autoMine);
+				await Promise.all([base.server, historical.server].map((server) => new Promise((resolve) => server.close(resolve))));
+				await Promise.all(started.map((chain) => chain.close()));
+			},
+		};
+	} catch (error) {
+		await Promise.all(started.map((chain) => chain.close()));
+		throw error;
+	}
+}
