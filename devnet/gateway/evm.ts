@@ -1,4 +1,4 @@
-import { Interface } from 'ethers';
+import { Interface, getAddress } from 'ethers';
 
 import type { LocalChain } from '../chains';
 import type { Fixtures } from '../fixtures';
@@ -59,7 +59,7 @@ type RawLog = Record<string, string | string[] | boolean>;
 
 function logRecord(log: RawLog) {
 	return {
-		address: log.address,
+		address: getAddress(log.address as string),
 		topics: log.topics,
 		data: log.data,
 		blockNumber: hexToNumber(log.blockNumber),
@@ -83,8 +83,8 @@ export async function transactionRecord(chain: LocalChain, tx: Record<string, un
 		transactionStatus: receipt ? receipt.status === '0x1' : null,
 		blockNumber: hexToDecimal(tx.blockNumber),
 		timestamp: null,
-		from: tx.from,
-		to: tx.to,
+		from: getAddress(tx.from as string),
+		to: tx.to ? getAddress(tx.to as string) : null,
 		value: hexToDecimal(tx.value),
 		transactionFees: (gasUsed * effectiveGasPrice).toString(),
 		gas: hexToDecimal(tx.gas),
@@ -120,7 +120,7 @@ export async function blockRecord(chain: LocalChain, block: Record<string, unkno
 		gasUsed: hexToNumber(block.gasUsed),
 		hash: block.hash,
 		logsBloom: block.logsBloom,
-		miner: block.miner,
+		miner: getAddress(block.miner as string),
 		mixHash: block.mixHash,
 		nonce: block.nonce,
 		number: hexToNumber(block.number),
