@@ -22,7 +22,8 @@ import type {
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { ExpandApi } from '../../credentials/ExpandApi.credentials';
-import { Expand } from '../../nodes/Expand/Expand.node';
+// The .js suffix keeps tsx from resolving Expand.node to the codex file Expand.node.json.
+import { Expand } from '../../nodes/Expand/Expand.node.js';
 import { TestItems } from './itemsNode';
 
 export const PACKAGE = 'n8n-nodes-expand-network';
