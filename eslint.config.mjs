@@ -65,6 +65,34 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Expand Signer signs with ethers, the package's one runtime dependency (README, "Runtime
+		// dependency"). For its files only, n8n's import allow-list is extended by ethers and nothing
+		// else: the cloud rule has no options, so the same list is expressed with ESLint's own rule.
+		files: ['./nodes/ExpandSigner/**/*.ts'],
+		rules: {
+			'@n8n/community-nodes/no-restricted-imports': 'off',
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex: '^(?!(ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message: 'Community nodes may import only n8n-workflow, lodash, moment, p-limit, luxon, zod, crypto; the signer also ethers.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
+		// The one runtime dependency is ethers, for Expand Signer; test/package.test.ts holds the
+		// dependency list to exactly that and checks that no other shipped file imports it.
+		files: ['package.json'],
+		rules: {
+			'@n8n/community-nodes/no-runtime-dependencies': 'off',
+		},
+	},
+	{
 		// Catalog entries are API parameter specs that merely look like node parameters to this
 		// rule: "tokenAddress", "pageToken" and "transactionHash" are public data, not secrets.
 		// The node properties generated from them are linted like any other (scripts/lintGeneratedProperties.ts).

@@ -22,19 +22,26 @@ import type {
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { ExpandApi } from '../../credentials/ExpandApi.credentials';
+import { ExpandSignerApi } from '../../credentials/ExpandSignerApi.credentials';
 // The .js suffix keeps tsx from resolving Expand.node to the codex file Expand.node.json.
 import { Expand } from '../../nodes/Expand/Expand.node.js';
+import { ExpandSigner } from '../../nodes/ExpandSigner/ExpandSigner.node.js';
 import { TestItems } from './itemsNode';
 
 export const PACKAGE = 'n8n-nodes-expand-network';
 export const EXPAND = `${PACKAGE}.expand`;
+export const SIGNER = `${PACKAGE}.expandSigner`;
 export const ITEMS = 'test.items';
 
 const nodeTypeRegistry: Record<string, INodeType> = {
 	[EXPAND]: new Expand(),
+	[SIGNER]: new ExpandSigner(),
 	[ITEMS]: new TestItems(),
 };
-const credentialTypeRegistry: Record<string, ICredentialType> = { expandApi: new ExpandApi() };
+const credentialTypeRegistry: Record<string, ICredentialType> = {
+	expandApi: new ExpandApi(),
+	expandSignerApi: new ExpandSignerApi(),
+};
 
 /** Lets other test suites (signer, trigger) add their node and credential types. */
 export function registerNodeType(type: string, nodeType: INodeType): void {

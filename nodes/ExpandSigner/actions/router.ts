@@ -1,0 +1,53 @@
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { loadSigner, SigningKeyError } from '../helpers/signer';
+import { NonceTracker } from '../helpers/transaction';
+import type { SignerOperation, SigningSession } from './common';
+import * as getAddress from './getAddress.operation';
+import * as signMessage from './signMessage.operation';
+import * as signTransaction from './signTransaction.operation';
+import * as signTypedData from './signTypedData.operation';
+
+const operations: Record<string, SignerOperation> = {
+	getAddress: getAddress.execute,
+	signMessage: signMessage.execute,
+	signTransaction: signTransaction.execute,
+	signTypedData: signTypedData.execute,
+};
+
+export const SIGNER_CREDENTIAL = 'expandSignerApi';
+
+function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	// Errors of the signing library are replaced, not wrapped: their text could quote what they were given.
+	const message = error instanceof SigningKeyError ? error.message : 'Signing failed';
+	return new NodeOperationError(node, `${message} (item ${itemIndex})`, { itemIndex });
+}
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const returnData: INodeExecutionData[] = [];
+	let session: SigningSession | undefined;
+
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			session ??= {
+				signer: loadSigner(await this.getCredentials(SIGNER_CREDENTIAL)),
+				nonces: new NonceTracker(),
+				rpcUrls: new Map(),
+			};
+			const operation = this.getNodeParameter('operation', itemIndex) as string;
+			const json: IDataObject = await operations[operation].call(this, itemIndex, session);
+			returnData.push({ json, pairedItem: { item: itemIndex } });
+		} catch (caught) {
+			const error = asNodeError(this.getNode(), caught, itemIndex);
+			if (this.continueOnFail()) {
+				returnData.push({ json: { error: error.message }, pairedItem: { item: itemIndex } });
+				continue;
+			}
+			throw error;
+		}
+	}
+	return [returnData];
+}

@@ -1,0 +1,37 @@
+import { getBytes, hashMessage, isHexString } from 'ethers';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { SigningSession } from './common';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		required: true,
+		description: 'The message to sign with the EIP-191 personal-sign prefix',
+		displayOptions: { show: { operation: ['signMessage'] } },
+	},
+	{
+		displayName: 'Message Is Hex Bytes',
+		name: 'messageIsHex',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the message is 0x-prefixed hex to be signed as raw bytes rather than as text',
+		displayOptions: { show: { operation: ['signMessage'] } },
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
+	const text = this.getNodeParameter('message', itemIndex) as string;
+	const asBytes = this.getNodeParameter('messageIsHex', itemIndex, false) as boolean;
+	const message = asBytes && isHexString(text) ? getBytes(text) : text;
+	return {
+		message: text,
+		messageHash: hashMessage(message),
+		signature: await session.signer.signMessage(message),
+		address: session.signer.address,
+	};
+}

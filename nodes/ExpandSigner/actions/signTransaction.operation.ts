@@ -1,0 +1,178 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { toSmallestUnit } from '../helpers/amount';
+import { ChainClient } from '../helpers/chainClient';
+import { completeTransaction, normalizeFields, signTransaction } from '../helpers/transaction';
+import type { SigningSession } from './common';
+
+const show = { operation: ['signTransaction'] };
+const showFields = { operation: ['signTransaction'], source: ['fields'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Transaction Source',
+		name: 'source',
+		type: 'options',
+		options: [
+			{
+				name: 'From Input Item',
+				value: 'input',
+				description: 'The unsigned transaction an Expand write operation returned',
+			},
+			{ name: 'Define Below', value: 'fields', description: 'Recipient, amount and fees set on this form' },
+		],
+		default: 'input',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Transaction Field',
+		name: 'transactionField',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. transactionPayload',
+		description:
+			'Dot path of the transaction in the input item; leave empty when the item itself is the transaction (chainId, from, to, value, gas, data, gasPrice, nonce)',
+		displayOptions: { show: { ...show, source: ['input'] } },
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '0x...',
+		description: 'Recipient or contract address',
+		displayOptions: { show: showFields },
+	},
+	{
+		displayName: 'Chain ID',
+		name: 'chainId',
+		type: 'string',
+		default: '',
+		placeholder: '1',
+		description: 'Chain to sign for; leave empty to ask the chain',
+		displayOptions: { show: showFields },
+	},
+	{
+		displayName: 'Amount Format',
+		name: 'amountFormat',
+		type: 'options',
+		options: [
+			{ name: 'Smallest Unit (Wei)', value: 'smallestUnit' },
+			{ name: 'Decimal Amount With Decimals', value: 'decimal' },
+		],
+		default: 'smallestUnit',
+		displayOptions: { show: showFields },
+	},
+	{
+		displayName: 'Value',
+		name: 'value',
+		type: 'string',
+		default: '0',
+		description: 'Native amount to send, in the smallest unit (wei)',
+		displayOptions: { show: { ...showFields, amountFormat: ['smallestUnit'] } },
+	},
+	{
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'string',
+		default: '0',
+		placeholder: '1.5',
+		description: 'Native amount to send as a decimal number, converted exactly with the decimals below',
+		displayOptions: { show: { ...showFields, amountFormat: ['decimal'] } },
+	},
+	{
+		displayName: 'Decimals',
+		name: 'decimals',
+		type: 'number',
+		default: 18,
+		typeOptions: { minValue: 0 },
+		description: 'Decimals of the native asset (18 on EVM chains)',
+		displayOptions: { show: { ...showFields, amountFormat: ['decimal'] } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show: showFields },
+		options: [
+			{ displayName: 'Access List', name: 'accessList', type: 'json', default: '[]', description: 'EIP-2930 access list as JSON' },
+			{ displayName: 'Data', name: 'data', type: 'string', default: '0x', description: 'Encoded call data' },
+			{ displayName: 'Gas Limit', name: 'gas', type: 'string', default: '', description: 'Leave empty to estimate it through the API' },
+			{ displayName: 'Gas Price', name: 'gasPrice', type: 'string', default: '', description: 'Legacy and EIP-2930 fee per gas, in wei' },
+			{ displayName: 'Max Fee Per Gas', name: 'maxFeePerGas', type: 'string', default: '', description: 'EIP-1559 fee cap, in wei' },
+			{
+				displayName: 'Max Priority Fee Per Gas',
+				name: 'maxPriorityFeePerGas',
+				type: 'string',
+				default: '',
+				description: 'EIP-1559 tip, in wei',
+			},
+			{ displayName: 'Nonce', name: 'nonce', type: 'string', default: '', description: 'Leave empty to use the next one' },
+			{
+				displayName: 'Type',
+				name: 'type',
+				type: 'options',
+				options: [
+					{ name: 'Automatic', value: '' },
+					{ name: 'EIP-1559 (2)', value: '2' },
+					{ name: 'EIP-2930 (1)', value: '1' },
+					{ name: 'Legacy (0)', value: '0' },
+				],
+				default: '',
+			},
+		],
+	},
+];
+
+function readFromInput(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const path = (this.getNodeParameter('transactionField', itemIndex, '') as string).trim();
+	let value: unknown = this.getInputData()[itemIndex].json;
+	for (const key of path ? path.split('.') : []) value = (value as IDataObject | undefined)?.[key];
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`No transaction object at "${path || '(the item)'}" in the input item (item ${itemIndex})`,
+			{ itemIndex },
+		);
+	}
+	return value as IDataObject;
+}
+
+function readFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	let value = this.getNodeParameter('value', itemIndex, '0') as string;
+	if (this.getNodeParameter('amountFormat', itemIndex) === 'decimal') {
+		const amount = String(this.getNodeParameter('amount', itemIndex));
+		const decimals = this.getNodeParameter('decimals', itemIndex) as number;
+		const converted = toSmallestUnit(amount, decimals);
+		if (converted === undefined) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The parameter "amount" must be a decimal number with at most ${decimals} decimal places; got "${amount}" (item ${itemIndex})`,
+				{ itemIndex },
+			);
+		}
+		value = converted;
+	}
+	const accessList = typeof additional.accessList === 'string' ? JSON.parse(additional.accessList || '[]') : additional.accessList;
+	return {
+		...additional,
+		accessList: Array.isArray(accessList) && accessList.length ? accessList : undefined,
+		to: this.getNodeParameter('to', itemIndex),
+		chainId: this.getNodeParameter('chainId', itemIndex, ''),
+		value,
+	};
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
+	const source = this.getNodeParameter('source', itemIndex) as string;
+	const raw = source === 'input' ? readFromInput.call(this, itemIndex) : readFromForm.call(this, itemIndex);
+	const fields = normalizeFields(this.getNode(), itemIndex, raw);
+	const client = new ChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
+	const transaction = await completeTransaction(this.getNode(), itemIndex, fields, session.signer, client, session.nonces);
+	return await signTransaction(session.signer, transaction);
+}

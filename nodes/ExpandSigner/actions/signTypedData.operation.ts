@@ -1,0 +1,44 @@
+import { TypedDataEncoder } from 'ethers';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { SigningSession } from './common';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Typed Data',
+		name: 'typedData',
+		type: 'json',
+		default: '{\n  "domain": {},\n  "types": {},\n  "message": {}\n}',
+		required: true,
+		description: 'EIP-712 data: domain, types (without EIP712Domain) and message, as JSON',
+		displayOptions: { show: { operation: ['signTypedData'] } },
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
+	const raw = this.getNodeParameter('typedData', itemIndex) as string | IDataObject;
+	let data: { domain?: IDataObject; types?: Record<string, Array<{ name: string; type: string }>>; message?: IDataObject };
+	try {
+		data = typeof raw === 'string' ? JSON.parse(raw) : raw;
+	} catch {
+		throw new NodeOperationError(this.getNode(), `The parameter "typedData" is not valid JSON (item ${itemIndex})`, { itemIndex });
+	}
+	if (!data?.domain || !data.types || !data.message) {
+		throw new NodeOperationError(this.getNode(), `The parameter "typedData" needs domain, types and message (item ${itemIndex})`, {
+			itemIndex,
+		});
+	}
+	const types = Object.fromEntries(Object.entries(data.types).filter(([name]) => name !== 'EIP712Domain'));
+	try {
+		return {
+			signature: await session.signer.signTypedData(data.domain, types, data.message),
+			hash: TypedDataEncoder.hash(data.domain, types, data.message),
+			address: session.signer.address,
+		};
+	} catch (error) {
+		throw new NodeOperationError(this.getNode(), `The typed data cannot be encoded: ${(error as Error).message} (item ${itemIndex})`, {
+			itemIndex,
+		});
+	}
+}
