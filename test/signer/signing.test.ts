@@ -21,7 +21,7 @@ afterAll(async () => {
 	await api.close();
 });
 
-function sign(parameters: INodeParameters, signingKey: object = { keyType: 'privateKey', privateKey: KEY }, items: object[] = [{}], continueOnFail = false) {
+function sign(parameters: INodeParameters, signingKey: Record<string, string> = { keyType: 'privateKey', privateKey: KEY }, items: object[] = [{}], continueOnFail = false) {
 	return runPipeline(
 		[
 			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
