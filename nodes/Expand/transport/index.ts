@@ -1,9 +1,24 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	IAllExecuteFunctions,
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INode,
+	RequestHelperFunctions,
+} from 'n8n-workflow';
 
 import type { ApiRequest } from '../helpers/request';
 import { connectionError, notJsonError, responseError } from './errors';
 
 export const CREDENTIAL_TYPE = 'expandApi';
+
+/** What the API client needs of a node context: action, trigger and poll contexts all provide it. */
+export interface ApiContext {
+	getNode(): INode;
+	getCredentials<T extends object = ICredentialDataDecryptedObject>(type: string, itemIndex?: number): Promise<T>;
+	helpers: Pick<RequestHelperFunctions, 'httpRequest' | 'httpRequestWithAuthentication'>;
+}
 
 interface ExpandCredentials {
 	apiKey: string;
@@ -21,7 +36,7 @@ function trimSlash(url: string): string {
  * becomes a NodeApiError carrying the API's message and status, with the key redacted.
  */
 export async function expandApiRequest(
-	this: IExecuteFunctions,
+	this: ApiContext,
 	request: ApiRequest,
 	itemIndex: number,
 	unwrapped = false,
@@ -42,7 +57,7 @@ export async function expandApiRequest(
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
+			this as unknown as IAllExecuteFunctions,
 			CREDENTIAL_TYPE,
 			options,
 		)) as IN8nHttpFullResponse;

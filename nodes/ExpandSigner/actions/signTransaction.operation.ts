@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toSmallestUnit } from '../helpers/amount';
-import { ChainClient } from '../helpers/chainClient';
+import { ChainClient } from '../../Expand/transport/chainClient';
 import { completeTransaction, normalizeFields, signTransaction } from '../helpers/transaction';
 import type { SigningSession } from './common';
 

@@ -2,7 +2,7 @@ import { Transaction, type TransactionLike } from 'ethers';
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ChainClient } from './chainClient';
+import type { ChainClient } from '../../Expand/transport/chainClient';
 import type { Signer } from './signer';
 
 /** A transaction as an Expand write operation returns it, or as the form describes it; numbers as decimal strings. */

@@ -1,16 +1,16 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { expandApiRequest } from '../../Expand/transport';
+import { type ApiContext, expandApiRequest } from './index';
 
 /**
  * What signing needs from the chain, the way the service's own SDK gets it: the chain's public
  * JSON-RPC URL from the API (`/chain/getpublicrpc`), then plain JSON-RPC over n8n's HTTP helper.
- * Gas estimates come from the API (`/chain/estimategas`).
+ * Gas estimates come from the API (`/chain/estimategas`). Used by Expand Signer and Expand Trigger.
  */
 export class ChainClient {
 	constructor(
-		private readonly context: IExecuteFunctions,
+		private readonly context: ApiContext,
 		private readonly chainId: string | undefined,
 		private readonly itemIndex: number,
 		/** RPC URLs by chain, shared by the items of one execution so each chain costs one lookup. */
@@ -31,7 +31,7 @@ export class ChainClient {
 
 	async rpc<T>(method: string, params: unknown[] = []): Promise<T> {
 		const url = await this.url();
-		const response = (await this.context.helpers.httpRequest({
+		const response = (await this.context.helpers.httpRequest.call(this.context, {
 			method: 'POST',
 			url,
 			body: { jsonrpc: '2.0', id: 1, method, params },
