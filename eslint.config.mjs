@@ -65,9 +65,9 @@ export default tseslint.config(
 		},
 	},
 	{
-		// Expand Signer signs with ethers, the package's one runtime dependency (README, "Runtime
-		// dependency"). For its files only, n8n's import allow-list is extended by ethers and nothing
-		// else: the cloud rule has no options, so the same list is expressed with ESLint's own rule.
+		// Expand Signer signs with ethers (README, "Runtime dependencies"). For its files only, n8n's
+		// import allow-list is extended by ethers and nothing else: the cloud rule has no options,
+		// so the same list is expressed with ESLint's own rule.
 		files: ['./nodes/ExpandSigner/**/*.ts'],
 		rules: {
 			'@n8n/community-nodes/no-restricted-imports': 'off',
@@ -85,8 +85,27 @@ export default tseslint.config(
 		},
 	},
 	{
-		// The one runtime dependency is ethers, for Expand Signer; test/package.test.ts holds the
-		// dependency list to exactly that and checks that no other shipped file imports it.
+		// Expand Trigger's ticker stream needs a WebSocket client, which Node 20 does not have built in
+		// (README, "Runtime dependencies"). For the stream connection only, the allow-list is extended by ws.
+		files: ['./nodes/ExpandTrigger/tickerPrice/connection.ts'],
+		rules: {
+			'@n8n/community-nodes/no-restricted-imports': 'off',
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex: '^(?!(ws|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message: 'Community nodes may import only n8n-workflow, lodash, moment, p-limit, luxon, zod, crypto; the ticker connection also ws.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
+		// The runtime dependencies are ethers (Expand Signer) and ws (Expand Trigger's stream);
+		// test/package.test.ts holds the list to exactly those and checks who imports them.
 		files: ['package.json'],
 		rules: {
 			'@n8n/community-nodes/no-runtime-dependencies': 'off',

@@ -11,6 +11,7 @@ async function main(): Promise<void> {
 	const devnet = await startDevnet({
 		port: Number(option('port') ?? 9545),
 		historicalPort: Number(option('historical-port') ?? 9546),
+		streamPort: Number(option('stream-port') ?? 9547),
 		apiKeys: option('keys')?.split(',') ?? [DEFAULT_API_KEY],
 		rateLimitPerSecond: option('rate-limit') ? Number(option('rate-limit')) : undefined,
 		blockTime: option('block-time') ? Number(option('block-time')) : 0,
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
 	console.log(`expand devnet ready in ${Date.now() - started} ms`);
 	console.log(`  Base URL:       ${devnet.baseUrl}`);
 	console.log(`  Historical URL: ${devnet.historicalUrl}`);
+	console.log(`  Stream URL:     ${devnet.streamUrl}  (ticker prices of chain ${devnet.chains[0].chainId})`);
 	console.log(`  API key:        ${devnet.apiKey}`);
 	for (const chain of devnet.chains) {
 		console.log(`\n  Chain ${chain.chainId}  JSON-RPC ${chain.rpcUrl}  dexId ${devnet.dexIds[chain.chainId]} (Uniswap V2)`);

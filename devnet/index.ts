@@ -4,6 +4,7 @@ import { DEX_IDS } from './gateway/context';
 import type { ChainRuntime } from './gateway/evm';
 import { createGateway } from './gateway/server';
 import { Meter, type UsageItem } from './metering';
+import { TickerStream } from './stream/tickerStream';
 
 export type { DevnetToken, DevnetWallet, UsageItem };
 
@@ -13,6 +14,7 @@ export const CHAIN_IDS = [31337, 31338];
 export interface DevnetOptions {
 	port?: number;
 	historicalPort?: number;
+	streamPort?: number;
 	/** Accepted keys; the default key when none are given. */
 	apiKeys?: string[];
 	rateLimitPerSecond?: number;
@@ -35,6 +37,8 @@ export interface DevnetChain {
 export interface Devnet {
 	baseUrl: string;
 	historicalUrl: string;
+	/** WebSocket URL of the ticker-price stream (prices on chain 31337, the first chain). */
+	streamUrl: string;
 	apiKey: string;
 	chains: DevnetChain[];
 	/** dexId the Uniswap V2 fixture answers to, per chain ID. */
@@ -47,8 +51,8 @@ export interface Devnet {
 	usage(apiKey?: string): UsageItem[];
 	/** Called with each new block number of any chain. Returns the unsubscribe function. */
 	onBlock(listener: (chainId: string, blockNumber: number) => void): () => void;
-	/** Internal pieces for extensions such as the ticker stream. */
-	internals: { chains: Map<string, ChainRuntime>; meter: Meter; apiKeys: Set<string> };
+	/** The ticker stream server, which tests stop and start again to see clients reconnect. */
+	stream: TickerStream;
 	stop(): Promise<void>;
 }
 
@@ -68,7 +72,13 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		const base = await gateway.listen('base', options.port ?? 0);
 		const historical = await gateway.listen('historical', options.historicalPort ?? 0);
 
+		const stream = new TickerStream({ chain: [...runtimes.values()][0], meter, apiKeys, port: options.streamPort });
+		await stream.start();
+
 		const listeners = new Set<(chainId: string, blockNumber: number) => void>();
+		listeners.add((chainId) => {
+			if (chainId === stream.chainId) void stream.publish().catch(() => undefined);
+		});
 		const lastSeen = new Map<string, number>();
 		const chainOf = (chainId: string) => runtimes.get(chainId) ?? (() => { throw new Error(`no devnet chain ${chainId}`); })();
 		// Blocks come from transactions, mine() and the optional interval alike: watching the head catches them all.
@@ -87,11 +97,13 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		return {
 			baseUrl: base.url,
 			historicalUrl: historical.url,
+			streamUrl: stream.url,
 			apiKey: [...apiKeys][0],
 			chains: [...runtimes.values()].map((runtime) => ({ chainId: runtime.chainId, rpcUrl: runtime.rpcUrl, ...runtime.fixtures })),
 			dexIds: Object.fromEntries(Object.entries(DEX_IDS).map(([dexId, chainId]) => [chainId, dexId])),
 			async mine(chainId, blocks = 1) {
-				await chainOf(chainId).rpc('hardhat_mine', [`0x${blocks.toString(16)}`]);
+				// One evm_mine per block: hardhat_mine's reserved blocks report a zero parentHash.
+				for (let index = 0; index < blocks; index++) await chainOf(chainId).rpc('evm_mine');
 			},
 			snapshot: (chainId) => chainOf(chainId).rpc<string>('evm_snapshot'),
 			async revert(chainId, id) {
@@ -103,9 +115,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 				listeners.add(listener);
 				return () => listeners.delete(listener);
 			},
-			internals: { chains: runtimes, meter, apiKeys },
+			stream,
 			async stop() {
 				clearInterval(watch);
+				await stream.stop();
 				if (autoMine) clearInterval(autoMine);
 				await Promise.all([base.server, historical.server].map((server) => new Promise((resolve) => server.close(resolve))));
 				await Promise.all(started.map((chain) => chain.close()));

@@ -3,7 +3,7 @@
  * (with the credential type's own `authenticate`), pairedItem and continueOnFail are resolved by
  * the engine exactly as in n8n.
  */
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, TriggerContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
@@ -26,16 +26,19 @@ import { ExpandSignerApi } from '../../credentials/ExpandSignerApi.credentials';
 // The .js suffix keeps tsx from resolving Expand.node to the codex file Expand.node.json.
 import { Expand } from '../../nodes/Expand/Expand.node.js';
 import { ExpandSigner } from '../../nodes/ExpandSigner/ExpandSigner.node.js';
+import { ExpandTrigger } from '../../nodes/ExpandTrigger/ExpandTrigger.node.js';
 import { TestItems } from './itemsNode';
 
 export const PACKAGE = 'n8n-nodes-expand-network';
 export const EXPAND = `${PACKAGE}.expand`;
 export const SIGNER = `${PACKAGE}.expandSigner`;
+export const TRIGGER = `${PACKAGE}.expandTrigger`;
 export const ITEMS = 'test.items';
 
 const nodeTypeRegistry: Record<string, INodeType> = {
 	[EXPAND]: new Expand(),
 	[SIGNER]: new ExpandSigner(),
+	[TRIGGER]: new ExpandTrigger(),
 	[ITEMS]: new TestItems(),
 };
 const credentialTypeRegistry: Record<string, ICredentialType> = {
@@ -125,6 +128,35 @@ class TestCredentialsHelper {
 	}
 }
 
+
+function createAdditionalData(
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	workflowData: object,
+): IWorkflowExecuteAdditionalData {
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData as never);
+	return {
+		hooks,
+		credentialsHelper: new TestCredentialsHelper(credentials) as unknown as ICredentialsHelper,
+		executeWorkflow: async () => {
+			throw new Error('not used in tests');
+		},
+		getRunExecutionData: async () => undefined,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		variables: {},
+		userId: 'test-user',
+		currentNodeExecutionIndex: 0,
+		logAiEvent: () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('not used in tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
 export interface NodeSpec {
 	name: string;
 	type: string;
@@ -177,28 +209,7 @@ export async function runWorkflow(
 ): Promise<RunResult> {
 	const workflowData = { id: 'test-workflow', name: 'test', nodes, connections, active: false, settings: { executionOrder: 'v1' as const } };
 	const workflow = new Workflow({ ...workflowData, nodeTypes });
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData as never);
-	const additionalData = {
-		hooks,
-		credentialsHelper: new TestCredentialsHelper(credentials) as unknown as ICredentialsHelper,
-		executeWorkflow: async () => {
-			throw new Error('not used in tests');
-		},
-		getRunExecutionData: async () => undefined,
-		restApiUrl: 'http://127.0.0.1:5678/rest',
-		instanceBaseUrl: 'http://127.0.0.1:5678/',
-		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-		variables: {},
-		userId: 'test-user',
-		currentNodeExecutionIndex: 0,
-		logAiEvent: () => undefined,
-		startRunnerTask: async () => {
-			throw new Error('not used in tests');
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = createAdditionalData(credentials, workflowData);
 
 	const run = await new WorkflowExecute(additionalData, 'manual').run({
 		workflow,
@@ -211,4 +222,75 @@ export async function runWorkflow(
 		error: run.data.resultData.error as RunResult['error'],
 		output: (nodeName) => runData[nodeName]?.[0]?.data?.main?.[0] ?? [],
 	};
+}
+
+export interface ActiveTrigger {
+	/** Everything the trigger emitted: one entry per emit, the items of its main output. */
+	emitted: INodeExecutionData[][];
+	errors: Error[];
+	/** Runs the cron callback the trigger registered, as n8n's scheduler would on its next tick. */
+	tick(): void;
+	manual(): Promise<void>;
+	close(): Promise<void>;
+	staticData: IDataObject;
+}
+
+/**
+ * Activates a trigger node with n8n-core's real TriggerContext (credentials, expressions, HTTP
+ * helpers, static data). The seconds cron it registers is captured so tests decide when it ticks.
+ */
+export async function activateTrigger(
+	parameters: INodeParameters,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	mode: 'trigger' | 'manual' = 'trigger',
+	staticData: IDataObject = {},
+): Promise<ActiveTrigger> {
+	const node: INode = {
+		id: 'trigger-node',
+		name: 'Trigger',
+		type: TRIGGER,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: Object.fromEntries(Object.keys(credentials).map((type) => [type, { id: type, name: type }])),
+	};
+	const workflowData = { id: 'trigger-workflow', name: 'trigger', nodes: [node], connections: {}, active: true, settings: { executionOrder: 'v1' as const }, staticData };
+	const workflow = new Workflow({ ...workflowData, nodeTypes });
+	const emitted: INodeExecutionData[][] = [];
+	const errors: Error[] = [];
+	const context = new TriggerContext(
+		workflow,
+		node,
+		createAdditionalData(credentials, workflowData),
+		mode,
+		'activate',
+		(data) => emitted.push(data[0]),
+		(error) => errors.push(error),
+	);
+	let onTick: () => void = () => undefined;
+	context.helpers.registerCron = (_cron, callback) => {
+		onTick = callback;
+	};
+	const response = await nodeTypeRegistry[TRIGGER].trigger!.call(context);
+	return {
+		emitted,
+		errors,
+		tick: () => onTick(),
+		manual: async () => {
+			await response?.manualTriggerFunction?.();
+		},
+		close: async () => {
+			await response?.closeFunction?.();
+		},
+		staticData: workflow.staticData as IDataObject,
+	};
+}
+
+/** Waits until the condition holds, polling every 20 ms, at most `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs = 10000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
 }

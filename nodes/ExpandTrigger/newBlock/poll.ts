@@ -1,0 +1,87 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { expandApiRequest, type ApiContext } from '../../Expand/transport';
+import type { ChainClient } from '../../Expand/transport/chainClient';
+import { type Cursor, lastEmitted, REORG_WINDOW } from './cursor';
+
+/** The API's getblock range limit (spec, Limits). */
+export const MAX_RANGE = 10;
+
+export interface FetchedBlock {
+	block: IDataObject;
+	/** A block that replaces one emitted before a reorganisation. */
+	replacement: boolean;
+}
+
+async function fetchRange(context: ApiContext, chainId: string, start: number, end: number): Promise<IDataObject[]> {
+	const data = (await expandApiRequest.call(
+		context,
+		{ method: 'GET', host: 'historical', path: '/chain/getblock', qs: { chainId, startBlock: String(start), endBlock: String(end) } },
+		0,
+	)) as { blocks: IDataObject[] };
+	return [...data.blocks].sort((a, b) => Number(a.number) - Number(b.number));
+}
+
+/** Blocks from `start` to `end` in ceil(n / 10) range requests. */
+export async function fetchBlocks(context: ApiContext, chainId: string, start: number, end: number): Promise<IDataObject[]> {
+	const blocks: IDataObject[] = [];
+	for (let from = start; from <= end; from += MAX_RANGE) {
+		blocks.push(...(await fetchRange(context, chainId, from, Math.min(from + MAX_RANGE - 1, end))));
+	}
+	return blocks;
+}
+
+/**
+ * Walks back through the remembered blocks to the newest one still on the canonical chain and
+ * returns its number: the fork point. Everything after it is re-emitted as replacements.
+ */
+async function findForkPoint(context: ApiContext, cursor: Cursor): Promise<number> {
+	const remembered = new Map(cursor.recent.map((entry) => [entry.number, entry.hash]));
+	const newest = lastEmitted(cursor)?.number ?? 0;
+	const oldest = cursor.recent[0]?.number ?? newest;
+	for (let end = newest; end >= oldest; end -= MAX_RANGE) {
+		const canonical = await fetchRange(context, cursor.chainId, Math.max(oldest, end - MAX_RANGE + 1), end);
+		for (const block of canonical.reverse()) {
+			if (remembered.get(Number(block.number)) === block.hash) return Number(block.number);
+		}
+	}
+	throw new NodeOperationError(context.getNode(), `The chain reorganised deeper than the ${REORG_WINDOW} blocks the trigger remembers`);
+}
+
+/**
+ * One poll: the head through the public RPC, then every block after the cursor up to the head
+ * minus the confirmations, in order, in ranges of at most 10. When a block's parent is not the
+ * last emitted block, the chain has reorganised: the blocks from the fork point on are fetched
+ * again and emitted as replacements before it. Updates the cursor as it goes.
+ */
+export async function pollBlocks(
+	context: ApiContext,
+	client: ChainClient,
+	cursor: Cursor,
+	confirmations: number,
+): Promise<FetchedBlock[]> {
+	const head = Number(BigInt(await client.rpc<string>('eth_blockNumber')));
+	const target = head - confirmations;
+	const result: FetchedBlock[] = [];
+	let next = (lastEmitted(cursor)?.number ?? target) + 1;
+	while (next <= target) {
+		const end = Math.min(next + MAX_RANGE - 1, target);
+		for (const block of await fetchRange(context, cursor.chainId, next, end)) {
+			if (block.parentHash !== lastEmitted(cursor)?.hash) {
+				const fork = await findForkPoint(context, cursor);
+				cursor.recent = cursor.recent.filter((entry) => entry.number <= fork);
+				for (const replaced of await fetchBlocks(context, cursor.chainId, fork + 1, Number(block.number) - 1)) {
+					result.push({ block: replaced, replacement: true });
+					cursor.recent.push({ number: Number(replaced.number), hash: String(replaced.hash) });
+				}
+				// The chain moved again while it was being read: the next poll picks up from here.
+				if (block.parentHash !== lastEmitted(cursor)?.hash) return result;
+			}
+			result.push({ block, replacement: false });
+			cursor.recent.push({ number: Number(block.number), hash: String(block.hash) });
+		}
+		next = end + 1;
+	}
+	return result;
+}

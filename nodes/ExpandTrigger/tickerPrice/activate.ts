@@ -1,0 +1,53 @@
+import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../../Expand/transport';
+import { TickerConnection } from './connection';
+import { movedEnough } from './threshold';
+
+/** Ticker Price: every message of the credential's stream, or only moves above a threshold. */
+export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITriggerResponse> {
+	const credentials = await this.getCredentials<{ apiKey: string; streamUrl: string }>(CREDENTIAL_TYPE);
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const symbols = String(this.getNodeParameter('symbols', '') ?? '')
+		.split(',')
+		.map((symbol) => symbol.trim().toUpperCase())
+		.filter(Boolean);
+	const threshold = String(options.minChangePercent ?? '');
+	const lastEmitted = new Map<string, string>();
+
+	const connect = (onMessage: (message: IDataObject) => void, onGiveUp: (reason: string) => void) =>
+		new TickerConnection({ url: credentials.streamUrl, apiKey: credentials.apiKey, symbols, onMessage, onGiveUp });
+
+	if (this.getMode() === 'manual') {
+		const manualTriggerFunction = async () => {
+			await new Promise<void>((resolve, reject) => {
+				const connection = connect(
+					(message) => {
+						if (symbols.length && !symbols.includes(String(message.symbol).toUpperCase())) return;
+						void connection.close();
+						this.emit([this.helpers.returnJsonArray([message])]);
+						resolve();
+					},
+					(reason) => reject(new NodeOperationError(this.getNode(), reason)),
+				);
+				void connection.open();
+			});
+		};
+		return { manualTriggerFunction };
+	}
+
+	const connection = connect(
+		(message) => {
+			const symbol = String(message.symbol ?? '').toUpperCase();
+			if (symbols.length && !symbols.includes(symbol)) return;
+			const price = String(message.price ?? '');
+			if (!movedEnough(lastEmitted.get(symbol), price, threshold)) return;
+			lastEmitted.set(symbol, price);
+			this.emit([this.helpers.returnJsonArray([message])]);
+		},
+		(reason) => this.emitError(new NodeOperationError(this.getNode(), reason)),
+	);
+	void connection.open();
+	return { closeFunction: () => connection.close() };
+}

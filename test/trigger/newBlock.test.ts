@@ -1,0 +1,160 @@
+/** Expand Trigger, New Block, activated with n8n-core's TriggerContext against the devnet. */
+import { Wallet, parseUnits } from 'ethers';
+import type { IDataObject } from 'n8n-workflow';
+
+import { type Devnet, startDevnet } from '../../devnet';
+import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+
+let devnet: Devnet;
+const CHAIN = '31338';
+const active: ActiveTrigger[] = [];
+
+beforeAll(async () => {
+	devnet = await startDevnet();
+});
+afterAll(async () => {
+	await Promise.all(active.map((trigger) => trigger.close()));
+	await devnet.stop();
+});
+
+function credentials() {
+	return expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl });
+}
+
+async function activate(parameters: IDataObject = {}, staticData: IDataObject = {}, mode: 'trigger' | 'manual' = 'trigger') {
+	const trigger = await activateTrigger({ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1, ...parameters }, credentials(), mode, staticData);
+	active.push(trigger);
+	return trigger;
+}
+
+const items = (trigger: ActiveTrigger) => trigger.emitted.flat().map((item) => item.json);
+const head = async () => Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_blockNumber')));
+
+/** Ticks like the seconds cron until the expected items are there, then a few more times to catch any extra. */
+async function settle(trigger: ActiveTrigger, expected: number) {
+	await waitFor(() => {
+		trigger.tick();
+		if (trigger.errors.length) throw trigger.errors[0];
+		return items(trigger).length >= expected;
+	}, 30000);
+	for (let index = 0; index < 5; index++) {
+		trigger.tick();
+		await new Promise((resolve) => setTimeout(resolve, 60));
+	}
+}
+
+test('25 new blocks after activation are emitted in order, once each', async () => {
+	const trigger = await activate();
+	const start = await head();
+	for (let index = 0; index < 5; index++) {
+		await devnet.mine(CHAIN, 5);
+		trigger.tick();
+	}
+	await settle(trigger, 25);
+	const numbers = items(trigger).map((block) => block.number);
+	expect(numbers).toEqual(Array.from({ length: 25 }, (_, index) => start + 1 + index));
+	expect(items(trigger).every((block) => block.reorg === undefined)).toBe(true);
+	expect(trigger.errors).toEqual([]);
+	await trigger.close();
+});
+
+test('a restart in the middle resumes from the stored cursor without gap or duplicate', async () => {
+	const staticData: IDataObject = {};
+	const first = await activate({}, staticData);
+	const start = await head();
+	await devnet.mine(CHAIN, 10);
+	await settle(first, 10);
+	await first.close();
+	await devnet.mine(CHAIN, 7); // mined while the workflow is down
+	const second = await activate({}, JSON.parse(JSON.stringify(first.staticData)));
+	await devnet.mine(CHAIN, 3);
+	await settle(second, 10);
+	const numbers = [...items(first), ...items(second)].map((block) => block.number);
+	expect(numbers).toEqual(Array.from({ length: 20 }, (_, index) => start + 1 + index));
+	await second.close();
+});
+
+test('a backlog of 1,000 blocks arrives in at most 101 getblock calls', async () => {
+	const trigger = await activate();
+	const start = await head();
+	const callsBefore = devnet.usage().filter((call) => call['api-endpoint'] === '/chain/getblock').length;
+	await devnet.mine(CHAIN, 1000);
+	await settle(trigger, 1000);
+	const numbers = items(trigger).map((block) => block.number);
+	expect(numbers).toEqual(Array.from({ length: 1000 }, (_, index) => start + 1 + index));
+	const getblockCalls = devnet.usage().filter((call) => call['api-endpoint'] === '/chain/getblock').length - callsBefore;
+	expect(getblockCalls).toBeLessThanOrEqual(101);
+	expect(getblockCalls).toBeGreaterThanOrEqual(100);
+	await trigger.close();
+});
+
+test('a reorganisation is detected and the replacement blocks are emitted flagged', async () => {
+	const trigger = await activate();
+	const start = await head();
+	const snapshot = await devnet.snapshot(CHAIN);
+	await devnet.mine(CHAIN, 5);
+	await settle(trigger, 5);
+	const orphaned = items(trigger).map((block) => block.hash);
+
+	await devnet.revert(CHAIN, snapshot);
+	// A transaction makes the new block at the same height differ from the orphaned one.
+	const wallet = devnet.chains[1].wallets[4];
+	await devnet.rpc(CHAIN, 'eth_sendRawTransaction', [
+		await new Wallet(wallet.privateKey).signTransaction({
+			chainId: Number(CHAIN),
+			to: devnet.chains[1].wallets[5].address,
+			value: 1n,
+			gasLimit: 21000,
+			nonce: Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [wallet.address, 'pending']))),
+			maxFeePerGas: parseUnits('10', 'gwei'),
+			maxPriorityFeePerGas: 1n,
+		}),
+	]);
+	await devnet.mine(CHAIN, 7);
+	await settle(trigger, 13);
+
+	const after = items(trigger).slice(5);
+	expect(after.map((block) => block.number)).toEqual(Array.from({ length: 8 }, (_, index) => start + 1 + index));
+	expect(after.slice(0, 5).every((block) => block.reorg === true)).toBe(true);
+	expect(after.slice(5).every((block) => block.reorg === undefined)).toBe(true);
+	expect(after.slice(0, 5).map((block) => block.hash)).not.toEqual(orphaned);
+	const canonical = await devnet.rpc<{ hash: string }>(CHAIN, 'eth_getBlockByNumber', [`0x${(start + 1).toString(16)}`, false]);
+	expect(after[0].hash).toBe(canonical.hash);
+	await trigger.close();
+});
+
+test('per-transaction output with watched addresses and a minimum value', async () => {
+	const [, alice, bob, carol] = devnet.chains[1].wallets;
+	const trigger = await activate({ output: 'transaction', options: { watchedAddresses: `${carol.address.toLowerCase()}`, minValue: '1000' } });
+	const send = async (from: typeof alice, to: string, value: bigint) =>
+		devnet.rpc(CHAIN, 'eth_sendRawTransaction', [
+			await new Wallet(from.privateKey).signTransaction({
+				chainId: Number(CHAIN),
+				to,
+				value,
+				gasLimit: 21000,
+				nonce: Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [from.address, 'pending']))),
+				maxFeePerGas: parseUnits('10', 'gwei'),
+				maxPriorityFeePerGas: 1n,
+			}),
+		]);
+	await send(alice, carol.address, 5000n); // watched, large enough
+	await send(alice, carol.address, 10n); // watched, too small
+	await send(alice, bob.address, 5000n); // not watched
+	await send(bob, carol.address, 1000n); // watched, exactly the minimum
+	await settle(trigger, 2);
+	expect(items(trigger).map((tx) => [tx.from, tx.to, tx.value])).toEqual([
+		[alice.address, carol.address, '5000'],
+		[bob.address, carol.address, '1000'],
+	]);
+	expect(items(trigger)[0]).toHaveProperty('blockHash');
+	await trigger.close();
+});
+
+test('Fetch test event returns the newest block once and registers nothing', async () => {
+	const trigger = await activate({}, {}, 'manual');
+	await trigger.manual();
+	expect(items(trigger)).toHaveLength(1);
+	expect(items(trigger)[0].number).toBe(await head());
+	expect(JSON.stringify(trigger.staticData)).not.toContain('cursor');
+});
