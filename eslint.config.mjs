@@ -14,7 +14,7 @@ const communityNodesRecommended = n8nCommunityNodesPlugin.configs.recommended;
 export default tseslint.config(
 	// Only the shipped package (nodes, credentials, package.json) is held to the community rules;
 	// tests, the devnet and benchmarks are development tools that never reach n8n.
-	globalIgnores(['dist', 'node_modules', 'test', 'devnet', 'bench', 'scripts', 'examples', '.cache']),
+	globalIgnores(['dist', 'node_modules', 'test', 'devnet', 'bench', 'scripts', 'examples', 'playground', '.cache']),
 	{
 		files: ['**/*.ts'],
 		extends: [

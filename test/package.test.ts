@@ -24,11 +24,16 @@ test('the manifest declares every node and credential, and they exist in dist af
 	expect(manifest.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 });
 
-test('ethers is the only runtime dependency, and only the signer imports it', () => {
-	expect(Object.keys(manifest.dependencies)).toEqual(['ethers']);
-	const importers = files(join(root, 'dist'))
-		.filter((path) => path.endsWith('.js') && /require\("ethers"\)/.test(readFileSync(path, 'utf8')))
+function importersOf(moduleName: string): string[] {
+	return files(join(root, 'dist'))
+		.filter((path) => path.endsWith('.js') && readFileSync(path, 'utf8').includes(`require("${moduleName}")`))
 		.map((path) => path.slice(root.length + 1));
-	expect(importers.length).toBeGreaterThan(0);
-	for (const path of importers) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\//);
+}
+
+test('the runtime dependencies are ethers for the signer and ws for the ticker stream, imported nowhere else', () => {
+	expect(Object.keys(manifest.dependencies)).toEqual(['ethers', 'ws']);
+	const ethersImporters = importersOf('ethers');
+	expect(ethersImporters.length).toBeGreaterThan(0);
+	for (const path of ethersImporters) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\//);
+	expect(importersOf('ws')).toEqual(['dist/nodes/ExpandTrigger/tickerPrice/connection.js']);
 });
