@@ -14,10 +14,11 @@ export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITri
 		.map((symbol) => symbol.trim().toUpperCase())
 		.filter(Boolean);
 	const threshold = String(options.minChangePercent ?? '');
+	const maxAttempts = Number(options.reconnectAttempts ?? 8);
 	const lastEmitted = new Map<string, string>();
 
 	const connect = (onMessage: (message: IDataObject) => void, onGiveUp: (reason: string) => void) =>
-		new TickerConnection({ url: credentials.streamUrl, apiKey: credentials.apiKey, symbols, onMessage, onGiveUp });
+		new TickerConnection({ url: credentials.streamUrl, apiKey: credentials.apiKey, symbols, maxAttempts, onMessage, onGiveUp });
 
 	if (this.getMode() === 'manual') {
 		const manualTriggerFunction = async () => {

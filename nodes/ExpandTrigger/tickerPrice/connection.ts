@@ -1,13 +1,15 @@
 import { sleep, sleepWithAbort } from 'n8n-workflow';
 import WebSocket from 'ws';
 
-/** Delays before reconnecting: doubling from half a second up to 30 s, eight tries in all. */
-const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 16000, 30000, 30000];
+/** Delay before reconnection attempt n: doubling from half a second, at most 30 s. */
+const backoffMs = (attempt: number) => Math.min(30000, 500 * 2 ** attempt);
 
 export interface TickerConnectionOptions {
 	url: string;
 	apiKey: string;
 	symbols: string[];
+	/** Reconnection attempts after a failed connect before giving up. */
+	maxAttempts: number;
 	onMessage(message: Record<string, unknown>): void;
 	/** Called once when every reconnection attempt has failed. */
 	onGiveUp(reason: string): void;
@@ -33,11 +35,11 @@ export class TickerConnection {
 				await this.untilClosed();
 				continue;
 			}
-			if (attempt >= BACKOFF_MS.length) {
-				this.options.onGiveUp(`The ticker stream at ${this.options.url} could not be reached after ${BACKOFF_MS.length} attempts`);
+			if (attempt >= this.options.maxAttempts) {
+				this.options.onGiveUp(`The ticker stream at ${this.options.url} could not be reached after ${attempt + 1} attempts`);
 				return;
 			}
-			await this.wait(BACKOFF_MS[attempt]);
+			await this.wait(backoffMs(attempt));
 		}
 	}
 
