@@ -17,12 +17,13 @@ export interface LocalChain {
 }
 
 /** A fresh EVM chain with hardhat's 20 funded deterministic accounts, served on 127.0.0.1. */
-export async function startChain(chainId: number): Promise<LocalChain> {
+export async function startChain(chainId: number, options: { logging?: boolean } = {}): Promise<LocalChain> {
 	const config = resolveConfig(__filename, {
 		networks: {
 			hardhat: {
 				chainId,
 				allowUnlimitedContractSize: true,
+				loggingEnabled: options.logging ?? false,
 				// A fixed genesis time keeps block timestamps, and so the fixtures' history, reproducible.
 				initialDate: '2026-01-01T00:00:00Z',
 			},

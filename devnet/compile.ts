@@ -1,41 +1,15 @@
-import { readFileSync } from 'fs';
-import { join } from 'path';
-
-// solc ships its compiler inside the npm package, so compiling at start needs no download (~0.5 s).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const solc = require('solc');
-
 export interface Artifact {
 	abi: unknown[];
 	bytecode: string;
 }
 
-let cache: Record<string, Artifact> | undefined;
-
-/** Compiles the devnet's own contracts (devnet/contracts/*.sol) once per process. */
-export function compileContracts(): Record<string, Artifact> {
-	if (cache) return cache;
-	const sources = Object.fromEntries(
-		['DevToken.sol', 'DevNFT.sol'].map((file) => [file, { content: readFileSync(join(__dirname, 'contracts', file), 'utf8') }]),
-	);
-	const output = JSON.parse(
-		solc.compile(
-			JSON.stringify({
-				language: 'Solidity',
-				sources,
-				settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
-			}),
-		),
-	);
-	const errors = (output.errors ?? []).filter((error: { severity: string }) => error.severity === 'error');
-	if (errors.length) throw new Error(errors.map((error: { formattedMessage: string }) => error.formattedMessage).join('\n'));
-	cache = {};
-	for (const file of Object.keys(sources)) {
-		for (const [name, contract] of Object.entries(output.contracts[file] as Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>)) {
-			cache[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
-		}
-	}
-	return cache;
+/**
+ * The devnet's own contracts (devnet/contracts/*.sol), precompiled into artifacts.json by
+ * devnet/contracts/build.ts: loading solc at every start would cost about 2 s.
+ */
+export function devnetArtifacts(): Record<'DevToken' | 'DevNFT', Artifact> {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require('./contracts/artifacts.json');
 }
 
 /** Uniswap V2 and WETH9 as published on npm (their `bytecode` has no 0x prefix). */

@@ -1,7 +1,7 @@
 import { BrowserProvider, Contract, ContractFactory, HDNodeWallet, MaxUint256, parseUnits, type Signer } from 'ethers';
 
 import type { LocalChain } from './chains';
-import { type Artifact, compileContracts, uniswapArtifact } from './compile';
+import { type Artifact, devnetArtifacts, uniswapArtifact } from './compile';
 
 /** hardhat's well-known development mnemonic: its accounts are funded with 10,000 ETH each. */
 const MNEMONIC = 'test test test test test test test test test test test junk';
@@ -23,7 +23,7 @@ export interface Fixtures {
 	tokens: Record<string, DevnetToken>;
 	weth: string;
 	uniswapV2: { factory: string; router: string; pairs: Record<string, string> };
-	nft: { address: string; name: string; symbol: string; tokenIds: string[]; owners: Record<string, string> };
+	nft: { address: string; name: string; symbol: string; tokenIds: string[]; owner: string; owners: Record<string, string> };
 	wallets: DevnetWallet[];
 	/** Block number after the fixtures were deployed. */
 	deployedAt: number;
@@ -68,7 +68,7 @@ export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
 	const wallets = devnetWallets();
 	const signers = await Promise.all(wallets.slice(0, 5).map((wallet) => provider.getSigner(wallet.address)));
 	const [deployer, alice, bob, carol] = signers;
-	const { DevToken, DevNFT } = compileContracts();
+	const { DevToken, DevNFT } = devnetArtifacts();
 
 	const tokenContracts: Record<string, Contract> = {};
 	const tokens: Record<string, DevnetToken> = {};
@@ -131,7 +131,7 @@ export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
 		tokens,
 		weth: tokens.WETH.address,
 		uniswapV2: { factory: await factory.getAddress(), router: routerAddress, pairs },
-		nft: { address: await nft.getAddress(), name: 'Devnet Punks', symbol: 'DPUNK', tokenIds: Object.keys(owners), owners },
+		nft: { address: await nft.getAddress(), name: 'Devnet Punks', symbol: 'DPUNK', tokenIds: Object.keys(owners), owner: owners['1'], owners },
 		wallets,
 		deployedAt: Number(await chain.rpc<string>('eth_blockNumber')),
 	};

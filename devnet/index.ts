@@ -1,5 +1,5 @@
 import { type LocalChain, startChain } from './chains';
-import { deployFixtures, type DevnetToken, type DevnetWallet } from './fixtures';
+import { deployFixtures, type DevnetToken, type DevnetWallet, type Fixtures } from './fixtures';
 import { DEX_IDS } from './gateway/context';
 import type { ChainRuntime } from './gateway/evm';
 import { createGateway } from './gateway/server';
@@ -20,18 +20,13 @@ export interface DevnetOptions {
 	rateLimitPerSecond?: number;
 	/** Milliseconds between blocks mined on their own; 0 (default) mines only with transactions and mine(). */
 	blockTime?: number;
+	/** The devnet itself never prints; `quiet: false` turns on hardhat's log of every JSON-RPC call. Default true. */
+	quiet?: boolean;
 }
 
-export interface DevnetChain {
+export interface DevnetChain extends Fixtures {
 	chainId: string;
 	rpcUrl: string;
-	tokens: Record<string, DevnetToken>;
-	weth: string;
-	uniswapV2: { factory: string; router: string; pairs: Record<string, string> };
-	nft: { address: string; name: string; symbol: string; tokenIds: string[]; owners: Record<string, string> };
-	wallets: DevnetWallet[];
-	/** Block number after the fixtures were deployed. */
-	deployedAt: number;
 }
 
 export interface Devnet {
@@ -41,6 +36,8 @@ export interface Devnet {
 	streamUrl: string;
 	apiKey: string;
 	chains: DevnetChain[];
+	/** dexId of the Uniswap V2 fixture on the first chain (31337): 1000, the API's default dexId. */
+	dexId: string;
 	/** dexId the Uniswap V2 fixture answers to, per chain ID. */
 	dexIds: Record<string, string>;
 	mine(chainId: string, blocks?: number): Promise<void>;
@@ -60,12 +57,15 @@ export interface Devnet {
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
 	const started: LocalChain[] = [];
 	try {
-		const runtimes = new Map<string, ChainRuntime>();
-		for (const chainId of CHAIN_IDS) {
-			const chain = await startChain(chainId);
-			started.push(chain);
-			runtimes.set(chain.chainId, { ...chain, fixtures: await deployFixtures(chain) });
-		}
+		// Both chains at once: most of the time goes to waiting on the EDR engine, which runs off the JS thread.
+		const ready = await Promise.all(
+			CHAIN_IDS.map(async (chainId) => {
+				const chain = await startChain(chainId, { logging: options.quiet === false });
+				started.push(chain);
+				return { ...chain, fixtures: await deployFixtures(chain) };
+			}),
+		);
+		const runtimes = new Map<string, ChainRuntime>(ready.map((runtime) => [runtime.chainId, runtime]));
 		const apiKeys = new Set(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
 		const meter = new Meter();
 		const gateway = createGateway({ chains: runtimes, meter, apiKeys, rateLimitPerSecond: options.rateLimitPerSecond });
@@ -100,6 +100,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			streamUrl: stream.url,
 			apiKey: [...apiKeys][0],
 			chains: [...runtimes.values()].map((runtime) => ({ chainId: runtime.chainId, rpcUrl: runtime.rpcUrl, ...runtime.fixtures })),
+			dexId: Object.keys(DEX_IDS).find((dexId) => DEX_IDS[dexId] === String(CHAIN_IDS[0])) as string,
 			dexIds: Object.fromEntries(Object.entries(DEX_IDS).map(([dexId, chainId]) => [chainId, dexId])),
 			async mine(chainId, blocks = 1) {
 				// One evm_mine per block: hardhat_mine's reserved blocks report a zero parentHash.
