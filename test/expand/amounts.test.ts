@@ -1,6 +1,6 @@
 /** Add Formatted Amounts through the engine: exact decimals next to untouched raw amounts. */
 import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
-import { envelope, type RecordingServer, startRecordingServer } from '../helpers/recordingServer';
+import { envelope, useRecordingServer } from '../helpers/recordingServer';
 
 const UNLIMITED = (2n ** 256n - 1n).toString();
 const USDC = '0x' + '11'.repeat(20);
@@ -12,20 +12,11 @@ const tokenDetails: Record<string, { decimals: number; symbol: string }> = {
 	[WETH]: { decimals: 18, symbol: 'WETH' },
 };
 
-let server: RecordingServer;
-beforeAll(async () => {
-	server = await startRecordingServer();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => {
-	server.requests.length = 0;
-});
+const serverHolder = useRecordingServer();
 
 /** Balances by the (address, tokenAddress) of the request; token details as the ERC20 docs show them. */
 function answer(balances: Record<string, string>) {
-	server.respondWith((request) => {
+	serverHolder.current.respondWith((request) => {
 		if (request.path === '/fungibletoken/gettokendetails') {
 			const token = request.query.tokenAddress;
 			return envelope([{ address: token, name: token, ...tokenDetails[token] }]);
@@ -51,7 +42,7 @@ function balancesOf(items: Array<{ address: string; token?: string }>, chainId =
 				},
 			},
 		],
-		expandCredentials({ apiKey: 'k', baseUrl: server.baseUrl, historicalUrl: server.historicalUrl }),
+		expandCredentials({ apiKey: 'k', baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
 	);
 }
 
@@ -85,7 +76,7 @@ test('token details are fetched once per token per execution', async () => {
 		{ address: 'a', token: USDC },
 	]);
 	expect(result.output('Expand').map((item) => item.json.balanceFormatted)).toEqual(['0.000001', '0.000002', '0.000001']);
-	const lookups = server.requests.filter((request) => request.path === '/fungibletoken/gettokendetails');
+	const lookups = serverHolder.current.requests.filter((request) => request.path === '/fungibletoken/gettokendetails');
 	expect(lookups).toHaveLength(1);
 	expect(lookups[0].query).toEqual({ chainId: '1', tokenAddress: USDC });
 });
@@ -97,7 +88,7 @@ test('native decimals follow the chain (Tron has 6)', async () => {
 });
 
 test('an unlimited approval keeps every digit', async () => {
-	server.respondWith((request) =>
+	serverHolder.current.respondWith((request) =>
 		request.path === '/fungibletoken/gettokendetails'
 			? envelope([{ address: USDC, ...tokenDetails[USDC] }])
 			: envelope({ nextPageToken: '', approvals: [{ tokenAddress: USDC, spender: '0xs', allowance: UNLIMITED }] }),
@@ -111,7 +102,7 @@ test('an unlimited approval keeps every digit', async () => {
 				parameters: { resource: 'chain', operation: 'getapprovaldata', address: '0xowner', formatAmounts: true },
 			},
 		],
-		expandCredentials({ apiKey: 'k', baseUrl: server.baseUrl, historicalUrl: server.historicalUrl }),
+		expandCredentials({ apiKey: 'k', baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
 	);
 	expect(result.output('Expand')[0].json).toEqual({
 		tokenAddress: USDC,

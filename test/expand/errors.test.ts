@@ -2,21 +2,12 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
-import { envelope, type RecordingServer, startRecordingServer } from '../helpers/recordingServer';
+import { envelope, startRecordingServer, useRecordingServer } from '../helpers/recordingServer';
 
 const API_KEY = 'secret-key-Zq81x';
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
-let server: RecordingServer;
-beforeAll(async () => {
-	server = await startRecordingServer();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => {
-	server.requests.length = 0;
-});
+const serverHolder = useRecordingServer();
 
 function run(parameters: INodeParameters, items: object[] = [{}], continueOnFail = false, baseUrl?: string) {
 	return runPipeline(
@@ -24,7 +15,7 @@ function run(parameters: INodeParameters, items: object[] = [{}], continueOnFail
 			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
 			{ name: 'Expand', type: EXPAND, parameters: { resource: 'chain', ...parameters }, continueOnFail },
 		],
-		expandCredentials({ apiKey: API_KEY, baseUrl: baseUrl ?? server.baseUrl, historicalUrl: server.historicalUrl }),
+		expandCredentials({ apiKey: API_KEY, baseUrl: baseUrl ?? serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
 	);
 }
 
@@ -33,7 +24,7 @@ describe('local validation, before any request', () => {
 		const result = await run({ operation: 'getbalance', address: '={{ $json.wallet }}' }, [{ wallet: WALLET }, {}]);
 		expect(result.error?.message).toBe('The parameter "address" is required but empty (item 1)');
 		// Item 0 was valid and sent; item 1 stopped the run before its request.
-		expect(server.requests).toHaveLength(1);
+		expect(serverHolder.current.requests).toHaveLength(1);
 	});
 
 	test('an 11-block range is refused', async () => {
@@ -41,13 +32,13 @@ describe('local validation, before any request', () => {
 		expect(result.error?.message).toBe(
 			'The range "startBlock" 100 to "endBlock" 110 spans 11 blocks; the API allows at most 10 (item 0)',
 		);
-		expect(server.requests).toHaveLength(0);
+		expect(serverHolder.current.requests).toHaveLength(0);
 	});
 
 	test('a range whose start is after its end is refused', async () => {
 		const result = await run({ operation: 'getblock', additionalFields: { startBlock: '120', endBlock: '110' } });
 		expect(result.error?.message).toBe('The parameter "startBlock" (120) must not be after "endBlock" (110) (item 0)');
-		expect(server.requests).toHaveLength(0);
+		expect(serverHolder.current.requests).toHaveLength(0);
 	});
 
 	test('a block number and a range together are refused, and so is a half range', async () => {
@@ -55,7 +46,7 @@ describe('local validation, before any request', () => {
 		expect(both.error?.message).toContain('not both');
 		const half = await run({ operation: 'getblock', additionalFields: { startBlock: '1' } });
 		expect(half.error?.message).toBe('The parameter "endBlock" is required when "blockNumber" is empty (item 0)');
-		expect(server.requests).toHaveLength(0);
+		expect(serverHolder.current.requests).toHaveLength(0);
 	});
 
 	test('a malformed number is refused with what was expected', async () => {
@@ -65,7 +56,7 @@ describe('local validation, before any request', () => {
 		);
 		const gas = await run({ operation: 'createfeetransaction', from: WALLET, gas: '21000.5', value: '1', referenceId: 'r' });
 		expect(gas.error?.message).toBe('The parameter "gas" must be a whole number; got "21000.5" (item 0)');
-		expect(server.requests).toHaveLength(0);
+		expect(serverHolder.current.requests).toHaveLength(0);
 	});
 
 	test('invalid JSON in a json parameter is refused', async () => {
@@ -76,13 +67,13 @@ describe('local validation, before any request', () => {
 			additionalFields: { abi: '[{"type":' },
 		});
 		expect(result.error?.message).toBe('The parameter "abi" is not valid JSON (item 0)');
-		expect(server.requests).toHaveLength(0);
+		expect(serverHolder.current.requests).toHaveLength(0);
 	});
 });
 
 describe('API failures', () => {
 	test('a 400 failure envelope becomes a NodeApiError with the API message and status', async () => {
-		server.respondWith(() => ({
+		serverHolder.current.respondWith(() => ({
 			status: 400,
 			body: { status: 400, msg: 'failed to query', data: { message: 'Invalid address provided', code: 400 } },
 		}));
@@ -90,11 +81,11 @@ describe('API failures', () => {
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('Invalid address provided');
 		expect(result.error?.httpCode).toBe('400');
-		expect(server.requests).toHaveLength(1);
+		expect(serverHolder.current.requests).toHaveLength(1);
 	});
 
 	test('the failure envelope of the other families (error key) and AJV results are read too', async () => {
-		server.respondWith(() => ({
+		serverHolder.current.respondWith(() => ({
 			status: 400,
 			body: { status: 400, msg: 'failed to query', error: { valid: false, message: { missingProperty: 'path' }, code: 400 } },
 		}));
@@ -103,28 +94,28 @@ describe('API failures', () => {
 	});
 
 	test('a 500 is reported with the API message', async () => {
-		server.respondWith(() => ({ status: 500, body: { status: 500, msg: 'internal server error' } }));
+		serverHolder.current.respondWith(() => ({ status: 500, body: { status: 500, msg: 'internal server error' } }));
 		const result = await run({ operation: 'getgasprice' });
 		expect(result.error?.message).toBe('internal server error');
 		expect(result.error?.httpCode).toBe('500');
 	});
 
 	test('a gateway 403 without an envelope is reported', async () => {
-		server.respondWith(() => ({ status: 403, body: { message: 'Forbidden' } }));
+		serverHolder.current.respondWith(() => ({ status: 403, body: { message: 'Forbidden' } }));
 		const result = await run({ operation: 'getgasprice' });
 		expect(result.error?.message).toBe('Forbidden');
 		expect(result.error?.httpCode).toBe('403');
 	});
 
 	test('a body that is not JSON is reported as such', async () => {
-		server.respondWith(() => ({ status: 200, body: '<html>maintenance</html>' }));
+		serverHolder.current.respondWith(() => ({ status: 200, body: '<html>maintenance</html>' }));
 		const result = await run({ operation: 'getgasprice' });
 		expect(result.error?.message).toBe('The API answered with a body that is not JSON (HTTP 200)');
 		expect(result.error?.description).toContain('<html>maintenance</html>');
 	});
 
 	test('a 200 whose envelope reports a failure status (bloXroute 600) is an error', async () => {
-		server.respondWith(() => ({ status: 200, body: { status: 600, msg: 'please subscribe to bloXroute add-on' } }));
+		serverHolder.current.respondWith(() => ({ status: 200, body: { status: 600, msg: 'please subscribe to bloXroute add-on' } }));
 		const result = await run({ operation: 'sendtransaction', rawTransaction: '0x01' });
 		expect(result.error?.message).toBe('please subscribe to bloXroute add-on');
 		expect(result.error?.httpCode).toBe('600');
@@ -143,7 +134,7 @@ describe('API failures', () => {
 
 describe('continueOnFail', () => {
 	test('every item yields a result or an error item, in order, paired', async () => {
-		server.respondWith((request) =>
+		serverHolder.current.respondWith((request) =>
 			request.query.address === 'bad'
 				? { status: 400, body: { status: 400, msg: 'failed to query', data: { message: 'Invalid address provided', code: 400 } } }
 				: envelope({ balance: '1' }),
@@ -160,13 +151,13 @@ describe('continueOnFail', () => {
 		expect(output[1].json).toMatchObject({ error: 'Invalid address provided', httpCode: '400' });
 		expect(output[2].json).toMatchObject({ error: 'The parameter "address" is required but empty (item 2)' });
 		expect(output[3].json).toEqual({ balance: '1' });
-		expect(server.requests).toHaveLength(3);
+		expect(serverHolder.current.requests).toHaveLength(3);
 	});
 });
 
 describe('the API key stays secret', () => {
 	test('an error that echoes the key (usage path) is redacted, and the run holds no trace of it', async () => {
-		server.respondWith((request) => ({
+		serverHolder.current.respondWith((request) => ({
 			status: 404,
 			body: { status: 404, msg: 'failed', error: { message: `No usage for ${request.path}`, code: 404 } },
 		}));
@@ -175,9 +166,9 @@ describe('the API key stays secret', () => {
 				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
 				{ name: 'Expand', type: EXPAND, parameters: { resource: 'usage', operation: 'usage-details' }, continueOnFail: true },
 			],
-			expandCredentials({ apiKey: API_KEY, baseUrl: server.baseUrl, historicalUrl: server.historicalUrl }),
+			expandCredentials({ apiKey: API_KEY, baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
 		);
-		expect(server.requests[0].path).toBe(`/key/usage-details/${API_KEY}`);
+		expect(serverHolder.current.requests[0].path).toBe(`/key/usage-details/${API_KEY}`);
 		const [item] = result.output('Expand');
 		expect(item.json.error).toBe('No usage for /key/usage-details/***');
 		expect(JSON.stringify(result.run)).not.toContain(API_KEY);
@@ -187,7 +178,7 @@ describe('the API key stays secret', () => {
 				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
 				{ name: 'Expand', type: EXPAND, parameters: { resource: 'usage', operation: 'usage-details' } },
 			],
-			expandCredentials({ apiKey: API_KEY, baseUrl: server.baseUrl, historicalUrl: server.historicalUrl }),
+			expandCredentials({ apiKey: API_KEY, baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
 		);
 		expect(failing.error?.message).toBe('No usage for /key/usage-details/***');
 		expect(JSON.stringify(failing.run)).not.toContain(API_KEY);

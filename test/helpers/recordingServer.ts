@@ -93,3 +93,21 @@ export async function startRecordingServer(): Promise<RecordingServer> {
 			),
 	};
 }
+
+/**
+ * One recording server for a test file: started before its tests, emptied before each, closed
+ * after. Read `.current` inside tests.
+ */
+export function useRecordingServer(): { current: RecordingServer } {
+	const holder = {} as { current: RecordingServer };
+	beforeAll(async () => {
+		holder.current = await startRecordingServer();
+	});
+	beforeEach(() => {
+		holder.current.requests.length = 0;
+	});
+	afterAll(async () => {
+		await holder.current.close();
+	});
+	return holder;
+}
