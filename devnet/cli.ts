@@ -1,26 +1,39 @@
 /* eslint-disable no-console -- the command-line entry point prints for its user */
-import { DEFAULT_API_KEY, startDevnet } from './index';
+import { readFileSync } from 'fs';
+
+import { DEFAULT_API_KEY, type DevnetOptions, startDevnet } from './index';
 
 function option(name: string): string | undefined {
 	const index = process.argv.indexOf(`--${name}`);
 	return index === -1 ? undefined : process.argv[index + 1];
 }
 
+const numberOption = (name: string) => (option(name) === undefined ? undefined : Number(option(name)));
+
+/** Options from `--config <file.json>` (the DevnetOptions fields), each overridden by its flag. */
+function options(): DevnetOptions {
+	const file = option('config');
+	const config = (file ? JSON.parse(readFileSync(file, 'utf8')) : {}) as DevnetOptions;
+	return {
+		port: numberOption('port') ?? config.port ?? 9545,
+		historicalPort: numberOption('historical-port') ?? config.historicalPort ?? 9546,
+		streamPort: numberOption('stream-port') ?? config.streamPort ?? 9547,
+		apiKeys: option('keys')?.split(',') ?? config.apiKeys ?? [DEFAULT_API_KEY],
+		rateLimitPerSecond: numberOption('rate-limit') ?? config.rateLimitPerSecond,
+		blockTime: numberOption('block-time') ?? config.blockTime ?? 0,
+		quiet: !process.argv.includes('--verbose') && (config.quiet ?? true),
+	};
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
-	const devnet = await startDevnet({
-		port: Number(option('port') ?? 9545),
-		historicalPort: Number(option('historical-port') ?? 9546),
-		streamPort: Number(option('stream-port') ?? 9547),
-		apiKeys: option('keys')?.split(',') ?? [DEFAULT_API_KEY],
-		rateLimitPerSecond: option('rate-limit') ? Number(option('rate-limit')) : undefined,
-		blockTime: option('block-time') ? Number(option('block-time')) : 0,
-	});
+	const devnet = await startDevnet(options());
 	console.log(`expand devnet ready in ${Date.now() - started} ms`);
 	console.log(`  Base URL:       ${devnet.baseUrl}`);
 	console.log(`  Historical URL: ${devnet.historicalUrl}`);
 	console.log(`  Stream URL:     ${devnet.streamUrl}  (ticker prices of chain ${devnet.chains[0].chainId})`);
 	console.log(`  API key:        ${devnet.apiKey}`);
+	console.log(`  Chain IDs:      ${devnet.chains.map((chain) => chain.chainId).join(', ')}`);
 	for (const chain of devnet.chains) {
 		console.log(`\n  Chain ${chain.chainId}  JSON-RPC ${chain.rpcUrl}  dexId ${devnet.dexIds[chain.chainId]} (Uniswap V2)`);
 		for (const token of Object.values(chain.tokens)) console.log(`    ${token.symbol.padEnd(5)} ${token.address}  ${token.decimals} decimals`);

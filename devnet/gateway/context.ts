@@ -12,20 +12,30 @@ export interface HandlerContext {
 	chains: Map<string, ChainRuntime>;
 	/** The chain named by chainId (wins) or chainSymbol; the first devnet chain when neither is given. */
 	chain(): ChainRuntime;
+	/** Chooses the chain a protocol ID (dexId) names, where the ID decides instead of chainId. */
+	useChain(chainId: string): ChainRuntime;
+	/** The chain the call resolved to, for the usage record. */
+	chainId?: string;
 }
 
 export type Handler = (context: HandlerContext) => Promise<unknown>;
 
 export function createContext(params: Params, chains: Map<string, ChainRuntime>): HandlerContext {
-	return {
+	const context: HandlerContext = {
 		params,
 		chains,
 		chain() {
-			const symbol = params.chainSymbol ? CHAIN_SYMBOLS[String(params.chainSymbol).toUpperCase()] : undefined;
-			const chainId = params.chainId !== undefined && params.chainId !== '' ? String(params.chainId) : (symbol ?? [...chains.keys()][0]);
-			const chain = chains.get(chainId);
-			if (!chain) fail('invalidChainId');
+			const symbol = params.chainSymbol ? String(params.chainSymbol).toUpperCase() : undefined;
+			const byId = params.chainId !== undefined && params.chainId !== '' ? String(params.chainId) : undefined;
+			// The API answers an unknown symbol like an unknown ID (getChainId finds no chain): "Invalid chain ID".
+			const chainId = byId ?? (symbol ? (CHAIN_SYMBOLS[symbol] ?? symbol) : [...chains.keys()][0]);
+			return context.useChain(chainId);
+		},
+		useChain(chainId) {
+			const chain = chains.get(chainId) ?? fail('invalidChainId');
+			context.chainId = chain.chainId;
 			return chain;
 		},
 	};
+	return context;
 }

@@ -15,6 +15,7 @@ export const MESSAGES = {
 	invalidMethodName: 'Please provide proper methodName',
 	invalidParameters: 'Please provide proper parameters',
 	invalidRawTransaction: 'Invalid Raw Transaction',
+	unsupportedTxType: 'Unsupported transaction type',
 	executionReverted: 'Error: Returned error: execution reverted',
 	invalidPageNumber: 'Requested page is greater than total pages',
 	invalidInput: 'Please provide proper input data',

@@ -54,21 +54,20 @@ function failure(family: string, error: ApiFailure): Answer {
 	return { status: 400, body: { status: 400, msg: 'failed to query', [DATA_KEY_FAMILIES.has(family) ? 'data' : 'error']: inner } };
 }
 
+/** At most `perSecond` accepted requests per key in any sliding second (a fixed window would let 2x through at its edge). */
 class RateLimiter {
-	private readonly windows = new Map<string, { second: number; count: number }>();
+	private readonly accepted = new Map<string, number[]>();
 
 	constructor(private readonly perSecond?: number) {}
 
 	allow(apiKey: string): boolean {
 		if (this.perSecond === undefined) return true;
-		const second = Math.floor(Date.now() / 1000);
-		const window = this.windows.get(apiKey);
-		if (!window || window.second !== second) {
-			this.windows.set(apiKey, { second, count: 1 });
-			return true;
-		}
-		window.count += 1;
-		return window.count <= this.perSecond;
+		const now = Date.now();
+		const recent = (this.accepted.get(apiKey) ?? []).filter((time) => now - time < 1000);
+		const allowed = recent.length < this.perSecond;
+		if (allowed) recent.push(now);
+		this.accepted.set(apiKey, recent);
+		return allowed;
 	}
 }
 
@@ -93,14 +92,16 @@ export function createGateway(options: GatewayOptions) {
 			}
 		}
 		const handler = handlers[path];
-		const chainId = params.chainId === undefined ? '' : String(params.chainId);
+		const context = createContext(params, options.chains);
+		const chainId = () => context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
 		try {
-			if (!handler) throw new ApiFailure(MESSAGES.notApplicable, 406);
-			const data = await handler(createContext(params, options.chains));
-			return { status: 200, body: { status: 200, msg: 'success', data }, chainId };
+			// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
+			if (!handler) throw new ApiFailure(MESSAGES.notApplicable, operation.resource === 'chain' ? 400 : 406);
+			const data = await handler(context);
+			return { status: 200, body: { status: 200, msg: 'success', data }, chainId: chainId() };
 		} catch (error) {
-			if (error instanceof ApiFailure) return { ...failure(operation.resource, error), chainId };
-			return { status: 500, body: { status: 500, msg: 'internal server error' }, chainId };
+			if (error instanceof ApiFailure) return { ...failure(operation.resource, error), chainId: chainId() };
+			return { status: 500, body: { status: 500, msg: 'internal server error' }, chainId: chainId() };
 		}
 	}
 

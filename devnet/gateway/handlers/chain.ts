@@ -11,7 +11,7 @@ import {
 	toBlockTag,
 	transactionRecord,
 } from '../evm';
-import { ApiFailure, fail } from '../failure';
+import { ApiFailure, fail, missing } from '../failure';
 import { address, required, text, wholeNumber } from '../params';
 
 const MAX_BLOCK_RANGE = 10n;
@@ -53,7 +53,10 @@ const getblock: Handler = async (context) => {
 	const chain = context.chain();
 	const blockNumber = text(context.params, 'blockNumber');
 	const head = BigInt(await headNumber(chain));
-	if (blockNumber !== undefined) {
+	const start = wholeNumber(context.params, 'startBlock');
+	const end = wholeNumber(context.params, 'endBlock');
+	if (start === undefined && end === undefined) {
+		if (blockNumber === undefined) missing('blockNumber');
 		const isHash = isHexString(blockNumber, 32);
 		if (!isHash && !/^\d+$/.test(blockNumber)) fail('invalidBlockNumber');
 		if (!isHash && BigInt(blockNumber) > head) fail('invalidBlockNumber');
@@ -61,12 +64,12 @@ const getblock: Handler = async (context) => {
 		if (!block) fail('invalidBlockNumber');
 		return { blocks: [await blockRecord(chain, block)] };
 	}
-	const start = wholeNumber(context.params, 'startBlock');
-	const end = wholeNumber(context.params, 'endBlock');
-	if (start === undefined || end === undefined) fail('invalidBlockNumber');
+	if (start === undefined) missing('startBlock');
+	if (end === undefined) missing('endBlock');
+	// The backend's order of checks: direction, then the chain head, then the size of the range.
 	if (end < start) fail('invalidStartEndBlock');
-	if (end - start + 1n > MAX_BLOCK_RANGE) fail('invalidBlockRange');
 	if (end > head) fail('invalidStartOrEndBlock');
+	if (end - start + 1n > MAX_BLOCK_RANGE) fail('invalidBlockRange');
 	const blocks = [];
 	for (let number = start; number <= end; number++) {
 		blocks.push(await blockRecord(chain, (await getRawBlock(chain, toBlockTag(number))) as Record<string, unknown>));
@@ -129,22 +132,40 @@ const decodetransaction: Handler = async (context) => {
 	let tx: Transaction;
 	try {
 		tx = Transaction.from(required(context.params, 'rawTransaction'));
-	} catch {
-		fail('invalidRawTransaction');
+	} catch (error) {
+		if (error instanceof ApiFailure) throw error;
+		fail('unsupportedTxType');
 	}
-	const json = tx.toJSON() as Record<string, unknown>;
+	const amount = (value: bigint | null) => (value === null ? null : value.toString());
 	return {
-		...Object.fromEntries(Object.entries(json).map(([key, value]) => [key, typeof value === 'bigint' ? value.toString() : value])),
-		hash: tx.hash,
-		from: tx.from,
+		parsedTx: {
+			hash: tx.hash,
+			type: tx.type,
+			chainId: Number(tx.chainId),
+			nonce: tx.nonce,
+			from: tx.from,
+			to: tx.to,
+			value: tx.value.toString(),
+			data: tx.data,
+			gasLimit: tx.gasLimit.toString(),
+			gasPrice: amount(tx.gasPrice),
+			maxFeePerGas: amount(tx.maxFeePerGas),
+			maxPriorityFeePerGas: amount(tx.maxPriorityFeePerGas),
+			accessList: tx.accessList,
+			v: tx.signature?.v,
+			r: tx.signature?.r,
+			s: tx.signature?.s,
+		},
+		assetChanges: { from: tx.from, to: tx.to, value: tx.value.toString() },
 	};
 };
 
 const createfeetransaction: Handler = async (context) => {
 	const chain = context.chain();
+	required(context.params, 'chainId');
 	const from = address(context.params, 'from');
-	const gas = wholeNumber(context.params, 'gas') ?? fail('invalidInput');
-	const value = wholeNumber(context.params, 'value') ?? fail('invalidInput');
+	const gas = wholeNumber(context.params, 'gas') ?? missing('gas');
+	const value = wholeNumber(context.params, 'value') ?? missing('value');
 	required(context.params, 'referenceId');
 	const nonce = BigInt(await chain.rpc<string>('eth_getTransactionCount', [from, 'pending']));
 	return {
@@ -160,13 +181,15 @@ const createfeetransaction: Handler = async (context) => {
 
 const gettokenaddress: Handler = async (context) => {
 	const symbol = required(context.params, 'tokenSymbol').toUpperCase();
-	const token = context.chain().fixtures.tokens[symbol] ?? fail('invalidToken');
+	const token = context.chain().fixtures.tokens[symbol] ?? fail('invalidInput');
 	return { tokenAddress: token.address };
 };
 
 const gettickerprice: Handler = async (context) => {
-	const { fixtures } = context.chain();
-	return tickerTokens(fixtures.uniswapV2.pairs, fixtures.tokens);
+	const chain = context.chain();
+	// The ticker stream prices the first chain only; the API too serves this on one chain.
+	if (chain.chainId !== [...context.chains.keys()][0]) fail('notApplicable');
+	return tickerTokens(chain.fixtures.uniswapV2.pairs, chain.fixtures.tokens);
 };
 
 const getapprovaldata: Handler = async (context) => {
@@ -268,16 +291,17 @@ const genericCall: Handler = async (context) => {
 	} catch {
 		fail('invalidAbi');
 	}
-	if (!contractInterface.getFunction(methodName)) fail('invalidMethodName');
+	const method = contractInterface.getFunction(methodName) ?? fail('invalidMethodName');
 	const parameters = context.params.parameters ?? [];
-	if (!Array.isArray(parameters)) fail('invalidParameters');
+	if (!Array.isArray(parameters) || parameters.length !== method.inputs.length) fail('invalidParameters');
 	const blockNumber = wholeNumber(context.params, 'blockNumber');
 	const result = await readContract(chain, contract, contractInterface, methodName, parameters, blockNumber === undefined ? 'latest' : toBlockTag(blockNumber)).catch(
 		() => fail('executionReverted'),
 	);
 	const plain = (value: unknown): unknown =>
 		typeof value === 'bigint' ? value.toString() : Array.isArray(value) ? value.map(plain) : value;
-	return { result: result.length === 1 ? plain(result[0]) : plain(result) };
+	// As the backend answers: the method name as the key, one output as its value.
+	return { [methodName]: result.length === 1 ? plain(result[0]) : plain(result) };
 };
 
 export const chainHandlers: Record<string, Handler> = {

@@ -68,7 +68,7 @@ const approve: Handler = async (context) => {
 /** The devnet chain of a dexId: the Uniswap V2 fixture is the only DEX it serves. */
 function dexChain(context: HandlerContext, dexId: string | undefined) {
 	const chainId = DEX_IDS[dexId ?? '1000'] ?? fail('invalidDexId');
-	return context.chains.get(chainId) ?? fail('invalidDexId');
+	return context.useChain(chainId);
 }
 
 async function amountsOut(context: HandlerContext, dexId: string | undefined, path: string[], amountIn: bigint) {
