@@ -1,0 +1,66 @@
+/**
+ * A ready n8n user folder: the packed package installed as a community package, credentials
+ * pointing at a devnet, and the example workflows imported (optionally published, i.e. active).
+ */
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+import type { Devnet } from '../devnet';
+import { type N8nInstance, n8nCli } from './n8n';
+import { installPackage } from './pack';
+import { EXAMPLES } from './paths';
+
+/** Ids and names the example workflows reference. */
+export const EXPAND_CREDENTIAL = { id: 'expandDevnetKey01', name: 'Expand API (devnet)', type: 'expandApi' };
+export const SIGNER_CREDENTIAL = { id: 'expandSignerKey01', name: 'Expand Signing Key (devnet wallet 3)', type: 'expandSignerApi' };
+/** The payout example pays from devnet wallet 3 (hardhat account 3). */
+export const PAYOUT_WALLET_INDEX = 3;
+
+export function devnetCredentials(devnet: Pick<Devnet, 'apiKey' | 'baseUrl' | 'historicalUrl' | 'streamUrl' | 'chains'>) {
+	return [
+		{
+			...EXPAND_CREDENTIAL,
+			data: { apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, streamUrl: devnet.streamUrl },
+		},
+		{
+			...SIGNER_CREDENTIAL,
+			data: { keyType: 'privateKey', privateKey: devnet.chains[0].wallets[PAYOUT_WALLET_INDEX].privateKey },
+		},
+	];
+}
+
+export function exampleFiles(): string[] {
+	return readdirSync(EXAMPLES)
+		.filter((file) => file.endsWith('.json'))
+		.sort();
+}
+
+/** A fresh user folder with the package installed (the folder is emptied first). */
+export async function freshUserFolder(n8n: N8nInstance, tarball: string): Promise<void> {
+	rmSync(n8n.userFolder, { recursive: true, force: true });
+	mkdirSync(n8n.outputDir, { recursive: true });
+	await installPackage(n8n.userFolder, tarball);
+}
+
+/** Imports the credentials (plain data; n8n encrypts it with the folder's key on import). */
+export async function importCredentials(n8n: N8nInstance, credentials: object[]): Promise<void> {
+	const file = path.join(n8n.userFolder, 'import', 'credentials.json');
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, JSON.stringify(credentials, null, 2));
+	await n8nCli(n8n, ['import:credentials', `--input=${file}`]);
+	rmSync(file);
+}
+
+/** Imports workflow files (paths or file names in examples/) with one n8n command. */
+export async function importWorkflows(n8n: N8nInstance, files: string[]): Promise<void> {
+	const dir = path.join(n8n.userFolder, 'import', 'workflows');
+	rmSync(dir, { recursive: true, force: true });
+	mkdirSync(dir, { recursive: true });
+	for (const file of files) copyFileSync(path.isAbsolute(file) ? file : path.join(EXAMPLES, file), path.join(dir, path.basename(file)));
+	await n8nCli(n8n, ['import:workflow', '--separate', `--input=${dir}`]);
+}
+
+/** Activates a workflow (n8n 2.x: publishes its current version); takes effect when n8n starts. */
+export async function publishWorkflow(n8n: N8nInstance, id: string): Promise<void> {
+	await n8nCli(n8n, ['publish:workflow', `--id=${id}`]);
+}

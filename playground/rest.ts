@@ -1,0 +1,68 @@
+/** The n8n REST calls the playground and the tests need: owner setup, login, types, credential test. */
+
+export const OWNER = {
+	email: 'owner@playground.local',
+	password: 'Playground-2026',
+	firstName: 'Playground',
+	lastName: 'Owner',
+};
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+export class N8nRest {
+	private cookie = '';
+
+	// n8n binds the session cookie to this header's value.
+	private readonly browserId = 'expand-playground';
+
+	constructor(readonly baseUrl: string) {}
+
+	async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.baseUrl}${path}`, {
+			method,
+			headers: {
+				'content-type': 'application/json',
+				'browser-id': this.browserId,
+				...(this.cookie ? { cookie: this.cookie } : {}),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const setCookie = response.headers.getSetCookie().find((value) => value.startsWith('n8n-auth='));
+		if (setCookie) this.cookie = setCookie.split(';')[0];
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
+		const json = text ? (JSON.parse(text) as { data?: T }) : {};
+		return (json && typeof json === 'object' && 'data' in json ? json.data : json) as T;
+	}
+
+	/** Creates the owner account of a fresh instance (skipped when an owner exists), then logs in. */
+	async setupOwnerAndLogin(): Promise<void> {
+		const settings = await this.request<{ userManagement: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
+		if (settings.userManagement.showSetupOnFirstLoad !== false) await this.request('POST', '/rest/owner/setup', OWNER);
+		await this.login();
+	}
+
+	async login(): Promise<void> {
+		await this.request('POST', '/rest/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+	}
+
+	nodeTypes(): Promise<Array<{ name: string; displayName: string; version: number | number[] }>> {
+		return this.request('GET', '/types/nodes.json');
+	}
+
+	credentialTypes(): Promise<Array<{ name: string; displayName: string }>> {
+		return this.request('GET', '/types/credentials.json');
+	}
+
+	/** The editor's credential "Test" button: POST /rest/credentials/test. */
+	testCredential(credential: { id?: string; name: string; type: string; data: Record<string, unknown> }): Promise<CredentialTestResult> {
+		return this.request('POST', '/rest/credentials/test', { credentials: credential });
+	}
+
+	executions(workflowId: string): Promise<{ results: Array<{ id: string; status: string; mode: string }>; count: number }> {
+		return this.request('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=250`);
+	}
+}
