@@ -279,3 +279,31 @@ describe('chain operations against the recording server', () => {
 		expect(result.output('Expand').map((item) => item.json)).toEqual([report]);
 	});
 });
+
+describe('protocol selection', () => {
+	let server: RecordingServer;
+	beforeAll(async () => {
+		server = await startRecordingServer();
+	});
+	afterAll(async () => {
+		await server.close();
+	});
+
+	test.each([
+		['a known oracle by name', '1100', { oracleId: '1100', asset: 'usdc' }],
+		['any ID by expression', '={{ "4242" }}', { oracleId: '4242', asset: 'usdc' }],
+		['all oracles: no ID sent', '', { asset: 'usdc' }],
+	])('oracle/getprice with %s', async (_name, oracleId, query) => {
+		server.requests.length = 0;
+		server.respondWith(() => envelope({ ChainLink: { answer: '100000000' } }));
+		const result = await runPipeline(
+			[
+				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+				{ name: 'Expand', type: EXPAND, parameters: { resource: 'oracle', operation: 'getprice', oracleId, asset: 'usdc' } },
+			],
+			expandCredentials({ apiKey: API_KEY, baseUrl: server.baseUrl, historicalUrl: server.historicalUrl }),
+		);
+		expect(result.error).toBeUndefined();
+		expect(server.requests[0].query).toEqual(query);
+	});
+});

@@ -13,6 +13,8 @@ export interface ProtocolSpec {
 	default?: string;
 	description: string;
 	options: ProtocolOption[];
+	/** Label of a first option that sends no ID, where the API then covers every protocol. */
+	noIdOption?: string;
 }
 
 /**
@@ -127,7 +129,8 @@ export const protocols: Record<ProtocolParameter, ProtocolSpec> = {
 		parameter: 'oracleId',
 		displayName: 'Oracle',
 		default: '1000',
-		description: `Oracle to use. The list is from the 2024 server configuration`,
+		description: `Oracle to use; without an ID, getprice asks every oracle. The list is from the 2024 server configuration`,
+		noIdOption: 'All Oracles (No ID Sent)',
 		options: byName([
 			option('Chainlink (Ethereum)', '1000', '1'),
 			option('WINkLink (Tron)', '1100', '1000'),

@@ -6,7 +6,10 @@ import type { ProtocolParameter } from '../catalog/types';
 /** The family's protocol selector: the known protocols by name, or any ID by expression. */
 export function protocolProperty(parameter: ProtocolParameter): INodeProperties {
 	const protocol = protocols[parameter];
-	const options = protocol.options.map((option) => ({ name: `${option.name} (${option.value})`, value: option.value }));
+	const options = [
+		...(protocol.noIdOption ? [{ name: protocol.noIdOption, value: '' }] : []),
+		...protocol.options.map((option) => ({ name: `${option.name} (${option.value})`, value: option.value })),
+	];
 	const defaultId = protocol.default ?? options[0]?.value ?? '';
 	return {
 		displayName: `${protocol.displayName} Name or ID`,
