@@ -88,6 +88,7 @@ const getstorage: Handler = async (context) => {
 	const chain = context.chain();
 	const contract = address(context.params, 'address');
 	const index = text(context.params, 'index') ?? '0';
+	if (!/^\d+$/.test(index) && !isHexString(index)) fail('invalidInput');
 	const slot = index.startsWith('0x') ? index : toBlockTag(BigInt(index));
 	return { data: await chain.rpc<string>('eth_getStorageAt', [contract, slot, 'latest']) };
 };

@@ -1,7 +1,7 @@
 import type { Handler, HandlerContext } from '../context';
 import { DEX_IDS } from '../context';
 import { erc20, readContract, uniswapPair, uniswapRouter } from '../evm';
-import { ApiFailure, fail } from '../failure';
+import { ApiFailure, fail, missing } from '../failure';
 import { address, list, text, wholeNumber } from '../params';
 
 const MAX_TOKEN_DETAILS = 10;
@@ -13,7 +13,7 @@ function unsignedTransaction(context: HandlerContext, to: string, data: string) 
 		from: address(context.params, 'from'),
 		to,
 		value: '0',
-		gas: (wholeNumber(context.params, 'gas') ?? fail('invalidInput')).toString(),
+		gas: (wholeNumber(context.params, 'gas') ?? missing('gas')).toString(),
 		data,
 	};
 }
@@ -55,13 +55,13 @@ const getuserallowance: Handler = async (context) => {
 
 const transfer: Handler = async (context) => {
 	const token = address(context.params, 'tokenAddress');
-	const amount = wholeNumber(context.params, 'amount') ?? fail('invalidInput');
+	const amount = wholeNumber(context.params, 'amount') ?? missing('amount');
 	return unsignedTransaction(context, token, erc20.encodeFunctionData('transfer', [address(context.params, 'to'), amount]));
 };
 
 const approve: Handler = async (context) => {
 	const token = address(context.params, 'tokenAddress');
-	const amount = wholeNumber(context.params, 'amount') ?? fail('invalidInput');
+	const amount = wholeNumber(context.params, 'amount') ?? missing('amount');
 	return unsignedTransaction(context, token, erc20.encodeFunctionData('approve', [address(context.params, 'to'), amount]));
 };
 
@@ -82,14 +82,14 @@ async function amountsOut(context: HandlerContext, dexId: string | undefined, pa
 
 const getprice: Handler = async (context) => {
 	const path = list(context.params, 'path');
-	const amountIn = wholeNumber(context.params, 'amountIn') ?? fail('invalidInput');
+	const amountIn = wholeNumber(context.params, 'amountIn') ?? missing('amountIn');
 	const amounts = await amountsOut(context, text(context.params, 'dexId'), path, amountIn);
 	return { amountIn: amountIn.toString(), path, amountsOut: [amounts[0], amounts[amounts.length - 1]] };
 };
 
 const getpools: Handler = async (context) => {
 	const path = list(context.params, 'path');
-	const amountIn = wholeNumber(context.params, 'amountIn') ?? fail('invalidInput');
+	const amountIn = wholeNumber(context.params, 'amountIn') ?? missing('amountIn');
 	const quotes = [];
 	for (const dexId of list(context.params, 'dexId')) {
 		// As the API does, a DEX that cannot quote is dropped from the list.
