@@ -79,7 +79,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		listeners.add((chainId) => {
 			if (chainId === stream.chainId) void stream.publish().catch(() => undefined);
 		});
-		const lastSeen = new Map<string, number>();
+		// Heads as of start, so blocks mined right after startDevnet() returns are reported too.
+		const lastSeen = new Map<string, number>(
+			await Promise.all(ready.map(async (runtime) => [runtime.chainId, Number(BigInt(await runtime.rpc<string>('eth_blockNumber')))] as const)),
+		);
 		const chainOf = (chainId: string) => runtimes.get(chainId) ?? (() => { throw new Error(`no devnet chain ${chainId}`); })();
 		// Blocks come from transactions, mine() and the optional interval alike: watching the head catches them all.
 		const watch = setInterval(async () => {
