@@ -81,7 +81,7 @@ describe('one devnet', () => {
 			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [address, 'latest'] }),
 		});
 		const gateway = await call(query(devnet.baseUrl, '/chain/getbalance', { chainId: '31338', address }), devnet.apiKey);
-		expect(BigInt((await rpc.json()).result).toString()).toBe(gateway.body.data.balance);
+		expect(BigInt(((await rpc.json()) as { result: string }).result).toString()).toBe(gateway.body.data.balance);
 	});
 });
 
