@@ -1,0 +1,127 @@
+/* eslint-disable no-console -- prints what it saved */
+/**
+ * `npm run screenshots`: headless Chromium opens the real n8n editor (a prepared instance as in
+ * `npm run playground`), logs in, and saves to docs/images/:
+ *   treasury-workflow.png   the treasury report example on the canvas
+ *   expand-node-read.png    the Expand node's form for chain/getbalance (read)
+ *   expand-node-write.png   the Expand node's form for fungibletoken/transfer (write)
+ * Needs Chromium (Debian package `chromium`; installed with apt-get when missing and running as
+ * root) and puppeteer-core, which it installs into .cache/screenshots. Not part of CI: run it when
+ * the nodes' forms change and commit the images.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+import { startDevnet } from '../devnet';
+import { ensureN8n } from './install';
+import { instance, startN8n } from './n8n';
+import { packPackage } from './pack';
+import { prepareInstance } from './playground';
+import { log, run } from './proc';
+import { N8nRest, OWNER } from './rest';
+import { ROOT, USER_FOLDERS } from './paths';
+
+const CHROMIUM = '/usr/bin/chromium';
+const TOOLS = path.join(ROOT, '.cache', 'screenshots');
+const IMAGES = path.join(ROOT, 'docs', 'images');
+const PUPPETEER_VERSION = '24.22.0';
+
+async function ensureTools(): Promise<typeof import('puppeteer-core')> {
+	if (!existsSync(CHROMIUM)) {
+		if (process.getuid?.() !== 0) throw new Error('Chromium is missing: apt-get install chromium (as root), then run this again.');
+		log('Installing Chromium (apt-get install chromium)...');
+		await run('apt-get', ['update', '-qq'], { capture: true });
+		await run('apt-get', ['install', '-y', '-qq', 'chromium'], { capture: true, env: { DEBIAN_FRONTEND: 'noninteractive' } });
+	}
+	const manifest = path.join(TOOLS, 'package.json');
+	if (!existsSync(path.join(TOOLS, 'node_modules', 'puppeteer-core'))) {
+		mkdirSync(TOOLS, { recursive: true });
+		writeFileSync(manifest, JSON.stringify({ name: 'screenshot-tools', private: true, dependencies: { 'puppeteer-core': PUPPETEER_VERSION } }, null, 2));
+		log(`Installing puppeteer-core ${PUPPETEER_VERSION} into .cache/screenshots...`);
+		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: TOOLS, capture: true });
+	}
+	return createRequire(manifest)('puppeteer-core') as typeof import('puppeteer-core');
+}
+
+async function main(): Promise<void> {
+	const puppeteer = await ensureTools();
+	await ensureN8n();
+	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
+	const n8n = instance(path.join(USER_FOLDERS, 'screenshots'), 5682);
+	const devnet = await startDevnet();
+	let running: Awaited<ReturnType<typeof startN8n>> | undefined;
+	const profile = mkdtempSync(path.join(tmpdir(), 'expand-chromium-'));
+	let browser: Awaited<ReturnType<typeof puppeteer.launch>> | undefined;
+	try {
+		await prepareInstance(n8n, tarball, devnet, { workflows: ['treasury-report.json', 'payout.json'] });
+		running = await startN8n(n8n);
+		await new N8nRest(running.url).setupOwnerAndLogin();
+
+		browser = await puppeteer.launch({
+			executablePath: CHROMIUM,
+			headless: true,
+			args: [
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+				'--no-first-run',
+				`--user-data-dir=${profile}`,
+			],
+			defaultViewport: { width: 1440, height: 860, deviceScaleFactor: 1 },
+		});
+		const page = await browser.newPage();
+		await page.goto(`${running.url}/signin`, { waitUntil: 'networkidle2', timeout: 90_000 });
+		await page.waitForSelector('input[type="email"]', { timeout: 60_000 });
+		await page.type('input[type="email"]', OWNER.email);
+		await page.type('input[type="password"]', OWNER.password);
+		await page.keyboard.press('Enter');
+		await page.waitForFunction(() => !location.pathname.startsWith('/signin'), { timeout: 30_000 });
+		mkdirSync(IMAGES, { recursive: true });
+
+		const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+		const dismissPopups = async () => {
+			await page.keyboard.press('Escape');
+			await settle(300);
+		};
+
+		// The canvas: the treasury report with its Sheets and Slack ends.
+		await page.goto(`${running.url}/workflow/expandTreasuryReport`, { waitUntil: 'networkidle2', timeout: 60_000 });
+		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+		await dismissPopups();
+		await page.keyboard.press('1'); // zoom to fit
+		await settle(1500);
+		await page.screenshot({ path: path.join(IMAGES, 'treasury-workflow.png') });
+		log('saved docs/images/treasury-workflow.png');
+
+		// A node's form: open it on the canvas (double-click) and capture the node details view.
+		const openNode = async (workflowId: string, nodeName: string, file: string) => {
+			await page.goto(`${running!.url}/workflow/${workflowId}`, { waitUntil: 'networkidle2', timeout: 60_000 });
+			await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+			await dismissPopups();
+			const node = await page.waitForSelector(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`, { timeout: 30_000 });
+			await node!.click({ count: 2 });
+			await page.waitForSelector('[data-test-id="ndv"]', { visible: true, timeout: 30_000 });
+			await settle(1500);
+			await page.screenshot({ path: path.join(IMAGES, file) });
+			log(`saved docs/images/${file}`);
+		};
+		await openNode('expandTreasuryReport', 'Balances', 'expand-node-read.png');
+		await openNode('expandPayout', 'Transfer', 'expand-node-write.png');
+	} finally {
+		await browser?.close();
+		rmSync(profile, { recursive: true, force: true });
+		await running?.stop();
+		await devnet.stop();
+	}
+}
+
+main()
+	.then(() => process.exit(0))
+	.catch((error) => {
+		console.error(error);
+		process.exit(1);
+	});

@@ -1,0 +1,272 @@
+/* eslint-disable no-console -- a command-line test runner prints its results */
+/**
+ * `npm run test:n8n`: the package in the real n8n (2.8.4), installed the way users install it,
+ * against the devnet. Not a jest suite (the default `npx jest` must not start n8n): each check runs
+ * in order and the last line is `N passed, N failed`; the exit code is 1 when any check failed.
+ *
+ * 1. `n8n execute --id` runs the devnet treasury report and payout examples; their files are checked
+ *    against the chains (balances, prices, mined transfers).
+ * 2. n8n runs (`n8n start`): node and credential types, the credential test with a right and a wrong
+ *    key, the active price alert and large-transfer watch, and a block log that must resume after a
+ *    restart of n8n without a gap or a duplicate.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+import { Interface, formatUnits } from 'ethers';
+
+import { startDevnet } from '../../devnet';
+import { ensureN8n, N8N_VERSION } from '../../playground/install';
+import { type N8nInstance, type RunningN8n, executeWorkflow, instance, runError, startN8n } from '../../playground/n8n';
+import { packPackage } from '../../playground/pack';
+import { EXAMPLE_IDS, prepareInstance } from '../../playground/playground';
+import { EXPAND_CREDENTIAL, PAYOUT_WALLET_INDEX } from '../../playground/prepare';
+import { N8nRest } from '../../playground/rest';
+import { USER_FOLDERS } from '../../playground/paths';
+
+const PACKAGE = 'n8n-nodes-expand-network';
+const BLOCK_LOG_ID = 'expandTestBlockLog';
+const BLOCK_LOG = path.join(__dirname, 'workflows', 'block-log.json');
+const erc20 = new Interface(['function balanceOf(address) view returns (uint256)']);
+const router = new Interface(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
+
+const results: Array<{ name: string; ok: boolean; ms: number }> = [];
+
+async function check(name: string, body: () => Promise<void>): Promise<void> {
+	const started = Date.now();
+	try {
+		await body();
+		results.push({ name, ok: true, ms: Date.now() - started });
+		console.log(`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+	} catch (error) {
+		results.push({ name, ok: false, ms: Date.now() - started });
+		console.log(`  ✗ ${name}\n    ${String((error as Error)?.stack ?? error).split('\n').join('\n    ')}`);
+	}
+}
+
+function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+function equal<T>(actual: T, expected: T, what: string): void {
+	if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = probe();
+		if (value) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+function jsonLines<T>(file: string): T[] {
+	if (!existsSync(file)) return [];
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.filter((line) => line.trim())
+		.map((line) => JSON.parse(line) as T);
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	await ensureN8n();
+	const installed = Date.now();
+	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
+	const devnet = await startDevnet();
+	const n8n: N8nInstance = instance(path.join(USER_FOLDERS, 'e2e'), 5790);
+	const out = (file: string) => path.join(n8n.outputDir, file);
+	const [chainA, chainB] = devnet.chains;
+	let running: RunningN8n | undefined;
+
+	const balanceOf = async (chainId: string, owner: string, token: string) =>
+		BigInt(
+			token === 'native'
+				? await devnet.rpc<string>(chainId, 'eth_getBalance', [owner, 'latest'])
+				: await devnet.rpc<string>(chainId, 'eth_call', [{ to: token, data: erc20.encodeFunctionData('balanceOf', [owner]) }, 'latest']),
+		);
+	const quote = async (chainId: string, token: string, decimals: number) => {
+		const chain = devnet.chains.find((entry) => entry.chainId === chainId)!;
+		const data = router.encodeFunctionData('getAmountsOut', [10n ** BigInt(decimals), [token, chain.tokens.USDC.address]]);
+		const [amounts] = router.decodeFunctionResult('getAmountsOut', await devnet.rpc<string>(chainId, 'eth_call', [{ to: chain.uniswapV2.router, data }, 'latest']));
+		return Number(formatUnits(amounts[1] as bigint, chain.tokens.USDC.decimals));
+	};
+
+	try {
+		console.log(`n8n ${N8N_VERSION} in .cache/n8n (${Math.round((installed - started) / 1000)} s); preparing ${n8n.userFolder}`);
+		await prepareInstance(n8n, tarball, devnet, {
+			workflows: ['treasury-report.devnet.json', 'payout.devnet.json', 'price-alert.devnet.json', 'large-transfer-watch.devnet.json', BLOCK_LOG],
+			publish: [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, BLOCK_LOG_ID],
+		});
+
+		console.log('Examples through `n8n execute --id`:');
+		await check('treasury report: every balance equals the chain, formatted exactly, priced by the DEX', async () => {
+			const result = await executeWorkflow(n8n, EXAMPLE_IDS.treasuryDevnet);
+			equal(runError(result), undefined, 'run error');
+			const [report] = JSON.parse(readFileSync(out('treasury-report.json'), 'utf8')) as Array<{
+				rows: Array<{ chainId: string; wallet: string; address: string; asset: string; tokenAddress: string; balance: string; amount: string; usdPrice: number; usdValue: number }>;
+				walletTotals: Record<string, number>;
+				total: number;
+			}>;
+			equal(report.rows.length, 2 * 3 * 5, 'rows (2 chains × 3 wallets × native and 4 tokens)');
+			for (const row of report.rows) {
+				const chain = devnet.chains.find((entry) => entry.chainId === row.chainId)!;
+				const token = Object.values(chain.tokens).find((entry) => entry.address === row.tokenAddress);
+				const decimals = token?.decimals ?? 18;
+				equal(row.balance, String(await balanceOf(row.chainId, row.address, row.tokenAddress)), `${row.chainId} ${row.wallet} ${row.asset} balance`);
+				const exact = formatUnits(BigInt(row.balance), decimals).replace(/\.0$/, '');
+				equal(row.amount, exact, `${row.chainId} ${row.wallet} ${row.asset} formatted amount`);
+				equal(row.asset, token?.symbol ?? row.asset, 'symbol');
+				const price = token?.symbol === 'USDC' ? 1 : await quote(row.chainId, token?.address ?? chain.weth, decimals);
+				equal(row.usdPrice, Math.round(price * 100) / 100, `${row.chainId} ${row.asset} USD price`);
+			}
+			// What the fixtures hold (devnet/README.md): wallets 1-3 got 10,000 USDC, 5,000 DAI and 100 LINK; wallet 1 sent wallet 2 250 USDC.
+			const amount = (chainId: string, wallet: string, asset: string) =>
+				report.rows.find((row) => row.chainId === chainId && row.wallet === wallet && row.asset === asset)?.amount;
+			for (const chainId of [chainA.chainId, chainB.chainId]) {
+				equal(
+					['USDC', 'DAI', 'LINK'].map((asset) => amount(chainId, 'Treasury', asset)),
+					['9750', '5000', '100'],
+					`chain ${chainId} Treasury (wallet 1) tokens`,
+				);
+				equal(amount(chainId, 'Operations', 'USDC'), '10250', `chain ${chainId} Operations (wallet 2) USDC`);
+			}
+			const sum = Object.values(report.walletTotals).reduce((total, value) => total + value, 0);
+			assert(Math.abs(sum - report.total) < 0.05, `wallet totals ${sum} add up to the total ${report.total}`);
+		});
+
+		await check('payout: three USDC transfers signed in n8n, mined, with the exact amounts', async () => {
+			const usdc = chainA.tokens.USDC.address;
+			const sender = chainA.wallets[PAYOUT_WALLET_INDEX].address;
+			const recipients = [5, 6, 7].map((index) => chainA.wallets[index].address);
+			const before = await Promise.all([sender, ...recipients].map((address) => balanceOf(chainA.chainId, address, usdc)));
+			const result = await executeWorkflow(n8n, EXAMPLE_IDS.payoutDevnet);
+			equal(runError(result), undefined, 'run error');
+			const [payout] = JSON.parse(readFileSync(out('payout.json'), 'utf8')) as Array<{
+				allMined: boolean;
+				payments: Array<{ to: string; units: string; transactionHash: string; mined: boolean }>;
+			}>;
+			equal(payout.payments.map((payment) => payment.to), recipients, 'recipients');
+			equal(payout.payments.map((payment) => payment.units), ['125500000', '80000000', '42125000'], 'amounts in the smallest unit');
+			assert(payout.allMined, 'the workflow saw every transaction mined');
+			for (const payment of payout.payments) {
+				const receipt = await devnet.rpc<{ status: string; from: string; to: string } | null>(chainA.chainId, 'eth_getTransactionReceipt', [payment.transactionHash]);
+				assert(receipt && receipt.status === '0x1', `${payment.transactionHash} is mined and succeeded`);
+				equal(receipt.from.toLowerCase(), sender.toLowerCase(), 'signed by the payout wallet');
+				equal(receipt.to.toLowerCase(), usdc.toLowerCase(), 'a USDC transfer');
+			}
+			const after = await Promise.all([sender, ...recipients].map((address) => balanceOf(chainA.chainId, address, usdc)));
+			equal(
+				recipients.map((_, index) => String(after[index + 1] - before[index + 1])),
+				payout.payments.map((payment) => payment.units),
+				'recipient balance changes',
+			);
+			equal(String(before[0] - after[0]), String(125500000n + 80000000n + 42125000n), 'sender balance change');
+		});
+
+		console.log('n8n start:');
+		running = await startN8n(n8n);
+		const rest = new N8nRest(running.url);
+		await rest.setupOwnerAndLogin();
+
+		await check('n8n lists the three nodes, the AI-tool variant and both credentials', async () => {
+			const nodes = (await rest.nodeTypes()).map((node) => node.name);
+			for (const name of ['expand', 'expandSigner', 'expandTrigger', 'expandTool']) assert(nodes.includes(`${PACKAGE}.${name}`), `${PACKAGE}.${name} in /types/nodes.json`);
+			const credentials = (await rest.credentialTypes()).map((credential) => credential.name);
+			for (const name of ['expandApi', 'expandSignerApi']) assert(credentials.includes(name), `${name} in /types/credentials.json`);
+		});
+
+		await check('credential test: succeeds with the devnet key, fails clearly with a wrong one', async () => {
+			const data = { apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, streamUrl: devnet.streamUrl };
+			const good = await rest.testCredential({ ...EXPAND_CREDENTIAL, data });
+			equal(good.status, 'OK', `status (${good.message})`);
+			const bad = await rest.testCredential({ name: 'wrong key', type: 'expandApi', data: { ...data, apiKey: 'not-a-devnet-key' } });
+			equal(bad.status, 'Error', 'status with a wrong key');
+			assert(/forbidden/i.test(bad.message), `the message says why: "${bad.message}"`);
+			const offline = await rest.testCredential({ name: 'nothing there', type: 'expandApi', data: { ...data, baseUrl: 'http://127.0.0.1:9' } });
+			equal(offline.status, 'Error', 'status with an unreachable base URL');
+		});
+
+		await check('price alert (active): mined blocks start executions with the DEX price of WETH', async () => {
+			const head = Number(BigInt(await devnet.rpc<string>(chainA.chainId, 'eth_blockNumber')));
+			await devnet.mine(chainA.chainId, 1);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			await devnet.mine(chainA.chainId, 1);
+			const alerts = await until('two alerts after the mined blocks', () => {
+				const lines = jsonLines<{ symbol: string; price: string; blockNumber: number }>(out('price-alerts.jsonl')).filter((line) => line.blockNumber > head);
+				return lines.length >= 2 && lines;
+			});
+			assert(alerts.every((alert) => alert.symbol === 'WETH'), 'only WETH passes the IF (LINK is below 1,000)');
+			equal(Number(alerts[0].price), await quote(chainA.chainId, chainA.weth, 18), 'price');
+			const executions = await rest.executions(EXAMPLE_IDS.priceAlertDevnet);
+			assert(executions.results.some((execution) => execution.mode === 'trigger' && execution.status === 'success'), 'successful trigger executions in n8n');
+		});
+
+		const sendNative = async (from: string, to: string, ether: bigint) =>
+			devnet.rpc<string>(chainA.chainId, 'eth_sendTransaction', [{ from, to, value: `0x${(ether * 10n ** 18n).toString(16)}` }]);
+		const watched = () => jsonLines<{ hash: string; value: string }>(out('large-transfers.jsonl'));
+
+		await check('large-transfer watch (active): exactly the large transfers of watched wallets', async () => {
+			const large = await sendNative(chainA.wallets[1].address, chainA.wallets[8].address, 2n);
+			const small = await devnet.rpc<string>(chainA.chainId, 'eth_sendTransaction', [{ from: chainA.wallets[2].address, to: chainA.wallets[8].address, value: '0x6f05b59d3b20000' }]);
+			const unwatched = await sendNative(chainA.wallets[7].address, chainA.wallets[8].address, 3n);
+			const incoming = await sendNative(chainA.wallets[8].address, chainA.wallets[3].address, 5n);
+			await devnet.mine(chainA.chainId, 1);
+			await until('both large transfers in the file', () => watched().length >= 2);
+			await new Promise((resolve) => setTimeout(resolve, 2500));
+			equal(watched().map((line) => line.hash), [large, incoming], 'transfers written (not the 0.5 ETH one, not the unwatched wallets)');
+			equal(watched().map((line) => line.value), ['2000000000000000000', '5000000000000000000'], 'values');
+			assert(![small, unwatched].some((hash) => watched().some((line) => line.hash === hash)), 'filtered transfers absent');
+		});
+
+		await check('new-block trigger resumes after an n8n restart without a gap or a duplicate', async () => {
+			type Line = { number: number; hash: string; parentHash: string; reorg: boolean };
+			const blocks = () => jsonLines<Line>(out('blocks.jsonl'));
+			const head = async () => Number(BigInt(await devnet.rpc<string>(chainB.chainId, 'eth_blockNumber')));
+			await devnet.mine(chainB.chainId, 3);
+			let target = await head();
+			await until(`block ${target} logged before the restart`, () => blocks().some((line) => line.number === target));
+			const beforeRestart = blocks().length;
+
+			await running!.stop();
+			running = undefined;
+			// Blocks and a watched transfer while n8n is down.
+			await devnet.mine(chainB.chainId, 5);
+			const whileDown = await sendNative(chainA.wallets[2].address, chainA.wallets[9].address, 4n);
+			running = await startN8n(n8n);
+			await devnet.mine(chainB.chainId, 2);
+			target = await head();
+			await until(`block ${target} logged after the restart`, () => blocks().some((line) => line.number === target), 45_000);
+			await new Promise((resolve) => setTimeout(resolve, 2500));
+
+			const lines = blocks();
+			assert(lines.length > beforeRestart + 6, `blocks logged after the restart (${lines.length - beforeRestart})`);
+			const numbers = lines.map((line) => line.number);
+			equal(numbers, Array.from({ length: numbers.length }, (_, index) => numbers[0] + index), 'consecutive block numbers, each once');
+			equal(numbers[numbers.length - 1], target, 'last block');
+			lines.slice(1).forEach((line, index) => equal(line.parentHash, lines[index].hash, `block ${line.number} follows block ${lines[index].number}`));
+			assert(lines.every((line) => !line.reorg), 'no block flagged as a reorg replacement');
+			await until('the transfer made while n8n was down', () => watched().some((line) => line.hash === whileDown));
+			equal(watched().filter((line) => line.hash === whileDown).length, 1, 'the transfer made while n8n was down, once');
+			equal(new Set(watched().map((line) => line.hash)).size, watched().length, 'no transfer written twice');
+		});
+	} catch (error) {
+		results.push({ name: 'setup', ok: false, ms: 0 });
+		console.log(`  ✗ setup\n    ${String((error as Error)?.stack ?? error)}`);
+	} finally {
+		await running?.stop();
+		await devnet.stop();
+	}
+	const failed = results.filter((result) => !result.ok).length;
+	console.log(`\nreal n8n e2e: ${Math.round((Date.now() - started) / 1000)} s (n8n install ${Math.round((installed - started) / 1000)} s); n8n log: ${path.join(n8n.userFolder, 'n8n.log')}`);
+	console.log(`${results.length - failed} passed, ${failed} failed`);
+	process.exit(failed ? 1 : 0);
+}
+
+main().catch((error) => {
+	console.error(error);
+	console.log('0 passed, 1 failed');
+	process.exit(1);
+});
