@@ -51,5 +51,5 @@ export async function installPackage(userFolder: string, tarball: string): Promi
 		: { name: 'installed-nodes', private: true, dependencies: {} as Record<string, string> };
 	installed.dependencies[PACKAGE_NAME] = String(manifest.version);
 	writeFileSync(nodesManifest, JSON.stringify(installed, null, 2));
-	log(`Installed ${path.basename(tarball)} into ${path.relative(ROOT, nodesDir)} as n8n installs community packages`);
+	log(`Installed ${path.basename(tarball)} into ${nodesDir} as n8n installs community packages`);
 }

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 /** Repository root. */
@@ -6,7 +7,11 @@ export const ROOT = path.resolve(__dirname, '..');
 export const N8N_CACHE = path.join(ROOT, '.cache', 'n8n');
 /** Where `npm pack` puts the package tarball (git-ignored). */
 export const PACK_DIR = path.join(ROOT, '.cache', 'pack');
-/** Isolated n8n user folders, one per purpose (git-ignored). */
-export const USER_FOLDERS = path.join(ROOT, '.n8n-playground');
+/**
+ * Isolated n8n user folders, one per purpose. Outside the repository on purpose: inside it, the
+ * installed package would resolve n8n-workflow from the repository's node_modules (Node walks up
+ * the folders before n8n's NODE_PATH), not from n8n as in a user's installation.
+ */
+export const USER_FOLDERS = process.env.EXPAND_PLAYGROUND_HOME ?? path.join(tmpdir(), 'n8n-nodes-expand-network');
 export const EXAMPLES = path.join(ROOT, 'examples');
 export const PACKAGE_NAME = 'n8n-nodes-expand-network';

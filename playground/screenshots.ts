@@ -79,7 +79,7 @@ async function main(): Promise<void> {
 		await page.type('input[type="email"]', OWNER.email);
 		await page.type('input[type="password"]', OWNER.password);
 		await page.keyboard.press('Enter');
-		await page.waitForFunction(() => !location.pathname.startsWith('/signin'), { timeout: 30_000 });
+		await page.waitForFunction("!location.pathname.startsWith('/signin')", { timeout: 30_000 });
 		mkdirSync(IMAGES, { recursive: true });
 
 		const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
 		await dismissPopups();
 		await page.keyboard.press('1'); // zoom to fit
 		await settle(1500);
-		await page.screenshot({ path: path.join(IMAGES, 'treasury-workflow.png') });
+		await page.screenshot({ path: path.join(IMAGES, 'treasury-workflow.png') as `${string}.png` });
 		log('saved docs/images/treasury-workflow.png');
 
 		// A node's form: open it on the canvas (double-click) and capture the node details view.
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
 			await node!.click({ count: 2 });
 			await page.waitForSelector('[data-test-id="ndv"]', { visible: true, timeout: 30_000 });
 			await settle(1500);
-			await page.screenshot({ path: path.join(IMAGES, file) });
+			await page.screenshot({ path: path.join(IMAGES, file) as `${string}.png` });
 			log(`saved docs/images/${file}`);
 		};
 		await openNode('expandTreasuryReport', 'Balances', 'expand-node-read.png');

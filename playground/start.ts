@@ -49,7 +49,7 @@ async function main(): Promise<void> {
 
 	try {
 		await prepareInstance(n8n, tarball, devnet, { publish: TRIGGER_EXAMPLES });
-		log(`Starting n8n ${N8N_VERSION} (log: ${path.relative(process.cwd(), path.join(n8n.userFolder, 'n8n.log'))})...`);
+		log(`Starting n8n ${N8N_VERSION} (log: ${path.join(n8n.userFolder, 'n8n.log')})...`);
 		running = await startN8n(n8n);
 		running.process.on('exit', (code) => {
 			if (!stopping) {
