@@ -57,14 +57,16 @@ export interface Devnet {
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
 	const started: LocalChain[] = [];
 	try {
-		// Both chains at once: most of the time goes to waiting on the EDR engine, which runs off the JS thread.
-		const ready = await Promise.all(
-			CHAIN_IDS.map(async (chainId) => {
-				const chain = await startChain(chainId, { logging: options.quiet === false });
-				started.push(chain);
-				return { ...chain, fixtures: await deployFixtures(chain) };
-			}),
-		);
+		// Chains are created one after the other: EDR registers its provider factories on first use,
+		// and two concurrent creations race ("Provider for provided chain type does not exist").
+		const chains: LocalChain[] = [];
+		for (const chainId of CHAIN_IDS) {
+			const chain = await startChain(chainId, { logging: options.quiet === false });
+			started.push(chain);
+			chains.push(chain);
+		}
+		// Deploying the fixtures is mostly waiting on the engine, which runs off the JS thread.
+		const ready = await Promise.all(chains.map(async (chain) => ({ ...chain, fixtures: await deployFixtures(chain) })));
 		const runtimes = new Map<string, ChainRuntime>(ready.map((runtime) => [runtime.chainId, runtime]));
 		const apiKeys = new Set(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
 		const meter = new Meter();
