@@ -18,8 +18,14 @@ const operations: Record<string, SignerOperation> = {
 
 export const SIGNER_CREDENTIAL = 'expandSignerApi';
 
+/** Errors n8n itself raised (a missing credential, a failed request); checked by name, as n8n may load its own copy of the classes. */
+function isNodeError(error: unknown): error is NodeApiError | NodeOperationError {
+	return error instanceof NodeApiError || error instanceof NodeOperationError || ['NodeApiError', 'NodeOperationError'].includes((error as Error)?.name);
+}
+
 function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	if (isNodeError(error)) return new NodeOperationError(node, error, { itemIndex });
 	// Errors of the signing library are replaced, not wrapped: their text could quote what they were given.
 	const message = error instanceof SigningKeyError ? error.message : 'Signing failed';
 	return new NodeOperationError(node, `${message} (item ${itemIndex})`, { itemIndex });
