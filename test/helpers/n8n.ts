@@ -228,6 +228,10 @@ export interface ActiveTrigger {
 	/** Everything the trigger emitted: one entry per emit, the items of its main output. */
 	emitted: INodeExecutionData[][];
 	errors: Error[];
+	/** Errors the trigger saved as failed executions (saveFailedExecution), the workflow staying active. */
+	failedExecutions: Error[];
+	/** Expressions of the crons the trigger registered. */
+	crons: string[];
 	/** Runs the cron callback the trigger registered, as n8n's scheduler would on its next tick. */
 	tick(): void;
 	manual(): Promise<void>;
@@ -258,6 +262,8 @@ export async function activateTrigger(
 	const workflow = new Workflow({ ...workflowData, nodeTypes });
 	const emitted: INodeExecutionData[][] = [];
 	const errors: Error[] = [];
+	const failedExecutions: Error[] = [];
+	const crons: string[] = [];
 	const context = new TriggerContext(
 		workflow,
 		node,
@@ -266,15 +272,19 @@ export async function activateTrigger(
 		'activate',
 		(data) => emitted.push(data[0]),
 		(error) => errors.push(error),
+		(error) => failedExecutions.push(error),
 	);
 	let onTick: () => void = () => undefined;
-	context.helpers.registerCron = (_cron, callback) => {
+	context.helpers.registerCron = (cron, callback) => {
+		crons.push(cron.expression);
 		onTick = callback;
 	};
 	const response = await nodeTypeRegistry[TRIGGER].trigger!.call(context);
 	return {
 		emitted,
 		errors,
+		failedExecutions,
+		crons,
 		tick: () => onTick(),
 		manual: async () => {
 			await response?.manualTriggerFunction?.();

@@ -1,9 +1,11 @@
 /** Expand Trigger, New Block, activated with n8n-core's TriggerContext against the devnet. */
+import { CronTime } from 'cron';
 import { Wallet, parseUnits } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { startFaultyProxy } from './faultyProxy';
 
 let devnet: Devnet;
 const CHAIN = '31338';
@@ -157,4 +159,101 @@ test('Fetch test event returns the newest block once and registers nothing', asy
 	expect(items(trigger)).toHaveLength(1);
 	expect(items(trigger)[0].number).toBe(await head());
 	expect(JSON.stringify(trigger.staticData)).not.toContain('cursor');
+});
+
+test('the poll interval is a seconds cron that n8n-core\'s scheduler accepts', async () => {
+	const trigger = await activate({ pollIntervalSeconds: 12 });
+	expect(trigger.crons).toEqual(['*/12 * * * * *']);
+	// n8n-core's ScheduledTaskManager runs registered crons with the cron package's CronJob.
+	const time = new CronTime(trigger.crons[0]);
+	const first = time.getNextDateFrom(new Date('2026-01-01T00:00:00.500Z'));
+	const second = time.getNextDateFrom(first);
+	expect(second.toMillis() - first.toMillis()).toBe(12000);
+	await trigger.close();
+});
+
+test('Start Block: the first activation emits from that block on, the genesis block included', async () => {
+	const trigger = await activate({ options: { startBlock: 0 } });
+	const top = await head();
+	await settle(trigger, top + 1);
+	expect(items(trigger).map((block) => block.number)).toEqual(Array.from({ length: top + 1 }, (_, index) => index));
+	await devnet.mine(CHAIN, 2);
+	await settle(trigger, top + 3);
+	expect(items(trigger).map((block) => block.number).slice(-3)).toEqual([top, top + 1, top + 2]);
+	expect(trigger.errors).toEqual([]);
+	await trigger.close();
+});
+
+test('Confirmations: a block is emitted only once it is that many blocks deep', async () => {
+	const start = await head();
+	const trigger = await activate({ confirmations: 3 });
+	await devnet.mine(CHAIN, 5);
+	// Blocks start-2 … start were not 3 deep at activation; now start-2 … start+2 are.
+	await settle(trigger, 5);
+	expect(items(trigger).map((block) => block.number)).toEqual([start - 2, start - 1, start, start + 1, start + 2]);
+	await devnet.mine(CHAIN, 1);
+	await settle(trigger, 6);
+	expect(items(trigger).map((block) => block.number).at(-1)).toBe(start + 3);
+	expect(items(trigger)).toHaveLength(6);
+	await trigger.close();
+});
+
+test('a failed poll is saved as a failed execution and the next poll resumes from the cursor; five in a row report an error', async () => {
+	const proxy = await startFaultyProxy(devnet.historicalUrl);
+	try {
+		const trigger = await activateTrigger(
+			{ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1 },
+			expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: proxy.url }),
+		);
+		active.push(trigger);
+		const start = await head();
+		await settle(trigger, 0);
+		// 25 blocks are 3 ranges; the second range request fails, so the first range must not count as emitted.
+		proxy.fail(1, '/chain/getblock?chainId=31338&startBlock=' + (start + 11));
+		await devnet.mine(CHAIN, 25);
+		trigger.tick();
+		await waitFor(() => proxy.failed === 1 && trigger.failedExecutions.length === 1);
+		await settle(trigger, 25);
+		expect(items(trigger).map((block) => block.number)).toEqual(Array.from({ length: 25 }, (_, index) => start + 1 + index));
+		expect(trigger.failedExecutions[0].message).toMatch(/500|server error/i);
+		expect(trigger.errors).toEqual([]);
+
+		proxy.fail(5, '/chain/getblock');
+		await devnet.mine(CHAIN, 1);
+		await waitFor(() => {
+			trigger.tick();
+			return trigger.errors.length === 1;
+		});
+		expect(trigger.errors[0].message).toMatch(/500|server error/i);
+		expect(trigger.failedExecutions).toHaveLength(2);
+		// n8n would reactivate the workflow now; polled again, it carries on from the same block.
+		await waitFor(() => {
+			trigger.tick();
+			return items(trigger).length === 26;
+		});
+		expect(items(trigger).at(-1)?.number).toBe(start + 26);
+		await trigger.close();
+	} finally {
+		await proxy.close();
+	}
+});
+
+test('Fetch test event with one item per transaction returns a transaction, shaped as the active trigger emits it', async () => {
+	const [, alice, bob] = devnet.chains[1].wallets;
+	await devnet.rpc(CHAIN, 'eth_sendRawTransaction', [
+		await new Wallet(alice.privateKey).signTransaction({
+			chainId: Number(CHAIN),
+			to: bob.address,
+			value: 7n,
+			gasLimit: 21000,
+			nonce: Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [alice.address, 'pending']))),
+			maxFeePerGas: parseUnits('10', 'gwei'),
+			maxPriorityFeePerGas: 1n,
+		}),
+	]);
+	await devnet.mine(CHAIN, 2);
+	const trigger = await activate({ output: 'transaction', options: { watchedAddresses: bob.address } }, {}, 'manual');
+	await trigger.manual();
+	expect(items(trigger)).toHaveLength(1);
+	expect(items(trigger)[0]).toMatchObject({ from: alice.address, to: bob.address, value: '7', blockNumber: (await head()) - 2 });
 });

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ChainClient } from '../../Expand/transport/chainClient';
 import { type Cursor, readCursor, writeCursor } from './cursor';
 import { blockItems, type ItemOptions } from './items';
-import { fetchBlocks, pollBlocks } from './poll';
+import { fetchBlocks, MAX_RANGE, pollBlocks } from './poll';
 
 interface NewBlockSettings {
 	chainId: string;
@@ -34,19 +34,41 @@ function readSettings(this: ITriggerFunctions): NewBlockSettings {
 	};
 }
 
-/** Where a new activation starts: after the given start block, or at the confirmed head. */
+/** Where a new activation starts: at the given start block, or after the confirmed head. */
 async function initialCursor(trigger: ITriggerFunctions, client: ChainClient, settings: NewBlockSettings): Promise<Cursor> {
 	const head = Number(BigInt(await client.rpc<string>('eth_blockNumber')));
 	const anchor = settings.startBlock !== undefined ? settings.startBlock - 1 : head - settings.confirmations;
-	if (anchor < 0) return { chainId: settings.chainId, recent: [] };
+	if (anchor < 0) return { chainId: settings.chainId, next: 0, recent: [] };
+	// The block before the first one to emit is remembered, so a reorg right at the start is seen too.
 	const [block] = await fetchBlocks(trigger, settings.chainId, anchor, anchor);
-	return { chainId: settings.chainId, recent: [{ number: Number(block.number), hash: String(block.hash) }] };
+	return { chainId: settings.chainId, next: anchor + 1, recent: [{ number: Number(block.number), hash: String(block.hash) }] };
 }
 
+/** "Fetch test event": one item shaped as the active trigger emits it, from the newest confirmed blocks. */
+async function testEvent(trigger: ITriggerFunctions, client: ChainClient, settings: NewBlockSettings): Promise<IDataObject> {
+	const head = Number(BigInt(await client.rpc<string>('eth_blockNumber')));
+	const newest = Math.max(0, head - settings.confirmations);
+	// One range request: the newest confirmed block and the nine before it, newest first.
+	const blocks = (await fetchBlocks(trigger, settings.chainId, Math.max(0, newest - MAX_RANGE + 1), newest)).reverse();
+	if (settings.items.output === 'block') return blockItems(blocks[0], settings.items, false)[0];
+	// Per transaction: the newest one passing the filters, else the newest one, else the block itself.
+	const unfiltered: ItemOptions = { output: 'transaction', watched: [] };
+	const candidates = [...blocks.flatMap((block) => blockItems(block, settings.items, false)), ...blocks.flatMap((block) => blockItems(block, unfiltered, false))];
+	return candidates[0] ?? blockItems(blocks[0], { ...settings.items, output: 'block' }, false)[0];
+}
+
+/** Failed polls in a row after which the trigger reports an error to n8n, which then reactivates it with backoff. */
+const FAILURES_BEFORE_ERROR = 5;
+
+const asNodeError = (trigger: ITriggerFunctions, error: unknown) =>
+	error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(trigger.getNode(), error as Error);
+
 /**
- * New Block: polls on a seconds-resolution cron registered with `this.helpers.registerCron`
- * (n8n's polling nodes cannot go below one minute; crons take a seconds field and n8n removes them
- * on deactivation), keeping its cursor in the workflow's static data.
+ * New Block. Sub-minute polling: n8n's polling-node mechanism (`polling: true`, `poll()`) rejects
+ * intervals under one minute, so this is a trigger node that registers a seconds-resolution cron
+ * with `this.helpers.registerCron` (n8n-core's CronExpression has a seconds field; n8n removes the
+ * workflow's crons on deactivation). The cursor lives in the workflow's static data, which n8n
+ * persists whenever the trigger emits and after activation.
  */
 export async function activateNewBlock(this: ITriggerFunctions): Promise<ITriggerResponse> {
 	const settings = readSettings.call(this);
@@ -54,38 +76,52 @@ export async function activateNewBlock(this: ITriggerFunctions): Promise<ITrigge
 	const staticData = this.getWorkflowStaticData('node');
 
 	if (this.getMode() === 'manual') {
-		// "Fetch test event": the newest confirmed block, once; nothing is left open or moved.
+		// Nothing is registered, opened or moved: the cursor stays as it is.
 		const manualTriggerFunction = async () => {
-			const head = Number(BigInt(await client.rpc<string>('eth_blockNumber')));
-			const [block] = await fetchBlocks(this, settings.chainId, head - settings.confirmations, head - settings.confirmations);
-			this.emit([this.helpers.returnJsonArray(blockItems(block, { ...settings.items, output: 'block' }, false))]);
+			this.emit([this.helpers.returnJsonArray([await testEvent(this, client, settings)])]);
 		};
 		return { manualTriggerFunction };
 	}
 
+	// Activation fails outright (n8n shows the error) when the API, the key or the chain is wrong.
+	try {
+		const cursor = readCursor(staticData, settings.chainId) ?? (await initialCursor(this, client, settings));
+		writeCursor(staticData, cursor);
+	} catch (error) {
+		throw asNodeError(this, error);
+	}
+
 	let running = false;
 	let closed = false;
+	let failures = 0;
 	const poll = async () => {
 		if (running || closed) return;
 		running = true;
 		try {
-			const cursor = readCursor(staticData, settings.chainId) ?? (await initialCursor(this, client, settings));
+			const cursor = readCursor(staticData, settings.chainId) as Cursor;
 			const fetched = await pollBlocks(this, client, cursor, settings.confirmations);
+			if (closed) return;
+			failures = 0;
+			if (!fetched.length) return;
+			// Committed with the emit: n8n saves static data when a trigger emits.
 			writeCursor(staticData, cursor);
 			const items = fetched.flatMap(({ block, replacement }) => blockItems(block, settings.items, replacement));
-			if (items.length && !closed) this.emit([this.helpers.returnJsonArray(items)]);
+			if (items.length) this.emit([this.helpers.returnJsonArray(items)]);
 		} catch (error) {
-			if (!closed) {
-				this.emitError(error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error));
-			}
+			if (closed) return;
+			// The cursor is unchanged: the next tick retries from the same block.
+			failures++;
+			if (failures >= FAILURES_BEFORE_ERROR) this.emitError(asNodeError(this, error));
+			else if (failures === 1) this.saveFailedExecution(asNodeError(this, error));
 		} finally {
 			running = false;
 		}
 	};
 
 	const seconds = Math.min(59, Math.max(1, Math.round(settings.intervalSeconds)));
-	this.helpers.registerCron({ expression: `*/${seconds} * * * * *` as never }, () => void poll());
-	await poll();
+	this.helpers.registerCron({ expression: `*/${seconds} * * * * *` }, () => void poll());
+	// The first poll (a backlog after a restart, say) runs in the background; activation does not wait for it.
+	void poll();
 	return {
 		closeFunction: async () => {
 			closed = true;

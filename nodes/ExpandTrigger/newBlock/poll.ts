@@ -50,10 +50,17 @@ async function findForkPoint(context: ApiContext, cursor: Cursor): Promise<numbe
 }
 
 /**
- * One poll: the head through the public RPC, then every block after the cursor up to the head
+ * Ranges one poll fetches at most (1,000 blocks): a long backlog is worked off over several polls,
+ * so no single poll (nor the activation) runs for minutes.
+ */
+export const MAX_RANGES_PER_POLL = 100;
+
+/**
+ * One poll: the head through the public RPC, then every block from the cursor up to the head
  * minus the confirmations, in order, in ranges of at most 10. When a block's parent is not the
  * last emitted block, the chain has reorganised: the blocks from the fork point on are fetched
- * again and emitted as replacements before it. Updates the cursor as it goes.
+ * again and emitted as replacements before it. Advances the given cursor (a copy; the caller
+ * commits it together with the emit).
  */
 export async function pollBlocks(
 	context: ApiContext,
@@ -64,24 +71,27 @@ export async function pollBlocks(
 	const head = Number(BigInt(await client.rpc<string>('eth_blockNumber')));
 	const target = head - confirmations;
 	const result: FetchedBlock[] = [];
-	let next = (lastEmitted(cursor)?.number ?? target) + 1;
-	while (next <= target) {
-		const end = Math.min(next + MAX_RANGE - 1, target);
-		for (const block of await fetchRange(context, cursor.chainId, next, end)) {
-			if (block.parentHash !== lastEmitted(cursor)?.hash) {
+	for (let ranges = 0; cursor.next <= target && ranges < MAX_RANGES_PER_POLL; ranges++) {
+		const end = Math.min(cursor.next + MAX_RANGE - 1, target);
+		for (const block of await fetchRange(context, cursor.chainId, cursor.next, end)) {
+			const previous = lastEmitted(cursor);
+			if (previous && block.parentHash !== previous.hash) {
 				const fork = await findForkPoint(context, cursor);
 				cursor.recent = cursor.recent.filter((entry) => entry.number <= fork);
 				for (const replaced of await fetchBlocks(context, cursor.chainId, fork + 1, Number(block.number) - 1)) {
 					result.push({ block: replaced, replacement: true });
 					cursor.recent.push({ number: Number(replaced.number), hash: String(replaced.hash) });
 				}
+				cursor.next = (lastEmitted(cursor)?.number ?? fork) + 1;
 				// The chain moved again while it was being read: the next poll picks up from here.
 				if (block.parentHash !== lastEmitted(cursor)?.hash) return result;
 			}
 			result.push({ block, replacement: false });
 			cursor.recent.push({ number: Number(block.number), hash: String(block.hash) });
+			cursor.next = Number(block.number) + 1;
 		}
-		next = end + 1;
+		// A range shorter than asked for (the head moved back): continue from what arrived.
+		if (cursor.next <= end) break;
 	}
 	return result;
 }
