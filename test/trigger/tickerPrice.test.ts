@@ -1,9 +1,12 @@
 /** Expand Trigger, Ticker Price, against the devnet's stream: prices after swaps, reconnect, close. */
 import { Contract, Wallet, JsonRpcProvider, parseUnits } from 'ethers';
+import type { AddressInfo } from 'net';
 import type { IDataObject } from 'n8n-workflow';
+import { WebSocketServer } from 'ws';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { uniswapArtifact } from '../../devnet/compile';
+import { subscriptions } from '../../nodes/ExpandTrigger/tickerPrice/connection';
 import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
 
 let devnet: Devnet;
@@ -83,10 +86,21 @@ test('Fetch test event returns one real price quickly and leaves nothing open', 
 	await waitFor(() => devnet.stream.connections === 0);
 });
 
-test('stream messages are metered as WebSocket message units', async () => {
-	const response = await fetch(`${devnet.baseUrl}/key/usage-details/${devnet.apiKey}`, { headers: { 'x-api-key': devnet.apiKey } });
-	const usage = (await response.json()) as { overAllWebSocketMessageUnits: number };
-	expect(usage.overAllWebSocketMessageUnits).toBeGreaterThanOrEqual(6);
+test('stream messages are metered as WebSocket message units, one per message sent', async () => {
+	const units = async () => {
+		const response = await fetch(`${devnet.baseUrl}/key/usage-details/${devnet.apiKey}`, { headers: { 'x-api-key': devnet.apiKey } });
+		return ((await response.json()) as { overAllWebSocketMessageUnits: number }).overAllWebSocketMessageUnits;
+	};
+	const before = await units();
+	const trigger = await activateTrigger({ event: 'tickerPrice', symbols: 'LINK' }, credentials());
+	await waitFor(() => prices(trigger, 'LINK').length >= 1);
+	await devnet.mine('31337', 2);
+	await waitFor(() => prices(trigger, 'LINK').length >= 3);
+	await trigger.close();
+	await waitFor(() => devnet.stream.connections === 0);
+	// One symbol is filtered by the server: every message it sent is one this client received.
+	expect((await units()) - before).toBe(trigger.emitted.length);
+	expect(trigger.emitted.length).toBe(3);
 });
 
 test('when the stream stays down, the trigger reports an error to n8n', async () => {
@@ -97,4 +111,57 @@ test('when the stream stays down, the trigger reports an error to n8n', async ()
 	expect(trigger.errors[0].message).toBe(`The ticker stream at ${devnet.streamUrl} could not be reached after 3 attempts`);
 	await trigger.close();
 	await devnet.stream.start();
+});
+
+test('subscriptions: one symbol is asked of the server, several or none subscribe to every token', () => {
+	expect(subscriptions(['LINK'])).toEqual([{ action: 'streamTickerPrice', symbol: 'LINK' }]);
+	expect(subscriptions(['LINK', 'WETH'])).toEqual([{ action: 'streamTickerPrice' }]);
+	expect(subscriptions([])).toEqual([{ action: 'streamTickerPrice' }]);
+});
+
+test('a test run cancelled before a price arrives closes the socket and ends', async () => {
+	const trigger = await activateTrigger({ event: 'tickerPrice', symbols: 'NOPE' }, credentials(), 'manual');
+	let ended = false;
+	const run = trigger.manual().then(() => {
+		ended = true;
+	});
+	await waitFor(() => devnet.stream.connections === 1);
+	await trigger.close();
+	await run;
+	expect(ended).toBe(true);
+	expect(trigger.emitted).toEqual([]);
+	await waitFor(() => devnet.stream.connections === 0);
+});
+
+test('a test run against a stream that is down fails quickly', async () => {
+	await devnet.stream.stop();
+	try {
+		const trigger = await activateTrigger({ event: 'tickerPrice' }, credentials(), 'manual');
+		const started = Date.now();
+		await expect(trigger.manual()).rejects.toThrow(/could not be reached after 2 attempts/);
+		expect(Date.now() - started).toBeLessThan(3000);
+		await trigger.close();
+	} finally {
+		await devnet.stream.start();
+	}
+});
+
+test('a server that accepts and hangs up at once counts as failed attempts, with backoff, then an error', async () => {
+	const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+	await new Promise((resolve) => server.once('listening', resolve));
+	let accepted = 0;
+	server.on('connection', (socket) => {
+		accepted++;
+		socket.close();
+	});
+	try {
+		const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		const trigger = await activateTrigger({ event: 'tickerPrice', options: { reconnectAttempts: 2 } }, { expandApi: { ...credentials().expandApi, streamUrl: url } });
+		await waitFor(() => trigger.errors.length === 1, 10000);
+		expect(accepted).toBe(3);
+		expect(trigger.errors[0].message).toBe(`The ticker stream at ${url} could not be reached after 3 attempts`);
+		await trigger.close();
+	} finally {
+		await new Promise((resolve) => server.close(resolve));
+	}
 });

@@ -17,25 +17,36 @@ export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITri
 	const maxAttempts = Number(options.reconnectAttempts ?? 8);
 	const lastEmitted = new Map<string, string>();
 
-	const connect = (onMessage: (message: IDataObject) => void, onGiveUp: (reason: string) => void) =>
-		new TickerConnection({ url: credentials.streamUrl, apiKey: credentials.apiKey, symbols, maxAttempts, onMessage, onGiveUp });
+	const connect = (onMessage: (message: IDataObject) => void, onGiveUp: (reason: string) => void, attempts = maxAttempts) =>
+		new TickerConnection({ url: credentials.streamUrl, apiKey: credentials.apiKey, symbols, maxAttempts: attempts, onMessage, onGiveUp });
 
 	if (this.getMode() === 'manual') {
+		// "Fetch test event": the first matching price, then the socket is closed. closeFunction also
+		// covers a test run that is cancelled before a price arrives.
+		let connection: TickerConnection | undefined;
+		let finish: (() => void) | undefined;
 		const manualTriggerFunction = async () => {
 			await new Promise<void>((resolve, reject) => {
-				const connection = connect(
+				finish = resolve;
+				connection = connect(
 					(message) => {
 						if (symbols.length && !symbols.includes(String(message.symbol).toUpperCase())) return;
-						void connection.close();
+						void connection?.close();
 						this.emit([this.helpers.returnJsonArray([message])]);
 						resolve();
 					},
 					(reason) => reject(new NodeOperationError(this.getNode(), reason)),
+					// A test run reports an unreachable stream after one retry instead of backing off for minutes.
+					Math.min(maxAttempts, 1),
 				);
 				void connection.open();
 			});
 		};
-		return { manualTriggerFunction };
+		const closeFunction = async () => {
+			await connection?.close();
+			finish?.();
+		};
+		return { manualTriggerFunction, closeFunction };
 	}
 
 	const connection = connect(

@@ -3,6 +3,10 @@ import WebSocket from 'ws';
 
 /** Delay before reconnection attempt n: doubling from half a second, at most 30 s. */
 const backoffMs = (attempt: number) => Math.min(30000, 500 * 2 ** attempt);
+/** A connection attempt that has not completed its handshake by then counts as failed. */
+const HANDSHAKE_TIMEOUT_MS = 10000;
+/** Ping interval; a connection that has not answered the previous ping by the next one is dropped. */
+const HEARTBEAT_MS = 30000;
 
 export interface TickerConnectionOptions {
 	url: string;
@@ -16,12 +20,26 @@ export interface TickerConnectionOptions {
 }
 
 /**
+ * The subscription messages (reference §5): `{"action":"streamTickerPrice"}` for every token, or
+ * with a `symbol` for one. The API documents one symbol per subscription and nothing about several
+ * on one connection, so for more than one symbol the trigger subscribes to every token and the
+ * caller filters: no symbol is lost if the server keeps only the last subscription.
+ */
+export function subscriptions(symbols: string[]): Array<{ action: 'streamTickerPrice'; symbol?: string }> {
+	return symbols.length === 1 ? [{ action: 'streamTickerPrice', symbol: symbols[0] }] : [{ action: 'streamTickerPrice' }];
+}
+
+/**
  * One subscription to the ticker stream that reconnects with backoff when the connection drops.
  * close() ends the socket and any pending wait, so nothing stays open after deactivation.
+ * `ws` is used because Node 20, which n8n 2.8 still runs on, has no built-in WebSocket client.
  */
 export class TickerConnection {
 	private socket?: WebSocket;
 	private closed = false;
+	/** Whether the current socket delivered a message, and answered since the last ping. */
+	private received = false;
+	private alive = true;
 	private readonly abort = new AbortController();
 
 	constructor(private readonly options: TickerConnectionOptions) {}
@@ -31,15 +49,21 @@ export class TickerConnection {
 			const opened = await this.connect();
 			if (this.closed) return;
 			if (opened) {
-				attempt = -1;
-				await this.untilClosed();
-				continue;
+				const received = await this.untilClosed();
+				if (this.closed) return;
+				// A connection that delivered prices was healthy: start counting again. One that was
+				// accepted and dropped without a message counts as a failed attempt, so a server that
+				// keeps hanging up is not hammered.
+				if (received) {
+					attempt = -1;
+					continue;
+				}
 			}
 			if (attempt >= this.options.maxAttempts) {
 				this.options.onGiveUp(`The ticker stream at ${this.options.url} could not be reached after ${attempt + 1} attempts`);
 				return;
 			}
-			await this.wait(backoffMs(attempt));
+			await this.wait(backoffMs(attempt), this.abort.signal);
 		}
 	}
 
@@ -49,37 +73,71 @@ export class TickerConnection {
 		this.socket?.terminate();
 	}
 
-	private async wait(ms: number): Promise<void> {
+	private async wait(ms: number, signal: AbortSignal): Promise<void> {
 		// sleepWithAbort is missing from some n8n-workflow versions; a plain sleep is the fallback.
-		if (typeof sleepWithAbort === 'function') await sleepWithAbort(ms, this.abort.signal).catch(() => undefined);
+		if (typeof sleepWithAbort === 'function') await sleepWithAbort(ms, signal).catch(() => undefined);
 		else await sleep(ms);
 	}
 
 	private connect(): Promise<boolean> {
 		return new Promise((resolve) => {
-			const socket = new WebSocket(this.options.url, { headers: { 'x-api-key': this.options.apiKey } });
+			const socket = new WebSocket(this.options.url, { headers: { 'x-api-key': this.options.apiKey }, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
 			this.socket = socket;
+			this.received = false;
+			this.alive = true;
+			socket.on('pong', () => {
+				this.alive = true;
+			});
 			socket.once('open', () => {
-				const subscriptions = this.options.symbols.length ? this.options.symbols.map((symbol) => ({ symbol })) : [{}];
-				for (const subscription of subscriptions) socket.send(JSON.stringify({ action: 'streamTickerPrice', ...subscription }));
+				for (const subscription of subscriptions(this.options.symbols)) socket.send(JSON.stringify(subscription));
 				resolve(true);
 			});
-			socket.once('error', () => resolve(false));
+			// Every error is followed by 'close'; a listener must stay for the socket's lifetime, as ws
+			// emits errors after the handshake too.
+			socket.on('error', () => resolve(false));
 			socket.on('message', (data) => {
+				this.received = true;
+				this.alive = true;
+				let message: unknown;
 				try {
-					const message = JSON.parse(String(data));
-					if (message && typeof message === 'object' && !Array.isArray(message)) this.options.onMessage(message);
+					message = JSON.parse(String(data));
 				} catch {
-					// not JSON: not a ticker message
+					return; // not JSON: not a ticker message
 				}
+				if (message && typeof message === 'object' && !Array.isArray(message)) this.options.onMessage(message as Record<string, unknown>);
 			});
 		});
 	}
 
-	private untilClosed(): Promise<void> {
+	/** Resolves when the socket closes, with whether it delivered a message; pings meanwhile. */
+	private untilClosed(): Promise<boolean> {
+		const socket = this.socket as WebSocket;
+		const stopped = new AbortController();
+		const onAbort = () => stopped.abort();
+		this.abort.signal.addEventListener('abort', onAbort);
+		const heartbeat = async () => {
+			while (!stopped.signal.aborted) {
+				await this.wait(HEARTBEAT_MS, stopped.signal);
+				if (stopped.signal.aborted || socket.readyState !== WebSocket.OPEN) return;
+				if (!this.alive) {
+					socket.terminate();
+					return;
+				}
+				this.alive = false;
+				socket.ping();
+			}
+		};
 		return new Promise((resolve) => {
-			if (!this.socket || this.socket.readyState === WebSocket.CLOSED) resolve();
-			else this.socket.once('close', () => resolve());
+			const done = () => {
+				stopped.abort();
+				this.abort.signal.removeEventListener('abort', onAbort);
+				resolve(this.received);
+			};
+			if (socket.readyState === WebSocket.CLOSED) done();
+			else {
+				socket.once('close', done);
+				void heartbeat();
+			}
 		});
 	}
 }
