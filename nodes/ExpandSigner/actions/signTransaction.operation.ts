@@ -158,7 +158,14 @@ function readFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		}
 		value = converted;
 	}
-	const accessList = typeof additional.accessList === 'string' ? JSON.parse(additional.accessList || '[]') : additional.accessList;
+	let accessList = additional.accessList;
+	if (typeof accessList === 'string') {
+		try {
+			accessList = JSON.parse(accessList || '[]');
+		} catch {
+			throw new NodeOperationError(this.getNode(), `The parameter "accessList" is not valid JSON (item ${itemIndex})`, { itemIndex });
+		}
+	}
 	return {
 		...additional,
 		accessList: Array.isArray(accessList) && accessList.length ? accessList : undefined,
@@ -174,5 +181,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 	const fields = normalizeFields(this.getNode(), itemIndex, raw);
 	const client = new ChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
 	const transaction = await completeTransaction(this.getNode(), itemIndex, fields, session.signer, client, session.nonces);
-	return await signTransaction(session.signer, transaction);
+	const signed = await signTransaction(session.signer, transaction);
+	session.nonces.commit(String(transaction.chainId), session.signer.address, BigInt(transaction.nonce as number));
+	return signed;
 }

@@ -1,4 +1,4 @@
-import { Transaction, type TransactionLike } from 'ethers';
+import { accessListify, isAddress, isHexString, Transaction, type TransactionLike } from 'ethers';
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -25,6 +25,10 @@ const INTEGER_FIELDS = ['chainId', 'value', 'gas', 'gasPrice', 'maxFeePerGas', '
 
 function fieldError(node: INode, itemIndex: number, message: string): NodeOperationError {
 	return new NodeOperationError(node, `${message} (item ${itemIndex})`, { itemIndex });
+}
+
+function clip(text: string): string {
+	return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 function present(value: unknown): string | undefined {
@@ -54,27 +58,69 @@ export function normalizeFields(node: INode, itemIndex: number, raw: IDataObject
 		}
 		fields[name] = BigInt(value).toString();
 	}
+	for (const name of ['from', 'to'] as const) {
+		const value = fields[name];
+		if (value !== undefined && !isAddress(value)) {
+			throw fieldError(node, itemIndex, `The transaction field "${name}" must be a 0x address of 20 bytes (checksummed if in mixed case); got "${value}"`);
+		}
+	}
+	if (fields.data !== undefined && !isHexString(fields.data)) {
+		throw fieldError(node, itemIndex, `The transaction field "data" must be 0x-prefixed hex bytes; got "${clip(fields.data)}"`);
+	}
 	const type = present(raw.type);
 	if (type !== undefined) {
 		if (!['0', '1', '2'].includes(type)) throw fieldError(node, itemIndex, `The transaction field "type" must be 0, 1 or 2; got "${type}"`);
 		fields.type = Number(type);
 	}
-	if (raw.accessList !== undefined && raw.accessList !== '') fields.accessList = raw.accessList as TransactionLike['accessList'];
+	if (raw.accessList !== undefined && raw.accessList !== null && raw.accessList !== '') {
+		try {
+			const list = typeof raw.accessList === 'string' ? JSON.parse(raw.accessList) : raw.accessList;
+			const entries = accessListify(list as NonNullable<TransactionLike['accessList']>);
+			if (entries.length) fields.accessList = entries;
+		} catch {
+			throw fieldError(node, itemIndex, 'The transaction field "accessList" must be a list of { address, storageKeys } entries');
+		}
+		if (fields.type === 0 && fields.accessList) throw fieldError(node, itemIndex, 'A legacy (type 0) transaction cannot have an access list; use EIP-2930 or EIP-1559');
+	}
 	return fields;
 }
 
-/** Consecutive nonces for several items signed by the same address on the same chain in one execution. */
+/**
+ * Consecutive nonces for several items signed by the same address on the same chain in one
+ * execution. The chain's pending count is asked once, when the first automatic nonce is needed;
+ * after that each automatic nonce is one above the highest signed so far (explicit ones included).
+ * A nonce is only used up once its transaction is signed (`commit`): an item that fails after
+ * `next` (a fee query, a bad field) leaves no gap for the items after it.
+ */
 export class NonceTracker {
-	private readonly next = new Map<string, bigint>();
+	/** The lowest nonce not yet used, by chain and address. */
+	private readonly floor = new Map<string, bigint>();
 
-	async take(client: ChainClient, chainId: string, address: string, explicit?: string): Promise<bigint> {
-		const key = `${chainId}:${address.toLowerCase()}`;
-		let nonce: bigint;
-		if (explicit !== undefined) nonce = BigInt(explicit);
-		else if (this.next.has(key)) nonce = this.next.get(key) as bigint;
-		else nonce = BigInt(await client.rpc<string>('eth_getTransactionCount', [address, 'pending']));
-		this.next.set(key, nonce + 1n);
-		return nonce;
+	/** Keys whose pending count has been read from the chain. */
+	private readonly loaded = new Set<string>();
+
+	private static key(chainId: string, address: string): string {
+		return `${chainId}:${address.toLowerCase()}`;
+	}
+
+	async next(client: ChainClient, chainId: string, address: string, explicit?: string): Promise<bigint> {
+		if (explicit !== undefined) return BigInt(explicit);
+		const key = NonceTracker.key(chainId, address);
+		if (!this.loaded.has(key)) {
+			const pending = BigInt(await client.rpc<string>('eth_getTransactionCount', [address, 'pending']));
+			this.loaded.add(key);
+			this.raise(key, pending);
+		}
+		return this.floor.get(key) as bigint;
+	}
+
+	commit(chainId: string, address: string, nonce: bigint): void {
+		this.raise(NonceTracker.key(chainId, address), nonce + 1n);
+	}
+
+	private raise(key: string, to: bigint): void {
+		const current = this.floor.get(key);
+		if (current === undefined || to > current) this.floor.set(key, to);
 	}
 }
 
@@ -98,7 +144,7 @@ export async function completeTransaction(
 	const value = fields.value ?? '0';
 	const data = fields.data ?? '0x';
 	const gasLimit = fields.gas ?? (await client.estimateGas({ from: signer.address, to: fields.to, data, value }));
-	const nonce = await nonces.take(client, chainId, signer.address, fields.nonce);
+	const nonce = await nonces.next(client, chainId, signer.address, fields.nonce);
 
 	let type = fields.type;
 	if (type === undefined) {
@@ -112,11 +158,16 @@ export async function completeTransaction(
 	const transaction: TransactionLike = { chainId, to: fields.to, value, data, gasLimit, nonce: Number(nonce), type };
 	if (fields.accessList) transaction.accessList = fields.accessList;
 	if (type === 2) {
-		const priority = fields.maxPriorityFeePerGas ?? BigInt(await client.rpc<string>('eth_maxPriorityFeePerGas')).toString();
+		let priority = fields.maxPriorityFeePerGas ?? BigInt(await client.rpc<string>('eth_maxPriorityFeePerGas')).toString();
 		let maxFee = fields.maxFeePerGas;
 		if (!maxFee) {
 			const block = await client.rpc<{ baseFeePerGas?: string }>('eth_getBlockByNumber', ['latest', false]);
 			maxFee = (BigInt(block.baseFeePerGas ?? '0x0') * 2n + BigInt(priority)).toString();
+		} else if (fields.maxPriorityFeePerGas === undefined && BigInt(priority) > BigInt(maxFee)) {
+			// The chain's suggested tip may not exceed the fee cap the user set.
+			priority = maxFee;
+		} else if (BigInt(priority) > BigInt(maxFee)) {
+			throw fieldError(node, itemIndex, `The max priority fee per gas (${priority}) is above the max fee per gas (${maxFee})`);
 		}
 		transaction.maxPriorityFeePerGas = priority;
 		transaction.maxFeePerGas = maxFee;
