@@ -1,5 +1,6 @@
 import { getBytes, hashMessage, isHexString } from 'ethers';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { SigningSession } from './common';
 
@@ -27,7 +28,12 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
 	const text = this.getNodeParameter('message', itemIndex) as string;
 	const asBytes = this.getNodeParameter('messageIsHex', itemIndex, false) as boolean;
-	const message = asBytes && isHexString(text) ? getBytes(text) : text;
+	if (asBytes && !isHexString(text)) {
+		throw new NodeOperationError(this.getNode(), `The parameter "message" must be 0x-prefixed hex bytes when "Message Is Hex Bytes" is on (item ${itemIndex})`, {
+			itemIndex,
+		});
+	}
+	const message = asBytes ? getBytes(text) : text;
 	return {
 		message: text,
 		messageHash: hashMessage(message),

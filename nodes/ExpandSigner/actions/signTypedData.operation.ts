@@ -30,15 +30,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 		});
 	}
 	const types = Object.fromEntries(Object.entries(data.types).filter(([name]) => name !== 'EIP712Domain'));
+	let hash: string;
 	try {
-		return {
-			signature: await session.signer.signTypedData(data.domain, types, data.message),
-			hash: TypedDataEncoder.hash(data.domain, types, data.message),
-			address: session.signer.address,
-		};
+		// Encoding errors describe the typed data only, so their text can be passed on.
+		hash = TypedDataEncoder.hash(data.domain, types, data.message);
 	} catch (error) {
 		throw new NodeOperationError(this.getNode(), `The typed data cannot be encoded: ${(error as Error).message} (item ${itemIndex})`, {
 			itemIndex,
 		});
 	}
+	// Signing errors are left to the router, which replaces the library's text.
+	return { signature: await session.signer.signTypedData(data.domain, types, data.message), hash, address: session.signer.address };
 }
