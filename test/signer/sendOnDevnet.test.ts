@@ -1,12 +1,13 @@
 /**
  * The send step end to end on the devnet: Expand write operation → Expand Signer → Expand
- * chain/sendtransaction → chain/gettransaction, with every request and output recorded and
- * searched for any trace of the key.
+ * chain/sendtransaction → chain/gettransaction, with every request, response, output, error and
+ * log line recorded and searched for any trace of the key.
  */
-import { HDNodeWallet, Mnemonic, Transaction } from 'ethers';
+import { HDNodeWallet, Mnemonic, Transaction, hexlify, toUtf8Bytes } from 'ethers';
+import { LoggerProxy } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec } from '../helpers/n8n';
+import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec, type RunResult } from '../helpers/n8n';
 import { startRecordingProxy } from '../helpers/recordingProxy';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
@@ -18,21 +19,69 @@ let chainA: Devnet['chains'][number];
 const signingKey = { keyType: 'mnemonic', mnemonic: MNEMONIC, derivationPath: PATH, passphrase: '' };
 const sender = HDNodeWallet.fromPhrase(MNEMONIC, undefined, PATH);
 
+/** Every log line of n8n's logger and everything written to the console or stdout/stderr during the runs. */
+const logLines: string[] = [];
+const restoreOutput: Array<() => void> = [];
+
+const recordingLogger = Object.fromEntries(
+	(['error', 'warn', 'info', 'debug'] as const).map((level) => [level, (message: string, metadata?: object) => logLines.push(`${level} ${message} ${JSON.stringify(metadata ?? {})}`)]),
+) as Parameters<typeof LoggerProxy.init>[0];
+const logLevel = process.env.N8N_LOG_LEVEL;
+
 beforeAll(async () => {
+	// n8n's own logger (created on first use, when it takes over LoggerProxy) prints everything too.
+	process.env.N8N_LOG_LEVEL = 'debug';
+	// n8n's logger writes info and debug to stdout, warnings and errors to stderr: all recorded, kept
+	// off the test output except process.stderr, where jest itself reports when run in band.
+	// Under jest workers the console's own streams (where winston writes) are not process's.
+	const jestConsole = console as unknown as { _stdout?: NodeJS.WriteStream; _stderr?: NodeJS.WriteStream };
+	const streams = new Map([
+		[process.stdout, true],
+		[process.stderr, false],
+		...(jestConsole._stdout ? [[jestConsole._stdout, true] as const] : []),
+		...(jestConsole._stderr ? [[jestConsole._stderr, true] as const] : []),
+	]);
+	for (const [stream, swallow] of streams) {
+		const write = stream.write;
+		stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+			logLines.push(String(chunk));
+			return swallow ? true : write.call(stream, chunk, ...rest);
+		}) as typeof stream.write;
+		restoreOutput.push(() => (stream.write = write));
+	}
+	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+		const spy = jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void logLines.push(args.map(String).join(' ')));
+		restoreOutput.push(() => spy.mockRestore());
+	}
 	devnet = await startDevnet();
 	[chainA] = devnet.chains;
 	proxy = await startRecordingProxy([devnet.baseUrl, devnet.historicalUrl, ...devnet.chains.map((chain) => chain.rpcUrl)]);
 });
 afterAll(async () => {
+	for (const restore of restoreOutput) restore();
+	if (logLevel === undefined) delete process.env.N8N_LOG_LEVEL;
+	else process.env.N8N_LOG_LEVEL = logLevel;
 	await proxy.close();
 	await devnet.stop();
 });
 
-function run(nodes: NodeSpec[], items: object[]) {
-	return runPipeline([{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } }, ...nodes], {
+/** Each run's whole execution data (every node's output, errors with stack and description), kept for the scan. */
+const runs: RunResult[] = [];
+
+async function run(nodes: NodeSpec[], items: object[], key: Record<string, string> = signingKey) {
+	LoggerProxy.init(recordingLogger);
+	const result = await runPipeline([{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } }, ...nodes], {
 		...expandCredentials({ apiKey: devnet.apiKey, baseUrl: proxy.url(devnet.baseUrl), historicalUrl: proxy.url(devnet.historicalUrl) }),
-		expandSignerApi: signingKey,
+		expandSignerApi: key,
 	});
+	runs.push(result);
+	return result;
+}
+
+/** The text of a run: its execution data and its error, with the fields JSON leaves out. */
+function runText(result: RunResult): string {
+	const error = result.error;
+	return [JSON.stringify(result.run), error ? `${error.message} ${error.description ?? ''} ${error.stack ?? ''} ${JSON.stringify(error)}` : ''].join(' ');
 }
 
 const signer: NodeSpec = { name: 'Sign', type: SIGNER, parameters: { operation: 'signTransaction', source: 'input' } };
@@ -111,32 +160,71 @@ test('twenty token transfers in one execution land with consecutive nonces and e
 	outputs.push(...['Transfer', 'Sign', 'Send', 'Read'].flatMap((name) => result.output(name)));
 });
 
-test('no request and no output carries the key, the mnemonic or anything derived from them', () => {
+// Variants of the real key material that a careless error message could quote.
+const TRUNCATED_KEY = sender.privateKey.slice(0, -2);
+const MISSPELT_MNEMONIC = MNEMONIC.replace(/junk$/, 'jump');
+
+test('failures on the way (a foreign sender, a truncated key, a misspelt phrase) fail cleanly, without quoting the key', async () => {
+	const other = chainA.wallets[5].address;
+	const fee: NodeSpec = {
+		name: 'Fee',
+		type: EXPAND,
+		parameters: { resource: 'chain', operation: 'createfeetransaction', chainId: '31337', from: '={{ $json.from }}', gas: '21000', value: '1000', referenceId: 'x' },
+	};
+	const mixed = await run([fee, { ...signer, continueOnFail: true }], [{ from: other }, { from: sender.address }]);
+	const [refused, signed] = mixed.output('Sign');
+	expect(refused.json.error).toBe(`The transaction is from ${other}, but the signing key controls ${sender.address}; sign it with the key of ${other} (item 0)`);
+	expect(Transaction.from(signed.json.rawTransaction as string).from).toBe(sender.address);
+
+	const truncated = await run([fee, signer], [{ from: sender.address }], { keyType: 'privateKey', privateKey: TRUNCATED_KEY });
+	expect(truncated.error?.message).toBe('The private key of the signing key credential is not a valid 32-byte hex key (item 0)');
+	const misspelt = await run([fee, signer], [{ from: sender.address }], { ...signingKey, mnemonic: MISSPELT_MNEMONIC });
+	expect(misspelt.error?.message).toBe('The mnemonic of the signing key credential is not a valid BIP-39 phrase (item 0)');
+});
+
+test('no request, response, output, error or log line carries the key, the mnemonic or anything derived from them', () => {
 	const mnemonic = Mnemonic.fromPhrase(MNEMONIC);
 	const root = HDNodeWallet.fromMnemonic(mnemonic, 'm');
+	const derived = ["m/44'/60'/0'", "m/44'/60'/0'/0", PATH].map((path) => HDNodeWallet.fromMnemonic(mnemonic, path));
+	const hexSecrets = [
+		sender.privateKey,
+		mnemonic.computeSeed(),
+		mnemonic.entropy,
+		hexlify(toUtf8Bytes(MNEMONIC)),
+		root.privateKey,
+		root.chainCode,
+		...derived.flatMap((node) => [node.privateKey, node.chainCode]),
+		TRUNCATED_KEY,
+	];
 	const secrets = [
+		...hexSecrets.flatMap((secret) => [secret, secret.slice(2)]),
 		MNEMONIC,
 		MNEMONIC.split(' ').slice(0, 4).join(' '),
-		sender.privateKey,
-		sender.privateKey.slice(2),
-		mnemonic.computeSeed(),
-		mnemonic.computeSeed().slice(2),
+		MISSPELT_MNEMONIC,
 		root.extendedKey,
-		sender.extendedKey,
-		root.privateKey.slice(2),
+		...derived.map((node) => node.extendedKey),
 	].map((secret) => secret.toLowerCase());
 	const recorded = [
 		...proxy.requests.map((request) => `${request.method} ${request.url} ${JSON.stringify(request.headers)} ${request.body}`),
+		...proxy.responses,
 		...outputs.map((output) => JSON.stringify(output)),
+		...runs.map(runText),
+		...logLines,
 	];
-	expect(proxy.requests.length).toBeGreaterThan(100);
-	// The test would see a leak: the signed transactions it scans are really there.
+	// The scan would see a leak: what it searches is really there. Requests to the API and to the
+	// chain's JSON-RPC node, the signed transactions, errors and n8n's own log lines.
+	expect(runs).toHaveLength(5);
+	expect(proxy.requests.filter((request) => request.target === devnet.baseUrl).length).toBeGreaterThan(60);
+	expect(proxy.requests.filter((request) => request.body.includes('eth_getTransactionCount')).length).toBeGreaterThan(0);
 	expect(recorded.some((text) => text.includes('rawTransaction'))).toBe(true);
+	expect(recorded.some((text) => text.includes('but the signing key controls'))).toBe(true);
+	expect(logLines.some((line) => line.includes('Running node "Sign"'))).toBe(true);
 	for (const text of recorded) {
 		const lower = text.toLowerCase();
 		for (const secret of secrets) expect(lower.includes(secret)).toBe(false);
 	}
 	// And what was signed is what was sent.
 	const sentRaw = proxy.requests.filter((request) => request.url.includes('/chain/sendtransaction')).map((request) => JSON.parse(request.body).rawTransaction);
+	expect(sentRaw).toHaveLength(21);
 	expect(sentRaw.every((raw) => Transaction.from(raw).from === sender.address)).toBe(true);
 });
