@@ -23,9 +23,11 @@ const sender = HDNodeWallet.fromPhrase(MNEMONIC, undefined, PATH);
 const logLines: string[] = [];
 const restoreOutput: Array<() => void> = [];
 
-const recordingLogger = Object.fromEntries(
-	(['error', 'warn', 'info', 'debug'] as const).map((level) => [level, (message: string, metadata?: object) => logLines.push(`${level} ${message} ${JSON.stringify(metadata ?? {})}`)]),
-) as Parameters<typeof LoggerProxy.init>[0];
+const logTo =
+	(level: string) =>
+	(message: string, metadata?: object): void =>
+		void logLines.push(`${level} ${message} ${JSON.stringify(metadata ?? {})}`);
+const recordingLogger: Parameters<typeof LoggerProxy.init>[0] = { error: logTo('error'), warn: logTo('warn'), info: logTo('info'), debug: logTo('debug') };
 const logLevel = process.env.N8N_LOG_LEVEL;
 
 beforeAll(async () => {
