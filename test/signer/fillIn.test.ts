@@ -111,6 +111,13 @@ test('the chain ID of the input selects the chain for the RPC lookup; a chain wi
 	expect(Transaction.from(json.rawTransaction as string).from).toBe(ADDRESS);
 	expect(api.requests.find((request) => request.path === '/chain/getpublicrpc')?.query).toEqual({ chainId: '56' });
 	expect(rpcCalls('eth_chainId')).toHaveLength(0);
+
+	// With an access list the same chain gets an EIP-2930 transaction at the chain's gas price.
+	const accessList = [{ address: TO, storageKeys: ['0x' + '01'.repeat(32)] }];
+	const withList = await sign([{ chainId: '56', to: TO, gas: '60000', nonce: '1', accessList }]);
+	const signed = withList.output('Signer')[0].json;
+	expect(signed).toMatchObject({ type: 1, gasPrice: '3000000000', accessList });
+	expect(Transaction.from(signed.rawTransaction as string).from).toBe(ADDRESS);
 });
 
 test('a fee cap below the suggested tip lowers the tip to the cap; a tip above the cap the user set is refused', async () => {

@@ -152,7 +152,7 @@ export async function completeTransaction(
 		else if (fields.maxFeePerGas || fields.maxPriorityFeePerGas) type = 2;
 		else {
 			const block = await client.rpc<{ baseFeePerGas?: string }>('eth_getBlockByNumber', ['latest', false]);
-			type = block.baseFeePerGas ? 2 : 0;
+			type = block.baseFeePerGas ? 2 : fields.accessList ? 1 : 0;
 		}
 	}
 	const transaction: TransactionLike = { chainId, to: fields.to, value, data, gasLimit, nonce: Number(nonce), type };
