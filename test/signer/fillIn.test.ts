@@ -165,6 +165,20 @@ test('a refusing JSON-RPC node and malformed fields fail with messages naming th
 	const refused = await sign([{ chainId: '31337', to: TO, gas: '21000', gasPrice: '1' }]);
 	expect(refused.error?.message).toBe("The chain's JSON-RPC node refused eth_getTransactionCount: header not found");
 
+	api.respondWith((request) =>
+		request.path === '/chain/getpublicrpc' ? envelope({ rpc: 'http://127.0.0.1:1/rpc' }) : { status: 404, body: { status: 404, msg: 'not found' } },
+	);
+	const unreachable = await sign([{ chainId: '31337', to: TO, gas: '21000', gasPrice: '1' }], undefined, true);
+	expect(unreachable.output('Signer')[0].json.error).toBe("The chain's JSON-RPC node did not answer eth_getTransactionCount (item 0)");
+	const offline = await sign([{ chainId: '31337', to: TO, gas: '21000', gasPrice: '1' }]);
+	expect(offline.error?.description).toBe('connect ECONNREFUSED 127.0.0.1:1');
+	api.respondWith((request) =>
+		request.path === '/chain/getpublicrpc' ? envelope({ rpc: `${api.baseUrl}/rpc` }) : { status: 502, body: 'bad gateway' },
+	);
+	const failing = await sign([{ chainId: '31337', to: TO, gas: '21000', gasPrice: '1' }]);
+	expect(failing.error?.message).toBe("The chain's JSON-RPC node did not answer eth_getTransactionCount (item 0)");
+	expect(failing.error?.description).toBe('Request failed with status code 502');
+
 	const cases: Array<[object, string]> = [
 		[{ to: '0x1234' }, 'The transaction field "to" must be a 0x address of 20 bytes (checksummed if in mixed case); got "0x1234" (item 0)'],
 		[{ to: TO, data: 'transfer(…)' }, 'The transaction field "data" must be 0x-prefixed hex bytes; got "transfer(…)" (item 0)'],

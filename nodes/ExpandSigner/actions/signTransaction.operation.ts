@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toSmallestUnit } from '../helpers/amount';
-import { ChainClient } from '../../Expand/transport/chainClient';
+import { SignerChainClient } from '../helpers/chain';
 import { completeTransaction, normalizeFields, signTransaction } from '../helpers/transaction';
 import type { SigningSession } from './common';
 
@@ -179,7 +179,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 	const source = this.getNodeParameter('source', itemIndex) as string;
 	const raw = source === 'input' ? readFromInput.call(this, itemIndex) : readFromForm.call(this, itemIndex);
 	const fields = normalizeFields(this.getNode(), itemIndex, raw);
-	const client = new ChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
+	const client = new SignerChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
 	const transaction = await completeTransaction(this.getNode(), itemIndex, fields, session.signer, client, session.nonces);
 	const signed = await signTransaction(session.signer, transaction);
 	session.nonces.commit(String(transaction.chainId), session.signer.address, BigInt(transaction.nonce as number));
