@@ -194,3 +194,13 @@ test('a refusing JSON-RPC node and malformed fields fail with messages naming th
 	// Each was refused before anything was asked of the API or the chain.
 	expect(api.requests).toHaveLength(0);
 });
+
+test("an error of the signing library is replaced by its identifiers, never its text", async () => {
+	serve({ chainId: 31337, pendingNonce: 0, tip: 1n, gasPrice: 1n, estimate: '21000' });
+	// A value above 2^256 passes the whole-number check and fails in the library's encoding.
+	const huge = (2n ** 256n).toString();
+	const result = await sign([{ chainId: '31337', to: TO, gas: '21000', gasPrice: '1', nonce: '0', value: huge }]);
+	expect(result.error?.message).toBe('Signing failed: INVALID_ARGUMENT, argument "tx.value" (item 0)');
+	expect(JSON.stringify(result.run.data.resultData.error)).not.toContain(huge);
+	expect(`${result.error?.message} ${result.error?.description ?? ''} ${result.error?.stack ?? ''}`).not.toContain(huge);
+});

@@ -26,9 +26,22 @@ function isNodeError(error: unknown): error is NodeApiError | NodeOperationError
 function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (isNodeError(error)) return new NodeOperationError(node, error, { itemIndex });
-	// Errors of the signing library are replaced, not wrapped: their text could quote what they were given.
-	const message = error instanceof SigningKeyError ? error.message : 'Signing failed';
+	// Errors of the signing library are replaced, not wrapped: their text could quote what they were
+	// given. Only its identifiers (error code, argument name, fault) are kept, which quote nothing.
+	const message = error instanceof SigningKeyError ? error.message : `Signing failed${libraryDetail(error)}`;
 	return new NodeOperationError(node, `${message} (item ${itemIndex})`, { itemIndex });
+}
+
+function libraryDetail(error: unknown): string {
+	const { code, argument, fault, operation } = (error ?? {}) as Record<string, unknown>;
+	const identifier = (value: unknown) => (typeof value === 'string' && /^[A-Za-z_][\w.]{0,40}$/.test(value) ? value : undefined);
+	const parts = [
+		identifier(code),
+		identifier(argument) && `argument "${identifier(argument)}"`,
+		identifier(operation) && `operation "${identifier(operation)}"`,
+		identifier(fault) && `fault "${identifier(fault)}"`,
+	].filter(Boolean);
+	return parts.length ? `: ${parts.join(', ')}` : '';
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
