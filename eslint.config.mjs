@@ -87,7 +87,7 @@ export default tseslint.config(
 	{
 		// Expand Trigger's ticker stream needs a WebSocket client, which Node 20 does not have built in
 		// (README, "Runtime dependencies"). For the stream connection only, the allow-list is extended by ws.
-		files: ['./nodes/ExpandTrigger/tickerPrice/connection.ts'],
+		files: ['./nodes/ExpandTrigger/events/tickerPrice/connection.ts'],
 		rules: {
 			'@n8n/community-nodes/no-restricted-imports': 'off',
 			'no-restricted-imports': [
@@ -115,7 +115,7 @@ export default tseslint.config(
 		// Catalog entries are API parameter specs that merely look like node parameters to this
 		// rule: "tokenAddress", "pageToken" and "transactionHash" are public data, not secrets.
 		// The node properties generated from them are linted like any other (scripts/lintGeneratedProperties.ts).
-		files: ['./nodes/Expand/catalog/**/*.ts'],
+		files: ['./nodes/shared/catalog/**/*.ts'],
 		rules: {
 			'n8n-nodes-base/node-param-type-options-password-missing': 'off',
 		},

@@ -1,4 +1,4 @@
-import { operations } from '../nodes/Expand/catalog';
+import { operations } from '../nodes/shared/catalog';
 
 /** One metered call, with the spec's usage-item fields. */
 export interface UsageItem {

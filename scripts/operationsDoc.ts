@@ -1,7 +1,7 @@
 /** Renders docs/operations.md from the operation catalog, the one source of the node's operations. */
-import { operations, resources, returnsUnsignedTransaction } from '../nodes/Expand/catalog';
-import { protocols } from '../nodes/Expand/catalog/protocols';
-import type { OperationSpec, ParameterSpec } from '../nodes/Expand/catalog/types';
+import { operations, resources, returnsUnsignedTransaction } from '../nodes/shared/catalog';
+import { protocols } from '../nodes/shared/catalog/protocols';
+import type { OperationSpec, ParameterSpec } from '../nodes/shared/catalog/types';
 
 function cell(text: string): string {
 	return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -60,7 +60,7 @@ export function renderOperationsDoc(): string {
 	const lines = [
 		'# Expand node: operations',
 		'',
-		'Generated from the operation catalog (`nodes/Expand/catalog/`) by `npm run docs`; a test fails when this file is stale.',
+		'Generated from the operation catalog (`nodes/shared/catalog/`) by `npm run docs`; a test fails when this file is stale.',
 		'',
 		`${operations.length} operations in ${resources.length} resources. GET operations send query parameters (lists comma-separated), POST operations a JSON body (lists as JSON arrays). Every request carries the API key in the \`x-api-key\` header.`,
 		'',

@@ -35,5 +35,5 @@ test('the runtime dependencies are ethers for the signer and ws for the ticker s
 	const ethersImporters = importersOf('ethers');
 	expect(ethersImporters.length).toBeGreaterThan(0);
 	for (const path of ethersImporters) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\//);
-	expect(importersOf('ws')).toEqual(['dist/nodes/ExpandTrigger/tickerPrice/connection.js']);
+	expect(importersOf('ws')).toEqual(['dist/nodes/ExpandTrigger/events/tickerPrice/connection.js']);
 });

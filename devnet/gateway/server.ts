@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
 
-import { operations } from '../../nodes/Expand/catalog';
+import { operations } from '../../nodes/shared/catalog';
 import { DateFormatError, type Meter, computeUnitsFor } from '../metering';
 import { createContext, type Handler } from './context';
 import type { ChainRuntime } from './evm';

@@ -1,4 +1,4 @@
-import { formatUnits } from '../../nodes/Expand/helpers/units';
+import { formatUnits } from '../../nodes/shared/amounts';
 import { readContract, uniswapRouter } from '../gateway/evm';
 import type { ChainRuntime } from '../gateway/evm';
 import { tickerTokens } from '../gateway/handlers/chain';

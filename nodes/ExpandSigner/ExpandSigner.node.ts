@@ -1,10 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { apiOperations, operationProperty, operations } from './actions/operations';
 import { router } from './actions/router';
-import * as signMessage from './actions/signMessage.operation';
-import * as signTransaction from './actions/signTransaction.operation';
-import * as signTypedData from './actions/signTypedData.operation';
 import { expandSignerKeyTest } from './methods/credentialTest';
 
 export class ExpandSigner implements INodeType {
@@ -22,50 +20,9 @@ export class ExpandSigner implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: 'expandSignerApi', required: true, testedBy: 'expandSignerKeyTest' },
-			{
-				name: 'expandApi',
-				required: true,
-				displayOptions: { show: { operation: ['signTransaction'] } },
-			},
+			{ name: 'expandApi', required: true, displayOptions: { show: { operation: apiOperations } } },
 		],
-		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Get Address',
-						value: 'getAddress',
-						description: 'Show the address the stored key controls',
-						action: 'Get the signing address',
-					},
-					{
-						name: 'Sign Message',
-						value: 'signMessage',
-						description: 'Sign a message (EIP-191 personal sign)',
-						action: 'Sign a message',
-					},
-					{
-						name: 'Sign Transaction',
-						value: 'signTransaction',
-						description: 'Build and sign a raw transaction for Expand chain/sendtransaction',
-						action: 'Sign a transaction',
-					},
-					{
-						name: 'Sign Typed Data',
-						value: 'signTypedData',
-						description: 'Sign EIP-712 typed data',
-						action: 'Sign typed data',
-					},
-				],
-				default: 'signTransaction',
-			},
-			...signTransaction.description,
-			...signMessage.description,
-			...signTypedData.description,
-		],
+		properties: [operationProperty, ...operations.flatMap((operation) => operation.description)],
 	};
 
 	methods = { credentialTest: { expandSignerKeyTest } };

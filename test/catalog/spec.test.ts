@@ -1,5 +1,5 @@
 /** The catalog against the spec's endpoint list: nothing missing, nothing different, nothing invented. */
-import { operations } from '../../nodes/Expand/catalog';
+import { operations } from '../../nodes/shared/catalog';
 import { loadSpecEndpoints } from '../helpers/spec';
 
 const spec = loadSpecEndpoints();

@@ -5,9 +5,9 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { operations } from '../../nodes/Expand/catalog';
-import { protocols } from '../../nodes/Expand/catalog/protocols';
-import type { OperationSpec, ParameterSpec } from '../../nodes/Expand/catalog/types';
+import { operations } from '../../nodes/shared/catalog';
+import { protocols } from '../../nodes/shared/catalog/protocols';
+import type { OperationSpec, ParameterSpec } from '../../nodes/shared/catalog/types';
 import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
 import { envelope, type RecordingServer, startRecordingServer } from '../helpers/recordingServer';
 import { loadSpecEndpoints } from '../helpers/spec';

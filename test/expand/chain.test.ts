@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { operations } from '../../nodes/Expand/catalog';
+import { operations } from '../../nodes/shared/catalog';
 import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
 import { envelope, type RecordingServer, startRecordingServer } from '../helpers/recordingServer';
 import { specEndpoint } from '../helpers/spec';

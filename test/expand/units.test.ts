@@ -1,4 +1,4 @@
-import { formatUnits } from '../../nodes/Expand/helpers/units';
+import { formatUnits } from '../../nodes/shared/amounts';
 
 const UNLIMITED = (2n ** 256n - 1n).toString();
 

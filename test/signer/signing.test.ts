@@ -13,7 +13,7 @@ import {
 } from 'ethers';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { toSmallestUnit } from '../../nodes/ExpandSigner/helpers/amount';
+import { toSmallestUnit } from '../../nodes/shared/amounts';
 import { expandSignerKeyTest } from '../../nodes/ExpandSigner/methods/credentialTest';
 import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
 import { type RecordingServer, startRecordingServer } from '../helpers/recordingServer';

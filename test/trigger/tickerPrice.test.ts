@@ -6,7 +6,7 @@ import { WebSocketServer } from 'ws';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { uniswapArtifact } from '../../devnet/compile';
-import { subscriptions } from '../../nodes/ExpandTrigger/tickerPrice/connection';
+import { subscriptions } from '../../nodes/ExpandTrigger/events/tickerPrice/connection';
 import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
 
 let devnet: Devnet;

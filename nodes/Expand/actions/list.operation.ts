@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { OperationSpec, PaginationSpec } from '../catalog/types';
+import type { OperationSpec, PaginationSpec } from '../../shared/catalog/types';
 import type { ItemParameters } from '../helpers/parameters';
 import { buildRequest } from '../helpers/request';
-import { expandApiRequest } from '../transport';
+import { expandApiRequest } from '../../shared/transport';
 import { toRecords } from './records';
 
 /** The cursor of the page after this one, or undefined at the end. */

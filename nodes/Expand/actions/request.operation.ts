@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { OperationSpec } from '../catalog/types';
+import type { OperationSpec } from '../../shared/catalog/types';
 import type { ItemParameters } from '../helpers/parameters';
 import { buildRequest } from '../helpers/request';
-import { expandApiRequest } from '../transport';
+import { expandApiRequest } from '../../shared/transport';
 import { toRecords } from './records';
 
 /** One call, one payload: every read and write operation without paging. */

@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { findOperation } from '../catalog';
-import type { OperationSpec } from '../catalog/types';
+import { findOperation } from '../../shared/catalog';
+import { asNodeError, errorItem, itemError } from '../../shared/errors';
+import type { OperationSpec } from '../../shared/catalog/types';
 import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
 import { type ItemParameters, readItemParameters } from '../helpers/parameters';
 import * as list from './list.operation';
@@ -16,18 +16,6 @@ function kindOf(operation: OperationSpec): OperationKind {
 	return operation.pagination ? list : single;
 }
 
-function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error as Error, { itemIndex });
-}
-
-function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	if (error.description) json.description = error.description;
-	return { json, pairedItem: { item: itemIndex } };
-}
-
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const returnData: INodeExecutionData[] = [];
@@ -39,9 +27,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const operationName = this.getNodeParameter('operation', itemIndex) as string;
 			const operation = findOperation(resource, operationName);
 			if (!operation) {
-				throw new NodeOperationError(this.getNode(), `The operation "${resource}/${operationName}" is not supported`, {
-					itemIndex,
-				});
+				throw itemError(this.getNode(), itemIndex, `The operation "${resource}/${operationName}" is not supported`);
 			}
 			const parameters = readItemParameters.call(this, operation, itemIndex);
 			const records = await kindOf(operation).execute.call(this, operation, parameters, itemIndex);

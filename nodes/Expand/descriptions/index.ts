@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationsOf, resources } from '../catalog';
-import type { OperationSpec } from '../catalog/types';
+import { operationsOf, resources } from '../../shared/catalog';
+import type { OperationSpec } from '../../shared/catalog/types';
 import { operationProperties } from './operationProperties';
 
 function costText(operation: OperationSpec): string {

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { returnsUnsignedTransaction } from '../catalog';
-import type { OperationSpec } from '../catalog/types';
+import { returnsUnsignedTransaction } from '../../shared/catalog';
+import type { OperationSpec } from '../../shared/catalog/types';
+import { chainIdProperty } from '../../shared/chain/chainProperty';
 import {
-	chainIdProperty,
 	chainSymbolProperty,
 	extraParametersProperty,
 	formatAmountsProperty,

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { ParameterSpec } from '../catalog/types';
+import type { ParameterSpec } from '../../shared/catalog/types';
 import { displayNameOf } from './displayName';
 
 function describe(parameter: ParameterSpec): string {

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { protocols } from '../catalog/protocols';
-import type { ProtocolParameter } from '../catalog/types';
+import { protocols } from '../../shared/catalog/protocols';
+import type { ProtocolParameter } from '../../shared/catalog/types';
 
 /** The family's protocol selector: the known protocols by name, or any ID by expression. */
 export function protocolProperty(parameter: ProtocolParameter): INodeProperties {

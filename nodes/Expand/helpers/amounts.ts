@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { findOperation } from '../catalog';
-import { chains } from '../catalog/chains';
-import type { AmountSpec, OperationSpec } from '../catalog/types';
-import { expandApiRequest } from '../transport';
+import { findOperation } from '../../shared/catalog';
+import { chains } from '../../shared/catalog/chains';
+import type { AmountSpec, OperationSpec } from '../../shared/catalog/types';
+import { expandApiRequest } from '../../shared/transport';
 import type { ItemParameters } from './parameters';
 import { buildRequest } from './request';
-import { formatUnits, isIntegerString } from './units';
+import { formatUnits, isIntegerString } from '../../shared/amounts';
 import type { PreparedValue } from './validation';
 
 /** Placeholder the aggregators use for the native asset (reference §1). */

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { OperationSpec, ParameterSpec } from '../catalog/types';
-import { parameterError, type PreparedValue, prepareValues } from './validation';
+import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
+import { itemError } from '../../shared/errors';
+import { type PreparedValue, prepareValues } from './validation';
 
 /** Checks for the parameters the engine adds to operations (chain selection). */
 const COMMON_PARAMETERS: ParameterSpec[] = [
@@ -43,7 +44,7 @@ function readExtra(this: IExecuteFunctions, operation: OperationSpec, itemIndex:
 		}
 	}
 	if (rawBody === null || typeof rawBody !== 'object' || Array.isArray(rawBody)) {
-		throw parameterError(this.getNode(), itemIndex, 'The parameter "rawBody" must be a JSON object');
+		throw itemError(this.getNode(), itemIndex, 'The parameter "rawBody" must be a JSON object');
 	}
 	return { extra, rawBody: rawBody as IDataObject };
 }

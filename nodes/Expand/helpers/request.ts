@@ -1,16 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Host, HttpMethod, OperationSpec } from '../catalog/types';
+import type { OperationSpec } from '../../shared/catalog/types';
+import type { ApiRequest } from '../../shared/transport/request';
 import type { ItemParameters } from './parameters';
-
-export interface ApiRequest {
-	method: HttpMethod;
-	host: Host;
-	/** May contain `{apiKey}`, filled in (and kept out of messages) by the transport. */
-	path: string;
-	qs?: IDataObject;
-	body?: IDataObject;
-}
 
 function queryValue(value: unknown): string {
 	if (Array.isArray(value)) return value.join(',');

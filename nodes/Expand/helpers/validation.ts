@@ -1,24 +1,18 @@
 import type { INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import type { OperationSpec, ParameterSpec, ValidationRule } from '../catalog/types';
+import { itemError } from '../../shared/errors';
+import { MAX_BLOCK_RANGE } from '../../shared/catalog/limits';
+import type { OperationSpec, ParameterSpec, ValidationRule } from '../../shared/catalog/types';
 
 /** A parameter value after local checks: text, a switch, a list, or parsed JSON. */
 export type PreparedValue = string | boolean | string[] | unknown;
-
-export const MAX_BLOCK_RANGE = 10;
 
 function isEmpty(value: unknown): boolean {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-/** The error for a bad parameter value: it names the parameter (in the message) and the item. */
-export function parameterError(node: INode, itemIndex: number, message: string): NodeOperationError {
-	return new NodeOperationError(node, `${message} (item ${itemIndex})`, { itemIndex });
-}
-
 function fail(node: INode, itemIndex: number, message: string): never {
-	throw parameterError(node, itemIndex, message);
+	throw itemError(node, itemIndex, message);
 }
 
 function toList(node: INode, itemIndex: number, name: string, value: unknown): string[] {

@@ -1,38 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { SIGNING_KEY_CREDENTIAL } from '../../shared/credentials';
+import { asNodeError, errorItem, itemError } from '../../shared/errors';
 import { loadSigner, SigningKeyError } from '../helpers/signer';
 import { NonceTracker } from '../helpers/transaction';
-import type { SignerOperation, SigningSession } from './common';
-import * as getAddress from './getAddress.operation';
-import * as signMessage from './signMessage.operation';
-import * as signTransaction from './signTransaction.operation';
-import * as signTypedData from './signTypedData.operation';
+import type { SigningSession } from './common';
+import { operationsByName } from './operations';
 
-const operations: Record<string, SignerOperation> = {
-	getAddress: getAddress.execute,
-	signMessage: signMessage.execute,
-	signTransaction: signTransaction.execute,
-	signTypedData: signTypedData.execute,
-};
-
-export const SIGNER_CREDENTIAL = 'expandSignerApi';
-
-/** Errors n8n itself raised (a missing credential, a failed request); checked by name, as n8n may load its own copy of the classes. */
-function isNodeError(error: unknown): error is NodeApiError | NodeOperationError {
-	return error instanceof NodeApiError || error instanceof NodeOperationError || ['NodeApiError', 'NodeOperationError'].includes((error as Error)?.name);
-}
-
-function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	if (isNodeError(error)) return new NodeOperationError(node, error, { itemIndex });
-	// Errors of the signing library are replaced, not wrapped: their text could quote what they were
-	// given. Only its identifiers (error code, argument name, fault) are kept, which quote nothing.
-	const message = error instanceof SigningKeyError ? error.message : `Signing failed${libraryDetail(error)}`;
-	return new NodeOperationError(node, `${message} (item ${itemIndex})`, { itemIndex });
-}
-
-function libraryDetail(error: unknown): string {
+/**
+ * Errors of the signing library are replaced, not wrapped: their text could quote what they were
+ * given. Only its identifiers (error code, argument name, fault) are kept, which quote nothing.
+ */
+function signingFailure(error: unknown): string {
+	if (error instanceof SigningKeyError) return error.message;
 	const { code, argument, fault, operation } = (error ?? {}) as Record<string, unknown>;
 	const identifier = (value: unknown) => (typeof value === 'string' && /^[A-Za-z_][\w.]{0,40}$/.test(value) ? value : undefined);
 	const parts = [
@@ -41,7 +21,7 @@ function libraryDetail(error: unknown): string {
 		identifier(operation) && `operation "${identifier(operation)}"`,
 		identifier(fault) && `fault "${identifier(fault)}"`,
 	].filter(Boolean);
-	return parts.length ? `: ${parts.join(', ')}` : '';
+	return `Signing failed${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -52,17 +32,19 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			session ??= {
-				signer: loadSigner(await this.getCredentials(SIGNER_CREDENTIAL)),
+				signer: loadSigner(await this.getCredentials(SIGNING_KEY_CREDENTIAL)),
 				nonces: new NonceTracker(),
 				rpcUrls: new Map(),
 			};
-			const operation = this.getNodeParameter('operation', itemIndex) as string;
-			const json: IDataObject = await operations[operation].call(this, itemIndex, session);
+			const name = this.getNodeParameter('operation', itemIndex) as string;
+			const operation = operationsByName.get(name);
+			if (!operation) throw itemError(this.getNode(), itemIndex, `The operation "${name}" is not supported`);
+			const json = await operation.execute.call(this, itemIndex, session);
 			returnData.push({ json, pairedItem: { item: itemIndex } });
 		} catch (caught) {
-			const error = asNodeError(this.getNode(), caught, itemIndex);
+			const error = asNodeError(this.getNode(), caught, itemIndex, signingFailure);
 			if (this.continueOnFail()) {
-				returnData.push({ json: { error: error.message }, pairedItem: { item: itemIndex } });
+				returnData.push(errorItem(error, itemIndex));
 				continue;
 			}
 			throw error;

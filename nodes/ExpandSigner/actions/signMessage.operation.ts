@@ -1,8 +1,15 @@
 import { getBytes, hashMessage, isHexString } from 'ethers';
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { SigningSession } from './common';
+
+export const option: INodePropertyOptions = {
+	name: 'Sign Message',
+	value: 'signMessage',
+	description: 'Sign a message (EIP-191 personal sign)',
+	action: 'Sign a message',
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -1,10 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toSmallestUnit } from '../helpers/amount';
-import { SignerChainClient } from '../helpers/chain';
+import { toSmallestUnit } from '../../shared/amounts';
+import { ChainClient } from '../../shared/chain/chainClient';
 import { completeTransaction, normalizeFields, signTransaction } from '../helpers/transaction';
 import type { SigningSession } from './common';
+
+export const option: INodePropertyOptions = {
+	name: 'Sign Transaction',
+	value: 'signTransaction',
+	description: 'Build and sign a raw transaction for Expand chain/sendtransaction',
+	action: 'Sign a transaction',
+};
+
+/** Fills in nonce, fees and gas through the API and the chain's JSON-RPC, so it needs the API credential. */
+export const usesApi = true;
 
 const show = { operation: ['signTransaction'] };
 const showFields = { operation: ['signTransaction'], source: ['fields'] };
@@ -179,7 +189,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 	const source = this.getNodeParameter('source', itemIndex) as string;
 	const raw = source === 'input' ? readFromInput.call(this, itemIndex) : readFromForm.call(this, itemIndex);
 	const fields = normalizeFields(this.getNode(), itemIndex, raw);
-	const client = new SignerChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
+	const client = new ChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
 	const transaction = await completeTransaction(this.getNode(), itemIndex, fields, session.signer, client, session.nonces);
 	const signed = await signTransaction(session.signer, transaction);
 	session.nonces.commit(String(transaction.chainId), session.signer.address, BigInt(transaction.nonce as number));

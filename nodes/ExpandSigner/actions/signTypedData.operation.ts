@@ -1,8 +1,15 @@
 import { TypedDataEncoder } from 'ethers';
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { SigningSession } from './common';
+
+export const option: INodePropertyOptions = {
+	name: 'Sign Typed Data',
+	value: 'signTypedData',
+	description: 'Sign EIP-712 typed data',
+	action: 'Sign typed data',
+};
 
 export const description: INodeProperties[] = [
 	{

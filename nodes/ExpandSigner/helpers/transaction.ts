@@ -1,8 +1,8 @@
 import { accessListify, isAddress, isHexString, Transaction, type TransactionLike } from 'ethers';
 import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { itemError } from '../../shared/errors';
 
-import type { ChainClient } from '../../Expand/transport/chainClient';
+import type { ChainClient } from '../../shared/chain/chainClient';
 import type { Signer } from './signer';
 
 /** A transaction as an Expand write operation returns it, or as the form describes it; numbers as decimal strings. */
@@ -22,10 +22,6 @@ export interface TransactionFields {
 }
 
 const INTEGER_FIELDS = ['chainId', 'value', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'nonce'] as const;
-
-function fieldError(node: INode, itemIndex: number, message: string): NodeOperationError {
-	return new NodeOperationError(node, `${message} (item ${itemIndex})`, { itemIndex });
-}
 
 function clip(text: string): string {
 	return text.length > 80 ? `${text.slice(0, 80)}…` : text;
@@ -54,22 +50,22 @@ export function normalizeFields(node: INode, itemIndex: number, raw: IDataObject
 		const value = fields[name];
 		if (value === undefined) continue;
 		if (!/^(\d+|0x[0-9a-fA-F]+)$/.test(value)) {
-			throw fieldError(node, itemIndex, `The transaction field "${name}" must be a whole number; got "${value}"`);
+			throw itemError(node, itemIndex, `The transaction field "${name}" must be a whole number; got "${value}"`);
 		}
 		fields[name] = BigInt(value).toString();
 	}
 	for (const name of ['from', 'to'] as const) {
 		const value = fields[name];
 		if (value !== undefined && !isAddress(value)) {
-			throw fieldError(node, itemIndex, `The transaction field "${name}" must be a 0x address of 20 bytes (checksummed if in mixed case); got "${value}"`);
+			throw itemError(node, itemIndex, `The transaction field "${name}" must be a 0x address of 20 bytes (checksummed if in mixed case); got "${value}"`);
 		}
 	}
 	if (fields.data !== undefined && !isHexString(fields.data)) {
-		throw fieldError(node, itemIndex, `The transaction field "data" must be 0x-prefixed hex bytes; got "${clip(fields.data)}"`);
+		throw itemError(node, itemIndex, `The transaction field "data" must be 0x-prefixed hex bytes; got "${clip(fields.data)}"`);
 	}
 	const type = present(raw.type);
 	if (type !== undefined) {
-		if (!['0', '1', '2'].includes(type)) throw fieldError(node, itemIndex, `The transaction field "type" must be 0, 1 or 2; got "${type}"`);
+		if (!['0', '1', '2'].includes(type)) throw itemError(node, itemIndex, `The transaction field "type" must be 0, 1 or 2; got "${type}"`);
 		fields.type = Number(type);
 	}
 	if (raw.accessList !== undefined && raw.accessList !== null && raw.accessList !== '') {
@@ -78,9 +74,9 @@ export function normalizeFields(node: INode, itemIndex: number, raw: IDataObject
 			const entries = accessListify(list as NonNullable<TransactionLike['accessList']>);
 			if (entries.length) fields.accessList = entries;
 		} catch {
-			throw fieldError(node, itemIndex, 'The transaction field "accessList" must be a list of { address, storageKeys } entries');
+			throw itemError(node, itemIndex, 'The transaction field "accessList" must be a list of { address, storageKeys } entries');
 		}
-		if (fields.type === 0 && fields.accessList) throw fieldError(node, itemIndex, 'A legacy (type 0) transaction cannot have an access list; use EIP-2930 or EIP-1559');
+		if (fields.type === 0 && fields.accessList) throw itemError(node, itemIndex, 'A legacy (type 0) transaction cannot have an access list; use EIP-2930 or EIP-1559');
 	}
 	return fields;
 }
@@ -134,7 +130,7 @@ export async function completeTransaction(
 	nonces: NonceTracker,
 ): Promise<TransactionLike> {
 	if (fields.from && fields.from.toLowerCase() !== signer.address.toLowerCase()) {
-		throw fieldError(
+		throw itemError(
 			node,
 			itemIndex,
 			`The transaction is from ${fields.from}, but the signing key controls ${signer.address}; sign it with the key of ${fields.from}`,
@@ -167,7 +163,7 @@ export async function completeTransaction(
 			// The chain's suggested tip may not exceed the fee cap the user set.
 			priority = maxFee;
 		} else if (BigInt(priority) > BigInt(maxFee)) {
-			throw fieldError(node, itemIndex, `The max priority fee per gas (${priority}) is above the max fee per gas (${maxFee})`);
+			throw itemError(node, itemIndex, `The max priority fee per gas (${priority}) is above the max fee per gas (${maxFee})`);
 		}
 		transaction.maxPriorityFeePerGas = priority;
 		transaction.maxFeePerGas = maxFee;

@@ -1,5 +1,5 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { POSITIVE } from './shared';
+import { amount, POSITIVE } from './shared';
 
 /*
  * Real-world assets on Stellar (reference §2 rwa, §2.x Stellar / RWA). Each returns an unsigned
@@ -28,13 +28,7 @@ const asset: ParameterSpec[] = [
 	account('issuer', 'Account that issues the asset'),
 ];
 
-const amount = (description: string): ParameterSpec => ({
-	name: 'amount',
-	type: 'string',
-	required: true,
-	description: `${description}, a whole number`,
-	...POSITIVE,
-});
+const wholeAmount = (description: string): ParameterSpec => amount(`${description}, a whole number`, POSITIVE);
 
 const rwaWrite = (
 	operation: string,
@@ -58,7 +52,7 @@ const rwaWrite = (
 export const rwaOperations: OperationSpec[] = [
 	rwaWrite('burn', 'Burn', 'Build the unsigned transaction that burns an amount of an asset held by an account', [
 		account('from', 'Account that holds the asset and signs the transaction'),
-		amount('Amount to burn'),
+		wholeAmount('Amount to burn'),
 		...asset,
 	]),
 	rwaWrite(
@@ -69,7 +63,7 @@ export const rwaOperations: OperationSpec[] = [
 	),
 	rwaWrite('issue', 'Issue', 'Build the unsigned payment transaction that mints an amount of an asset to an account', [
 		...asset,
-		amount('Amount to issue'),
+		wholeAmount('Amount to issue'),
 		account('to', 'Account that receives the asset'),
 	]),
 	rwaWrite(
@@ -78,14 +72,14 @@ export const rwaOperations: OperationSpec[] = [
 		'Build the unsigned transaction that creates a trustline from an account to the issuer of an asset',
 		[
 			account('from', 'Account that trusts the asset and signs the transaction'),
-			amount('Limit of the trustline'),
+			wholeAmount('Limit of the trustline'),
 			...asset,
 		],
 	),
 	rwaWrite('transfer', 'Transfer', 'Build the unsigned transaction that sends an amount of an asset to an account', [
 		account('from', 'Account that sends the asset and signs the transaction'),
 		account('to', 'Account that receives the asset'),
-		amount('Amount to send'),
+		wholeAmount('Amount to send'),
 		...asset,
 	]),
 ];

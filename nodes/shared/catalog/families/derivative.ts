@@ -1,21 +1,15 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { NUMBER } from './shared';
+import { address, NUMBER } from './shared';
 
 /*
  * Perpetuals (reference §2 derivative): dYdX V4 (derivativeId 1000), read from its indexer. The
  * chain parameters do not apply, so they are not offered.
  */
 
-const address: ParameterSpec = {
-	name: 'address',
-	type: 'string',
-	required: true,
-	description: 'dYdX address of the account',
-	placeholder: 'dydx1...',
-};
+const dydxAccount = address('dYdX address of the account', { placeholder: 'dydx1...' });
 
 const subaccount: ParameterSpec[] = [
-	address,
+	dydxAccount,
 	{ name: 'subAccountNumber', type: 'string', required: true, description: 'Number of the subaccount, from 0', ...NUMBER },
 ];
 
@@ -49,6 +43,6 @@ export const derivativeOperations: OperationSpec[] = [
 	]),
 	read('getorders', 'Get Orders', 'Get the orders of a subaccount', 19, subaccount),
 	read('getperpetualpositions', 'Get Perpetual Positions', 'Get the perpetual positions of a subaccount', 23, subaccount),
-	read('getsubaccounts', 'Get Subaccounts', 'List the subaccounts of an address', 32, [address]),
+	read('getsubaccounts', 'Get Subaccounts', 'List the subaccounts of an address', 32, [dydxAccount]),
 	read('gettransfers', 'Get Transfers', 'Get the transfers of a subaccount', 21, subaccount),
 ];

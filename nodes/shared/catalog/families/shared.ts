@@ -24,6 +24,35 @@ export const from = (description = 'Address that signs and sends the transaction
 	placeholder: '0x...',
 });
 
+/** `address`: the account a call is about, required unless `extra` says otherwise. */
+export const address = (description: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
+	name: 'address',
+	type: 'string',
+	required: true,
+	description,
+	placeholder: '0x...',
+	...extra,
+});
+
+/** `tokenAddress`: the token contract, required unless `extra` says otherwise. */
+export const tokenAddress = (description = 'Address of the token contract', extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
+	name: 'tokenAddress',
+	type: 'string',
+	required: true,
+	description,
+	placeholder: '0x...',
+	...extra,
+});
+
+/** `amount`: how much, as the family counts it (the description says in which unit). */
+export const amount = (description: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
+	name: 'amount',
+	type: 'string',
+	required: true,
+	description,
+	...extra,
+});
+
 export const gas: ParameterSpec = {
 	name: 'gas',
 	type: 'string',

@@ -1,18 +1,11 @@
 import type { OperationSpec, ParameterSpec } from '../types';
+import { address } from './shared';
 
 const WHOLE_NUMBER = { pattern: '^\\d+$', patternHint: 'a whole number' };
 const BLOCK_NUMBER_OR_HASH = {
 	pattern: '^(\\d+|0x[0-9a-fA-F]{64})$',
 	patternHint: 'a block number or a 0x-prefixed 32-byte block hash',
 };
-
-const address = (description: string): ParameterSpec => ({
-	name: 'address',
-	type: 'string',
-	required: true,
-	description,
-	placeholder: '0x...',
-});
 
 const rawTransaction: ParameterSpec = {
 	name: 'rawTransaction',

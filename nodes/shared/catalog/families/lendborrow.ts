@@ -1,5 +1,5 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { DIGITS, POSITIVE, from, gas, gasPriority, involveBaseToken, signerAndGas, slippage } from './shared';
+import { address, amount, DIGITS, from, gas, gasPriority, involveBaseToken, POSITIVE, signerAndGas, slippage } from './shared';
 
 /*
  * Lending markets (reference §2 lendborrow). Each lendborrowId maps to one chain, so the chain
@@ -28,21 +28,10 @@ const asset = (description: string, protocols?: string[]): ParameterSpec => ({
 	placeholder: '0x...',
 });
 
-const amount = (description: string): ParameterSpec => ({
-	name: 'amount',
-	type: 'string',
-	required: true,
-	description: `${description}, in the smallest unit of the asset`,
-	...DIGITS,
-});
+const assetAmount = (description: string): ParameterSpec => amount(`${description}, in the smallest unit of the asset`, DIGITS);
 
-const address = (description: string, protocols?: string[]): ParameterSpec => ({
-	name: 'address',
-	type: 'string',
-	...(protocols ? { protocols } : { required: true }),
-	description,
-	placeholder: '0x...',
-});
+const account = (description: string, protocols?: string[]): ParameterSpec =>
+	address(description, protocols ? { required: false, protocols } : {});
 
 const user = (description: string, protocols: string[]): ParameterSpec => ({
 	name: 'user',
@@ -132,7 +121,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		chain: false,
 		protocol: 'lendborrowId',
 		parameters: [
-			amount('Amount to borrow'),
+			assetAmount('Amount to borrow'),
 			...signerAndGas,
 			asset('Address of the asset to borrow (Compound V3 lends only the base asset of the market)', AAVE_AND_COMPOUND),
 			onBehalfOf('Address that receives the debt; it must have delegated credit to From unless it is From'),
@@ -176,7 +165,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		protocol: 'lendborrowId',
 		parameters: [
 			asset('Address of the asset to supply'),
-			amount('Amount to supply'),
+			assetAmount('Amount to supply'),
 			...signerAndGas,
 			onBehalfOf('Address credited with the deposit'),
 			{ name: 'to', type: 'string', description: 'Account credited with the deposit', protocols: ['CompoundV3'], placeholder: '0x...' },
@@ -265,12 +254,12 @@ export const lendborrowOperations: OperationSpec[] = [
 		parameters: [
 			asset('Address of the borrowed asset', ['Compound']),
 			user('Address of the borrower', ['Compound']),
-			address('Address of the borrower', ['CompoundV3']),
+			account('Address of the borrower', ['CompoundV3']),
 			market,
 		],
 	},
 	compoundV3Only('getclaimedrewards', 'Get Claimed Rewards', 'Get the Compound V3 rewards an account has claimed', 'GET', [
-		address('Address of the account'),
+		account('Address of the account'),
 		market,
 	]),
 	compoundV3Only('getgovernordata', 'Get Governor Data', 'Get the governance configuration of a Compound V3 market', 'GET', [market]),
@@ -279,7 +268,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		'Get Max Amounts',
 		'Get the most an account can borrow, supply and withdraw of an asset in a Compound V3 market',
 		'GET',
-		[address('Address of the account'), asset('Address of the asset'), market],
+		[account('Address of the account'), asset('Address of the asset'), market],
 	),
 	{
 		resource: 'lendborrow',
@@ -328,7 +317,7 @@ export const lendborrowOperations: OperationSpec[] = [
 			asset('Address of the borrowed asset', AAVE_AND_COMPOUND),
 			user('Address of the borrower', AAVE_AND_COMPOUND),
 			{ ...from('Address of the borrower'), required: false, protocols: ['AaveV3'] },
-			address('Address of the borrower', ['CompoundV3']),
+			account('Address of the borrower', ['CompoundV3']),
 			market,
 		],
 	},
@@ -345,7 +334,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		chain: false,
 		protocol: 'lendborrowId',
 		parameters: [
-			address('Address of the account'),
+			account('Address of the account'),
 			asset('Address of the asset', AAVE_AND_COMPOUND),
 			interestRateMode('Interest rate mode: 1 stable, 2 variable', { options: ['1', '2'] }),
 			market,
@@ -362,7 +351,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: false,
 		protocol: 'lendborrowId',
-		parameters: [address('Address of the account')],
+		parameters: [account('Address of the account')],
 	},
 	{
 		resource: 'lendborrow',
@@ -423,7 +412,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		chain: false,
 		protocol: 'lendborrowId',
 		parameters: [
-			amount('Amount to repay'),
+			assetAmount('Amount to repay'),
 			...signerAndGas,
 			asset('Address of the borrowed asset', AAVE_AND_COMPOUND),
 			onBehalfOf('Address whose debt is repaid'),
@@ -461,7 +450,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		'Build the unsigned transaction that transfers a supplied balance to another account in a Compound V3 market',
 		'POST',
 		[
-			{ ...amount('Amount to transfer'), ...POSITIVE },
+			{ ...assetAmount('Amount to transfer'), ...POSITIVE },
 			{ name: 'to', type: 'string', required: true, description: 'Address that receives the balance', placeholder: '0x...' },
 			...signerAndGas,
 			asset('Address of the collateral asset to transfer; default the base asset of the market', ['CompoundV3']),
@@ -482,7 +471,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		protocol: 'lendborrowId',
 		parameters: [
 			asset('Address of the asset to withdraw'),
-			amount('Amount to withdraw'),
+			assetAmount('Amount to withdraw'),
 			...signerAndGas,
 			{
 				name: 'to',

@@ -1,5 +1,5 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { DIGITS, NUMBER, POSITIVE, signerAndGas } from './shared';
+import { address, amount, DIGITS, NUMBER, POSITIVE, signerAndGas, tokenAddress } from './shared';
 
 /*
  * Liquid staking (reference §2 liquidstaking, §2.x Liquid staking): Lido, Chorus One and Stader.
@@ -11,29 +11,11 @@ const LIDO = ['Lido'];
 const CHORUS_ONE = ['ChorusOne'];
 const LIDO_AND_STADER = 'Lido and Stader';
 
-const address: ParameterSpec = {
-	name: 'address',
-	type: 'string',
-	required: true,
-	description: 'Address of the staker',
-	placeholder: '0x...',
-};
+const staker = address('Address of the staker');
 
-const amount = (description: string, pattern?: typeof DIGITS): ParameterSpec => ({
-	name: 'amount',
-	type: 'string',
-	required: true,
-	description: `${description}, in the smallest unit (wei)`,
-	...pattern,
-});
+const weiAmount = (description: string, pattern?: typeof DIGITS): ParameterSpec => amount(`${description}, in the smallest unit (wei)`, pattern);
 
-const tokenAddress: ParameterSpec = {
-	name: 'tokenAddress',
-	type: 'string',
-	required: true,
-	description: 'Address of the liquid-staking token',
-	placeholder: '0x...',
-};
+const stakingToken = tokenAddress('Address of the liquid-staking token');
 
 const spender: ParameterSpec = {
 	name: 'spender',
@@ -71,7 +53,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Approve Withdrawal',
 		'Build the unsigned transaction that approves the withdrawal contract to take the staked tokens to withdraw',
 		'POST',
-		[amount('Amount of the liquid-staking token to approve'), ...signerAndGas],
+		[weiAmount('Amount of the liquid-staking token to approve'), ...signerAndGas],
 		LIDO_AND_STADER,
 	),
 	operation(
@@ -79,7 +61,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Burn',
 		'Build the unsigned transaction that burns minted liquid-staking tokens',
 		'POST',
-		[amount('Amount to burn', POSITIVE), ...signerAndGas],
+		[weiAmount('Amount to burn', POSITIVE), ...signerAndGas],
 		'Chorus One only',
 	),
 	operation('claim', 'Claim', 'Build the unsigned transaction that claims a finalised withdrawal request', 'POST', [
@@ -92,7 +74,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Build the unsigned transaction that lowers the amount of the liquid-staking token a spender may transfer',
 		'POST',
 		[
-			tokenAddress,
+			stakingToken,
 			spender,
 			{
 				name: 'subtractedAmount',
@@ -110,7 +92,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Get the amount of the liquid-staking token a spender may transfer from an owner',
 		'GET',
 		[
-			tokenAddress,
+			stakingToken,
 			{ name: 'owner', type: 'string', required: true, description: 'Address of the token owner', placeholder: '0x...' },
 			spender,
 		],
@@ -119,14 +101,14 @@ export const liquidstakingOperations: OperationSpec[] = [
 	operation('getapr', 'Get APR', 'Get the current staking APR', 'GET', []),
 	operation('getprotocolapr', 'Get Protocol APR', 'Get the staking APR of the protocol', 'GET', [], 'Lido only'),
 	operation('getrewards', 'Get Rewards', 'Get the staking rewards of an address', 'GET', [
-		address,
+		staker,
 		{ name: 'page', type: 'string', description: 'Page to return', protocols: LIDO, ...DIGITS },
 		{ name: 'startBlock', type: 'string', description: 'First block of the range', protocols: CHORUS_ONE, ...NUMBER },
 		{ name: 'endBlock', type: 'string', description: 'Last block of the range', protocols: CHORUS_ONE, ...POSITIVE },
 	]),
-	operation('getstake', 'Get Stake', 'Get the staked balance of an address', 'GET', [address]),
+	operation('getstake', 'Get Stake', 'Get the staked balance of an address', 'GET', [staker]),
 	operation('getwithdrawalrequests', 'Get Withdrawal Requests', 'List the withdrawal requests of an address', 'GET', [
-		address,
+		staker,
 	]),
 	operation(
 		'getwithdrawalstatus',
@@ -142,7 +124,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Build the unsigned transaction that raises the amount of the liquid-staking token a spender may transfer',
 		'POST',
 		[
-			tokenAddress,
+			stakingToken,
 			spender,
 			{
 				name: 'addedAmount',
@@ -160,7 +142,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Build the unsigned transaction that mints liquid-staking tokens against staked ETH',
 		'POST',
 		[
-			amount('Amount to mint', POSITIVE),
+			weiAmount('Amount to mint', POSITIVE),
 			...signerAndGas,
 			{
 				name: 'referrer',
@@ -178,7 +160,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Build the unsigned transaction that requests the withdrawal of staked ETH',
 		'POST',
 		[
-			amount('Amount to withdraw', DIGITS),
+			weiAmount('Amount to withdraw', DIGITS),
 			...signerAndGas,
 			{
 				name: 'ownerAddress',
@@ -194,7 +176,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		undocumented: true,
 	},
 	operation('stake', 'Stake', 'Build the unsigned transaction that stakes ETH for the liquid-staking token', 'POST', [
-		amount('Amount of ETH to stake', DIGITS),
+		weiAmount('Amount of ETH to stake', DIGITS),
 		...signerAndGas,
 	]),
 	operation(
@@ -202,7 +184,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Unwrap',
 		'Build the unsigned transaction that unwraps wstETH into stETH',
 		'POST',
-		[amount('Amount of wstETH to unwrap'), ...signerAndGas],
+		[weiAmount('Amount of wstETH to unwrap'), ...signerAndGas],
 		'Lido only',
 	),
 	operation(
@@ -210,7 +192,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Wrap',
 		'Build the unsigned transaction that wraps stETH into wstETH',
 		'POST',
-		[amount('Amount of stETH to wrap'), ...signerAndGas],
+		[weiAmount('Amount of stETH to wrap'), ...signerAndGas],
 		'Lido only',
 	),
 ];

@@ -8,10 +8,9 @@ import type {
 	RequestHelperFunctions,
 } from 'n8n-workflow';
 
-import type { ApiRequest } from '../helpers/request';
+import type { ApiRequest } from './request';
+import { EXPAND_API_CREDENTIAL } from '../credentials';
 import { connectionError, notJsonError, responseError } from './errors';
-
-export const CREDENTIAL_TYPE = 'expandApi';
 
 /** What the API client needs of a node context: action, trigger and poll contexts all provide it. */
 export interface ApiContext {
@@ -41,7 +40,7 @@ export async function expandApiRequest(
 	itemIndex: number,
 	unwrapped = false,
 ): Promise<unknown> {
-	const credentials = (await this.getCredentials(CREDENTIAL_TYPE, itemIndex)) as unknown as ExpandCredentials;
+	const credentials = (await this.getCredentials(EXPAND_API_CREDENTIAL, itemIndex)) as unknown as ExpandCredentials;
 	const secret = credentials.apiKey;
 	const root = trimSlash(request.host === 'historical' ? credentials.historicalUrl : credentials.baseUrl);
 	const options: IHttpRequestOptions = {
@@ -58,7 +57,7 @@ export async function expandApiRequest(
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(
 			this as unknown as IAllExecuteFunctions,
-			CREDENTIAL_TYPE,
+			EXPAND_API_CREDENTIAL,
 			options,
 		)) as IN8nHttpFullResponse;
 	} catch (error) {

@@ -1,13 +1,13 @@
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../Expand/transport';
+import { EXPAND_API_CREDENTIAL } from '../../../shared/credentials';
 import { TickerConnection } from './connection';
 import { movedEnough } from './threshold';
 
 /** Ticker Price: every message of the credential's stream, or only moves above a threshold. */
 export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITriggerResponse> {
-	const credentials = await this.getCredentials<{ apiKey: string; streamUrl: string }>(CREDENTIAL_TYPE);
+	const credentials = await this.getCredentials<{ apiKey: string; streamUrl: string }>(EXPAND_API_CREDENTIAL);
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const symbols = String(this.getNodeParameter('symbols', '') ?? '')
 		.split(',')

@@ -1,5 +1,5 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { from, gas, gasPriority } from './shared';
+import { amount, from, gas, gasPriority, tokenAddress } from './shared';
 
 /*
  * Yield aggregators (reference §2 yieldaggregator): Yearn Finance (5000) and Harvest Finance
@@ -10,12 +10,7 @@ import { from, gas, gasPriority } from './shared';
 const YEARN = ['YearnFinance'];
 const HARVEST = ['HarvestFinance'];
 
-const tokenAddress = (description: string): ParameterSpec => ({
-	name: 'tokenAddress',
-	type: 'string',
-	description,
-	placeholder: '0x...',
-});
+const underlyingToken = (description: string): ParameterSpec => tokenAddress(description, { required: false });
 
 const vaultAddress: ParameterSpec = {
 	name: 'vaultAddress',
@@ -39,12 +34,7 @@ const vaultNumber: ParameterSpec = {
 	protocols: YEARN,
 };
 
-const amount = (description: string): ParameterSpec => ({
-	name: 'amount',
-	type: 'string',
-	required: true,
-	description: `${description}, in the smallest unit`,
-});
+const smallestUnitAmount = (description: string): ParameterSpec => amount(`${description}, in the smallest unit`);
 
 const write = (
 	operation: string,
@@ -76,15 +66,15 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		'Build the unsigned transaction that stakes vault shares in a Harvest Finance reward pool',
 		27,
 		[
-			amount('Amount of vault shares to stake'),
-			tokenAddress('Underlying token of the pool; give it or Pool Address'),
+			smallestUnitAmount('Amount of vault shares to stake'),
+			underlyingToken('Underlying token of the pool; give it or Pool Address'),
 			poolAddress('Address of the reward pool; give it or Token Address'),
 		],
 		'Harvest Finance only',
 	),
 	write('depositvault', 'Deposit Vault', 'Build the unsigned transaction that deposits a token into a vault', 14, [
-		amount('Amount of the token to deposit'),
-		tokenAddress('Token to deposit, whose vault is looked up; give it or Vault Address'),
+		smallestUnitAmount('Amount of the token to deposit'),
+		underlyingToken('Token to deposit, whose vault is looked up; give it or Vault Address'),
 		vaultAddress,
 		vaultNumber,
 	]),
@@ -102,7 +92,7 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		protocol: 'yieldAggregatorId',
 		parameters: [
 			{ name: 'address', type: 'string', required: true, description: 'Address of the holder', placeholder: '0x...' },
-			tokenAddress('Token whose vault is read; give it or Vault Address'),
+			underlyingToken('Token whose vault is read; give it or Vault Address'),
 			vaultAddress,
 			vaultNumber,
 			poolAddress('Address of the reward pool, read together with Vault Address'),
@@ -120,7 +110,7 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		protocol: 'yieldAggregatorId',
-		parameters: [tokenAddress('Only the vaults of this token')],
+		parameters: [underlyingToken('Only the vaults of this token')],
 	},
 	write(
 		'withdrawpool',
@@ -128,15 +118,15 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		'Build the unsigned transaction that unstakes vault shares from a Harvest Finance reward pool',
 		15,
 		[
-			amount('Amount of vault shares to unstake'),
-			tokenAddress('Underlying token of the pool; give it or Pool Address'),
+			smallestUnitAmount('Amount of vault shares to unstake'),
+			underlyingToken('Underlying token of the pool; give it or Pool Address'),
 			poolAddress('Address of the reward pool; give it or Token Address'),
 		],
 		'Harvest Finance only',
 	),
 	write('withdrawvault', 'Withdraw Vault', 'Build the unsigned transaction that redeems vault shares for the token', 18, [
-		amount('Amount of vault shares to redeem'),
-		tokenAddress('Token whose vault is redeemed from; give it or Vault Address'),
+		smallestUnitAmount('Amount of vault shares to redeem'),
+		underlyingToken('Token whose vault is redeemed from; give it or Vault Address'),
 		vaultAddress,
 		vaultNumber,
 	]),

@@ -1,5 +1,5 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { DIGITS, NUMBER, POSITIVE, from, gas, gasPriority } from './shared';
+import { DIGITS, from, gas, gasPriority, NUMBER, POSITIVE, tokenAddress } from './shared';
 
 /*
  * ERC-20 style tokens (reference §2 fungibletoken, §2.x Fungible tokens). The chain picks the
@@ -11,16 +11,8 @@ import { DIGITS, NUMBER, POSITIVE, from, gas, gasPriority } from './shared';
 const EVM = ['EVM'];
 const SOLANA = ['Solana'];
 
-const tokenAddress = (extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
-	name: 'tokenAddress',
-	type: 'string',
-	required: true,
-	description: 'Address of the token contract',
-	placeholder: '0x...',
-	...extra,
-});
 
-const evmTokenAddress = tokenAddress({ required: false, protocols: EVM });
+const evmTokenAddress = tokenAddress(undefined, { required: false, protocols: EVM });
 
 const splToken = (description = 'Mint address of the SPL token'): ParameterSpec => ({
 	name: 'token',
@@ -40,7 +32,7 @@ const wrapParameters = (amountDescription: string): ParameterSpec[] => [
 	},
 	from(),
 	gas,
-	tokenAddress({ description: 'Address of the wrapped-token contract (e.g. WETH)' }),
+	tokenAddress('Address of the wrapped-token contract (e.g. WETH)'),
 	gasPriority,
 ];
 
@@ -165,7 +157,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		host: 'base',
 		kind: 'read',
 		chain: true,
-		parameters: [tokenAddress({ description: 'Address of the token contract; the parameters on Solana are not documented' })],
+		parameters: [tokenAddress('Address of the token contract; the parameters on Solana are not documented')],
 	},
 	{
 		resource: 'fungibletoken',

@@ -1,12 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { expandApiRequest, type ApiContext } from '../../Expand/transport';
-import type { ChainClient } from '../../Expand/transport/chainClient';
+import { MAX_BLOCK_RANGE } from '../../../shared/catalog/limits';
+import { expandApiRequest, type ApiContext } from '../../../shared/transport';
+import { endpointRequest } from '../../../shared/transport/request';
+import type { ChainClient } from '../../../shared/chain/chainClient';
 import { type Cursor, lastEmitted, REORG_WINDOW } from './cursor';
-
-/** The API's getblock range limit (spec, Limits). */
-export const MAX_RANGE = 10;
 
 export interface FetchedBlock {
 	block: IDataObject;
@@ -17,7 +16,7 @@ export interface FetchedBlock {
 async function fetchRange(context: ApiContext, chainId: string, start: number, end: number): Promise<IDataObject[]> {
 	const data = (await expandApiRequest.call(
 		context,
-		{ method: 'GET', host: 'historical', path: '/chain/getblock', qs: { chainId, startBlock: String(start), endBlock: String(end) } },
+		endpointRequest('chain', 'getblock', { chainId, startBlock: String(start), endBlock: String(end) }),
 		0,
 	)) as { blocks: IDataObject[] };
 	return [...data.blocks].sort((a, b) => Number(a.number) - Number(b.number));
@@ -26,8 +25,8 @@ async function fetchRange(context: ApiContext, chainId: string, start: number, e
 /** Blocks from `start` to `end` in ceil(n / 10) range requests. */
 export async function fetchBlocks(context: ApiContext, chainId: string, start: number, end: number): Promise<IDataObject[]> {
 	const blocks: IDataObject[] = [];
-	for (let from = start; from <= end; from += MAX_RANGE) {
-		blocks.push(...(await fetchRange(context, chainId, from, Math.min(from + MAX_RANGE - 1, end))));
+	for (let from = start; from <= end; from += MAX_BLOCK_RANGE) {
+		blocks.push(...(await fetchRange(context, chainId, from, Math.min(from + MAX_BLOCK_RANGE - 1, end))));
 	}
 	return blocks;
 }
@@ -40,8 +39,8 @@ async function findForkPoint(context: ApiContext, cursor: Cursor): Promise<numbe
 	const remembered = new Map(cursor.recent.map((entry) => [entry.number, entry.hash]));
 	const newest = lastEmitted(cursor)?.number ?? 0;
 	const oldest = cursor.recent[0]?.number ?? newest;
-	for (let end = newest; end >= oldest; end -= MAX_RANGE) {
-		const canonical = await fetchRange(context, cursor.chainId, Math.max(oldest, end - MAX_RANGE + 1), end);
+	for (let end = newest; end >= oldest; end -= MAX_BLOCK_RANGE) {
+		const canonical = await fetchRange(context, cursor.chainId, Math.max(oldest, end - MAX_BLOCK_RANGE + 1), end);
 		for (const block of canonical.reverse()) {
 			if (remembered.get(Number(block.number)) === block.hash) return Number(block.number);
 		}
@@ -53,7 +52,7 @@ async function findForkPoint(context: ApiContext, cursor: Cursor): Promise<numbe
  * Ranges one poll fetches at most (1,000 blocks): a long backlog is worked off over several polls,
  * so no single poll (nor the activation) runs for minutes.
  */
-export const MAX_RANGES_PER_POLL = 100;
+export const MAX_BLOCK_RANGES_PER_POLL = 100;
 
 /**
  * One poll: the head through the public RPC, then every block from the cursor up to the head
@@ -71,8 +70,8 @@ export async function pollBlocks(
 	const head = Number(BigInt(await client.rpc<string>('eth_blockNumber')));
 	const target = head - confirmations;
 	const result: FetchedBlock[] = [];
-	for (let ranges = 0; cursor.next <= target && ranges < MAX_RANGES_PER_POLL; ranges++) {
-		const end = Math.min(cursor.next + MAX_RANGE - 1, target);
+	for (let ranges = 0; cursor.next <= target && ranges < MAX_BLOCK_RANGES_PER_POLL; ranges++) {
+		const end = Math.min(cursor.next + MAX_BLOCK_RANGE - 1, target);
 		for (const block of await fetchRange(context, cursor.chainId, cursor.next, end)) {
 			const previous = lastEmitted(cursor);
 			if (previous && block.parentHash !== previous.hash) {

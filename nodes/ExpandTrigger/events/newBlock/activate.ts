@@ -1,10 +1,12 @@
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { ChainClient } from '../../Expand/transport/chainClient';
+import { ChainClient } from '../../../shared/chain/chainClient';
+import { MAX_BLOCK_RANGE } from '../../../shared/catalog/limits';
+import { asNodeError } from '../../../shared/errors';
 import { type Cursor, readCursor, writeCursor } from './cursor';
 import { blockItems, type ItemOptions } from './items';
-import { fetchBlocks, MAX_RANGE, pollBlocks } from './poll';
+import { fetchBlocks, pollBlocks } from './poll';
 
 interface NewBlockSettings {
 	chainId: string;
@@ -49,7 +51,7 @@ async function testEvent(trigger: ITriggerFunctions, client: ChainClient, settin
 	const head = Number(BigInt(await client.rpc<string>('eth_blockNumber')));
 	const newest = Math.max(0, head - settings.confirmations);
 	// One range request: the newest confirmed block and the nine before it, newest first.
-	const blocks = (await fetchBlocks(trigger, settings.chainId, Math.max(0, newest - MAX_RANGE + 1), newest)).reverse();
+	const blocks = (await fetchBlocks(trigger, settings.chainId, Math.max(0, newest - MAX_BLOCK_RANGE + 1), newest)).reverse();
 	if (settings.items.output === 'block') return blockItems(blocks[0], settings.items, false)[0];
 	// Per transaction: the newest one passing the filters, else the newest one, else the block itself.
 	const unfiltered: ItemOptions = { output: 'transaction', watched: [] };
@@ -59,9 +61,6 @@ async function testEvent(trigger: ITriggerFunctions, client: ChainClient, settin
 
 /** Failed polls in a row after which the trigger reports an error to n8n, which then reactivates it with backoff. */
 const FAILURES_BEFORE_ERROR = 5;
-
-const asNodeError = (trigger: ITriggerFunctions, error: unknown) =>
-	error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(trigger.getNode(), error as Error);
 
 /**
  * New Block. Sub-minute polling: n8n's polling-node mechanism (`polling: true`, `poll()`) rejects
@@ -88,7 +87,7 @@ export async function activateNewBlock(this: ITriggerFunctions): Promise<ITrigge
 		const cursor = readCursor(staticData, settings.chainId) ?? (await initialCursor(this, client, settings));
 		writeCursor(staticData, cursor);
 	} catch (error) {
-		throw asNodeError(this, error);
+		throw asNodeError(this.getNode(), error);
 	}
 
 	let running = false;
@@ -111,8 +110,8 @@ export async function activateNewBlock(this: ITriggerFunctions): Promise<ITrigge
 			if (closed) return;
 			// The cursor is unchanged: the next tick retries from the same block.
 			failures++;
-			if (failures >= FAILURES_BEFORE_ERROR) this.emitError(asNodeError(this, error));
-			else if (failures === 1) this.saveFailedExecution(asNodeError(this, error));
+			if (failures >= FAILURES_BEFORE_ERROR) this.emitError(asNodeError(this.getNode(), error));
+			else if (failures === 1) this.saveFailedExecution(asNodeError(this.getNode(), error));
 		} finally {
 			running = false;
 		}

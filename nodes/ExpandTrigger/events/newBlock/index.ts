@@ -1,0 +1,2 @@
+export { description, option } from './description';
+export { activateNewBlock as activate } from './activate';

@@ -1,0 +1,2 @@
+export { description, option } from './description';
+export { activateTickerPrice as activate } from './activate';
