@@ -46,6 +46,15 @@ export class ExpandApi implements ICredentialType {
 			default: 'wss://pricediscovery.expand.network',
 			description: 'WebSocket address of the ticker-price stream, used by the Expand Trigger',
 		},
+		{
+			displayName: 'Max Requests per Second',
+			name: 'maxRequestsPerSecond',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 0,
+			description:
+				"Requests per second this key may send, shared by every Expand node (Expand, Trigger, Signer) and execution in this n8n process. 0 or empty: no limit. In queue mode each worker paces on its own: divide the plan's rate by the number of workers.",
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -95,9 +95,10 @@ describe('API failures', () => {
 
 	test('a 500 is reported with the API message', async () => {
 		serverHolder.current.respondWith(() => ({ status: 500, body: { status: 500, msg: 'internal server error' } }));
-		const result = await run({ operation: 'getgasprice' });
-		expect(result.error?.message).toBe('internal server error');
+		const result = await run({ operation: 'getgasprice', options: { firstRetryWait: 1 } });
+		expect(result.error?.message).toBe('internal server error (gave up after 3 tries)');
 		expect(result.error?.httpCode).toBe('500');
+		expect(serverHolder.current.requests).toHaveLength(3);
 	});
 
 	test('a gateway 403 without an envelope is reported', async () => {
@@ -124,9 +125,9 @@ describe('API failures', () => {
 	test('an unreachable API is reported without the request details', async () => {
 		const closed = await startRecordingServer();
 		await closed.close();
-		const result = await run({ operation: 'getgasprice' }, [{}], false, closed.baseUrl);
+		const result = await run({ operation: 'getgasprice', options: { firstRetryWait: 1 } }, [{}], false, closed.baseUrl);
 		expect(result.error?.message).toBe(
-			'The API could not be reached: The service refused the connection - perhaps it is offline',
+			'The API could not be reached: The service refused the connection - perhaps it is offline (gave up after 3 tries)',
 		);
 		expect(JSON.stringify(result.run)).not.toContain(API_KEY);
 	});

@@ -13,6 +13,6 @@ export async function execute(
 	parameters: ItemParameters,
 	itemIndex: number,
 ): Promise<IDataObject[]> {
-	const data = await expandApiRequest.call(this, buildRequest(operation, parameters), itemIndex, operation.unwrapped);
+	const data = await expandApiRequest.call(this, buildRequest(operation, parameters), itemIndex);
 	return toRecords(data);
 }

@@ -1,10 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { findOperation } from '../../shared/catalog';
-import { asNodeError, errorItem, itemError } from '../../shared/errors';
+import { asNodeError, errorItem, itemError, type NodeError } from '../../shared/errors';
 import type { OperationSpec } from '../../shared/catalog/types';
+import { type ApiSession, openApiSession } from '../../shared/transport';
 import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
 import { type ItemParameters, readItemParameters } from '../helpers/parameters';
+import { type ExecutionOptions, readExecutionOptions } from './executionOptions';
 import * as list from './list.operation';
 import * as single from './request.operation';
 
@@ -16,37 +18,72 @@ function kindOf(operation: OperationSpec): OperationKind {
 	return operation.pagination ? list : single;
 }
 
+interface Failure {
+	itemIndex: number;
+	error: NodeError;
+}
+
+interface Execution {
+	operation: OperationSpec;
+	options: ExecutionOptions;
+	session: ApiSession;
+	tokenCache: TokenCache;
+}
+
+async function runItem(this: IExecuteFunctions, execution: Execution, itemIndex: number): Promise<INodeExecutionData[]> {
+	const { operation, options, session } = execution;
+	const parameters = readItemParameters.call(this, operation, itemIndex);
+	const records = await kindOf(operation).execute.call(this, operation, parameters, itemIndex);
+	if (operation.amounts && this.getNodeParameter('formatAmounts', itemIndex, false)) {
+		await addFormattedAmounts.call(this, operation, parameters, records, execution.tokenCache, itemIndex);
+	}
+	if (options.addComputeUnits) {
+		const units = session.budget.spentBy(itemIndex);
+		for (const record of records) record.computeUnits = units;
+	}
+	return this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), { itemData: { item: itemIndex } });
+}
+
+/**
+ * Runs the items with up to "Requests in Parallel" in flight and returns their outputs in input
+ * order, each paired with its item. Without Continue On Fail, no new item starts after a failure,
+ * and the error of the first failing item (in input order) is thrown once the others in flight end.
+ */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const returnData: INodeExecutionData[] = [];
-	const tokenCache: TokenCache = new Map();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = findOperation(resource, operationName);
+	if (!operation) throw itemError(this.getNode(), 0, `The operation "${resource}/${operationName}" is not supported`);
+	const options = readExecutionOptions.call(this);
+	const session = openApiSession(this, options.session);
+	const execution: Execution = { operation, options, session, tokenCache: new Map() };
+	const continueOnFail = this.continueOnFail();
 
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const resource = this.getNodeParameter('resource', itemIndex) as string;
-			const operationName = this.getNodeParameter('operation', itemIndex) as string;
-			const operation = findOperation(resource, operationName);
-			if (!operation) {
-				throw itemError(this.getNode(), itemIndex, `The operation "${resource}/${operationName}" is not supported`);
+	const outputs: INodeExecutionData[][] = new Array(items.length);
+	// The first failure in input order; kept in an object, as workers set it while the loop runs.
+	const stop: { failure?: Failure } = {};
+	let next = 0;
+	const worker = async (): Promise<void> => {
+		while (next < items.length && !stop.failure) {
+			const itemIndex = next++;
+			try {
+				outputs[itemIndex] = await runItem.call(this, execution, itemIndex);
+			} catch (caught) {
+				const error = asNodeError(this.getNode(), caught, itemIndex);
+				if (continueOnFail) {
+					const item = errorItem(error, itemIndex);
+					if (options.addComputeUnits) item.json.computeUnits = session.budget.spentBy(itemIndex);
+					outputs[itemIndex] = [item];
+				} else {
+					// Another worker may have recorded one meanwhile (the loop condition's narrowing is stale here).
+					const earlier = stop.failure as Failure | undefined;
+					if (!earlier || itemIndex < earlier.itemIndex) stop.failure = { itemIndex, error };
+				}
 			}
-			const parameters = readItemParameters.call(this, operation, itemIndex);
-			const records = await kindOf(operation).execute.call(this, operation, parameters, itemIndex);
-			if (operation.amounts && this.getNodeParameter('formatAmounts', itemIndex, false)) {
-				await addFormattedAmounts.call(this, operation, parameters, records, tokenCache, itemIndex);
-			}
-			returnData.push(
-				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
-					itemData: { item: itemIndex },
-				}),
-			);
-		} catch (caught) {
-			const error = asNodeError(this.getNode(), caught, itemIndex);
-			if (this.continueOnFail()) {
-				returnData.push(errorItem(error, itemIndex));
-				continue;
-			}
-			throw error;
 		}
-	}
-	return [returnData];
+	};
+	await Promise.all(Array.from({ length: Math.min(options.parallelRequests, items.length) }, worker));
+	if (stop.failure) throw stop.failure.error;
+	return [outputs.flat()];
 }

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { operationsOf, resources } from '../../shared/catalog';
 import type { OperationSpec } from '../../shared/catalog/types';
+import { executionOptionsProperty } from './executionOptions';
 import { operationProperties } from './operationProperties';
 
 function costText(operation: OperationSpec): string {
@@ -100,5 +101,6 @@ export function buildProperties(): INodeProperties[] {
 	for (const resource of resources) {
 		properties.push(...resourceProperties(resource.value, operationsOf(resource.value)));
 	}
+	properties.push(executionOptionsProperty);
 	return properties;
 }

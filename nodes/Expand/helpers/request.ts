@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationSpec } from '../../shared/catalog/types';
-import type { ApiRequest } from '../../shared/transport/request';
+import { type ApiRequest, endpointBase } from '../../shared/transport/request';
 import type { ItemParameters } from './parameters';
 
 function queryValue(value: unknown): string {
@@ -15,7 +15,7 @@ function queryValue(value: unknown): string {
  * body (lists as arrays, switches as booleans). Named values win over the raw JSON body.
  */
 export function buildRequest(operation: OperationSpec, parameters: ItemParameters): ApiRequest {
-	const request: ApiRequest = { method: operation.method, host: operation.host, path: operation.path };
+	const request: ApiRequest = endpointBase(operation);
 	if (operation.method === 'GET') {
 		const qs: IDataObject = { ...parameters.extra };
 		for (const [name, value] of parameters.values) qs[name] = queryValue(value);

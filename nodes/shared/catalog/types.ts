@@ -103,6 +103,12 @@ export interface OperationSpec {
 	protocol?: ProtocolParameter;
 	/** The response is not wrapped in {status, msg, data} (the usage report). */
 	unwrapped?: boolean;
+	/**
+	 * A write that may be sent again after a 5xx, reset or timeout: it carries an already-signed
+	 * transaction, which the chain accepts only once. Other writes are retried only when they were
+	 * certainly not processed (429, refused connection).
+	 */
+	resendable?: boolean;
 	parameters: ParameterSpec[];
 	pagination?: PaginationSpec;
 	/** Public sources document no parameters: the form offers named extra parameters and a raw JSON body. */

@@ -1,80 +1,132 @@
-import type {
-	IAllExecuteFunctions,
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-	INode,
-	RequestHelperFunctions,
-} from 'n8n-workflow';
+import type { IAllExecuteFunctions, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
 import type { ApiRequest } from './request';
 import { EXPAND_API_CREDENTIAL } from '../credentials';
 import { connectionError, notJsonError, responseError } from './errors';
+import { backoffMs, connectionFailure, type FailureKind, mayRetry, retryAfterMs, statusFailure, triesAllowed } from './retry';
+import { type ApiContext, sessionOf } from './session';
 
-/** What the API client needs of a node context: action, trigger and poll contexts all provide it. */
-export interface ApiContext {
-	getNode(): INode;
-	getCredentials<T extends object = ICredentialDataDecryptedObject>(type: string, itemIndex?: number): Promise<T>;
-	helpers: Pick<RequestHelperFunctions, 'httpRequest' | 'httpRequestWithAuthentication'>;
-}
-
-interface ExpandCredentials {
-	apiKey: string;
-	baseUrl: string;
-	historicalUrl: string;
-}
+export { openApiSession, type ApiContext, type ApiSession, type SessionSettings } from './session';
 
 function trimSlash(url: string): string {
 	return url.replace(/\/+$/, '');
 }
 
+type Outcome = { response: IN8nHttpFullResponse; error?: undefined } | { response?: undefined; error: unknown };
+
+interface RequestFailure {
+	code?: unknown;
+	cause?: { code?: unknown };
+	/** n8n's helper wraps the system error in a NodeApiError holding its code here ... */
+	httpCode?: unknown;
+	/** ... and its original message here. */
+	messages?: unknown[];
+	message?: string;
+}
+
+function errorCode(error: unknown): string | undefined {
+	const failure = error as RequestFailure | undefined;
+	const code = failure?.code ?? failure?.cause?.code ?? failure?.httpCode;
+	return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : undefined;
+}
+
+function failureOf(outcome: Outcome): FailureKind | undefined {
+	if (outcome.response) return statusFailure(outcome.response.statusCode);
+	const failure = outcome.error as RequestFailure | undefined;
+	return connectionFailure(errorCode(failure), [failure?.message, ...(failure?.messages ?? [])].join(' '));
+}
+
 /**
  * Sends one API request with the credential's key and returns the payload: `data` of the
- * {status, msg, data} envelope, or the whole body for unwrapped operations. Every failure
- * becomes a NodeApiError carrying the API's message and status, with the key redacted.
+ * {status, msg, data} envelope, or the whole body for unwrapped operations. Requests are paced
+ * by the credential's Max Requests per Second and retried where that is safe (see retry.ts);
+ * under a compute-unit budget a request that does not fit is not sent. Every failure becomes a
+ * NodeApiError carrying the API's message and status, with the key redacted.
  */
-export async function expandApiRequest(
-	this: ApiContext,
-	request: ApiRequest,
-	itemIndex: number,
-	unwrapped = false,
-): Promise<unknown> {
-	const credentials = (await this.getCredentials(EXPAND_API_CREDENTIAL, itemIndex)) as unknown as ExpandCredentials;
-	const secret = credentials.apiKey;
-	const root = trimSlash(request.host === 'historical' ? credentials.historicalUrl : credentials.baseUrl);
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		url: root + request.path.replace('{apiKey}', encodeURIComponent(secret)),
-		qs: request.qs,
-		body: request.body,
-		json: true,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-	};
+export async function expandApiRequest(this: ApiContext, request: ApiRequest, itemIndex: number): Promise<unknown> {
+	const session = sessionOf(this, itemIndex);
+	const credential = await session.credential;
+	const secret = credential.data.apiKey;
+	const node = this.getNode();
+	const signal = this.getExecutionCancelSignal?.();
+	const endpoint = `${request.method} ${request.path}`;
+	const root = trimSlash(request.host === 'historical' ? credential.data.historicalUrl : credential.data.baseUrl);
+	const url = root + request.path.replace('{apiKey}', encodeURIComponent(secret));
+	const tries: Record<FailureKind, number> = { rateLimited: 0, notSent: 0, uncertain: 0 };
+	let outcome: Outcome;
 
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this as unknown as IAllExecuteFunctions,
-			EXPAND_API_CREDENTIAL,
-			options,
-		)) as IN8nHttpFullResponse;
-	} catch (error) {
-		throw connectionError(this.getNode(), error, secret, itemIndex);
+	for (let total = 1; ; total++) {
+		const refusal = session.budget.reserve(request.computeUnits, itemIndex, endpoint);
+		if (refusal) throw new NodeOperationError(node, `${refusal} (item ${itemIndex})`, { itemIndex });
+		if (credential.perSecond) await credential.pacer.take(credential.perSecond, signal);
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url,
+			qs: request.qs,
+			body: request.body,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			...(session.timeoutMs ? { timeout: session.timeoutMs } : {}),
+		};
+		try {
+			const response = (await this.helpers.httpRequestWithAuthentication.call(
+				this as unknown as IAllExecuteFunctions,
+				EXPAND_API_CREDENTIAL,
+				options,
+				{ credentialsDecrypted: credential.decrypted },
+			)) as IN8nHttpFullResponse;
+			outcome = { response };
+		} catch (error) {
+			outcome = { error };
+		}
+
+		const kind = failureOf(outcome);
+		if (!kind) {
+			if (outcome.error) throw finalError(this, outcome, secret, itemIndex, total);
+			break;
+		}
+		tries[kind]++;
+		if (kind !== 'uncertain') session.budget.refund(request.computeUnits, itemIndex);
+		if (!mayRetry(kind, request.method, request.resendable === true)) {
+			throw finalError(this, outcome, secret, itemIndex, total, 'Not retried: a write (POST) that failed this way may have been processed.');
+		}
+		if (tries[kind] >= triesAllowed(kind, session.retry)) throw finalError(this, outcome, secret, itemIndex, total);
+		const asked = kind === 'rateLimited' ? retryAfterMs(outcome.response?.headers?.['retry-after']) : undefined;
+		if (asked !== undefined && asked > session.retry.maxDelayMs) {
+			throw finalError(this, outcome, secret, itemIndex, total, `The API asked to wait ${Math.ceil(asked / 1000)} s, longer than the ${session.retry.maxDelayMs / 1000} s retries wait at most.`);
+		}
+		const delay = asked ?? backoffMs(tries[kind], session.retry);
+		this.logger?.debug(
+			`Expand API ${endpoint} (item ${itemIndex}): ${outcome.response ? `HTTP ${outcome.response.statusCode}` : (errorCode(outcome.error) ?? 'no answer')}, try ${total} failed; retrying in ${delay} ms${asked !== undefined ? ' as Retry-After asks' : ''}`,
+		);
+		await sleepWithAbort(delay, signal);
 	}
+	return payload(this, request, outcome.response as IN8nHttpFullResponse, secret, itemIndex);
+}
 
+function finalError(context: ApiContext, outcome: Outcome, secret: string, itemIndex: number, tries: number, why?: string) {
+	const node = context.getNode();
+	const error = outcome.response
+		? responseError(node, { statusCode: outcome.response.statusCode, body: outcome.response.body }, secret, itemIndex)
+		: connectionError(node, outcome.error, secret, itemIndex);
+	if (tries > 1) error.message = `${error.message} (gave up after ${tries} tries)`;
+	if (why) error.description = error.description ? `${error.description} ${why}` : why;
+	return error;
+}
+
+function payload(context: ApiContext, request: ApiRequest, response: IN8nHttpFullResponse, secret: string, itemIndex: number): unknown {
+	const node = context.getNode();
 	const failed = { statusCode: response.statusCode, body: response.body };
 	if (typeof response.body !== 'object' || response.body === null) {
-		if (response.statusCode >= 400) throw responseError(this.getNode(), failed, secret, itemIndex);
-		throw notJsonError(this.getNode(), failed, secret, itemIndex);
+		if (response.statusCode >= 400) throw responseError(node, failed, secret, itemIndex);
+		throw notJsonError(node, failed, secret, itemIndex);
 	}
-	if (response.statusCode >= 400) throw responseError(this.getNode(), failed, secret, itemIndex);
-	if (unwrapped) return response.body;
+	if (response.statusCode >= 400) throw responseError(node, failed, secret, itemIndex);
+	if (request.unwrapped) return response.body;
 
 	const envelope = response.body as IDataObject;
-	if (envelope.status !== 200 || !('data' in envelope)) {
-		throw responseError(this.getNode(), failed, secret, itemIndex);
-	}
+	if (envelope.status !== 200 || !('data' in envelope)) throw responseError(node, failed, secret, itemIndex);
 	return envelope.data;
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { findOperation } from '../catalog';
-import type { Host, HttpMethod } from '../catalog/types';
+import type { Host, HttpMethod, OperationSpec } from '../catalog/types';
 
 export interface ApiRequest {
 	method: HttpMethod;
@@ -10,6 +10,24 @@ export interface ApiRequest {
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject;
+	/** The catalog's cost, counted against a compute-unit budget; undefined where the spec lists none. */
+	computeUnits?: number;
+	/** Safe to send again after a 5xx, reset or timeout, though it is a write (a signed transaction). */
+	resendable?: boolean;
+	/** The answer is the payload itself, not a {status, msg, data} envelope. */
+	unwrapped?: boolean;
+}
+
+/** The parts of a request that come from its catalog entry. */
+export function endpointBase(endpoint: OperationSpec): ApiRequest {
+	return {
+		method: endpoint.method,
+		host: endpoint.host,
+		path: endpoint.path,
+		computeUnits: endpoint.computeUnits,
+		...(endpoint.resendable ? { resendable: true } : {}),
+		...(endpoint.unwrapped ? { unwrapped: true } : {}),
+	};
 }
 
 /**
@@ -19,7 +37,7 @@ export interface ApiRequest {
 export function endpointRequest(resource: string, operation: string, values: IDataObject = {}): ApiRequest {
 	const endpoint = findOperation(resource, operation);
 	if (!endpoint) throw new Error(`The catalog has no endpoint ${resource}/${operation}`);
-	const request: ApiRequest = { method: endpoint.method, host: endpoint.host, path: endpoint.path };
+	const request = endpointBase(endpoint);
 	if (!Object.keys(values).length) return request;
 	if (endpoint.method === 'GET') request.qs = values;
 	else request.body = values;

@@ -548,6 +548,7 @@ export const chainOperations: OperationSpec[] = [
 		host: 'base',
 		computeUnits: 14,
 		kind: 'write',
+		resendable: true,
 		unsignedTransaction: false,
 		chain: true,
 		parameters: [
