@@ -1,7 +1,7 @@
 /* eslint-disable no-console -- the command-line entry point prints for its user */
 import { readFileSync } from 'fs';
 
-import { DEFAULT_API_KEY, type DevnetOptions, startDevnet } from './index';
+import { DEFAULT_API_KEY, type DevnetOptions, type FaultOptions, startDevnet } from './index';
 
 function option(name: string): string | undefined {
 	const index = process.argv.indexOf(`--${name}`);
@@ -9,6 +9,21 @@ function option(name: string): string | undefined {
 }
 
 const numberOption = (name: string) => (option(name) === undefined ? undefined : Number(option(name)));
+
+/** Fault flags (shares as fractions, e.g. --server-errors 0.2), each overriding the config file's `faults`. */
+function faultOptions(config: FaultOptions): FaultOptions {
+	return {
+		latencyMs: numberOption('latency') ?? config.latencyMs,
+		serverErrorShare: numberOption('server-errors') ?? config.serverErrorShare,
+		resetShare: numberOption('resets') ?? config.resetShare,
+		rateLimitShare: numberOption('429-retry-after') ?? config.rateLimitShare,
+		bareRateLimitShare: numberOption('429') ?? config.bareRateLimitShare,
+		slowBodyShare: numberOption('slow-bodies') ?? config.slowBodyShare,
+		slowBodyMs: numberOption('slow-body-ms') ?? config.slowBodyMs,
+		retryAfterSeconds: numberOption('retry-after') ?? config.retryAfterSeconds,
+		seed: numberOption('fault-seed') ?? config.seed,
+	};
+}
 
 /** Options from `--config <file.json>` (the DevnetOptions fields), each overridden by its flag. */
 function options(): DevnetOptions {
@@ -20,6 +35,7 @@ function options(): DevnetOptions {
 		streamPort: numberOption('stream-port') ?? config.streamPort ?? 9547,
 		apiKeys: option('keys')?.split(',') ?? config.apiKeys ?? [DEFAULT_API_KEY],
 		rateLimitPerSecond: numberOption('rate-limit') ?? config.rateLimitPerSecond,
+		faults: faultOptions(config.faults ?? {}),
 		blockTime: numberOption('block-time') ?? config.blockTime ?? 0,
 		quiet: !process.argv.includes('--verbose') && (config.quiet ?? true),
 	};

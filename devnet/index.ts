@@ -1,4 +1,5 @@
 import { type LocalChain, startChain } from './chains';
+import { FaultInjector, type FaultOptions } from './faults';
 import { deployFixtures, type DevnetToken, type DevnetWallet, type Fixtures } from './fixtures';
 import { DEX_IDS } from './gateway/context';
 import type { ChainRuntime } from './gateway/evm';
@@ -6,7 +7,7 @@ import { createGateway } from './gateway/server';
 import { Meter, type UsageItem } from './metering';
 import { TickerStream } from './stream/tickerStream';
 
-export type { DevnetToken, DevnetWallet, UsageItem };
+export type { DevnetToken, DevnetWallet, FaultOptions, UsageItem };
 
 export const DEFAULT_API_KEY = 'devnet-key-0000';
 export const CHAIN_IDS = [31337, 31338];
@@ -18,6 +19,8 @@ export interface DevnetOptions {
 	/** Accepted keys; the default key when none are given. */
 	apiKeys?: string[];
 	rateLimitPerSecond?: number;
+	/** Latency and failures injected into API calls (devnet/faults). */
+	faults?: FaultOptions;
 	/** Milliseconds between blocks mined on their own; 0 (default) mines only with transactions and mine(). */
 	blockTime?: number;
 	/** The devnet itself never prints; `quiet: false` turns on hardhat's log of every JSON-RPC call. Default true. */
@@ -50,6 +53,8 @@ export interface Devnet {
 	onBlock(listener: (chainId: string, blockNumber: number) => void): () => void;
 	/** The ticker stream server, which tests stop and start again to see clients reconnect. */
 	stream: TickerStream;
+	/** The fault injector: calls received with their faults, and failNext() to force one. */
+	faults: FaultInjector;
 	stop(): Promise<void>;
 }
 
@@ -70,7 +75,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		const runtimes = new Map<string, ChainRuntime>(ready.map((runtime) => [runtime.chainId, runtime]));
 		const apiKeys = new Set(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
 		const meter = new Meter();
-		const gateway = createGateway({ chains: runtimes, meter, apiKeys, rateLimitPerSecond: options.rateLimitPerSecond });
+		const faults = new FaultInjector(options.faults);
+		const gateway = createGateway({ chains: runtimes, meter, apiKeys, rateLimitPerSecond: options.rateLimitPerSecond, faults });
 		const base = await gateway.listen('base', options.port ?? 0);
 		const historical = await gateway.listen('historical', options.historicalPort ?? 0);
 
@@ -122,6 +128,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 				return () => listeners.delete(listener);
 			},
 			stream,
+			faults,
 			async stop() {
 				clearInterval(watch);
 				await stream.stop();

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'net';
 
 import { operations } from '../../nodes/shared/catalog';
+import type { FaultInjector } from '../faults';
 import { DateFormatError, type Meter, computeUnitsFor } from '../metering';
 import { createContext, type Handler } from './context';
 import type { ChainRuntime } from './evm';
@@ -24,6 +25,8 @@ export interface GatewayOptions {
 	apiKeys: Set<string>;
 	/** Requests per second and key; unlimited when undefined. */
 	rateLimitPerSecond?: number;
+	/** Latency and failures added to the calls that pass authentication and the rate limit. */
+	faults?: FaultInjector;
 }
 
 interface Answer {
@@ -42,8 +45,10 @@ function readBody(request: IncomingMessage): Promise<string> {
 	});
 }
 
-function send(response: ServerResponse, answer: Answer): number {
+function send(response: ServerResponse, answer: Answer, faults?: FaultInjector, request?: IncomingMessage): number {
 	const text = JSON.stringify(answer.body);
+	const faulted = request && faults?.deliver(request, response, answer.status, text);
+	if (faulted !== undefined) return faulted;
 	response.writeHead(answer.status, { 'content-type': 'application/json' });
 	response.end(text);
 	return Buffer.byteLength(text);
@@ -119,6 +124,7 @@ export function createGateway(options: GatewayOptions) {
 			send(response, { status: 429, body: { message: 'Too Many Requests' } });
 			return;
 		}
+		if (await options.faults?.before(request, response, path)) return;
 		if (host === 'base' && path.startsWith(USAGE_PREFIX)) {
 			const key = decodeURIComponent(url.pathname.slice(USAGE_PREFIX.length)).replace(/\/+$/, '');
 			try {
@@ -130,7 +136,7 @@ export function createGateway(options: GatewayOptions) {
 			return;
 		}
 		const answer = await answerCall(host, request, path, url);
-		const bytes = send(response, answer);
+		const bytes = send(response, answer, options.faults, request);
 		options.meter.record(apiKey, {
 			chainId: answer.chainId ?? '',
 			totalComputeUnits: answer.status === 404 ? 0 : computeUnitsFor(path),

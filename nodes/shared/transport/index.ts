@@ -1,4 +1,4 @@
-import type { IAllExecuteFunctions, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IAllExecuteFunctions, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
 import type { ApiRequest } from './request';
@@ -103,7 +103,17 @@ export async function expandApiRequest(this: ApiContext, request: ApiRequest, it
 		);
 		await sleepWithAbort(delay, signal);
 	}
-	return payload(this, request, outcome.response as IN8nHttpFullResponse, secret, itemIndex);
+	try {
+		return payload(this, request, outcome.response as IN8nHttpFullResponse, secret, itemIndex);
+	} catch (error) {
+		// A resent write (a signed transaction) that the API now refuses may have gone through on an earlier try.
+		if (request.method === 'POST' && tries.uncertain > 0) {
+			const note = `An earlier try got no certain answer and may have been processed: check before sending it again.`;
+			(error as NodeApiError).description = `${(error as NodeApiError).description ?? ''} ${note}`.trim();
+			(error as NodeApiError).message += ` (after ${Object.values(tries).reduce((sum, count) => sum + count, 1)} tries)`;
+		}
+		throw error;
+	}
 }
 
 function finalError(context: ApiContext, outcome: Outcome, secret: string, itemIndex: number, tries: number, why?: string) {
