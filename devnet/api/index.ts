@@ -25,8 +25,9 @@ export interface Variant {
 	path: string;
 	/** The chain or protocol the schema belongs to (`EVM`, `Solana`, `UniswapV2`, ...); `*` when it is not tied to one. */
 	scope: string;
-	/** Parameters in the order the schema lists them (the validator reports the first one missing); undefined when undocumented. */
+	/** Parameters in the order the schema lists them (the validator reports the first one missing); undefined when the source gives no flags. */
 	required?: string[];
+	/** The other parameters; when `required` is undefined, the parameters the source names without flags. Undefined when none are known. */
 	optional?: string[];
 	/** GET parameters travel in the query, POST parameters in the JSON body (reference §1). */
 	where: 'query' | 'body';
