@@ -4,8 +4,8 @@
  * once), and a rate-limited key is paced instead of refused.
  */
 import { Wallet, parseUnits } from 'ethers';
-import type { INodeParameters } from 'n8n-workflow';
-import { LoggerProxy } from 'n8n-workflow';
+import { ExecuteContext } from 'n8n-core';
+import type { INodeParameters, Logger } from 'n8n-workflow';
 
 import { type Devnet, type FaultOptions, startDevnet } from '../../devnet';
 import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
@@ -13,9 +13,10 @@ import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
 const debugLines: string[] = [];
 const noop = () => undefined;
 
-beforeAll(() => {
-	LoggerProxy.init({ error: noop, warn: noop, info: noop, debug: (message: string) => debugLines.push(message) });
-});
+// The node's this.logger, where every retry is logged at debug level.
+const recordingLogger = { error: noop, warn: noop, info: noop, debug: (message: string) => debugLines.push(message) } as unknown as Logger;
+beforeAll(() => jest.spyOn(ExecuteContext.prototype, 'logger', 'get').mockReturnValue(recordingLogger));
+afterAll(() => jest.restoreAllMocks());
 
 async function withDevnet(options: { faults?: FaultOptions; rateLimitPerSecond?: number }, body: (devnet: Devnet) => Promise<void>) {
 	const devnet = await startDevnet(options);
@@ -32,9 +33,13 @@ function expand(devnet: Devnet, parameters: INodeParameters, items: object[], co
 			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
 			{ name: 'Expand', type: EXPAND, parameters, continueOnFail },
 		],
-		expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, maxRequestsPerSecond }),
+		expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, ...(maxRequestsPerSecond ? { maxRequestsPerSecond } : {}) }),
 	);
 }
+
+beforeEach(() => {
+	debugLines.length = 0;
+});
 
 test('1,000 balance reads with 20 % failing transiently (5xx, resets, 429 with and without Retry-After, slow bodies) all succeed, in order', async () => {
 	const faults: FaultOptions = {
@@ -74,6 +79,8 @@ test('1,000 balance reads with 20 % failing transiently (5xx, resets, 429 with a
 		// Faults were really injected, of every kind, on about a fifth of the calls.
 		expect(new Set(drawn.map((call) => call.fault))).toEqual(new Set(['serverError', 'reset', 'rateLimit', 'bareRateLimit', 'slowBody']));
 		expect(drawn.length / devnet.faults.received.length).toBeGreaterThan(0.15);
+		// Every retried failure was logged (slow bodies need no retry).
+		expect(debugLines.filter((line) => line.includes('retrying in'))).toHaveLength(drawn.filter((call) => call.fault !== 'slowBody').length);
 	});
 });
 
@@ -153,7 +160,6 @@ test('a signed transaction whose first send got a 503 is sent again; it lands on
 test('100 items at --rate-limit 10 with Max Requests per Second 10: all succeed, none answered 429', async () => {
 	await withDevnet({ rateLimitPerSecond: 10 }, async (devnet) => {
 		const address = devnet.chains[0].wallets[1].address;
-		debugLines.length = 0;
 		const started = Date.now();
 		const result = await expand(devnet, { resource: 'chain', operation: 'getbalance', chainId: '31337', address }, Array.from({ length: 100 }, () => ({})), false, 10);
 		const elapsed = Date.now() - started;
@@ -161,6 +167,7 @@ test('100 items at --rate-limit 10 with Max Requests per Second 10: all succeed,
 		expect(result.output('Expand')).toHaveLength(100);
 		expect(devnet.usage()).toHaveLength(100);
 		expect(debugLines.filter((line) => line.includes('HTTP 429'))).toEqual([]);
+		expect(debugLines).toEqual([]);
 		// Paced at 101 ms a request: 99 gaps.
 		expect(elapsed).toBeGreaterThanOrEqual(9900);
 	});
