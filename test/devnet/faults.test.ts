@@ -15,7 +15,7 @@ const noop = () => undefined;
 
 // The node's this.logger, where every retry is logged at debug level.
 const recordingLogger = { error: noop, warn: noop, info: noop, debug: (message: string) => debugLines.push(message) } as unknown as Logger;
-beforeAll(() => jest.spyOn(ExecuteContext.prototype, 'logger', 'get').mockReturnValue(recordingLogger));
+beforeAll(() => jest.spyOn(ExecuteContext.prototype, 'logger', 'get').mockReturnValue(recordingLogger as never));
 afterAll(() => jest.restoreAllMocks());
 
 async function withDevnet(options: { faults?: FaultOptions; rateLimitPerSecond?: number }, body: (devnet: Devnet) => Promise<void>) {

@@ -16,7 +16,7 @@ let script: (request: ScriptedRequest, index: number) => ScriptedAnswer;
 // The logger node code gets as this.logger (n8n's own, which LoggerProxy forwards to), recording every level.
 const other = (message: string) => logLines.push(`not debug: ${message}`);
 const recordingLogger = { error: other, warn: other, info: other, debug: record } as unknown as Logger;
-beforeAll(() => jest.spyOn(ExecuteContext.prototype, 'logger', 'get').mockReturnValue(recordingLogger));
+beforeAll(() => jest.spyOn(ExecuteContext.prototype, 'logger', 'get').mockReturnValue(recordingLogger as never));
 afterAll(() => jest.restoreAllMocks());
 beforeEach(async () => {
 	logLines.length = 0;
