@@ -85,7 +85,9 @@ class TestCredentialsHelper {
 		node: INode,
 	): Promise<IHttpRequestOptions> {
 		const authenticate = credentialTypeRegistry[typeName]?.authenticate;
-		if (!authenticate || typeof authenticate === 'function') return requestOptions;
+		if (!authenticate) return requestOptions;
+		// As n8n's CredentialsHelper: a function is called, a generic rule's expressions resolved.
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		const properties = authenticate.properties as Record<'headers' | 'qs' | 'body', IDataObject | undefined>;
 		for (const target of ['headers', 'qs', 'body'] as const) {
 			for (const [key, value] of Object.entries(properties[target] ?? {})) {
