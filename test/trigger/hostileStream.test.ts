@@ -4,7 +4,7 @@
  * dropped; the trigger keeps firing on the good messages that follow.
  */
 import type { AddressInfo } from 'net';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { type WebSocket, WebSocketServer } from 'ws';
 
 import { MAX_EMITS_PER_SECOND } from '../../nodes/ExpandTrigger/events/tickerPrice/pace';
@@ -49,7 +49,7 @@ afterEach(async () => {
 
 async function activate(options: IDataObject = {}, symbols = '') {
 	trigger = await activateTrigger(
-		{ event: 'tickerPrice', symbols, options },
+		{ event: 'tickerPrice', symbols, options } as INodeParameters,
 		{ expandApi: { ...expandCredentials({ apiKey: 'key', baseUrl: 'http://127.0.0.1:9', historicalUrl: 'http://127.0.0.1:9' }).expandApi, streamUrl: stream.url } },
 	);
 	await waitFor(() => stream.sockets.length === 1);
