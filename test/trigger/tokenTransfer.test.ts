@@ -176,3 +176,28 @@ test('an answer with a malformed log is refused; the transfer arrives on the nex
 		await proxy.close();
 	}
 });
+
+test('the USDC-received example (devnet variant): its trigger, with the example\'s own parameters, fires once on a USDC payment to the treasury', async () => {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const example = require('../../examples/usdc-received-slack.devnet.json') as { nodes: Array<{ type: string; parameters: IDataObject }> };
+	const parameters = example.nodes.find((node) => node.type.endsWith('.expandTrigger'))?.parameters as IDataObject;
+	const first = devnet.chains[0];
+	const trigger = await activateTrigger({ ...parameters, pollIntervalSeconds: 1 }, credentials());
+	active.push(trigger);
+	const send = async (amount: string) =>
+		await devnet.rpc<string>(first.chainId, 'eth_sendRawTransaction', [
+			await new Wallet(first.wallets[1].privateKey).signTransaction({
+				chainId: Number(first.chainId),
+				to: first.tokens.USDC.address,
+				data: erc20.encodeFunctionData('transfer', [first.wallets[3].address, parseUnits(amount, 6)]),
+				gasLimit: 100000,
+				nonce: Number(BigInt(await devnet.rpc<string>(first.chainId, 'eth_getTransactionCount', [first.wallets[1].address, 'pending']))),
+				maxFeePerGas: parseUnits('10', 'gwei'),
+				maxPriorityFeePerGas: 1n,
+			}),
+		]);
+	await send('5'); // below the example's minimum of 100 USDC
+	const paid = await send('1250');
+	await settle(trigger, 1);
+	expect(items(trigger)).toEqual([expect.objectContaining({ transactionHash: paid, symbol: 'USDC', amountFormatted: '1250', to: lower(first.wallets[3].address) })]);
+});
