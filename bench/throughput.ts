@@ -3,8 +3,8 @@
  * - 1,000 chain/getbalance items against a mock API answering after 0 ms and 50 ms, the Expand
  *   node (default 10 in parallel, and 100) against n8n's HTTP Request node (n8n-nodes-base, same
  *   engine, same API, same items) and a raw keep-alive HTTP loop at the same concurrency;
- * - 100 items against the devnet at --rate-limit 10 with Max Requests per Second 10;
- * - the New Block trigger working off a 5,000-block backlog against a raw loop of range requests.
+ * - 100 items against the devnet at --rate-limit 10 with Max Requests per Second 10.
+ * (The trigger's 5,000-block backlog is bench/trigger.ts.)
  * Figures are medians over interleaved rounds (BENCH_ROUNDS, default 5). Run: npm run bench.
  * n8n-nodes-base is looked up in N8N_NODES_BASE or the playground's n8n (.cache/n8n).
  */
@@ -196,53 +196,11 @@ async function rateLimitedRun() {
 	console.log(`| Expand (default options) | ${ms(value)} | ${ratio(value, 10_000)} | 0 (every run checked; ${refused} metered 429s) |`);
 }
 
-async function triggerBacklog() {
-	const devnet = await startDevnet();
-	const chainId = '31338';
-	const BLOCKS = 5000;
-	const start = Number(BigInt(await devnet.rpc<string>(chainId, 'eth_blockNumber'))) + 1;
-	await devnet.mine(chainId, BLOCKS);
-	const end = start + BLOCKS - 1;
-	const ranges = Array.from({ length: BLOCKS / 10 }, (_, index) => start + index * 10);
-	const rangeUrls = ranges.map((from) => `${devnet.historicalUrl}/chain/getblock?chainId=${chainId}&startBlock=${from}&endBlock=${from + 9}`);
-	const triggerRun = async () => {
-		const trigger = await n8n.activateTrigger(
-			{ event: 'newBlock', chainId, pollIntervalSeconds: 1, options: { startBlock: start } },
-			n8n.expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl }),
-		);
-		const count = () => trigger.emitted.reduce((sum, emit) => sum + emit.length, 0);
-		let polls = 0;
-		const started = Date.now();
-		// Each tick is one poll cycle of the cron; a tick during a running poll does nothing.
-		while (count() < BLOCKS && Date.now() - started < 120_000) {
-			const before = trigger.emitted.length;
-			trigger.tick();
-			await n8n.waitFor(() => trigger.emitted.length > before || trigger.errors.length > 0 || Date.now() - started > 120_000, 130_000).catch(() => undefined);
-			polls++;
-		}
-		await trigger.close();
-		return polls;
-	};
-	let polls = 0;
-	const times: Record<string, number[]> = { trigger: [], raw: [] };
-	for (let round = 0; round < Math.min(ROUNDS, 3); round++) {
-		times.trigger.push(await timed(async () => void (polls = await triggerRun())));
-		times.raw.push(await timed(() => rawLoop(rangeUrls, 10, devnet.apiKey)));
-	}
-	await devnet.stop();
-	const trigger = median(times.trigger);
-	const raw = median(times.raw);
-	console.log(`\n| New Block trigger, ${BLOCKS}-block backlog (blocks ${start}-${end}) | median | poll cycles | raw loop of ${ranges.length} range requests, 10 at once | trigger / raw |`);
-	console.log('|---|---|---|---|---|');
-	console.log(`| Expand Trigger | ${ms(trigger)} | ${polls} | ${ms(raw)} | ${ratio(trigger, raw)} |`);
-}
-
 async function main() {
 	console.log(`Rounds: ${ROUNDS} (median of each, contenders interleaved), ${ITEMS} items, Node ${process.version}\n`);
 	const withHttpRequest = loadHttpRequestNode();
 	await latencyTable(withHttpRequest);
 	await rateLimitedRun();
-	await triggerBacklog();
 	process.exit(0);
 }
 
