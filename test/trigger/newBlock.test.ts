@@ -208,22 +208,23 @@ test('a failed poll is saved as a failed execution and the next poll resumes fro
 		active.push(trigger);
 		const start = await head();
 		await settle(trigger, 0);
-		// 25 blocks are 3 ranges; the second range request fails, so the first range must not count as emitted.
-		proxy.fail(1, '/chain/getblock?chainId=31338&startBlock=' + (start + 11));
+		// 25 blocks are 3 ranges; the second range request fails (all 3 tries of a read), so the first range must not count as emitted.
+		proxy.fail(3, '/chain/getblock?chainId=31338&startBlock=' + (start + 11));
 		await devnet.mine(CHAIN, 25);
 		trigger.tick();
-		await waitFor(() => proxy.failed === 1 && trigger.failedExecutions.length === 1);
+		await waitFor(() => proxy.failed === 3 && trigger.failedExecutions.length === 1);
 		await settle(trigger, 25);
 		expect(items(trigger).map((block) => block.number)).toEqual(Array.from({ length: 25 }, (_, index) => start + 1 + index));
 		expect(trigger.failedExecutions[0].message).toMatch(/500|server error/i);
 		expect(trigger.errors).toEqual([]);
 
-		proxy.fail(5, '/chain/getblock');
+		// Five polls in a row, each giving up after 3 tries (0.5 s and 1 s of backoff).
+		proxy.fail(15, '/chain/getblock');
 		await devnet.mine(CHAIN, 1);
 		await waitFor(() => {
 			trigger.tick();
 			return trigger.errors.length === 1;
-		});
+		}, 30000);
 		expect(trigger.errors[0].message).toMatch(/500|server error/i);
 		expect(trigger.failedExecutions).toHaveLength(2);
 		// n8n would reactivate the workflow now; polled again, it carries on from the same block.

@@ -103,17 +103,16 @@ export async function expandApiRequest(this: ApiContext, request: ApiRequest, it
 		);
 		await sleepWithAbort(delay, signal);
 	}
-	try {
-		return payload(this, request, outcome.response as IN8nHttpFullResponse, secret, itemIndex);
-	} catch (error) {
-		// A resent write (a signed transaction) that the API now refuses may have gone through on an earlier try.
-		if (request.method === 'POST' && tries.uncertain > 0) {
-			const note = `An earlier try got no certain answer and may have been processed: check before sending it again.`;
-			(error as NodeApiError).description = `${(error as NodeApiError).description ?? ''} ${note}`.trim();
-			(error as NodeApiError).message += ` (after ${Object.values(tries).reduce((sum, count) => sum + count, 1)} tries)`;
-		}
-		throw error;
+	const response = outcome.response as IN8nHttpFullResponse;
+	const refused = answerError(this, request, response, secret, itemIndex);
+	if (!refused) return request.unwrapped ? response.body : (response.body as IDataObject).data;
+	// A resent write (a signed transaction) that the API now refuses may have gone through on an earlier try.
+	if (request.method === 'POST' && tries.uncertain > 0) {
+		const note = 'An earlier try got no certain answer and may have been processed: check before sending it again.';
+		refused.description = `${refused.description ?? ''} ${note}`.trim();
+		refused.message += ` (after ${Object.values(tries).reduce((sum, count) => sum + count, 1)} tries)`;
 	}
+	throw refused;
 }
 
 function finalError(context: ApiContext, outcome: Outcome, secret: string, itemIndex: number, tries: number, why?: string) {
@@ -126,17 +125,13 @@ function finalError(context: ApiContext, outcome: Outcome, secret: string, itemI
 	return error;
 }
 
-function payload(context: ApiContext, request: ApiRequest, response: IN8nHttpFullResponse, secret: string, itemIndex: number): unknown {
+/** The error an answer amounts to (an HTTP error, a body that is not JSON, a failed envelope), or undefined for a success. */
+function answerError(context: ApiContext, request: ApiRequest, response: IN8nHttpFullResponse, secret: string, itemIndex: number): NodeApiError | undefined {
 	const node = context.getNode();
 	const failed = { statusCode: response.statusCode, body: response.body };
-	if (typeof response.body !== 'object' || response.body === null) {
-		if (response.statusCode >= 400) throw responseError(node, failed, secret, itemIndex);
-		throw notJsonError(node, failed, secret, itemIndex);
-	}
-	if (response.statusCode >= 400) throw responseError(node, failed, secret, itemIndex);
-	if (request.unwrapped) return response.body;
-
+	if (response.statusCode >= 400) return responseError(node, failed, secret, itemIndex);
+	if (typeof response.body !== 'object' || response.body === null) return notJsonError(node, failed, secret, itemIndex);
+	if (request.unwrapped) return undefined;
 	const envelope = response.body as IDataObject;
-	if (envelope.status !== 200 || !('data' in envelope)) throw responseError(node, failed, secret, itemIndex);
-	return envelope.data;
+	return envelope.status !== 200 || !('data' in envelope) ? responseError(node, failed, secret, itemIndex) : undefined;
 }

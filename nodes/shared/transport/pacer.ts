@@ -1,25 +1,41 @@
 import { createHash } from 'crypto';
 import { sleepWithAbort } from 'n8n-workflow';
 
+/** Added to the one-second window: a request's start here and its arrival at the API differ by a few ms. */
+const WINDOW_MARGIN_MS = 15;
+
 /**
- * Request starts paced per credential: with a limit of N per second, starts are at least
- * 1000/N ms apart (plus 1 ms, so a few ms of network jitter cannot put N+1 starts into the
- * server's one-second window). The state lives in this module, so every node and every
- * concurrent execution of this n8n process that uses the same API key on the same host shares
- * one pace. Separate processes (queue-mode workers, several main instances) each keep their own
- * pace: with W workers, set the limit to the plan's rate divided by W.
+ * Request starts paced per credential, at most N per second: starts at least 1000/N ms apart,
+ * and never more than N in any second plus a margin, counted from when requests really started
+ * (a stalled event loop then delays the next ones instead of letting a burst through). The state
+ * lives in this module, so every node and every concurrent execution of this n8n process that
+ * uses the same API key on the same host shares one pace. Separate processes (queue-mode
+ * workers, several main instances) each keep their own pace: with W of them, set the limit to
+ * the plan's rate divided by W.
  */
 class Pacer {
-	private nextStart = 0;
+	/** Start times of the latest requests, oldest first; at most ceil(N) kept. */
+	private readonly starts: number[] = [];
 
-	/** Reserves the next start time and waits for it. Reservations are made in call order. */
-	async take(perSecond: number, signal?: AbortSignal): Promise<number> {
-		const now = Date.now();
-		const start = Math.max(now, this.nextStart);
-		this.nextStart = start + Math.ceil(1000 / perSecond) + 1;
-		const wait = start - now;
-		if (wait > 0) await sleepWithAbort(wait, signal);
-		return wait;
+	/** Waits until a request may start and records its start. */
+	async take(perSecond: number, signal?: AbortSignal): Promise<void> {
+		for (;;) {
+			const now = Date.now();
+			const earliest = this.earliest(perSecond);
+			if (now >= earliest) {
+				this.starts.push(now);
+				if (this.starts.length > Math.ceil(perSecond)) this.starts.shift();
+				return;
+			}
+			await sleepWithAbort(earliest - now, signal);
+		}
+	}
+
+	private earliest(perSecond: number): number {
+		const last = this.starts[this.starts.length - 1];
+		const spaced = last === undefined ? 0 : last + 1000 / perSecond;
+		const full = this.starts.length >= Math.ceil(perSecond);
+		return Math.max(spaced, full ? this.starts[this.starts.length - Math.ceil(perSecond)] + 1000 + WINDOW_MARGIN_MS : 0);
 	}
 }
 
