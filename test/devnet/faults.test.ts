@@ -168,7 +168,7 @@ test('100 items at --rate-limit 10 with Max Requests per Second 10: all succeed,
 		expect(devnet.usage()).toHaveLength(100);
 		expect(debugLines.filter((line) => line.includes('HTTP 429'))).toEqual([]);
 		expect(debugLines).toEqual([]);
-		// Paced at 101 ms a request: 99 gaps.
+		// Paced 100 ms apart: 99 gaps.
 		expect(elapsed).toBeGreaterThanOrEqual(9900);
 	});
 });

@@ -7,6 +7,8 @@ export interface ScriptedRequest {
 	query: Record<string, string>;
 	body: string;
 	apiKey: string;
+	/** When the request arrived (Date.now()). */
+	at: number;
 }
 
 /** What to do with one request: answer (after `delayMs`), or destroy the socket. */
@@ -23,6 +25,7 @@ export async function startScriptedApi(script: (request: ScriptedRequest, index:
 	let inFlight = 0;
 	let maxInFlight = 0;
 	const handle = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+		const at = Date.now();
 		inFlight++;
 		maxInFlight = Math.max(maxInFlight, inFlight);
 		const chunks: Buffer[] = [];
@@ -34,6 +37,7 @@ export async function startScriptedApi(script: (request: ScriptedRequest, index:
 			query: Object.fromEntries(url.searchParams),
 			body: Buffer.concat(chunks).toString('utf8'),
 			apiKey: String(incoming.headers['x-api-key'] ?? ''),
+			at,
 		};
 		const answer = script(request, requests.push(request) - 1);
 		if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));

@@ -1,12 +1,12 @@
 import { createHash } from 'crypto';
 import { sleepWithAbort } from 'n8n-workflow';
 
-/** Added to the one-second window: a request's start here and its arrival at the API differ by a few ms. */
-const WINDOW_MARGIN_MS = 15;
+/** Added to the one-second window: a request's start here and its arrival at the API differ by some ms (more on a busy machine or a first connection). */
+const WINDOW_MARGIN_MS = 50;
 
 /**
  * Request starts paced per credential, at most N per second: starts at least 1000/N ms apart,
- * and never more than N in any second plus a margin, counted from when requests really started
+ * and never more than N in any second plus 50 ms, counted from when requests really started
  * (a stalled event loop then delays the next ones instead of letting a burst through). The state
  * lives in this module, so every node and every concurrent execution of this n8n process that
  * uses the same API key on the same host shares one pace. Separate processes (queue-mode
