@@ -3,7 +3,7 @@ import { Wallet, parseUnits } from 'ethers';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
+import { runExpand } from '../helpers/n8n';
 
 let devnet: Devnet;
 let chainA: Devnet['chains'][number];
@@ -17,13 +17,7 @@ afterAll(async () => {
 });
 
 function expand(parameters: INodeParameters, items: object[] = [{}], continueOnFail = false) {
-	return runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{ name: 'Expand', type: EXPAND, parameters, continueOnFail },
-		],
-		expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl }),
-	);
+	return runExpand(parameters, { items, continueOnFail, credentials: { apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl } });
 }
 
 test('a multi-chain balance report with exact formatted amounts', async () => {

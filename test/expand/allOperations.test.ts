@@ -8,7 +8,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { operations } from '../../nodes/Expand/catalog';
 import { protocols } from '../../nodes/Expand/catalog/protocols';
 import type { OperationSpec, ParameterSpec } from '../../nodes/Expand/catalog/types';
-import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
+import { runExpand } from '../helpers/n8n';
 import { envelope, type RecordingServer, startRecordingServer } from '../helpers/recordingServer';
 import { loadSpecEndpoints } from '../helpers/spec';
 
@@ -105,13 +105,7 @@ test.each(cases.map((entry) => [entry.key, entry] as const))('%s', async (_key, 
 	} else {
 		server.respondWith(() => envelope({ ok: true }));
 	}
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-			{ name: 'Expand', type: EXPAND, parameters },
-		],
-		expandCredentials({ apiKey: API_KEY, baseUrl: server.baseUrl, historicalUrl: server.historicalUrl }),
-	);
+	const result = await runExpand(parameters, { credentials: { apiKey: API_KEY, baseUrl: server.baseUrl, historicalUrl: server.historicalUrl } });
 	expect(result.error).toBeUndefined();
 	const row = spec.get(key);
 	expect(server.requests).toHaveLength(1);
