@@ -1,8 +1,8 @@
 /** The Expand node's chain operations end to end: real workflows through n8n-core against the devnet. */
-import { Wallet, parseUnits } from 'ethers';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
+import { signOnDevnet } from '../helpers/devnetTransactions';
 import { runExpand } from '../helpers/n8n';
 
 let devnet: Devnet;
@@ -74,16 +74,7 @@ test('a fee transaction built by the node, signed, sent by the node and read bac
 	});
 	const fee = built.output('Expand')[0].json as Record<string, string>;
 	expect(fee.value).toBe('1000000000000000');
-	const rawTransaction = await new Wallet(alice.privateKey).signTransaction({
-		chainId: Number(fee.chainId),
-		to: fee.to,
-		value: BigInt(fee.value),
-		gasLimit: BigInt(fee.gas),
-		nonce: Number(fee.nonce),
-		maxFeePerGas: parseUnits('5', 'gwei'),
-		maxPriorityFeePerGas: 1n,
-		type: 2,
-	});
+	const rawTransaction = await signOnDevnet(devnet, fee.chainId, alice, { to: fee.to, value: BigInt(fee.value), gasLimit: BigInt(fee.gas), nonce: Number(fee.nonce) });
 	const before = BigInt(await devnet.rpc<string>('31337', 'eth_getBalance', [collector, 'latest']));
 	const sent = await expand({ resource: 'chain', operation: 'sendtransaction', chainId: '31337', rawTransaction });
 	const { transactionHash } = sent.output('Expand')[0].json as { transactionHash: string };
