@@ -1,15 +1,18 @@
 /** The Expand node's chain operations end to end: real workflows through n8n-core against the devnet. */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../devnet';
+import { DEFAULT_API_KEY, type Devnet, startDevnet } from '../../devnet';
 import { signOnDevnet } from '../helpers/devnetTransactions';
+import { publishedCost } from '../helpers/endpointTable';
 import { runExpand } from '../helpers/n8n';
 
 let devnet: Devnet;
 let chainA: Devnet['chains'][number];
+/** A second key, used only by the usage test: its report holds that test's calls and nothing else. */
+const USAGE_KEY = 'usage-test-key';
 
 beforeAll(async () => {
-	devnet = await startDevnet();
+	devnet = await startDevnet({ apiKeys: [DEFAULT_API_KEY, USAGE_KEY] });
 	[chainA] = devnet.chains;
 });
 afterAll(async () => {
@@ -111,10 +114,34 @@ test('API failures from the devnet surface with its message; continueOnFail keep
 	expect(failing.error?.message).toBe('Given function is not applicable');
 });
 
-test('the usage report through the node matches the calls made', async () => {
-	const calls = devnet.usage();
-	const result = await expand({ resource: 'usage', operation: 'usage-details', additionalFields: { includeDetails: true } });
-	const report = result.output('Expand')[0].json as { overAllComputeUnits: number; latest100Items: unknown[] };
-	expect(report.overAllComputeUnits).toBe(calls.reduce((sum, item) => sum + item.totalComputeUnits, 0));
-	expect(report.latest100Items).toHaveLength(Math.min(100, calls.length));
+test('the usage report through the node charges the calls this test made at the published costs', async () => {
+	const credentials = { apiKey: USAGE_KEY, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl };
+	const [, alice, bob] = chainA.wallets;
+	// Each run makes one API call per item; the paths are the endpoints the published table prices.
+	const runs: Array<{ parameters: INodeParameters; items?: object[]; paths: string[] }> = [
+		{
+			parameters: { resource: 'chain', operation: 'getbalance', chainId: '31337', address: '={{ $json.address }}' },
+			items: [{ address: alice.address }, { address: bob.address }],
+			paths: ['/chain/getbalance', '/chain/getbalance'],
+		},
+		{ parameters: { resource: 'chain', operation: 'getblock', chainId: '31338', additionalFields: { startBlock: '3', endBlock: '4' } }, paths: ['/chain/getblock'] },
+		{ parameters: { resource: 'chain', operation: 'getgasprice', chainId: '31337' }, paths: ['/chain/getgasprice'] },
+		{ parameters: { resource: 'chain', operation: 'getpublicrpc', chainId: '31338' }, paths: ['/chain/getpublicrpc'] },
+		{ parameters: { resource: 'chain', operation: 'getstorage', chainId: '31337', address: chainA.tokens.USDC.address, additionalFields: { index: '3' } }, paths: ['/chain/getstorage'] },
+	];
+	for (const run of runs) {
+		const result = await runExpand(run.parameters, { items: run.items, credentials });
+		expect(result.error).toBeUndefined();
+		expect(result.output('Expand')).toHaveLength(run.paths.length);
+	}
+	const made = runs.flatMap((run) => run.paths);
+
+	const result = await runExpand({ resource: 'usage', operation: 'usage-details', additionalFields: { includeDetails: true } }, { credentials });
+	expect(result.error).toBeUndefined();
+	const report = result.output('Expand')[0].json as { overAllComputeUnits: number; latest100Items: Array<{ 'api-endpoint': string; totalComputeUnits: number }> };
+	// Newest first, one item per call, each at the endpoint's published cost.
+	expect(report.latest100Items.map((item) => [item['api-endpoint'], item.totalComputeUnits])).toEqual(
+		[...made].reverse().map((path) => [path, publishedCost(path)]),
+	);
+	expect(report.overAllComputeUnits).toBe(made.reduce((sum, path) => sum + publishedCost(path), 0));
 });
