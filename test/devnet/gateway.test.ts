@@ -1,5 +1,5 @@
 /** The devnet gateway against its real chains. */
-import { parseUnits } from 'ethers';
+import { Transaction, parseUnits } from 'ethers';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { signOnDevnet } from '../helpers/devnetTransactions';
@@ -29,13 +29,14 @@ describe('balances and transfers', () => {
 		const raw = await signOnDevnet(devnet, '31337', alice, { to: recipient.address, value });
 		const sent = await post('/chain/sendtransaction', { chainId: '31337', rawTransaction: raw });
 		expect(sent.status).toBe(200);
-		expect(sent.body.data.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+		expect(sent.body.data.transactionHash).toBe(Transaction.from(raw).hash);
 		const after = await get('/chain/getbalance', { chainId: '31337', address: recipient.address });
 		expect(BigInt(after.body.data.balance) - BigInt(before.body.data.balance)).toBe(value);
 
 		const tx = await get('/chain/gettransaction', { chainId: '31337', transactionHash: sent.body.data.transactionHash });
 		expect(tx.body.data).toMatchObject({ chainId: '31337', transactionStatus: true, from: alice.address, value: value.toString(), type: 2, logs: [] });
-		expect(BigInt(tx.body.data.transactionFees)).toBeGreaterThan(0n);
+		const receipt = await devnet.rpc<{ gasUsed: string; effectiveGasPrice: string }>('31337', 'eth_getTransactionReceipt', [sent.body.data.transactionHash]);
+		expect(BigInt(tx.body.data.transactionFees)).toBe(BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice));
 	});
 
 	test('an ERC20 transfer built by fungibletoken/transfer, signed and sent, moves both balances exactly', async () => {

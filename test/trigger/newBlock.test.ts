@@ -119,16 +119,26 @@ test('per-transaction output with watched addresses and a minimum value', async 
 	const [, alice, bob, carol] = devnet.chains[1].wallets;
 	const trigger = await activate({ output: 'transaction', options: { watchedAddresses: `${carol.address.toLowerCase()}`, minValue: '1000' } });
 	const send = (from: typeof alice, to: string, value: bigint) => sendOnDevnet(devnet, CHAIN, from, { to, value });
-	await send(alice, carol.address, 5000n); // watched, large enough
+	const large = await send(alice, carol.address, 5000n); // watched, large enough
 	await send(alice, carol.address, 10n); // watched, too small
 	await send(alice, bob.address, 5000n); // not watched
-	await send(bob, carol.address, 1000n); // watched, exactly the minimum
+	const minimum = await send(bob, carol.address, 1000n); // watched, exactly the minimum
 	await settle(trigger, 2);
 	expect(items(trigger).map((tx) => [tx.from, tx.to, tx.value])).toEqual([
 		[alice.address, carol.address, '5000'],
 		[bob.address, carol.address, '1000'],
 	]);
-	expect(items(trigger)[0]).toHaveProperty('blockHash');
+	// Each item carries the hash, number and timestamp of the block the chain mined it in.
+	for (const [index, hash] of [large, minimum].entries()) {
+		const receipt = await devnet.rpc<{ blockHash: string; blockNumber: string }>(CHAIN, 'eth_getTransactionReceipt', [hash]);
+		const block = await devnet.rpc<{ timestamp: string }>(CHAIN, 'eth_getBlockByHash', [receipt.blockHash, false]);
+		expect(items(trigger)[index]).toMatchObject({
+			hash,
+			blockHash: receipt.blockHash,
+			blockNumber: Number(BigInt(receipt.blockNumber)),
+			blockTimestamp: Number(BigInt(block.timestamp)),
+		});
+	}
 	await trigger.close();
 });
 
