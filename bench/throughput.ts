@@ -9,19 +9,13 @@
  * n8n-nodes-base is looked up in N8N_NODES_BASE or the playground's n8n (.cache/n8n).
  */
 /* eslint-disable no-console -- a command-line report */
-import { existsSync, mkdtempSync } from 'fs';
+import { existsSync } from 'fs';
 import { Agent, createServer, request, type Server } from 'http';
 import type { AddressInfo } from 'net';
-import { tmpdir } from 'os';
 import { join } from 'path';
 
-process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'n8n-expand-bench-'));
-
-// Loaded after N8N_USER_FOLDER is set: n8n-core writes its settings there on load.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const n8n = require('../test/helpers/n8n') as typeof import('../test/helpers/n8n');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startDevnet } = require('../devnet') as typeof import('../devnet');
+import * as n8n from '../scripts/engine/n8n';
+import { startDevnet } from '../devnet';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ITEMS = 1000;
