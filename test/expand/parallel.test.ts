@@ -156,3 +156,17 @@ describe('compute-unit budget', () => {
 		expect(result.output('Expand')[0].json.computeUnits).toBe(GETBALANCE_UNITS * 2);
 	});
 });
+
+test('Send Transaction goes one at a time in input order, whatever Requests in Parallel says (consecutive nonces)', async () => {
+	script = (request) => ({ ...success({ transactionHash: `0x${JSON.parse(request.body).rawTransaction.slice(2)}` }), delayMs: 5 });
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(Array.from({ length: 8 }, (_, index) => ({ raw: `0x0${index}` }))) } },
+			{ name: 'Expand', type: EXPAND, parameters: { resource: 'chain', operation: 'sendtransaction', rawTransaction: '={{ $json.raw }}', options: { parallelRequests: 8 } } },
+		],
+		expandCredentials({ apiKey: 'parallel-key', baseUrl: api.url, historicalUrl: api.url }),
+	);
+	expect(api.maxInFlight).toBe(1);
+	expect(api.requests.map((request) => JSON.parse(request.body).rawTransaction)).toEqual(Array.from({ length: 8 }, (_, index) => `0x0${index}`));
+	expect(result.output('Expand').map((item) => item.json.transactionHash)).toEqual(Array.from({ length: 8 }, (_, index) => `0x0${index}`));
+});

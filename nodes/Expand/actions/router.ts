@@ -83,7 +83,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(options.parallelRequests, items.length) }, worker));
+	const parallel = operation.inOrder ? 1 : options.parallelRequests;
+	await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
 	if (stop.failure) throw stop.failure.error;
 	return [outputs.flat()];
 }

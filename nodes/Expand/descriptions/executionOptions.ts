@@ -58,7 +58,7 @@ export const executionOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 1 },
 			default: 10,
 			description:
-				'How many items are sent at once. The output keeps the input order. 1: one at a time. Without Continue On Fail, items after a failing one may already have been sent.',
+				'How many items are sent at once. The output keeps the input order. 1: one at a time. Without Continue On Fail, items after a failing one may already have been sent. Send Transaction always sends one at a time, in input order (consecutive nonces).',
 		},
 		{
 			displayName: 'Timeout (Ms)',

@@ -109,6 +109,12 @@ export interface OperationSpec {
 	 * certainly not processed (429, refused connection).
 	 */
 	resendable?: boolean;
+	/**
+	 * Items are sent one at a time, in input order, whatever "Requests in Parallel" says: signed
+	 * transactions of one sender carry consecutive nonces, and a node without a queue (or a
+	 * provider) refuses a nonce that arrives before the one below it.
+	 */
+	inOrder?: boolean;
 	parameters: ParameterSpec[];
 	pagination?: PaginationSpec;
 	/** Public sources document no parameters: the form offers named extra parameters and a raw JSON body. */

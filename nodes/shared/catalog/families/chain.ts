@@ -549,6 +549,7 @@ export const chainOperations: OperationSpec[] = [
 		computeUnits: 14,
 		kind: 'write',
 		resendable: true,
+		inOrder: true,
 		unsignedTransaction: false,
 		chain: true,
 		parameters: [
