@@ -8,15 +8,20 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 export interface ChainFamily<Unsigned> {
 	/** 'evm', 'solana'. */
 	readonly name: string;
-	/**
-	 * Account `index` of the credential: a mnemonic derives one per index, a single private key has
-	 * only index 0. Throws SigningKeyError (whose message never quotes key material).
-	 */
-	account(credentials: ICredentialDataDecryptedObject, index: number): SigningAccount;
+	/** The accounts of a stored credential. Throws SigningKeyError (which never quotes key material). */
+	keyring(credentials: ICredentialDataDecryptedObject): Keyring;
 	/** What a complete transaction does, for the spending policy, before it is signed. */
 	intent(transaction: Unsigned, account: SigningAccount): TransactionIntent;
 	/** Signs locally; nothing is sent. */
 	sign(account: SigningAccount, transaction: Unsigned): Promise<SignedTransaction>;
+}
+
+/**
+ * The accounts of one credential, loaded once per execution: a mnemonic derives one per index
+ * (the seed is computed once), a single private key has only index 0.
+ */
+export interface Keyring {
+	account(index: number): SigningAccount;
 }
 
 /** One account of a stored credential: its address, never its key. */
