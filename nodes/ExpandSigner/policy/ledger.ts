@@ -65,7 +65,9 @@ export class PayoutLedger {
 	private async path(chainId: string, from: string, payoutId: string, itemIndex: number) {
 		const folder = this.folder.replace(/[\\/]+$/, '');
 		try {
-			return await this.helpers.resolvePath(`${folder}/${this.fileName(chainId, from, payoutId)}`);
+			// The folder is resolved (symlinks followed once, here); the file name is ours, and n8n opens it without following links.
+			const resolved = await this.helpers.resolvePath(folder);
+			return `${String(resolved).replace(/[\\/]+$/, '')}/${this.fileName(chainId, from, payoutId)}` as typeof resolved;
 		} catch {
 			throw itemError(this.node, itemIndex, `The Payout Ledger Folder "${folder}" of the signing credential does not exist or cannot be read; create it where n8n may write files (N8N_RESTRICT_FILE_ACCESS_TO)`);
 		}
