@@ -1,3 +1,5 @@
+import { getAddress } from 'ethers';
+
 import { formatUnits } from '../../shared/amounts';
 import type { Movement, TransactionIntent } from '../families/types';
 import { assetName, limitFor, type SpendingPolicy } from './policy';
@@ -29,6 +31,11 @@ export class ExecutionTotals {
 	}
 }
 
+/** An address as people read it (checksummed); other recipients ("a new contract") as they are. */
+function shown(recipient: string): string {
+	return recipient.startsWith('0x') ? getAddress(recipient) : recipient;
+}
+
 function amountText(movement: Movement, decimals: number | undefined): string {
 	const raw = movement.amount.toString();
 	return decimals === undefined ? `${raw} (smallest unit)` : `${formatUnits(raw, decimals)} (${raw} in the smallest unit)`;
@@ -47,12 +54,12 @@ export function checkIntent(policy: SpendingPolicy, intent: TransactionIntent, t
 		if (intent.opaqueCallTo && !policy.recipients.has(intent.opaqueCallTo.toLowerCase())) {
 			return new Refusal(
 				'allowedRecipients',
-				`the call to contract ${intent.opaqueCallTo} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
+				`the call to contract ${getAddress(intent.opaqueCallTo)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
 			);
 		}
 		for (const movement of intent.movements) {
 			if (!policy.recipients.has(movement.recipient.toLowerCase())) {
-				return new Refusal('allowedRecipients', `the recipient ${movement.recipient} (${movement.via} of ${assetName(movement.asset)}) is not on the allowed list`);
+				return new Refusal('allowedRecipients', `the recipient ${shown(movement.recipient)} (${movement.via} of ${assetName(movement.asset)}) is not on the allowed list`);
 			}
 		}
 	}

@@ -21,7 +21,7 @@ export interface SpendingPolicy {
 }
 
 export interface AssetLimit {
-	/** 'native' or a checksummed token address. */
+	/** 'native' or a token address in lower case. */
 	asset: string;
 	/** Only on this chain; undefined: on every chain. */
 	chainId?: string;
@@ -71,7 +71,7 @@ function limitsOf(field: string, text: unknown): AssetLimit[] {
 		const decimals = decimalsText === undefined ? NATIVE_DECIMALS : Number(decimalsText);
 		if (address !== 'native' && !isAddress(address)) throw new PolicyError(`Line ${index + 1} of the policy field "${field}" names an invalid token address "${address}"`);
 		return {
-			asset: address === 'native' ? 'native' : getAddress(address),
+			asset: address.toLowerCase(),
 			chainId,
 			decimals,
 			amount: amountOf(field, amountText, decimals),
@@ -109,7 +109,7 @@ export function limitFor(limits: AssetLimit[], asset: string, chainId: string): 
 
 export function assetName(asset: string, decimals?: number): string {
 	if (asset === 'native') return 'the native asset';
-	return decimals === undefined ? `token ${asset}` : `token ${asset} (${decimals} decimals)`;
+	return decimals === undefined ? `token ${getAddress(asset)}` : `token ${getAddress(asset)} (${decimals} decimals)`;
 }
 
 function limitText(limit: AssetLimit): string {

@@ -1,4 +1,4 @@
-import { getAddress, type TransactionLike } from 'ethers';
+import type { TransactionLike } from 'ethers';
 
 import { decodeTokenCall } from '../../policy/erc20';
 import type { ChainFamily, Movement, TransactionIntent } from '../types';
@@ -8,9 +8,11 @@ import { signTransaction } from './transaction';
 /**
  * What an EVM transaction moves: its native value to `to`, and for a call the token operation its
  * data encodes (ERC-20 transfer, transferFrom, approve). A call that is not one of those is opaque.
+ * Addresses in lower case.
  */
 export function evmIntent(transaction: TransactionLike, account: { address: string }): TransactionIntent {
-	const to = transaction.to ? getAddress(transaction.to) : undefined;
+	// Lower case throughout: the policy compares addresses, and checksums cost a hash each.
+	const to = transaction.to ? transaction.to.toLowerCase() : undefined;
 	const value = BigInt(transaction.value ?? 0);
 	const data = transaction.data ?? '0x';
 	const movements: Movement[] = [];
