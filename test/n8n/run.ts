@@ -190,7 +190,7 @@ async function main(): Promise<void> {
 			const recipients = Array.from({ length: 20 }, (_, index) => ({ to: `0x${(0xe000 + index).toString(16).padStart(40, '0')}`, value: 1000000000000000n + BigInt(index) }));
 			const sent = async () => Number(BigInt(await devnet.rpc<string>(chainA.chainId, 'eth_getTransactionCount', [sender, 'latest'])));
 			const startNonce = await sent();
-			for (const recipient of recipients) equal(await balanceOf(chainA.chainId, recipient.to, 'native'), 0n, `${recipient.to} unpaid before`);
+			for (const recipient of recipients) equal(String(await balanceOf(chainA.chainId, recipient.to, 'native')), '0', `${recipient.to} unpaid before`);
 
 			// First run: `n8n execute` in its own process group, killed (SIGKILL, no clean-up) after a few sends.
 			const child = spawn(process.execPath, [n8nBin(), 'execute', `--id=${PAYOUT_ONCE_ID}`, '--rawOutput'], {
@@ -218,8 +218,9 @@ async function main(): Promise<void> {
 			const alreadySent = signed.filter((item) => item.alreadySent).length;
 			assert(alreadySent >= paidBeforeKill, `the rerun knew the ${paidBeforeKill} sent ones (${alreadySent} already on the chain)`);
 
-			for (const recipient of recipients) equal(await balanceOf(chainA.chainId, recipient.to, 'native'), recipient.value, `${recipient.to} paid exactly once`);
+			for (const recipient of recipients) equal(String(await balanceOf(chainA.chainId, recipient.to, 'native')), String(recipient.value), `${recipient.to} paid exactly once`);
 			equal((await sent()) - startNonce, 20, 'the sender sent exactly 20 transactions');
+			console.log(`    (${paidBeforeKill} sent before the kill, ${alreadySent} already on the chain at the rerun, ${20 - alreadySent} sent by the rerun)`);
 
 			// A third run changes nothing.
 			const third = await executeWorkflow(n8n, PAYOUT_ONCE_ID);
