@@ -2,12 +2,12 @@
  * Running the real n8n: its environment for an isolated user folder on 127.0.0.1, its CLI
  * (import, publish, execute) and the editor process.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { n8nBin } from './install';
-import { run } from './proc';
+import { run, startProcess } from './proc';
 
 export interface N8nInstance {
 	/** The isolated n8n user folder (n8n keeps its data in `<userFolder>/.n8n`). */
@@ -128,60 +128,29 @@ async function waitFor(url: string, timeoutMs: number, exited: () => string | un
 export async function startN8n(n8n: N8nInstance, options: { echo?: boolean; logLevel?: string } = {}): Promise<RunningN8n> {
 	mkdirSync(n8n.outputDir, { recursive: true });
 	const logFile = createWriteStream(path.join(n8n.userFolder, 'n8n.log'), { flags: 'a' });
-	// Its own process group, so stop() also ends the task-runner children n8n starts.
-	const child = spawn(process.execPath, [n8nBin(), 'start'], {
-		env: { ...process.env, ...n8nEnv(n8n, { N8N_LOG_LEVEL: options.logLevel ?? 'info' }) },
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
-	});
 	let tail = '';
-	const onOutput = (chunk: Buffer) => {
-		logFile.write(chunk);
-		tail = (tail + chunk.toString()).slice(-4000);
-		if (options.echo) process.stdout.write(chunk);
-	};
-	child.stdout?.on('data', onOutput);
-	child.stderr?.on('data', onOutput);
-	let exitCode: number | null | undefined;
-	const exited = new Promise<void>((resolve) =>
-		child.on('exit', (code, signal) => {
-			exitCode = code ?? (signal ? -1 : 0);
-			resolve();
-		}),
-	);
+	// Its own process group, so stop() also ends the task-runner children n8n starts.
+	const child = startProcess(process.execPath, [n8nBin(), 'start'], {
+		env: { ...process.env, ...n8nEnv(n8n, { N8N_LOG_LEVEL: options.logLevel ?? 'info' }) },
+		onOutput: (chunk) => {
+			logFile.write(chunk);
+			tail = (tail + chunk.toString()).slice(-4000);
+			if (options.echo) process.stdout.write(chunk);
+		},
+	});
 	const url = editorUrl(n8n);
 	const stop = async () => {
-		if (exitCode === undefined && child.pid) {
-			try {
-				process.kill(-child.pid, 'SIGTERM');
-			} catch {
-				// already gone
-			}
-			const killed = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 30_000))]);
-			if (!killed) {
-				try {
-					process.kill(-child.pid, 'SIGKILL');
-				} catch {
-					// already gone
-				}
-				await exited;
-			}
-		}
-		// Runner children may outlive the main process by a moment.
-		if (child.pid) {
-			try {
-				process.kill(-child.pid, 'SIGKILL');
-			} catch {
-				// the group is empty
-			}
-		}
+		await child.stop();
 		logFile.end();
 	};
 	try {
-		await waitFor(`${url}/rest/settings`, 120_000, () => (exitCode !== undefined ? `n8n exited with ${exitCode}:\n${tail}` : undefined));
+		await waitFor(`${url}/rest/settings`, 120_000, () => {
+			const code = child.exitCode();
+			return code !== undefined ? `n8n exited with ${code}:\n${tail}` : undefined;
+		});
 	} catch (error) {
 		await stop();
 		throw error;
 	}
-	return { process: child, url, stop };
+	return { process: child.process, url, stop };
 }

@@ -28,7 +28,36 @@ const TOOLS = path.join(ROOT, '.cache', 'screenshots');
 const IMAGES = path.join(ROOT, 'docs', 'images');
 const PUPPETEER_VERSION = '24.22.0';
 
-async function ensureTools(): Promise<typeof import('puppeteer-core')> {
+/**
+ * The part of puppeteer-core's API used here. puppeteer-core is installed on first use into
+ * .cache/screenshots, not into the repository's node_modules, so its own types are not there to
+ * type-check against.
+ */
+interface ElementHandle {
+	click(options?: { count?: number }): Promise<void>;
+}
+interface Page {
+	goto(url: string, options?: { waitUntil?: 'networkidle2'; timeout?: number }): Promise<unknown>;
+	waitForSelector(selector: string, options?: { visible?: boolean; timeout?: number }): Promise<ElementHandle | null>;
+	waitForFunction(expression: string, options?: { timeout?: number }): Promise<unknown>;
+	type(selector: string, text: string): Promise<void>;
+	keyboard: { press(key: string): Promise<void> };
+	screenshot(options: { path: `${string}.png` }): Promise<unknown>;
+}
+interface Browser {
+	newPage(): Promise<Page>;
+	close(): Promise<void>;
+}
+interface Puppeteer {
+	launch(options: {
+		executablePath: string;
+		headless: boolean;
+		args: string[];
+		defaultViewport: { width: number; height: number; deviceScaleFactor: number };
+	}): Promise<Browser>;
+}
+
+async function ensureTools(): Promise<Puppeteer> {
 	if (!existsSync(CHROMIUM)) {
 		if (process.getuid?.() !== 0) throw new Error('Chromium is missing: apt-get install chromium (as root), then run this again.');
 		log('Installing Chromium (apt-get install chromium)...');
@@ -42,7 +71,7 @@ async function ensureTools(): Promise<typeof import('puppeteer-core')> {
 		log(`Installing puppeteer-core ${PUPPETEER_VERSION} into .cache/screenshots...`);
 		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: TOOLS, capture: true });
 	}
-	return createRequire(manifest)('puppeteer-core') as typeof import('puppeteer-core');
+	return createRequire(manifest)('puppeteer-core') as Puppeteer;
 }
 
 async function main(): Promise<void> {
@@ -53,7 +82,7 @@ async function main(): Promise<void> {
 	const devnet = await startDevnet();
 	let running: Awaited<ReturnType<typeof startN8n>> | undefined;
 	const profile = mkdtempSync(path.join(tmpdir(), 'expand-chromium-'));
-	let browser: Awaited<ReturnType<typeof puppeteer.launch>> | undefined;
+	let browser: Browser | undefined;
 	try {
 		await prepareInstance(n8n, tarball, devnet, { workflows: ['treasury-report.json', 'payout.json'] });
 		running = await startN8n(n8n);

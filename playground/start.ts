@@ -15,7 +15,7 @@ import { ensureN8n, N8N_VERSION } from './install';
 import { instance, startN8n } from './n8n';
 import { packPackage } from './pack';
 import { PLAYGROUND_DEVNET_PORTS, TRIGGER_EXAMPLES, prepareInstance } from './playground';
-import { log } from './proc';
+import { log, onInterrupt } from './proc';
 import { N8nRest, OWNER } from './rest';
 import { USER_FOLDERS } from './paths';
 
@@ -44,8 +44,7 @@ async function main(): Promise<void> {
 		await devnet.stop();
 		process.exit(code);
 	};
-	process.on('SIGINT', () => void stop(0));
-	process.on('SIGTERM', () => void stop(0));
+	onInterrupt(() => stop(0));
 
 	try {
 		await prepareInstance(n8n, tarball, devnet, { publish: TRIGGER_EXAMPLES });

@@ -23,7 +23,7 @@ test('the catalog has as many operations as the spec has endpoints, plus the usa
 
 test.each(spec.map((row) => [`${row.family}/${row.operation}`, row] as const))('%s is in the catalog as the spec lists it', (key, row) => {
 	const operation = catalogByKey.get(key);
-	expect(operation).toBeDefined();
+	expect(operation && `${operation.resource}/${operation.operation}`).toBe(key);
 	expect({
 		method: operation?.method,
 		path: operation?.path,

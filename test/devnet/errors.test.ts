@@ -1,7 +1,6 @@
 /** Every failure the devnet gateway answers, with the API's envelopes (reference §1) and messages (§7). */
-import { Wallet } from 'ethers';
-
 import { type Devnet, startDevnet } from '../../devnet';
+import { signOnDevnet } from '../helpers/devnetTransactions';
 import { call, query } from './client';
 
 let devnet: Devnet;
@@ -98,7 +97,7 @@ test.each(protocolCases)('protocol: %s', async (_, request, inner) => {
 
 test('a node error on sendtransaction comes back as the backend words it', async () => {
 	const sender = chain().wallets[8];
-	const raw = await new Wallet(sender.privateKey).signTransaction({ chainId: 31337, to: wallet(1), value: 1n, nonce: 0, gasLimit: 21000, gasPrice: 1n });
+	const raw = await signOnDevnet(devnet, '31337', sender, { to: wallet(1), value: 1n, nonce: 0, gasPrice: 1n });
 	const reply = await send({ path: '/chain/sendtransaction', method: 'POST', params: () => ({ chainId: '31337', rawTransaction: raw }) });
 	expect(reply.status).toBe(400);
 	expect(reply.body.data.message).toMatch(/^Error: Returned error: .*(fee|gas price)/i);

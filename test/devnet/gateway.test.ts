@@ -1,7 +1,8 @@
 /** The devnet gateway against its real chains. */
-import { Wallet, parseUnits } from 'ethers';
+import { Transaction, parseUnits } from 'ethers';
 
 import { type Devnet, startDevnet } from '../../devnet';
+import { signOnDevnet } from '../helpers/devnetTransactions';
 import { call, query } from './client';
 
 let devnet: Devnet;
@@ -24,27 +25,18 @@ describe('balances and transfers', () => {
 	test('a native transfer sent through sendtransaction moves the balance by exactly its value', async () => {
 		const [, alice, , , , recipient] = chainA.wallets;
 		const before = await get('/chain/getbalance', { chainId: '31337', address: recipient.address });
-		const nonce = Number(BigInt(await devnet.rpc<string>('31337', 'eth_getTransactionCount', [alice.address, 'pending'])));
 		const value = 123456789012345678n;
-		const raw = await new Wallet(alice.privateKey).signTransaction({
-			chainId: 31337,
-			to: recipient.address,
-			value,
-			nonce,
-			gasLimit: 21000,
-			maxFeePerGas: parseUnits('5', 'gwei'),
-			maxPriorityFeePerGas: 1n,
-			type: 2,
-		});
+		const raw = await signOnDevnet(devnet, '31337', alice, { to: recipient.address, value });
 		const sent = await post('/chain/sendtransaction', { chainId: '31337', rawTransaction: raw });
 		expect(sent.status).toBe(200);
-		expect(sent.body.data.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+		expect(sent.body.data.transactionHash).toBe(Transaction.from(raw).hash);
 		const after = await get('/chain/getbalance', { chainId: '31337', address: recipient.address });
 		expect(BigInt(after.body.data.balance) - BigInt(before.body.data.balance)).toBe(value);
 
 		const tx = await get('/chain/gettransaction', { chainId: '31337', transactionHash: sent.body.data.transactionHash });
 		expect(tx.body.data).toMatchObject({ chainId: '31337', transactionStatus: true, from: alice.address, value: value.toString(), type: 2, logs: [] });
-		expect(BigInt(tx.body.data.transactionFees)).toBeGreaterThan(0n);
+		const receipt = await devnet.rpc<{ gasUsed: string; effectiveGasPrice: string }>('31337', 'eth_getTransactionReceipt', [sent.body.data.transactionHash]);
+		expect(BigInt(tx.body.data.transactionFees)).toBe(BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice));
 	});
 
 	test('an ERC20 transfer built by fungibletoken/transfer, signed and sent, moves both balances exactly', async () => {
@@ -62,15 +54,11 @@ describe('balances and transfers', () => {
 			gas: '100000',
 		});
 		expect(unsigned.body.data).toMatchObject({ chainId: '31337', from: bob.address, to: usdc, value: '0', gas: '100000' });
-		const nonce = Number(BigInt(await devnet.rpc<string>('31337', 'eth_getTransactionCount', [bob.address, 'pending'])));
-		const raw = await new Wallet(bob.privateKey).signTransaction({
-			chainId: 31337,
+		const raw = await signOnDevnet(devnet, '31337', bob, {
 			to: unsigned.body.data.to,
 			data: unsigned.body.data.data,
 			gasLimit: BigInt(unsigned.body.data.gas),
-			nonce,
 			gasPrice: parseUnits('5', 'gwei'),
-			type: 0,
 		});
 		expect((await post('/chain/sendtransaction', { chainId: '31337', rawTransaction: raw })).status).toBe(200);
 		expect(bobBefore - (await balance(bob.address))).toBe(2500000n);

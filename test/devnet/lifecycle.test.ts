@@ -1,6 +1,7 @@
 /** Starting, controlling and stopping the devnet: fixed addresses, chain control, clean shutdown, the CLI. */
-import { type ChildProcess, execFileSync, spawn } from 'child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
+import { ChildProcess, execFileSync, spawn } from 'child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { type AddressInfo, Server } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -85,7 +86,16 @@ describe('one devnet', () => {
 	});
 });
 
+/** Node's own list of this process's open handles: the same on every platform, unlike counting processes with ps. */
+const openHandles = () => (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+const childProcesses = () => openHandles().filter((handle) => handle instanceof ChildProcess);
+const listeningPorts = () =>
+	openHandles()
+		.filter((handle): handle is Server => handle instanceof Server && handle.listening)
+		.map((server) => (server.address() as AddressInfo).port);
+
 test('blockTime mines on its own; stop() closes every listener and leaves no child process', async () => {
+	const childrenBefore = childProcesses();
 	const devnet = await startDevnet({ blockTime: 100 });
 	const urls = [devnet.baseUrl, devnet.historicalUrl, ...devnet.chains.map((chain) => chain.rpcUrl)];
 	const head = async () => Number(BigInt(await devnet.rpc<string>('31338', 'eth_blockNumber')));
@@ -93,9 +103,13 @@ test('blockTime mines on its own; stop() closes every listener and leaves no chi
 	await new Promise((resolve) => setTimeout(resolve, 450));
 	expect(await head()).toBeGreaterThanOrEqual(before + 3);
 	expect(await Promise.all(urls.map(reachable))).toEqual(urls.map(() => true));
+	// The handle list shows the devnet's listeners: base, historical, one JSON-RPC server per chain and the stream.
+	const ports = [...urls, devnet.streamUrl].map((url) => Number(new URL(url).port));
+	expect(listeningPorts()).toEqual(expect.arrayContaining(ports));
 	await devnet.stop();
 	expect(await Promise.all(urls.map(reachable))).toEqual(urls.map(() => false));
-	expect(execFileSync('ps', ['-o', 'pid=', '--ppid', String(process.pid)]).toString().trim().split('\n').filter((line) => line.trim() && Number(line) !== 0)).toHaveLength(1); // the ps itself
+	expect(listeningPorts().filter((port) => ports.includes(port))).toEqual([]);
+	expect(childProcesses().filter((child) => !childrenBefore.includes(child))).toEqual([]);
 });
 
 test('the committed contract artifact is what solc makes of the sources', () => {
@@ -108,12 +122,15 @@ test('the committed contract artifact is what solc makes of the sources', () => 
 
 describe('npm run devnet (devnet/cli.ts)', () => {
 	let child: ChildProcess | undefined;
+	let folder: string | undefined;
 	afterEach(() => {
 		if (child && child.exitCode === null) child.kill('SIGKILL');
+		if (folder) rmSync(folder, { recursive: true, force: true });
 	});
 
 	test('takes keys and limits from a config file, prints what it serves and stops cleanly on Ctrl-C', async () => {
-		const config = join(mkdtempSync(join(tmpdir(), 'devnet-cli-')), 'devnet.json');
+		folder = mkdtempSync(join(tmpdir(), 'devnet-cli-'));
+		const config = join(folder, 'devnet.json');
 		writeFileSync(config, JSON.stringify({ apiKeys: ['cfg-key'], rateLimitPerSecond: 2 }));
 		child = spawn(process.execPath, ['--import', 'tsx', 'devnet/cli.ts', '--config', config, '--port', '0', '--historical-port', '0', '--stream-port', '0'], { cwd: ROOT });
 		let output = '';

@@ -1,7 +1,8 @@
 /** The devnet's remaining chain and protocol operations, each against its real chain state. */
-import { Interface, Wallet, parseUnits, toBeHex, zeroPadValue } from 'ethers';
+import { Interface, parseUnits, toBeHex, zeroPadValue } from 'ethers';
 
 import { type Devnet, startDevnet } from '../../devnet';
+import { pendingNonce, signOnDevnet } from '../helpers/devnetTransactions';
 import { call, query } from './client';
 
 let devnet: Devnet;
@@ -9,7 +10,7 @@ let chain: Devnet['chains'][number];
 const get = (path: string, params: Record<string, string>, host: 'base' | 'historical' = 'base') =>
 	call(query(host === 'base' ? devnet.baseUrl : devnet.historicalUrl, path, params), devnet.apiKey);
 const post = (path: string, body: unknown) => call(`${devnet.baseUrl}${path}`, devnet.apiKey, { method: 'POST', body });
-const nonceOf = async (address: string) => Number(BigInt(await devnet.rpc<string>('31337', 'eth_getTransactionCount', [address, 'pending'])));
+const nonceOf = (address: string) => pendingNonce(devnet, '31337', address);
 
 beforeAll(async () => {
 	devnet = await startDevnet();
@@ -61,9 +62,7 @@ test('an approval built by fungibletoken/approve and sent shows in the allowance
 	const link = chain.tokens.LINK.address;
 	const unsigned = (await post('/fungibletoken/approve', { chainId: '31337', from: dave.address, to: spender.address, tokenAddress: link, amount: '7', gas: '80000' })).body.data;
 	expect(unsigned).toMatchObject({ chainId: '31337', from: dave.address, to: link, value: '0', gas: '80000' });
-	const raw = await new Wallet(dave.privateKey).signTransaction({
-		chainId: 31337, to: unsigned.to, data: unsigned.data, gasLimit: 80000n, nonce: await nonceOf(dave.address), gasPrice: parseUnits('5', 'gwei'),
-	});
+	const raw = await signOnDevnet(devnet, '31337', dave, { to: unsigned.to, data: unsigned.data, gasLimit: 80000n, gasPrice: parseUnits('5', 'gwei') });
 	expect((await post('/chain/sendtransaction', { chainId: '31337', rawTransaction: raw })).status).toBe(200);
 	const allowance = await get('/fungibletoken/getuserallowance', { chainId: '31337', tokenAddress: link, owner: dave.address, spender: spender.address });
 	expect(allowance.body.data).toEqual({ allowance: '7' });
@@ -75,8 +74,8 @@ test('an approval built by fungibletoken/approve and sent shows in the allowance
 });
 
 test('decodetransaction parses a signed transaction without sending it', async () => {
-	const wallet = new Wallet(chain.wallets[6].privateKey);
-	const raw = await wallet.signTransaction({ chainId: 31337, to: chain.wallets[7].address, value: 42n, nonce: 9, gasLimit: 21000, maxFeePerGas: 3n, maxPriorityFeePerGas: 1n, type: 2 });
+	const wallet = chain.wallets[6];
+	const raw = await signOnDevnet(devnet, '31337', wallet, { to: chain.wallets[7].address, value: 42n, nonce: 9, maxFeePerGas: 3n, maxPriorityFeePerGas: 1n });
 	const decoded = (await post('/chain/decodetransaction', { chainId: '31337', rawTransaction: raw })).body.data;
 	expect(decoded.assetChanges).toEqual({ from: wallet.address, to: chain.wallets[7].address, value: '42' });
 	expect(decoded.parsedTx).toMatchObject({ type: 2, chainId: 31337, nonce: 9, gasLimit: '21000', maxFeePerGas: '3', maxPriorityFeePerGas: '1', gasPrice: null, data: '0x' });

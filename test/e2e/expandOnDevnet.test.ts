@@ -1,15 +1,25 @@
 /** The Expand node's chain operations end to end: real workflows through n8n-core against the devnet. */
-import { Wallet, parseUnits } from 'ethers';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../devnet';
-import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
+import { DEFAULT_API_KEY, type Devnet, startDevnet } from '../../devnet';
+import { operations } from '../../nodes/shared/catalog';
+import { signOnDevnet } from '../helpers/devnetTransactions';
+import { runExpand } from '../helpers/n8n';
 
 let devnet: Devnet;
+
+/** What the node's catalog says a call costs (shown on the form); the devnet charges the API's published table. */
+function catalogCost(path: string): number {
+	const cost = operations.find((operation) => operation.path === path)?.computeUnits;
+	if (cost === undefined) throw new Error(`The catalog lists no cost for ${path}`);
+	return cost;
+}
 let chainA: Devnet['chains'][number];
+/** A second key, used only by the usage test: its report holds that test's calls and nothing else. */
+const USAGE_KEY = 'usage-test-key';
 
 beforeAll(async () => {
-	devnet = await startDevnet();
+	devnet = await startDevnet({ apiKeys: [DEFAULT_API_KEY, USAGE_KEY] });
 	[chainA] = devnet.chains;
 });
 afterAll(async () => {
@@ -17,13 +27,7 @@ afterAll(async () => {
 });
 
 function expand(parameters: INodeParameters, items: object[] = [{}], continueOnFail = false) {
-	return runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{ name: 'Expand', type: EXPAND, parameters, continueOnFail },
-		],
-		expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl }),
-	);
+	return runExpand(parameters, { items, continueOnFail, credentials: { apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl } });
 }
 
 test('a multi-chain balance report with exact formatted amounts', async () => {
@@ -80,16 +84,7 @@ test('a fee transaction built by the node, signed, sent by the node and read bac
 	});
 	const fee = built.output('Expand')[0].json as Record<string, string>;
 	expect(fee.value).toBe('1000000000000000');
-	const rawTransaction = await new Wallet(alice.privateKey).signTransaction({
-		chainId: Number(fee.chainId),
-		to: fee.to,
-		value: BigInt(fee.value),
-		gasLimit: BigInt(fee.gas),
-		nonce: Number(fee.nonce),
-		maxFeePerGas: parseUnits('5', 'gwei'),
-		maxPriorityFeePerGas: 1n,
-		type: 2,
-	});
+	const rawTransaction = await signOnDevnet(devnet, fee.chainId, alice, { to: fee.to, value: BigInt(fee.value), gasLimit: BigInt(fee.gas), nonce: Number(fee.nonce) });
 	const before = BigInt(await devnet.rpc<string>('31337', 'eth_getBalance', [collector, 'latest']));
 	const sent = await expand({ resource: 'chain', operation: 'sendtransaction', chainId: '31337', rawTransaction });
 	const { transactionHash } = sent.output('Expand')[0].json as { transactionHash: string };
@@ -121,15 +116,39 @@ test('API failures from the devnet surface with its message; continueOnFail keep
 	);
 	const [bad, good] = result.output('Expand');
 	expect(bad.json).toMatchObject({ error: 'Invalid Address', httpCode: '400' });
-	expect(good.json.balance).toMatch(/^\d+$/);
+	expect(good.json.balance).toBe(BigInt(await devnet.rpc<string>('31337', 'eth_getBalance', [chainA.wallets[1].address, 'latest'])).toString());
 	const failing = await expand({ resource: 'chain', operation: 'getevents', chainId: '31337' });
 	expect(failing.error?.message).toBe('Given function is not applicable');
 });
 
-test('the usage report through the node matches the calls made', async () => {
-	const calls = devnet.usage();
-	const result = await expand({ resource: 'usage', operation: 'usage-details', additionalFields: { includeDetails: true } });
-	const report = result.output('Expand')[0].json as { overAllComputeUnits: number; latest100Items: unknown[] };
-	expect(report.overAllComputeUnits).toBe(calls.reduce((sum, item) => sum + item.totalComputeUnits, 0));
-	expect(report.latest100Items).toHaveLength(Math.min(100, calls.length));
+test('the usage report through the node charges the calls this test made at the published costs', async () => {
+	const credentials = { apiKey: USAGE_KEY, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl };
+	const [, alice, bob] = chainA.wallets;
+	// Each run makes one API call per item; the paths are the endpoints the published table prices.
+	const runs: Array<{ parameters: INodeParameters; items?: object[]; paths: string[] }> = [
+		{
+			parameters: { resource: 'chain', operation: 'getbalance', chainId: '31337', address: '={{ $json.address }}' },
+			items: [{ address: alice.address }, { address: bob.address }],
+			paths: ['/chain/getbalance', '/chain/getbalance'],
+		},
+		{ parameters: { resource: 'chain', operation: 'getblock', chainId: '31338', additionalFields: { startBlock: '3', endBlock: '4' } }, paths: ['/chain/getblock'] },
+		{ parameters: { resource: 'chain', operation: 'getgasprice', chainId: '31337' }, paths: ['/chain/getgasprice'] },
+		{ parameters: { resource: 'chain', operation: 'getpublicrpc', chainId: '31338' }, paths: ['/chain/getpublicrpc'] },
+		{ parameters: { resource: 'chain', operation: 'getstorage', chainId: '31337', address: chainA.tokens.USDC.address, additionalFields: { index: '3' } }, paths: ['/chain/getstorage'] },
+	];
+	for (const run of runs) {
+		const result = await runExpand(run.parameters, { items: run.items, credentials });
+		expect(result.error).toBeUndefined();
+		expect(result.output('Expand')).toHaveLength(run.paths.length);
+	}
+	const made = runs.flatMap((run) => run.paths);
+
+	const result = await runExpand({ resource: 'usage', operation: 'usage-details', additionalFields: { includeDetails: true } }, { credentials });
+	expect(result.error).toBeUndefined();
+	const report = result.output('Expand')[0].json as { overAllComputeUnits: number; latest100Items: Array<{ 'api-endpoint': string; totalComputeUnits: number }> };
+	// Newest first, one item per call, each at the cost the catalog shows for it.
+	expect(report.latest100Items.map((item) => [item['api-endpoint'], item.totalComputeUnits])).toEqual(
+		[...made].reverse().map((path) => [path, catalogCost(path)]),
+	);
+	expect(report.overAllComputeUnits).toBe(made.reduce((sum, path) => sum + catalogCost(path), 0));
 });

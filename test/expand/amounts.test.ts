@@ -1,5 +1,5 @@
 /** Add Formatted Amounts through the engine: exact decimals next to untouched raw amounts. */
-import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
+import { runExpand } from '../helpers/n8n';
 import { envelope, useRecordingServer } from '../helpers/recordingServer';
 
 const UNLIMITED = (2n ** 256n - 1n).toString();
@@ -25,24 +25,19 @@ function answer(balances: Record<string, string>) {
 	});
 }
 
+const credentials = () => ({ apiKey: 'k', baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl });
+
 function balancesOf(items: Array<{ address: string; token?: string }>, chainId = '1') {
-	return runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Expand',
-				type: EXPAND,
-				parameters: {
-					resource: 'chain',
-					operation: 'getbalance',
-					chainId,
-					address: '={{ $json.address }}',
-					additionalFields: { tokenAddress: '={{ $json.token ?? "" }}' },
-					formatAmounts: true,
-				},
-			},
-		],
-		expandCredentials({ apiKey: 'k', baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
+	return runExpand(
+		{
+			resource: 'chain',
+			operation: 'getbalance',
+			chainId,
+			address: '={{ $json.address }}',
+			additionalFields: { tokenAddress: '={{ $json.token ?? "" }}' },
+			formatAmounts: true,
+		},
+		{ items, credentials: credentials() },
 	);
 }
 
@@ -93,16 +88,9 @@ test('an unlimited approval keeps every digit', async () => {
 			? envelope([{ address: USDC, ...tokenDetails[USDC] }])
 			: envelope({ nextPageToken: '', approvals: [{ tokenAddress: USDC, spender: '0xs', allowance: UNLIMITED }] }),
 	);
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-			{
-				name: 'Expand',
-				type: EXPAND,
-				parameters: { resource: 'chain', operation: 'getapprovaldata', address: '0xowner', formatAmounts: true },
-			},
-		],
-		expandCredentials({ apiKey: 'k', baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
+	const result = await runExpand(
+		{ resource: 'chain', operation: 'getapprovaldata', address: '0xowner', formatAmounts: true },
+		{ credentials: credentials() },
 	);
 	expect(result.output('Expand')[0].json).toEqual({
 		tokenAddress: USDC,

@@ -1,7 +1,7 @@
 /** Failures: local validation before any request, API failures as NodeApiError, continueOnFail, no key in any text. */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
+import { runExpand } from '../helpers/n8n';
 import { envelope, startRecordingServer, useRecordingServer } from '../helpers/recordingServer';
 
 const API_KEY = 'secret-key-Zq81x';
@@ -9,14 +9,10 @@ const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 const serverHolder = useRecordingServer();
 
+const credentials = (baseUrl = serverHolder.current.baseUrl) => ({ apiKey: API_KEY, baseUrl, historicalUrl: serverHolder.current.historicalUrl });
+
 function run(parameters: INodeParameters, items: object[] = [{}], continueOnFail = false, baseUrl?: string) {
-	return runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{ name: 'Expand', type: EXPAND, parameters: { resource: 'chain', ...parameters }, continueOnFail },
-		],
-		expandCredentials({ apiKey: API_KEY, baseUrl: baseUrl ?? serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
-	);
+	return runExpand({ resource: 'chain', ...parameters }, { items, continueOnFail, credentials: credentials(baseUrl) });
 }
 
 describe('local validation, before any request', () => {
@@ -161,25 +157,13 @@ describe('the API key stays secret', () => {
 			status: 404,
 			body: { status: 404, msg: 'failed', error: { message: `No usage for ${request.path}`, code: 404 } },
 		}));
-		const result = await runPipeline(
-			[
-				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-				{ name: 'Expand', type: EXPAND, parameters: { resource: 'usage', operation: 'usage-details' }, continueOnFail: true },
-			],
-			expandCredentials({ apiKey: API_KEY, baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
-		);
+		const result = await runExpand({ resource: 'usage', operation: 'usage-details' }, { continueOnFail: true, credentials: credentials() });
 		expect(serverHolder.current.requests[0].path).toBe(`/key/usage-details/${API_KEY}`);
 		const [item] = result.output('Expand');
 		expect(item.json.error).toBe('No usage for /key/usage-details/***');
 		expect(JSON.stringify(result.run)).not.toContain(API_KEY);
 
-		const failing = await runPipeline(
-			[
-				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-				{ name: 'Expand', type: EXPAND, parameters: { resource: 'usage', operation: 'usage-details' } },
-			],
-			expandCredentials({ apiKey: API_KEY, baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
-		);
+		const failing = await runExpand({ resource: 'usage', operation: 'usage-details' }, { credentials: credentials() });
 		expect(failing.error?.message).toBe('No usage for /key/usage-details/***');
 		expect(JSON.stringify(failing.run)).not.toContain(API_KEY);
 		expect(JSON.stringify({ ...failing.error, message: failing.error?.message, stack: failing.error?.stack })).not.toContain(API_KEY);

@@ -1,5 +1,5 @@
 /** Paged lists: Return All follows the cursor across pages, Limit stops early. */
-import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
+import { runExpand } from '../helpers/n8n';
 import { envelope, useRecordingServer } from '../helpers/recordingServer';
 
 const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -14,12 +14,9 @@ const cursorPages: Record<string, { nextPageToken: string; approvals: object[] }
 const serverHolder = useRecordingServer();
 
 function run(operation: string, parameters: object) {
-	return runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-			{ name: 'Expand', type: EXPAND, parameters: { resource: 'chain', operation, address: WALLET, ...parameters } },
-		],
-		expandCredentials({ apiKey: 'k', baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl }),
+	return runExpand(
+		{ resource: 'chain', operation, address: WALLET, ...parameters },
+		{ credentials: { apiKey: 'k', baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl } },
 	);
 }
 

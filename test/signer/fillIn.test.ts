@@ -6,7 +6,7 @@
 import { Transaction, Wallet } from 'ethers';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+import { runSigner } from '../helpers/n8n';
 import { type RecordingServer, envelope, startRecordingServer } from '../helpers/recordingServer';
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -58,16 +58,12 @@ const rpcCalls = (method?: string) =>
 	api.requests.filter((request) => request.path === '/rpc' && (!method || (request.body as { method: string }).method === method));
 
 function sign(items: object[], parameters: INodeParameters = { operation: 'signTransaction', source: 'input' }, continueOnFail = false) {
-	return runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{ name: 'Signer', type: SIGNER, parameters, continueOnFail },
-		],
-		{
-			...expandCredentials({ apiKey: 'api-key', baseUrl: api.baseUrl, historicalUrl: api.historicalUrl }),
-			expandSignerApi: { keyType: 'privateKey', privateKey: KEY },
-		},
-	);
+	return runSigner(parameters, {
+		items,
+		continueOnFail,
+		credentials: { apiKey: 'api-key', baseUrl: api.baseUrl, historicalUrl: api.historicalUrl },
+		signingKey: { keyType: 'privateKey', privateKey: KEY },
+	});
 }
 
 test('recipient and chain given: pending nonce, EIP-1559 fees and gas come from the chain, whose chain ID is checked first', async () => {

@@ -1,7 +1,8 @@
 /**
  * The send step end to end on the devnet: Expand write operation → Expand Signer → Expand
- * chain/sendtransaction → chain/gettransaction, with every request, response, output, error and
- * log line recorded and searched for any trace of the key.
+ * chain/sendtransaction → chain/gettransaction. Every test records every request, response,
+ * output, error and log line of its own runs and searches them for any trace of the key, so each
+ * passes run alone.
  */
 import { HDNodeWallet, Mnemonic, Transaction, hexlify, toUtf8Bytes } from 'ethers';
 import { LoggerProxy } from 'n8n-workflow';
@@ -86,6 +87,83 @@ function runText(result: RunResult): string {
 	return [JSON.stringify(result.run), error ? `${error.message} ${error.description ?? ''} ${error.stack ?? ''} ${JSON.stringify(error)}` : ''].join(' ');
 }
 
+// Variants of the real key material that a careless error message could quote.
+const TRUNCATED_KEY = sender.privateKey.slice(0, -2);
+const MISSPELT_MNEMONIC = MNEMONIC.replace(/junk$/, 'jump');
+
+/** The key, the mnemonic and everything derived from them, lower-cased, hex with and without 0x. */
+function secrets(): string[] {
+	const mnemonic = Mnemonic.fromPhrase(MNEMONIC);
+	const root = HDNodeWallet.fromMnemonic(mnemonic, 'm');
+	const derived = ["m/44'/60'/0'", "m/44'/60'/0'/0", PATH].map((path) => HDNodeWallet.fromMnemonic(mnemonic, path));
+	const hexSecrets = [
+		sender.privateKey,
+		mnemonic.computeSeed(),
+		mnemonic.entropy,
+		hexlify(toUtf8Bytes(MNEMONIC)),
+		root.privateKey,
+		root.chainCode,
+		...derived.flatMap((node) => [node.privateKey, node.chainCode]),
+		TRUNCATED_KEY,
+	];
+	return [
+		...hexSecrets.flatMap((secret) => [secret, secret.slice(2)]),
+		MNEMONIC,
+		MNEMONIC.split(' ').slice(0, 4).join(' '),
+		MISSPELT_MNEMONIC,
+		root.extendedKey,
+		...derived.map((node) => node.extendedKey),
+	].map((secret) => secret.toLowerCase());
+}
+
+interface Mark {
+	requests: number;
+	responses: number;
+	runs: number;
+	logLines: number;
+}
+const mark = (): Mark => ({ requests: proxy.requests.length, responses: proxy.responses.length, runs: runs.length, logLines: logLines.length });
+
+/**
+ * What was recorded since the mark: requests to the API and to the chain's JSON-RPC node (with
+ * headers and bodies), responses, every node's output, each run's whole execution data and error,
+ * and log and console lines.
+ */
+function recordedSince(start: Mark) {
+	const requests = proxy.requests.slice(start.requests);
+	const newRuns = runs.slice(start.runs);
+	const outputs = newRuns.flatMap((result) => Object.keys(result.run.data.resultData.runData).flatMap((name) => result.output(name)));
+	const lines = logLines.slice(start.logLines);
+	const texts = [
+		...requests.map((request) => `${request.method} ${request.url} ${JSON.stringify(request.headers)} ${request.body}`),
+		...proxy.responses.slice(start.responses),
+		...outputs.map((output) => JSON.stringify(output)),
+		...newRuns.map(runText),
+		...lines,
+	];
+	return { requests, runs: newRuns, logLines: lines, texts };
+}
+
+/** The scan: none of the recorded texts holds any secret; and it would see one, the texts are really there. */
+function expectNoTraceOfTheKey(recorded: ReturnType<typeof recordedSince>): void {
+	expect(recorded.runs.length).toBeGreaterThan(0);
+	expect(recorded.requests.filter((request) => request.target === devnet.baseUrl).length).toBeGreaterThan(0);
+	expect(recorded.texts.some((text) => text.includes('rawTransaction'))).toBe(true);
+	expect(recorded.logLines.some((line) => line.includes('Running node "Sign"'))).toBe(true);
+	const hidden = secrets();
+	for (const text of recorded.texts) {
+		const lower = text.toLowerCase();
+		for (const secret of hidden) expect(lower.includes(secret)).toBe(false);
+	}
+}
+
+/** What was signed is what was sent: `count` raw transactions sent, each from the sender. */
+function expectSentBySender(recorded: ReturnType<typeof recordedSince>, count: number): void {
+	const sentRaw = recorded.requests.filter((request) => request.url.includes('/chain/sendtransaction')).map((request) => JSON.parse(request.body).rawTransaction);
+	expect(sentRaw).toHaveLength(count);
+	expect(sentRaw.every((raw) => Transaction.from(raw).from === sender.address)).toBe(true);
+}
+
 const signer: NodeSpec = { name: 'Sign', type: SIGNER, parameters: { operation: 'signTransaction', source: 'input' } };
 const send: NodeSpec = {
 	name: 'Send',
@@ -105,9 +183,8 @@ const balanceOf = async (address: string, token?: string) =>
 			: await devnet.rpc<string>('31337', 'eth_getBalance', [address, 'latest']),
 	);
 
-const outputs: unknown[] = [];
-
-test('createfeetransaction → Signer → sendtransaction → gettransaction moves exactly the fee', async () => {
+test('createfeetransaction → Signer → sendtransaction → gettransaction moves exactly the fee, leaving no trace of the key', async () => {
+	const start = mark();
 	const collector = chainA.wallets[9].address;
 	const [senderBefore, collectorBefore] = [await balanceOf(sender.address), await balanceOf(collector)];
 	const fee: NodeSpec = {
@@ -124,10 +201,14 @@ test('createfeetransaction → Signer → sendtransaction → gettransaction mov
 	expect(mined.value).toBe('1500000000000000');
 	expect((await balanceOf(collector)) - collectorBefore).toBe(1500000000000000n);
 	expect(senderBefore - (await balanceOf(sender.address))).toBe(1500000000000000n + BigInt(mined.transactionFees));
-	outputs.push(...['Fee', 'Sign', 'Send', 'Read'].flatMap((name) => result.output(name)));
+	const recorded = recordedSince(start);
+	expect(recorded.requests.filter((request) => request.target === devnet.baseUrl).length).toBeGreaterThanOrEqual(4);
+	expectSentBySender(recorded, 1);
+	expectNoTraceOfTheKey(recorded);
 });
 
-test('twenty token transfers in one execution land with consecutive nonces and exact balances', async () => {
+test('twenty token transfers in one execution land with consecutive nonces and exact balances, leaving no trace of the key', async () => {
+	const start = mark();
 	const usdc = chainA.tokens.USDC.address;
 	const recipients = Array.from({ length: 20 }, (_, index) => ({
 		to: `0x${(0xa000 + index).toString(16).padStart(40, '0')}`,
@@ -162,14 +243,14 @@ test('twenty token transfers in one execution land with consecutive nonces and e
 	const made = proxy.requests.slice(requestsBefore);
 	expect(made.filter((request) => request.url.startsWith('/chain/getpublicrpc'))).toHaveLength(1);
 	expect(made.filter((request) => request.body.includes('eth_getTransactionCount'))).toHaveLength(1);
-	outputs.push(...['Transfer', 'Sign', 'Send', 'Read'].flatMap((name) => result.output(name)));
+	const recorded = recordedSince(start);
+	expect(recorded.requests.filter((request) => request.target === devnet.baseUrl).length).toBeGreaterThan(60);
+	expectSentBySender(recorded, 20);
+	expectNoTraceOfTheKey(recorded);
 });
 
-// Variants of the real key material that a careless error message could quote.
-const TRUNCATED_KEY = sender.privateKey.slice(0, -2);
-const MISSPELT_MNEMONIC = MNEMONIC.replace(/junk$/, 'jump');
-
-test('failures on the way (a foreign sender, a truncated key, a misspelt phrase) fail cleanly, without quoting the key', async () => {
+test('failures on the way (a foreign sender, a truncated key, a misspelt phrase) fail cleanly, leaving no trace of the key', async () => {
+	const start = mark();
 	const other = chainA.wallets[5].address;
 	const fee: NodeSpec = {
 		name: 'Fee',
@@ -185,51 +266,9 @@ test('failures on the way (a foreign sender, a truncated key, a misspelt phrase)
 	expect(truncated.error?.message).toBe('The private key of the signing key credential is not a valid 32-byte hex key (item 0)');
 	const misspelt = await run([fee, signer], [{ from: sender.address }], { ...signingKey, mnemonic: MISSPELT_MNEMONIC });
 	expect(misspelt.error?.message).toBe('The mnemonic of the signing key credential is not a valid BIP-39 phrase (item 0)');
-});
 
-test('no request, response, output, error or log line carries the key, the mnemonic or anything derived from them', () => {
-	const mnemonic = Mnemonic.fromPhrase(MNEMONIC);
-	const root = HDNodeWallet.fromMnemonic(mnemonic, 'm');
-	const derived = ["m/44'/60'/0'", "m/44'/60'/0'/0", PATH].map((path) => HDNodeWallet.fromMnemonic(mnemonic, path));
-	const hexSecrets = [
-		sender.privateKey,
-		mnemonic.computeSeed(),
-		mnemonic.entropy,
-		hexlify(toUtf8Bytes(MNEMONIC)),
-		root.privateKey,
-		root.chainCode,
-		...derived.flatMap((node) => [node.privateKey, node.chainCode]),
-		TRUNCATED_KEY,
-	];
-	const secrets = [
-		...hexSecrets.flatMap((secret) => [secret, secret.slice(2)]),
-		MNEMONIC,
-		MNEMONIC.split(' ').slice(0, 4).join(' '),
-		MISSPELT_MNEMONIC,
-		root.extendedKey,
-		...derived.map((node) => node.extendedKey),
-	].map((secret) => secret.toLowerCase());
-	const recorded = [
-		...proxy.requests.map((request) => `${request.method} ${request.url} ${JSON.stringify(request.headers)} ${request.body}`),
-		...proxy.responses,
-		...outputs.map((output) => JSON.stringify(output)),
-		...runs.map(runText),
-		...logLines,
-	];
-	// The scan would see a leak: what it searches is really there. Requests to the API and to the
-	// chain's JSON-RPC node, the signed transactions, errors and n8n's own log lines.
-	expect(runs).toHaveLength(5);
-	expect(proxy.requests.filter((request) => request.target === devnet.baseUrl).length).toBeGreaterThan(60);
-	expect(proxy.requests.filter((request) => request.body.includes('eth_getTransactionCount')).length).toBeGreaterThan(0);
-	expect(recorded.some((text) => text.includes('rawTransaction'))).toBe(true);
-	expect(recorded.some((text) => text.includes('but account 0 of the signing key is'))).toBe(true);
-	expect(logLines.some((line) => line.includes('Running node "Sign"'))).toBe(true);
-	for (const text of recorded) {
-		const lower = text.toLowerCase();
-		for (const secret of secrets) expect(lower.includes(secret)).toBe(false);
-	}
-	// And what was signed is what was sent.
-	const sentRaw = proxy.requests.filter((request) => request.url.includes('/chain/sendtransaction')).map((request) => JSON.parse(request.body).rawTransaction);
-	expect(sentRaw).toHaveLength(21);
-	expect(sentRaw.every((raw) => Transaction.from(raw).from === sender.address)).toBe(true);
+	const recorded = recordedSince(start);
+	expect(recorded.runs).toHaveLength(3);
+	expect(recorded.texts.some((text) => text.includes('but account 0 of the signing key is'))).toBe(true);
+	expectNoTraceOfTheKey(recorded);
 });

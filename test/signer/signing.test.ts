@@ -15,7 +15,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { toSmallestUnit } from '../../nodes/shared/amounts';
 import { expandSignerKeyTest } from '../../nodes/ExpandSigner/methods/credentialTest';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+import { runSigner } from '../helpers/n8n';
 import { type RecordingServer, startRecordingServer } from '../helpers/recordingServer';
 
 // The EIP-155 example transaction, signed with its published key.
@@ -40,13 +40,7 @@ afterAll(async () => {
 });
 
 function sign(parameters: INodeParameters, signingKey: Record<string, string> = { keyType: 'privateKey', privateKey: KEY }, items: object[] = [{}], continueOnFail = false) {
-	return runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{ name: 'Signer', type: SIGNER, parameters, continueOnFail },
-		],
-		{ ...expandCredentials({ apiKey: 'k', baseUrl: api.baseUrl, historicalUrl: api.historicalUrl }), expandSignerApi: signingKey },
-	);
+	return runSigner(parameters, { items, continueOnFail, credentials: { apiKey: 'k', baseUrl: api.baseUrl, historicalUrl: api.historicalUrl }, signingKey });
 }
 
 test('the EIP-155 legacy vector signs to the published raw transaction', async () => {

@@ -1,9 +1,9 @@
 /** Expand Trigger, New Block, activated with n8n-core's TriggerContext against the devnet. */
 import { CronTime } from 'cron';
-import { Wallet, parseUnits } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
+import { sendOnDevnet } from '../helpers/devnetTransactions';
 import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
 import { startFaultyProxy } from './faultyProxy';
 
@@ -101,17 +101,7 @@ test('a reorganisation is detected and the replacement blocks are emitted flagge
 	await devnet.revert(CHAIN, snapshot);
 	// A transaction makes the new block at the same height differ from the orphaned one.
 	const wallet = devnet.chains[1].wallets[4];
-	await devnet.rpc(CHAIN, 'eth_sendRawTransaction', [
-		await new Wallet(wallet.privateKey).signTransaction({
-			chainId: Number(CHAIN),
-			to: devnet.chains[1].wallets[5].address,
-			value: 1n,
-			gasLimit: 21000,
-			nonce: Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [wallet.address, 'pending']))),
-			maxFeePerGas: parseUnits('10', 'gwei'),
-			maxPriorityFeePerGas: 1n,
-		}),
-	]);
+	await sendOnDevnet(devnet, CHAIN, wallet, { to: devnet.chains[1].wallets[5].address, value: 1n });
 	await devnet.mine(CHAIN, 7);
 	await settle(trigger, 13);
 
@@ -128,28 +118,27 @@ test('a reorganisation is detected and the replacement blocks are emitted flagge
 test('per-transaction output with watched addresses and a minimum value', async () => {
 	const [, alice, bob, carol] = devnet.chains[1].wallets;
 	const trigger = await activate({ output: 'transaction', options: { watchedAddresses: `${carol.address.toLowerCase()}`, minValue: '0.000000000000001' } });
-	const send = async (from: typeof alice, to: string, value: bigint) =>
-		devnet.rpc(CHAIN, 'eth_sendRawTransaction', [
-			await new Wallet(from.privateKey).signTransaction({
-				chainId: Number(CHAIN),
-				to,
-				value,
-				gasLimit: 21000,
-				nonce: Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [from.address, 'pending']))),
-				maxFeePerGas: parseUnits('10', 'gwei'),
-				maxPriorityFeePerGas: 1n,
-			}),
-		]);
-	await send(alice, carol.address, 5000n); // watched, large enough
+	const send = (from: typeof alice, to: string, value: bigint) => sendOnDevnet(devnet, CHAIN, from, { to, value });
+	const large = await send(alice, carol.address, 5000n); // watched, large enough
 	await send(alice, carol.address, 10n); // watched, too small
 	await send(alice, bob.address, 5000n); // not watched
-	await send(bob, carol.address, 1000n); // watched, exactly the minimum
+	const minimum = await send(bob, carol.address, 1000n); // watched, exactly the minimum
 	await settle(trigger, 2);
 	expect(items(trigger).map((tx) => [tx.from, tx.to, tx.value])).toEqual([
 		[alice.address, carol.address, '5000'],
 		[bob.address, carol.address, '1000'],
 	]);
-	expect(items(trigger)[0]).toHaveProperty('blockHash');
+	// Each item carries the hash, number and timestamp of the block the chain mined it in.
+	for (const [index, hash] of [large, minimum].entries()) {
+		const receipt = await devnet.rpc<{ blockHash: string; blockNumber: string }>(CHAIN, 'eth_getTransactionReceipt', [hash]);
+		const block = await devnet.rpc<{ timestamp: string }>(CHAIN, 'eth_getBlockByHash', [receipt.blockHash, false]);
+		expect(items(trigger)[index]).toMatchObject({
+			hash,
+			blockHash: receipt.blockHash,
+			blockNumber: Number(BigInt(receipt.blockNumber)),
+			blockTimestamp: Number(BigInt(block.timestamp)),
+		});
+	}
 	await trigger.close();
 });
 
@@ -240,17 +229,7 @@ test('a failed poll is saved as a failed execution and the next poll resumes fro
 
 test('Fetch test event with one item per transaction returns a transaction, shaped as the active trigger emits it', async () => {
 	const [, alice, bob] = devnet.chains[1].wallets;
-	await devnet.rpc(CHAIN, 'eth_sendRawTransaction', [
-		await new Wallet(alice.privateKey).signTransaction({
-			chainId: Number(CHAIN),
-			to: bob.address,
-			value: 7n,
-			gasLimit: 21000,
-			nonce: Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [alice.address, 'pending']))),
-			maxFeePerGas: parseUnits('10', 'gwei'),
-			maxPriorityFeePerGas: 1n,
-		}),
-	]);
+	await sendOnDevnet(devnet, CHAIN, alice, { to: bob.address, value: 7n });
 	await devnet.mine(CHAIN, 2);
 	const trigger = await activate({ output: 'transaction', options: { watchedAddresses: bob.address } }, {}, 'manual');
 	await trigger.manual();

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 function credentials() {
-	return { expandApi: { ...expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl }).expandApi, streamUrl: devnet.streamUrl } };
+	return expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, streamUrl: devnet.streamUrl });
 }
 
 const prices = (trigger: ActiveTrigger, symbol: string) =>
