@@ -12,7 +12,6 @@
  *    key, the active price alert and large-transfer watch, and a block log that must resume after a
  *    restart of n8n without a gap or a duplicate.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -22,6 +21,7 @@ import { startDevnet } from '../../devnet';
 import { ensureN8n, N8N_VERSION, n8nBin } from '../../playground/install';
 import { type N8nInstance, type RunningN8n, executeWorkflow, instance, n8nEnv, runError, startN8n } from '../../playground/n8n';
 import { packPackage } from '../../playground/pack';
+import { startProcess } from '../../playground/proc';
 import { EXAMPLE_IDS, prepareInstance } from '../../playground/playground';
 import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX } from '../../playground/prepare';
 import { N8nRest } from '../../playground/rest';
@@ -192,20 +192,16 @@ async function main(): Promise<void> {
 			const startNonce = await sent();
 			for (const recipient of recipients) equal(String(await balanceOf(chainA.chainId, recipient.to, 'native')), '0', `${recipient.to} unpaid before`);
 
-			// First run: `n8n execute` in its own process group, killed (SIGKILL, no clean-up) after a few sends.
-			const child = spawn(process.execPath, [n8nBin(), 'execute', `--id=${PAYOUT_ONCE_ID}`, '--rawOutput'], {
-				env: { ...process.env, ...n8nEnv(n8n) },
-				stdio: 'ignore',
-				detached: true,
-			});
-			const exited = new Promise((resolve) => child.on('exit', resolve));
+			// First run: `n8n execute` in its own process group, killed with SIGKILL (no clean-up, as in a crash) after a few sends.
+			const first = startProcess(process.execPath, [n8nBin(), 'execute', `--id=${PAYOUT_ONCE_ID}`, '--rawOutput'], { env: { ...process.env, ...n8nEnv(n8n) } });
 			const deadline = Date.now() + 120_000;
 			while ((await sent()) - startNonce < 5) {
-				if (Date.now() > deadline) throw new Error('the first run sent fewer than 5 payouts in 120 s');
+				if (Date.now() > deadline || first.exitCode() !== undefined) throw new Error('the first run did not send 5 payouts (within 120 s, before it ended)');
 				await new Promise((resolve) => setTimeout(resolve, 100));
 			}
-			process.kill(-(child.pid as number), 'SIGKILL');
-			await exited;
+			process.kill(-(first.process.pid as number), 'SIGKILL');
+			await first.exited;
+			await first.stop();
 			const paidBeforeKill = (await sent()) - startNonce;
 			assert(paidBeforeKill >= 5 && paidBeforeKill < 20, `killed in the middle: ${paidBeforeKill} of 20 sent`);
 			equal(readdirSync(ledger).length, 20, 'ledger files written before the sends (all 20 signed)');
