@@ -8,6 +8,7 @@ import type { ChainRuntime } from './evm';
 import { ApiFailure, MESSAGES } from './failure';
 import { chainHandlers } from './handlers/chain';
 import { protocolHandlers } from './handlers/protocols';
+import { type SolanaRuntime, solanaRoute } from './handlers/solana';
 import type { Params } from './params';
 
 export type HostName = 'base' | 'historical';
@@ -20,6 +21,8 @@ const USAGE_PREFIX = '/key/usage-details/';
 
 export interface GatewayOptions {
 	chains: Map<string, ChainRuntime>;
+	/** Solana chains by chain ID: calls naming one are answered by the Solana handlers. */
+	solana?: Map<string, SolanaRuntime>;
 	meter: Meter;
 	apiKeys: Set<string>;
 	/** Requests per second and key; unlimited when undefined. */
@@ -91,7 +94,7 @@ export function createGateway(options: GatewayOptions) {
 				return { status: 400, body: { status: 400, msg: 'invalid request' } };
 			}
 		}
-		const handler = handlers[path];
+		const handler = solanaRoute(path, params, options.solana ?? new Map()) ?? handlers[path];
 		const context = createContext(params, options.chains);
 		const chainId = () => context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
 		try {
