@@ -10,7 +10,7 @@ import { buildRequest } from './request';
 import { formatUnits, isIntegerString } from '../../shared/amounts';
 import type { PreparedValue } from './validation';
 
-/** Placeholder the aggregators use for the native asset (reference §1). */
+/** Placeholder the aggregators use for the native asset (docs/reference/expand-api.md §1). */
 const NATIVE_PLACEHOLDER = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
 export interface TokenDetails {

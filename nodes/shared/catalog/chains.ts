@@ -1,4 +1,4 @@
-/** A chain the API accepts, from the 2024 server configuration (reference §4.1). */
+/** A chain the API accepts, from the 2024 server configuration (docs/reference/expand-api.md §4.1). */
 export interface ChainOption {
 	chainId: string;
 	symbol: string;

@@ -18,7 +18,7 @@ export interface ProtocolSpec {
 }
 
 /**
- * Protocol IDs from the 2024 server configuration (reference §3), plus the IDs that current docs
+ * Protocol IDs from the 2024 server configuration (docs/reference/expand-api.md §3), plus the IDs that current docs
  * or third-party code show (dexId 2800, 3100, 3001; bridgeId 500; liquidStakingId 2). dexIds
  * 1001, 1101 and 1301 pointed at Ropsten in 2024, a chain the server no longer accepted; later
  * code uses them on Sepolia, so they are listed as Sepolia.

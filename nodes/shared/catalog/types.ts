@@ -69,7 +69,7 @@ export interface AmountSpec {
 /** A cross-parameter check, implemented in helpers/validation.ts. */
 export type ValidationRule = 'blockRange';
 
-/** Protocol-selection parameters, one per protocol family (reference §3). */
+/** Protocol-selection parameters, one per protocol family (docs/reference/expand-api.md §3). */
 export type ProtocolParameter =
 	| 'dexId'
 	| 'lendborrowId'

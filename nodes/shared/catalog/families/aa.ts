@@ -2,7 +2,7 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { DIGITS } from './shared';
 
 /*
- * Account abstraction, ERC-4337 (reference §2 aa). EVM chains; the server uses one EntryPoint
+ * Account abstraction, ERC-4337 (docs/reference/expand-api.md §2 aa). EVM chains; the server uses one EntryPoint
  * contract. The user-operation fields default to the values the server fills in.
  */
 

@@ -2,7 +2,7 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { from, gas, gasPriority, slippage } from './shared';
 
 /*
- * Cross-chain bridges (reference §2 bridge, §2.x Bridges): Stargate and Squid Router. The source
+ * Cross-chain bridges (docs/reference/expand-api.md §2 bridge, §2.x Bridges): Stargate and Squid Router. The source
  * chain is the srcChainId parameter, so the common chain parameters are offered only where the
  * schema lists chainId (Get Transaction).
  */

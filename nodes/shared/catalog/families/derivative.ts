@@ -2,7 +2,7 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { address, NUMBER } from './shared';
 
 /*
- * Perpetuals (reference §2 derivative): dYdX V4 (derivativeId 1000), read from its indexer. The
+ * Perpetuals (docs/reference/expand-api.md §2 derivative): dYdX V4 (derivativeId 1000), read from its indexer. The
  * chain parameters do not apply, so they are not offered.
  */
 

@@ -2,7 +2,7 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { DIGITS, POSITIVE, from, gas, gasPriority, involveBaseToken, slippage } from './shared';
 
 /*
- * DEXs and aggregators (reference §2 dex, §2.x DEX). Each dexId maps to one chain, so the chain
+ * DEXs and aggregators (docs/reference/expand-api.md §2 dex, §2.x DEX). Each dexId maps to one chain, so the chain
  * is derived from it and not asked for; only the aggregator routes take a chainId. Parameters are
  * the union over the protocol implementations; those not every protocol needs name their users.
  * The TraderJoe liquidity schemas accept a `privateKey`; it is left out on purpose, as this node

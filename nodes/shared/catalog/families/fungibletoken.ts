@@ -2,7 +2,7 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { DIGITS, from, gas, gasPriority, NUMBER, POSITIVE, tokenAddress } from './shared';
 
 /*
- * ERC-20 style tokens (reference §2 fungibletoken, §2.x Fungible tokens). The chain picks the
+ * ERC-20 style tokens (docs/reference/expand-api.md §2 fungibletoken, §2.x Fungible tokens). The chain picks the
  * implementation: EVM, or Solana for the SPL variants of approve, transfer and the readers. The
  * Solana schemas also accept `chainName`, which the server derives from the chain itself, so it
  * is not offered.

@@ -2,7 +2,7 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { address, amount, DIGITS, from, gas, gasPriority, involveBaseToken, POSITIVE, signerAndGas, slippage } from './shared';
 
 /*
- * Lending markets (reference §2 lendborrow). Each lendborrowId maps to one chain, so the chain
+ * Lending markets (docs/reference/expand-api.md §2 lendborrow). Each lendborrowId maps to one chain, so the chain
  * is derived from it and not asked for. Parameters are the union over the protocol
  * implementations (AaveV2, AaveV3, Compound, CompoundV3); those not every protocol needs name
  * their users.

@@ -2,7 +2,7 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { address, amount, DIGITS, NUMBER, POSITIVE, signerAndGas, tokenAddress } from './shared';
 
 /*
- * Liquid staking (reference §2 liquidstaking, §2.x Liquid staking): Lido, Chorus One and Stader.
+ * Liquid staking (docs/reference/expand-api.md §2 liquidstaking, §2.x Liquid staking): Lido, Chorus One and Stader.
  * The liquidStakingId also sets the chain, so no chain is asked for. Implementations named
  * BNBStader in the 2024 server serve some allowance routes.
  */

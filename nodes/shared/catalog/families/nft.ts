@@ -2,7 +2,7 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { NUMBER, POSITIVE } from './shared';
 
 /*
- * NFTs (reference §2 nft). nftProtocolId picks the implementation: 721 or 1155 on EVM chains
+ * NFTs (docs/reference/expand-api.md §2 nft). nftProtocolId picks the implementation: 721 or 1155 on EVM chains
  * (default 721), Metaplex on Solana.
  */
 

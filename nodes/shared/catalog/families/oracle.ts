@@ -2,7 +2,7 @@ import type { OperationSpec } from '../types';
 import { NUMBER } from './shared';
 
 /*
- * Oracles (reference §2 oracle, §2.x Oracles). The oracle ID also sets the chain (Chainlink on
+ * Oracles (docs/reference/expand-api.md §2 oracle, §2.x Oracles). The oracle ID also sets the chain (Chainlink on
  * Ethereum, WINkLink on Tron, Pyth on Solana), so no chain is asked for. The API also accepts the
  * oracle by name (`oracleName`); the ID selector covers that.
  */

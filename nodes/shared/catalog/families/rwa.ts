@@ -2,7 +2,7 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { amount, POSITIVE } from './shared';
 
 /*
- * Real-world assets on Stellar (reference §2 rwa, §2.x Stellar / RWA). Each returns an unsigned
+ * Real-world assets on Stellar (docs/reference/expand-api.md §2 rwa, §2.x Stellar / RWA). Each returns an unsigned
  * Stellar transaction (envelope XDR) to sign and send with Chain: Send Transaction.
  */
 

@@ -1,7 +1,7 @@
 import type { ParameterSpec } from '../types';
 
 /**
- * Parameters and patterns shared by the protocol families (reference §1 "Common write params").
+ * Parameters and patterns shared by the protocol families (docs/reference/expand-api.md §1 "Common write params").
  * Patterns are the backend schema's own regular expressions, copied as the reference gives them.
  */
 

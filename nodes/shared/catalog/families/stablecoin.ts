@@ -1,6 +1,6 @@
 import type { OperationSpec } from '../types';
 
-/* Stablecoins (reference §2 stablecoin): no protocol ID; the asset is USDC or USDT. */
+/* Stablecoins (docs/reference/expand-api.md §2 stablecoin): no protocol ID; the asset is USDC or USDT. */
 
 export const stablecoinOperations: OperationSpec[] = [
 	{

@@ -1,7 +1,7 @@
 import type { OperationSpec } from '../types';
 import { signerAndGas } from './shared';
 
-/* Synthetic assets (reference §2 synthetic): Synthetix (syntheticId 6000, Goerli 6001). */
+/* Synthetic assets (docs/reference/expand-api.md §2 synthetic): Synthetix (syntheticId 6000, Goerli 6001). */
 
 export const syntheticOperations: OperationSpec[] = [
 	{

@@ -1,7 +1,7 @@
 import type { OperationSpec } from '../types';
 import { NUMBER, POSITIVE } from './shared';
 
-/* Wrapped ether (reference §2 weth). EVM chains; the logs are those of the chain's WETH contract. */
+/* Wrapped ether (docs/reference/expand-api.md §2 weth). EVM chains; the logs are those of the chain's WETH contract. */
 
 export const wethOperations: OperationSpec[] = [
 	{

@@ -2,7 +2,7 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { amount, from, gas, gasPriority, tokenAddress } from './shared';
 
 /*
- * Yield aggregators (reference §2 yieldaggregator): Yearn Finance (5000) and Harvest Finance
+ * Yield aggregators (docs/reference/expand-api.md §2 yieldaggregator): Yearn Finance (5000) and Harvest Finance
  * (5100). Vaults and pools are named either by their token (the server looks the vault up) or
  * by address, so neither is required on its own.
  */
