@@ -1,4 +1,4 @@
-import { operations } from '../nodes/shared/catalog';
+import { endpointOf } from './api';
 
 /** One metered call, with the spec's usage-item fields. */
 export interface UsageItem {
@@ -15,9 +15,9 @@ const DETAIL_LIMIT = 100;
 const DEFAULT_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-/** Compute units of an endpoint from the spec's cost table, as the operation catalog holds it; 0 where none is listed. */
+/** Compute units of an endpoint from the spec's cost table (the devnet's copy, api/endpoints.tsv); 0 where none is listed. */
 export function computeUnitsFor(path: string): number {
-	return operations.find((operation) => operation.path === path)?.computeUnits ?? 0;
+	return endpointOf(path)?.computeUnits ?? 0;
 }
 
 export class DateFormatError extends Error {}

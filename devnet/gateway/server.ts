@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
 
-import { operations } from '../../nodes/shared/catalog';
+import { endpointOf } from '../api';
 import { DateFormatError, type Meter, computeUnitsFor } from '../metering';
 import { createContext, type Handler } from './context';
 import type { ChainRuntime } from './evm';
@@ -10,11 +10,11 @@ import { chainHandlers } from './handlers/chain';
 import { protocolHandlers } from './handlers/protocols';
 import { type SolanaRuntime, solanaRoute } from './handlers/solana';
 import type { Params } from './params';
+import { checkRequired } from './required';
 
 export type HostName = 'base' | 'historical';
 
 const handlers: Record<string, Handler> = { ...chainHandlers, ...protocolHandlers };
-const operationsByPath = new Map(operations.map((operation) => [operation.path.toLowerCase(), operation]));
 /** Families whose failure envelope nests the error under `data` instead of `error` (reference §1). */
 const DATA_KEY_FAMILIES = new Set(['chain', 'liquidstaking', 'rwa']);
 const USAGE_PREFIX = '/key/usage-details/';
@@ -79,8 +79,8 @@ export function createGateway(options: GatewayOptions) {
 	const limiter = new RateLimiter(options.rateLimitPerSecond);
 
 	async function answerCall(host: HostName, request: IncomingMessage, path: string, url: URL): Promise<Answer> {
-		const operation = operationsByPath.get(path);
-		if (!operation || operation.host !== host || operation.method !== request.method) {
+		const endpoint = endpointOf(path);
+		if (!endpoint || endpoint.host !== host || endpoint.method !== request.method) {
 			return { status: 404, body: { message: 'Not Found' } };
 		}
 		let params: Params;
@@ -99,11 +99,12 @@ export function createGateway(options: GatewayOptions) {
 		const chainId = () => context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
 		try {
 			// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
-			if (!handler) throw new ApiFailure(MESSAGES.notApplicable, operation.resource === 'chain' ? 400 : 406);
+			if (!handler) throw new ApiFailure(MESSAGES.notApplicable, endpoint.family === 'chain' ? 400 : 406);
+			checkRequired(path, params);
 			const data = await handler(context);
 			return { status: 200, body: { status: 200, msg: 'success', data }, chainId: chainId() };
 		} catch (error) {
-			if (error instanceof ApiFailure) return { ...failure(operation.resource, error), chainId: chainId() };
+			if (error instanceof ApiFailure) return { ...failure(endpoint.family, error), chainId: chainId() };
 			return { status: 500, body: { status: 500, msg: 'internal server error' }, chainId: chainId() };
 		}
 	}

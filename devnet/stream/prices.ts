@@ -1,7 +1,7 @@
-import { formatUnits } from '../../nodes/shared/amounts';
 import { readContract, uniswapRouter } from '../gateway/evm';
 import type { ChainRuntime } from '../gateway/evm';
 import { tickerTokens } from '../gateway/handlers/chain';
+import { toDecimal } from './decimal';
 
 export interface TickerPrice {
 	symbol: string;
@@ -24,7 +24,7 @@ export async function tickerPrices(chain: ChainRuntime): Promise<TickerPrice[]> 
 		]);
 		prices.push({
 			symbol,
-			price: formatUnits(String((amounts as bigint[])[1]), tokens.USDC.decimals),
+			price: toDecimal((amounts as bigint[])[1], tokens.USDC.decimals),
 			timestamp: Number(BigInt(block.timestamp)),
 			blockNumber: Number(BigInt(block.number)),
 		});

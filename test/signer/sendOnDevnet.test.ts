@@ -143,7 +143,10 @@ test('twenty token transfers in one execution land with consecutive nonces and e
 			operation: 'transfer',
 			chainId: '31337',
 			amount: '={{ $json.amount }}',
-			additionalFields: { from: sender.address, to: '={{ $json.to }}', tokenAddress: usdc, gas: '80000' },
+			from: sender.address,
+			to: '={{ $json.to }}',
+			tokenAddress: usdc,
+			gas: '80000',
 		},
 	};
 	const requestsBefore = proxy.requests.length;

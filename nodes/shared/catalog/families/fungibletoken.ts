@@ -14,6 +14,9 @@ const SOLANA = ['Solana'];
 
 const evmTokenAddress = tokenAddress(undefined, { required: false, protocols: EVM });
 
+/** Required by the EVM schema of a write; the API's default chain is EVM and so is the devnet, where leaving it out is a 400. */
+const evmRequiredTokenAddress = tokenAddress(undefined, { protocols: EVM });
+
 const splToken = (description = 'Mint address of the SPL token'): ParameterSpec => ({
 	name: 'token',
 	type: 'string',
@@ -78,13 +81,14 @@ export const fungibletokenOperations: OperationSpec[] = [
 			{
 				name: 'amount',
 				type: 'string',
-				description: 'Amount the spender may transfer, in the smallest unit of the token; required on EVM chains',
+				required: true,
+				description: 'Amount the spender may transfer, in the smallest unit of the token',
 				...DIGITS,
 			},
-			{ ...from('Address of the token owner, who signs the transaction'), required: false, protocols: EVM },
-			{ name: 'to', type: 'string', description: 'Address of the spender', protocols: EVM, placeholder: '0x...' },
-			evmTokenAddress,
-			{ ...gas, required: false, protocols: EVM },
+			{ ...from('Address of the token owner, who signs the transaction'), protocols: EVM },
+			{ name: 'to', type: 'string', required: true, description: 'Address of the spender', protocols: EVM, placeholder: '0x...' },
+			evmRequiredTokenAddress,
+			{ ...gas, protocols: EVM },
 			{ ...gasPriority, protocols: EVM },
 			splToken(),
 			{ name: 'owner', type: 'string', description: 'Public key of the token owner', protocols: SOLANA },
@@ -270,10 +274,10 @@ export const fungibletokenOperations: OperationSpec[] = [
 				description: 'Amount to send, in the smallest unit of the token (Solana default 1)',
 				...DIGITS,
 			},
-			{ ...from(), required: false, protocols: EVM },
-			{ name: 'to', type: 'string', description: 'Address of the recipient', protocols: EVM, placeholder: '0x...' },
-			evmTokenAddress,
-			{ ...gas, required: false, protocols: EVM },
+			{ ...from(), protocols: EVM },
+			{ name: 'to', type: 'string', required: true, description: 'Address of the recipient', protocols: EVM, placeholder: '0x...' },
+			evmRequiredTokenAddress,
+			{ ...gas, protocols: EVM },
 			{ ...gasPriority, protocols: EVM },
 			splToken(),
 			{ name: 'sender', type: 'string', description: 'Public key of the sender', protocols: SOLANA },

@@ -109,6 +109,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 	operation('getstake', 'Get Stake', 'Get the staked balance of an address', 'GET', [staker]),
 	operation('getwithdrawalrequests', 'Get Withdrawal Requests', 'List the withdrawal requests of an address', 'GET', [
 		staker,
+		{ name: 'requestId', type: 'string', description: 'ID of a withdrawal request, for its status', protocols: ['Lido'] },
 	]),
 	operation(
 		'getwithdrawalstatus',

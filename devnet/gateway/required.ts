@@ -1,0 +1,26 @@
+import { type Variant, variantsOf } from '../api';
+import { missing } from './failure';
+import { type Params, text } from './params';
+
+/**
+ * The variants the devnet implements, most specific first: EVM chains, the Uniswap V2 fixture
+ * (dexId 1000, the API's default DEX), and schemas not tied to one chain or protocol.
+ */
+const SERVED_SCOPES = ['EVM', 'UniswapV2', '*'];
+
+/** The documented variant of an endpoint that the devnet answers as, if the table documents one. */
+export function servedVariant(path: string): Variant | undefined {
+	const documented = variantsOf(path);
+	for (const scope of SERVED_SCOPES) {
+		const variant = documented.find((candidate) => candidate.scope === scope);
+		if (variant) return variant;
+	}
+	return undefined;
+}
+
+/** The schema validator's check: the first required parameter of the table that is absent or empty. */
+export function checkRequired(path: string, params: Params): void {
+	for (const name of servedVariant(path)?.required ?? []) {
+		if (text(params, name) === undefined) missing(name);
+	}
+}
