@@ -10,7 +10,7 @@ import { chainHandlers } from './handlers/chain';
 import { protocolHandlers } from './handlers/protocols';
 import { type SolanaRuntime, solanaRoute } from './handlers/solana';
 import type { Params } from './params';
-import { checkRequired } from './required';
+import { SOLANA_SCOPES, checkRequired } from './required';
 
 export type HostName = 'base' | 'historical';
 
@@ -94,13 +94,14 @@ export function createGateway(options: GatewayOptions) {
 				return { status: 400, body: { status: 400, msg: 'invalid request' } };
 			}
 		}
-		const handler = solanaRoute(path, params, options.solana ?? new Map()) ?? handlers[path];
+		const solanaHandler = solanaRoute(path, params, options.solana ?? new Map());
+		const handler = solanaHandler ?? handlers[path];
 		const context = createContext(params, options.chains);
 		const chainId = () => context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
 		try {
 			// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
 			if (!handler) throw new ApiFailure(MESSAGES.notApplicable, endpoint.family === 'chain' ? 400 : 406);
-			checkRequired(path, params);
+			checkRequired(path, params, solanaHandler ? SOLANA_SCOPES : undefined);
 			const data = await handler(context);
 			return { status: 200, body: { status: 200, msg: 'success', data }, chainId: chainId() };
 		} catch (error) {

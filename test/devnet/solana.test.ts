@@ -210,7 +210,9 @@ describe('SPL transfers prepared by fungibletoken/transfer', () => {
 	});
 
 	test('wrong decimals, an unknown mint and a malformed key are refused with the API messages', async () => {
-		const base = { chainId: '901', token: devnet.solana.usdc.address, sender: wallets[1].address, destination: wallets[2].address, amount: '1' };
+		const base = { chainId: '901', token: devnet.solana.usdc.address, sender: wallets[1].address, destination: wallets[2].address, feePayer: wallets[1].address, amount: '1', decimals: '6' };
+		const { feePayer: _omitted, ...withoutFeePayer } = base;
+		expect((await post('/fungibletoken/transfer', withoutFeePayer)).body.error).toEqual({ valid: false, message: { missingProperty: 'feePayer' }, code: 400 });
 		expect((await post('/fungibletoken/transfer', { ...base, decimals: '9' })).body.error.message).toBe('Please provide proper input data');
 		expect((await post('/fungibletoken/transfer', { ...base, token: wallets[3].address })).body.error.message).toBe('Invalid SPL token address');
 		expect((await post('/fungibletoken/transfer', { ...base, destination: '0xabc' })).body.error.message).toBe('Not a valid Solana Address');

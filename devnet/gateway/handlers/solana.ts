@@ -170,7 +170,7 @@ const transfer: SolanaHandler = async (params, runtime) => {
 	const mint = publicKey(params, 'token') as Address;
 	const sender = publicKey(params, 'sender') as Address;
 	const destination = publicKey(params, 'destination') as Address;
-	const feePayer = publicKey(params, 'feePayer', true) ?? sender;
+	const feePayer = publicKey(params, 'feePayer') as Address;
 	const amount = wholeNumber(params, 'amount') ?? 1n;
 	const decimals = mintDecimals(chain, mint);
 	const given = wholeNumber(params, 'decimals');

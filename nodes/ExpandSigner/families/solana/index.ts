@@ -1,7 +1,7 @@
 import type { Transaction } from '@solana/kit';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { ChainFamily } from '../types';
+import type { ChainFamily, SigningAccount } from '../types';
 import { decodeTransaction } from './decode';
 import { type SolanaChainReader, type SolanaIntent, solanaIntent } from './intent';
 import { type SolanaAccount, solanaKeyring } from './keys';
@@ -24,19 +24,19 @@ export async function prepareSolanaTransaction(
 	return { chainId, transaction, intent: await solanaIntent(decodeTransaction(transaction), chainId, account.address, reader) };
 }
 
-export const solanaFamily: ChainFamily<SolanaUnsigned> = {
+export const solanaFamily = {
 	name: 'solana',
 	keyring: (credentials: ICredentialDataDecryptedObject) => solanaKeyring(credentials),
-	intent(transaction, account) {
+	intent(transaction: SolanaUnsigned, account: SigningAccount): SolanaIntent {
 		if (transaction.intent.from !== account.address) throw new Error(`The transaction was described for ${transaction.intent.from}, not ${account.address}`);
 		return transaction.intent;
 	},
-	sign: (account, transaction) => signSolanaTransaction(account as SolanaAccount, transaction.transaction, transaction.chainId),
-};
+	sign: (account: SigningAccount, transaction: SolanaUnsigned) => signSolanaTransaction(account as SolanaAccount, transaction.transaction, transaction.chainId),
+} satisfies ChainFamily<SolanaUnsigned>;
 
 export { transferSolTransaction, transferTokenTransaction, type Lifetime } from './build';
 export { latestLifetime, rpcChainReader, type SolanaRpc, UnexpectedRpcAnswer } from './chain';
 export { decodeTransaction, UndecodableTransaction, type DecodedTransaction } from './decode';
 export { rentExemption, TOKEN_ACCOUNT_SIZE, type SolanaChainReader, type SolanaIntent } from './intent';
-export { SolanaAccount, solanaKeyring, solanaPath } from './keys';
+export { SolanaAccount, type SolanaKeyring, solanaKeyring, solanaPath } from './keys';
 export { NotASigner, signSolanaMessage, signSolanaTransaction, type SolanaSignedTransaction } from './sign';

@@ -66,7 +66,11 @@ function accountFromKeyPair(keyPair: Uint8Array, index: number): SolanaAccount {
  * per index on m/44'/501'/index'/0' (SLIP-0010 through micro-ed25519-hdkey, as the Solana cookbook does),
  * the BIP-39 seed computed once.
  */
-export function solanaKeyring(credentials: ICredentialDataDecryptedObject): Keyring & { account(index: number): SolanaAccount } {
+export interface SolanaKeyring extends Keyring {
+	account(index: number): SolanaAccount;
+}
+
+export function solanaKeyring(credentials: ICredentialDataDecryptedObject): SolanaKeyring {
 	if (credentials.keyType === 'mnemonic') {
 		const phrase = String(credentials.mnemonic ?? '').trim().replace(/\s+/g, ' ');
 		if (!Mnemonic.isValidMnemonic(phrase)) {
