@@ -178,7 +178,7 @@ test('failures on the way (a foreign sender, a truncated key, a misspelt phrase)
 	};
 	const mixed = await run([fee, { ...signer, continueOnFail: true }], [{ from: other }, { from: sender.address }]);
 	const [refused, signed] = mixed.output('Sign');
-	expect(refused.json.error).toBe(`The transaction is from ${other}, but the signing key controls ${sender.address}; sign it with the key of ${other} (item 0)`);
+	expect(refused.json.error).toBe(`The transaction is from ${other}, but account 0 of the signing key is ${sender.address}; sign it with the key of ${other} (item 0)`);
 	expect(Transaction.from(signed.json.rawTransaction as string).from).toBe(sender.address);
 
 	const truncated = await run([fee, signer], [{ from: sender.address }], { keyType: 'privateKey', privateKey: TRUNCATED_KEY });
@@ -222,7 +222,7 @@ test('no request, response, output, error or log line carries the key, the mnemo
 	expect(proxy.requests.filter((request) => request.target === devnet.baseUrl).length).toBeGreaterThan(60);
 	expect(proxy.requests.filter((request) => request.body.includes('eth_getTransactionCount')).length).toBeGreaterThan(0);
 	expect(recorded.some((text) => text.includes('rawTransaction'))).toBe(true);
-	expect(recorded.some((text) => text.includes('but the signing key controls'))).toBe(true);
+	expect(recorded.some((text) => text.includes('but account 0 of the signing key is'))).toBe(true);
 	expect(logLines.some((line) => line.includes('Running node "Sign"'))).toBe(true);
 	for (const text of recorded) {
 		const lower = text.toLowerCase();
