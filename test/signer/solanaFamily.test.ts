@@ -24,7 +24,7 @@ import {
 } from '@solana/kit';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { SigningKeyError } from '../../nodes/ExpandSigner/helpers/signer';
+import { SigningKeyError } from '../../nodes/ExpandSigner/families/evm/accounts';
 import {
 	type SolanaRpc,
 	NotASigner,

@@ -44,14 +44,14 @@ export function checkIntent(policy: SpendingPolicy, intent: TransactionIntent, t
 		return new Refusal('allowedChainIds', `chain ${intent.chainId} is not one of the allowed chains (${[...policy.chainIds].join(', ')})`);
 	}
 	if (policy.recipients.size) {
-		if (intent.opaqueCallTo && !policy.recipients.has(intent.opaqueCallTo.toLowerCase())) {
+		if (intent.opaqueCallTo && !policy.recipients.has(policy.format.key(intent.opaqueCallTo))) {
 			return new Refusal(
 				'allowedRecipients',
 				`the call to contract ${intent.opaqueCallTo} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
 			);
 		}
 		for (const movement of intent.movements) {
-			if (!policy.recipients.has(movement.recipient.toLowerCase())) {
+			if (!policy.recipients.has(policy.format.key(movement.recipient))) {
 				return new Refusal('allowedRecipients', `the recipient ${movement.recipient} (${movement.via} of ${assetName(movement.asset)}) is not on the allowed list`);
 			}
 		}
@@ -76,7 +76,7 @@ export function checkIntent(policy: SpendingPolicy, intent: TransactionIntent, t
 	if (intent.maxFee > policy.maxTotalFee) {
 		return new Refusal(
 			'maxTotalFee',
-			`the fee can reach ${formatUnits(intent.maxFee.toString(), 18)} native units (${intent.maxFee} wei), above the limit of ${formatUnits(policy.maxTotalFee.toString(), 18)}`,
+			`the fee can reach ${formatUnits(intent.maxFee.toString(), policy.format.nativeDecimals)} native units (${intent.maxFee} ${policy.format.smallestUnit}), above the limit of ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)}`,
 		);
 	}
 	return undefined;

@@ -40,3 +40,4 @@ export { decodeTransaction, UndecodableTransaction, type DecodedTransaction } fr
 export { rentExemption, TOKEN_ACCOUNT_SIZE, type SolanaChainReader, type SolanaIntent } from './intent';
 export { SolanaAccount, type SolanaKeyring, solanaKeyring, solanaPath } from './keys';
 export { NotASigner, signSolanaMessage, signSolanaTransaction, type SolanaSignedTransaction } from './sign';
+export { SOLANA_POLICY_FORMAT } from './policy';

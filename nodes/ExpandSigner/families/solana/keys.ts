@@ -3,7 +3,7 @@ import { Mnemonic } from 'ethers';
 import { HDKey } from 'micro-ed25519-hdkey';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { SigningKeyError } from '../../helpers/signer';
+import { SigningKeyError } from '../evm/accounts';
 import type { Keyring, SigningAccount } from '../types';
 
 /** Solana's BIP-44 path (Phantom, Solflare, Backpack, `solana-keygen --derivation-path`): all levels hardened, as SLIP-0010 requires for ed25519. */

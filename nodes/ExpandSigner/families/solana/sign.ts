@@ -7,7 +7,7 @@ import {
 	signBytes,
 } from '@solana/kit';
 
-import { SigningKeyError } from '../../helpers/signer';
+import { SigningKeyError } from '../evm/accounts';
 import type { SignedTransaction } from '../types';
 import type { SolanaAccount } from './keys';
 
