@@ -55,9 +55,10 @@ export async function headNumber(chain: LocalChain): Promise<number> {
 	return Number(BigInt(await chain.rpc<string>('eth_blockNumber')));
 }
 
-type RawLog = Record<string, string | string[] | boolean>;
+export type RawLog = Record<string, string | string[] | boolean>;
 
-function logRecord(log: RawLog) {
+/** A log in the spec's record shape (spec, Block record: Log). */
+export function logRecord(log: RawLog) {
 	return {
 		address: getAddress(log.address as string),
 		topics: log.topics,

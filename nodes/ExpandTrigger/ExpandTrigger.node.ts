@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { eventProperty, events, eventsByName } from './events';
+import { eventProperties, eventsByName } from './events';
 
 export class ExpandTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -10,13 +10,13 @@ export class ExpandTrigger implements INodeType {
 		icon: { light: 'file:../../icons/expand.svg', dark: 'file:../../icons/expand.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"] === "newBlock" ? "New block on " + $parameter["chainId"] : "Ticker price"}}',
-		description: 'Starts the workflow on new blocks of a chain or on live ticker prices, through expand.network',
+		subtitle: '={{$parameter["event"] === "newBlock" ? "New block on " + $parameter["chainId"] : $parameter["event"] === "tokenTransfer" ? "Token transfer on " + $parameter["chainId"] : "Ticker price"}}',
+		description: 'Starts the workflow on new blocks of a chain, on token transfers, or on live ticker prices, through expand.network',
 		defaults: { name: 'Expand Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'expandApi', required: true }],
-		properties: [eventProperty, ...events.flatMap((event) => event.description)],
+		properties: eventProperties,
 	};
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {

@@ -127,7 +127,7 @@ test('a reorganisation is detected and the replacement blocks are emitted flagge
 
 test('per-transaction output with watched addresses and a minimum value', async () => {
 	const [, alice, bob, carol] = devnet.chains[1].wallets;
-	const trigger = await activate({ output: 'transaction', options: { watchedAddresses: `${carol.address.toLowerCase()}`, minValue: '1000' } });
+	const trigger = await activate({ output: 'transaction', options: { watchedAddresses: `${carol.address.toLowerCase()}`, minValue: '0.000000000000001' } });
 	const send = async (from: typeof alice, to: string, value: bigint) =>
 		devnet.rpc(CHAIN, 'eth_sendRawTransaction', [
 			await new Wallet(from.privateKey).signTransaction({

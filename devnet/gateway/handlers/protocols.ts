@@ -3,6 +3,7 @@ import { DEX_IDS } from '../context';
 import { erc20, readContract, uniswapPair, uniswapRouter } from '../evm';
 import { ApiFailure, fail, missing } from '../failure';
 import { address, list, text, wholeNumber } from '../params';
+import { historicalLogs } from './logs';
 
 const MAX_TOKEN_DETAILS = 10;
 
@@ -124,6 +125,7 @@ export const protocolHandlers: Record<string, Handler> = {
 	'/fungibletoken/gettokendetails': gettokendetails,
 	'/fungibletoken/getuserbalance': balanceOf,
 	'/fungibletoken/getuserallowance': getuserallowance,
+	'/fungibletoken/historical/logs': historicalLogs,
 	'/fungibletoken/transfer': transfer,
 	'/fungibletoken/approve': approve,
 	'/dex/getprice': getprice,

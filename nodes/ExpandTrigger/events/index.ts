@@ -2,6 +2,8 @@ import type { INodeProperties, INodePropertyOptions, ITriggerFunctions, ITrigger
 
 import * as newBlock from './newBlock';
 import * as tickerPrice from './tickerPrice';
+import * as tokenTransfer from './tokenTransfer';
+import { followProperties } from '../blocks/description';
 
 /** One trigger event: its entry in the Event list, its fields, and how it starts. */
 export interface TriggerEvent {
@@ -11,7 +13,7 @@ export interface TriggerEvent {
 }
 
 /** The trigger's events: the Event list, the form and the dispatch on activation all come from here. */
-export const events: TriggerEvent[] = [newBlock, tickerPrice];
+export const events: TriggerEvent[] = [newBlock, tokenTransfer, tickerPrice];
 
 export const eventsByName = new Map(events.map((event) => [String(event.option.value), event]));
 
@@ -23,3 +25,6 @@ export const eventProperty: INodeProperties = {
 	options: events.map((event) => event.option),
 	default: 'newBlock',
 };
+
+/** The Event list, the polling events' shared fields, then each event's own fields. */
+export const eventProperties: INodeProperties[] = [eventProperty, ...followProperties, ...events.flatMap((event) => event.description)];

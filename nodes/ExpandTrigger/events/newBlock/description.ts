@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { chainIdProperty } from '../../../shared/chain/chainProperty';
+import { startBlockOption } from '../../blocks/description';
 
 export const option: INodePropertyOptions = {
 	name: 'New Block',
@@ -11,25 +11,6 @@ export const option: INodePropertyOptions = {
 const newBlock = { event: [option.value] };
 
 export const description: INodeProperties[] = [
-	{ ...chainIdProperty, description: 'Chain to follow. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.', displayOptions: { show: newBlock } },
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollIntervalSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 59 },
-		default: 12,
-		description: 'How often to look for new blocks (Ethereum makes one every 12 s)',
-		displayOptions: { show: newBlock },
-	},
-	{
-		displayName: 'Confirmations',
-		name: 'confirmations',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 0,
-		description: 'Emit a block only once it is this many blocks deep',
-		displayOptions: { show: newBlock },
-	},
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -54,16 +35,10 @@ export const description: INodeProperties[] = [
 				name: 'minValue',
 				type: 'string',
 				default: '',
-				placeholder: '1000000000000000000',
-				description: 'Only transactions moving at least this much native value, in the smallest unit (wei)',
+				placeholder: '0.5',
+				description: 'Only transactions moving at least this much of the chain\'s native asset, in whole units with decimals ("0.5" ETH); the output keeps the raw value (wei) beside valueFormatted',
 			},
-			{
-				displayName: 'Start Block',
-				name: 'startBlock',
-				type: 'number',
-				default: 0,
-				description: 'First block to emit on first activation; by default the trigger starts at the head',
-			},
+			startBlockOption,
 			{
 				displayName: 'Watched Addresses',
 				name: 'watchedAddresses',

@@ -1,9 +1,14 @@
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { EXPAND_API_CREDENTIAL } from '../../../shared/credentials';
 import { TickerConnection } from './connection';
+import type { TickerMessage } from './message';
+import { Pace } from './pace';
 import { movedEnough } from './threshold';
+
+/** Drops are logged at the 1st, 10th, 100th … of each reason, so a flood of bad frames cannot flood the log. */
+const shouldLog = (count: number) => /^10*$/.test(String(count));
 
 /** Ticker Price: every message of the credential's stream, or only moves above a threshold. */
 export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITriggerResponse> {
@@ -15,10 +20,30 @@ export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITri
 		.filter(Boolean);
 	const threshold = String(options.minChangePercent ?? '');
 	const maxAttempts = Number(options.reconnectAttempts ?? 8);
+	const silenceSeconds = Number(options.silenceTimeoutSeconds ?? 60);
+	if (!Number.isFinite(silenceSeconds) || silenceSeconds < 1) {
+		throw new NodeOperationError(this.getNode(), `The option "Reconnect After Silence (Seconds)" must be 1 or more; got "${String(options.silenceTimeoutSeconds)}"`);
+	}
 	const lastEmitted = new Map<string, string>();
+	const drops = new Map<string, number>();
+	const dropped = (reason: string) => {
+		const count = (drops.get(reason) ?? 0) + 1;
+		drops.set(reason, count);
+		if (shouldLog(count)) this.logger.warn(`Expand Trigger (Ticker Price): dropped a stream message: ${reason} (${count} so far)`);
+	};
+	const wanted = (message: TickerMessage) => !symbols.length || symbols.includes(message.symbol.toUpperCase());
 
-	const connect = (onMessage: (message: IDataObject) => void, onGiveUp: (reason: string) => void, attempts = maxAttempts) =>
-		new TickerConnection({ url: credentials.streamUrl, apiKey: credentials.apiKey, symbols, maxAttempts: attempts, onMessage, onGiveUp });
+	const connect = (onMessage: (message: TickerMessage) => void, onGiveUp: (reason: string) => void, attempts = maxAttempts) =>
+		new TickerConnection({
+			url: credentials.streamUrl,
+			apiKey: credentials.apiKey,
+			symbols,
+			maxAttempts: attempts,
+			silenceMs: silenceSeconds * 1000,
+			onMessage,
+			onDropped: dropped,
+			onGiveUp,
+		});
 
 	if (this.getMode() === 'manual') {
 		// "Fetch test event": the first matching price, then the socket is closed. closeFunction also
@@ -30,7 +55,7 @@ export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITri
 				finish = resolve;
 				connection = connect(
 					(message) => {
-						if (symbols.length && !symbols.includes(String(message.symbol).toUpperCase())) return;
+						if (!wanted(message)) return;
 						void connection?.close();
 						this.emit([this.helpers.returnJsonArray([message])]);
 						resolve();
@@ -49,17 +74,23 @@ export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITri
 		return { manualTriggerFunction, closeFunction };
 	}
 
+	const pace = new Pace((messages) => this.emit([this.helpers.returnJsonArray(messages)]), async (ms) => await sleep(ms));
 	const connection = connect(
 		(message) => {
-			const symbol = String(message.symbol ?? '').toUpperCase();
-			if (symbols.length && !symbols.includes(symbol)) return;
-			const price = String(message.price ?? '');
+			if (!wanted(message)) return;
+			const symbol = message.symbol.toUpperCase();
+			const price = message.price === undefined ? '' : String(message.price);
 			if (!movedEnough(lastEmitted.get(symbol), price, threshold)) return;
+			if (!pace.offer(symbol, message)) return dropped(`more than the held symbols while the stream floods`);
 			lastEmitted.set(symbol, price);
-			this.emit([this.helpers.returnJsonArray([message])]);
 		},
 		(reason) => this.emitError(new NodeOperationError(this.getNode(), reason)),
 	);
 	void connection.open();
-	return { closeFunction: () => connection.close() };
+	return {
+		closeFunction: async () => {
+			pace.stop();
+			await connection.close();
+		},
+	};
 }

@@ -1,12 +1,14 @@
 import { sleep, sleepWithAbort } from 'n8n-workflow';
 import WebSocket from 'ws';
 
+import { MAX_MESSAGE_BYTES, readTickerMessage, type TickerMessage } from './message';
+
 /** Delay before reconnection attempt n: doubling from half a second, at most 30 s. */
 const backoffMs = (attempt: number) => Math.min(30000, 500 * 2 ** attempt);
 /** A connection attempt that has not completed its handshake by then counts as failed. */
 const HANDSHAKE_TIMEOUT_MS = 10000;
-/** Ping interval; a connection that has not answered the previous ping by the next one is dropped. */
-const HEARTBEAT_MS = 30000;
+/** Frames above this close the connection (ws enforces it while reading); smaller oversized ones are only dropped. */
+const MAX_FRAME_BYTES = 64 * MAX_MESSAGE_BYTES;
 
 export interface TickerConnectionOptions {
 	url: string;
@@ -14,7 +16,11 @@ export interface TickerConnectionOptions {
 	symbols: string[];
 	/** Reconnection attempts after a failed connect before giving up. */
 	maxAttempts: number;
-	onMessage(message: Record<string, unknown>): void;
+	/** A connection with neither a message nor a pong for this long is dropped and reconnected. */
+	silenceMs: number;
+	onMessage(message: TickerMessage): void;
+	/** A frame that was not a valid ticker message, or that onMessage failed on; the reason never quotes it. */
+	onDropped(reason: string): void;
 	/** Called once when every reconnection attempt has failed. */
 	onGiveUp(reason: string): void;
 }
@@ -37,7 +43,7 @@ export function subscriptions(symbols: string[]): Array<{ action: 'streamTickerP
 export class TickerConnection {
 	private socket?: WebSocket;
 	private closed = false;
-	/** Whether the current socket delivered a message, and answered since the last ping. */
+	/** Whether the current socket delivered a valid message, and whether it sent anything since the last ping. */
 	private received = false;
 	private alive = true;
 	private readonly abort = new AbortController();
@@ -81,7 +87,11 @@ export class TickerConnection {
 
 	private connect(): Promise<boolean> {
 		return new Promise((resolve) => {
-			const socket = new WebSocket(this.options.url, { headers: { 'x-api-key': this.options.apiKey }, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
+			const socket = new WebSocket(this.options.url, {
+				headers: { 'x-api-key': this.options.apiKey },
+				handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+				maxPayload: MAX_FRAME_BYTES,
+			});
 			this.socket = socket;
 			this.received = false;
 			this.alive = true;
@@ -95,21 +105,26 @@ export class TickerConnection {
 			// Every error is followed by 'close'; a listener must stay for the socket's lifetime, as ws
 			// emits errors after the handshake too.
 			socket.on('error', () => resolve(false));
-			socket.on('message', (data) => {
-				this.received = true;
+			socket.on('message', (data, isBinary) => {
 				this.alive = true;
-				let message: unknown;
+				// No frame, however malformed, and no failure while handling one, may end the subscription.
 				try {
-					message = JSON.parse(String(data));
+					const read = readTickerMessage(data, isBinary);
+					if ('dropped' in read) return this.options.onDropped(read.dropped);
+					// Only a valid message makes the connection count as healthy (resets the backoff).
+					this.received = true;
+					this.options.onMessage(read.message);
 				} catch {
-					return; // not JSON: not a ticker message
+					this.options.onDropped('handling it failed');
 				}
-				if (message && typeof message === 'object' && !Array.isArray(message)) this.options.onMessage(message as Record<string, unknown>);
 			});
 		});
 	}
 
-	/** Resolves when the socket closes, with whether it delivered a message; pings meanwhile. */
+	/**
+	 * Resolves when the socket closes, with whether it delivered a message. Meanwhile it pings every
+	 * half silence period and drops the connection when a whole period passed without a message or pong.
+	 */
 	private untilClosed(): Promise<boolean> {
 		const socket = this.socket as WebSocket;
 		const stopped = new AbortController();
@@ -117,7 +132,7 @@ export class TickerConnection {
 		this.abort.signal.addEventListener('abort', onAbort);
 		const heartbeat = async () => {
 			while (!stopped.signal.aborted) {
-				await this.wait(HEARTBEAT_MS, stopped.signal);
+				await this.wait(this.options.silenceMs / 2, stopped.signal);
 				if (stopped.signal.aborted || socket.readyState !== WebSocket.OPEN) return;
 				if (!this.alive) {
 					socket.terminate();

@@ -35,6 +35,14 @@ export const description: INodeProperties[] = [
 				description: 'Emit a price only when it moved at least this many percent since the last one emitted for its symbol',
 			},
 			{
+				displayName: 'Reconnect After Silence (Seconds)',
+				name: 'silenceTimeoutSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 60,
+				description: 'A connection that sent neither a message nor an answer to a ping for this long is closed and opened again',
+			},
+			{
 				displayName: 'Reconnect Attempts',
 				name: 'reconnectAttempts',
 				type: 'number',

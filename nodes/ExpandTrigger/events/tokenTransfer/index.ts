@@ -1,0 +1,2 @@
+export { description, option } from './description';
+export { activateTokenTransfer as activate } from './activate';
