@@ -5,6 +5,7 @@ import { asNodeError, errorItem, itemError } from '../../shared/errors';
 import type { OperationSpec } from '../../shared/catalog/types';
 import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
 import { type ItemParameters, readItemParameters } from '../helpers/parameters';
+import { confirm } from './confirmation';
 import * as list from './list.operation';
 import * as single from './request.operation';
 
@@ -30,7 +31,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				throw itemError(this.getNode(), itemIndex, `The operation "${resource}/${operationName}" is not supported`);
 			}
 			const parameters = readItemParameters.call(this, operation, itemIndex);
-			const records = await kindOf(operation).execute.call(this, operation, parameters, itemIndex);
+			const records = await confirm.call(this, operation, parameters, await kindOf(operation).execute.call(this, operation, parameters, itemIndex), itemIndex);
 			if (operation.amounts && this.getNodeParameter('formatAmounts', itemIndex, false)) {
 				await addFormattedAmounts.call(this, operation, parameters, records, tokenCache, itemIndex);
 			}

@@ -550,6 +550,7 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'write',
 		unsignedTransaction: false,
 		chain: true,
+		confirmable: true,
 		parameters: [
 			rawTransaction,
 			{ name: 'signature', type: 'string', description: 'Signature of the transaction', protocols: ['Sui'] },
