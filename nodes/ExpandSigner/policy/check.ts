@@ -1,8 +1,6 @@
-import { getAddress } from 'ethers';
-
 import { formatUnits } from '../../shared/amounts';
 import type { Movement, TransactionIntent } from '../families/types';
-import { assetName, limitFor, type SpendingPolicy } from './policy';
+import { assetName, limitFor, shownAddress, type SpendingPolicy } from './policy';
 
 /** A transaction the rules refuse; the message names the rule and the value. The item is added by the caller. */
 export class Refusal extends Error {
@@ -32,9 +30,6 @@ export class ExecutionTotals {
 }
 
 /** An address as people read it (checksummed); other recipients ("a new contract") as they are. */
-function shown(recipient: string): string {
-	return recipient.startsWith('0x') ? getAddress(recipient) : recipient;
-}
 
 function amountText(movement: Movement, decimals: number | undefined): string {
 	const raw = movement.amount.toString();
@@ -51,15 +46,15 @@ export function checkIntent(policy: SpendingPolicy, intent: TransactionIntent, t
 		return new Refusal('allowedChainIds', `chain ${intent.chainId} is not one of the allowed chains (${[...policy.chainIds].join(', ')})`);
 	}
 	if (policy.recipients.size) {
-		if (intent.opaqueCallTo && !policy.recipients.has(intent.opaqueCallTo.toLowerCase())) {
+		if (intent.opaqueCallTo && !policy.recipients.has(policy.format.key(intent.opaqueCallTo))) {
 			return new Refusal(
 				'allowedRecipients',
-				`the call to contract ${getAddress(intent.opaqueCallTo)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
+				`the call to contract ${shownAddress(intent.opaqueCallTo)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
 			);
 		}
 		for (const movement of intent.movements) {
-			if (!policy.recipients.has(movement.recipient.toLowerCase())) {
-				return new Refusal('allowedRecipients', `the recipient ${shown(movement.recipient)} (${movement.via} of ${assetName(movement.asset)}) is not on the allowed list`);
+			if (!policy.recipients.has(policy.format.key(movement.recipient))) {
+				return new Refusal('allowedRecipients', `the recipient ${shownAddress(movement.recipient)} (${movement.via} of ${assetName(movement.asset)}) is not on the allowed list`);
 			}
 		}
 	}
@@ -83,7 +78,7 @@ export function checkIntent(policy: SpendingPolicy, intent: TransactionIntent, t
 	if (intent.maxFee > policy.maxTotalFee) {
 		return new Refusal(
 			'maxTotalFee',
-			`the fee can reach ${formatUnits(intent.maxFee.toString(), 18)} native units (${intent.maxFee} wei), above the limit of ${formatUnits(policy.maxTotalFee.toString(), 18)}`,
+			`the fee can reach ${formatUnits(intent.maxFee.toString(), policy.format.nativeDecimals)} native units (${intent.maxFee} ${policy.format.smallestUnit}), above the limit of ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)}`,
 		);
 	}
 	return undefined;

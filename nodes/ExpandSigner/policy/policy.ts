@@ -18,6 +18,23 @@ export interface SpendingPolicy {
 	maxGasLimit: bigint;
 	/** Per transaction, in the native asset's smallest unit. */
 	maxTotalFee: bigint;
+	/** How the chain family writes addresses, and its native asset's decimals. */
+	format: PolicyFormat;
+}
+
+/**
+ * What the policy needs to know of a chain family's addresses: how to check one, and the key it is
+ * compared by (EVM: lower case, as its checksum is only letter case; Solana: base58 exactly).
+ */
+export interface PolicyFormat {
+	addressKind: string;
+	isAddress(text: string): boolean;
+	key(address: string): string;
+	nativeDecimals: number;
+	/** The smallest unit's name, for messages: wei, lamports. */
+	smallestUnit: string;
+	/** Max Total Fee when the field is empty, in whole native units. */
+	defaultMaxTotalFee: string;
 }
 
 export interface AssetLimit {
@@ -34,7 +51,15 @@ export interface AssetLimit {
 export const DEFAULT_MAX_FEE_PER_GAS_GWEI = '10000';
 export const DEFAULT_MAX_GAS_LIMIT = '15000000';
 export const DEFAULT_MAX_TOTAL_FEE = '1';
-const NATIVE_DECIMALS = 18;
+
+export const EVM_POLICY_FORMAT: PolicyFormat = {
+	addressKind: '0x addresses',
+	isAddress: (text) => isAddress(text),
+	key: (address) => address.toLowerCase(),
+	nativeDecimals: 18,
+	smallestUnit: 'wei',
+	defaultMaxTotalFee: DEFAULT_MAX_TOTAL_FEE,
+};
 const GWEI_DECIMALS = 9;
 
 /** A policy field that cannot be read; the message names the field and the line. */
@@ -53,14 +78,14 @@ function amountOf(field: string, text: string, decimals: number): bigint {
 	return BigInt(raw);
 }
 
-/** `native = 0.5`, `native@137 = 200`, `0xToken:6 = 1000`, `0xToken:6@1 = 1000`, one per line. */
-function limitsOf(field: string, text: unknown): AssetLimit[] {
+/** `native = 0.5`, `native@137 = 200`, `0xToken:6 = 1000`, `0xToken:6@1 = 1000`, one per line (a Solana mint in place of 0xToken). */
+function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimit[] {
 	const lines = String(text ?? '')
 		.split(/\r?\n/)
 		.map((line) => line.trim())
 		.filter((line) => line && !line.startsWith('#'));
 	return lines.map((line, index) => {
-		const match = /^(native|0x[0-9a-fA-F]{40}:\d{1,2})(?:@(\d+))?\s*=\s*(\S+)$/.exec(line);
+		const match = /^(native|[0-9A-Za-z]{32,44}:\d{1,2})(?:@(\d+))?\s*=\s*(\S+)$/.exec(line);
 		if (!match) {
 			throw new PolicyError(
 				`Line ${index + 1} of the policy field "${field}" must read "native = 0.5", "native@137 = 200" or "0xTokenAddress:decimals = 1000" (optionally @chainId after the asset); got "${line}"`,
@@ -68,10 +93,10 @@ function limitsOf(field: string, text: unknown): AssetLimit[] {
 		}
 		const [, assetText, chainId, amountText] = match;
 		const [address, decimalsText] = assetText.split(':');
-		const decimals = decimalsText === undefined ? NATIVE_DECIMALS : Number(decimalsText);
-		if (address !== 'native' && !isAddress(address)) throw new PolicyError(`Line ${index + 1} of the policy field "${field}" names an invalid token address "${address}"`);
+		const decimals = decimalsText === undefined ? format.nativeDecimals : Number(decimalsText);
+		if (address !== 'native' && !format.isAddress(address)) throw new PolicyError(`Line ${index + 1} of the policy field "${field}" names an invalid token address "${address}"`);
 		return {
-			asset: address.toLowerCase(),
+			asset: address === 'native' ? 'native' : format.key(address),
 			chainId,
 			decimals,
 			amount: amountOf(field, amountText, decimals),
@@ -80,24 +105,25 @@ function limitsOf(field: string, text: unknown): AssetLimit[] {
 }
 
 /** Reads the policy fields of the signing credential; a field that cannot be read is an error, never ignored. */
-export function readPolicy(credentials: ICredentialDataDecryptedObject): SpendingPolicy {
+export function readPolicy(credentials: ICredentialDataDecryptedObject, format: PolicyFormat = EVM_POLICY_FORMAT): SpendingPolicy {
 	const chainIds = list(credentials.allowedChainIds);
 	for (const chainId of chainIds) {
 		if (!/^[1-9]\d*$/.test(chainId)) throw new PolicyError(`The policy field "allowedChainIds" must list chain IDs above 0; got "${chainId}"`);
 	}
 	const recipients = list(credentials.allowedRecipients);
 	for (const recipient of recipients) {
-		if (!isAddress(recipient)) throw new PolicyError(`The policy field "allowedRecipients" must list 0x addresses; got "${recipient}"`);
+		if (!format.isAddress(recipient)) throw new PolicyError(`The policy field "allowedRecipients" must list ${format.addressKind}; got "${recipient}"`);
 	}
 	const text = (name: string, fallback: string) => String(credentials[name] ?? '').trim() || fallback;
 	return {
 		chainIds: new Set(chainIds),
-		recipients: new Set(recipients.map((recipient) => recipient.toLowerCase())),
-		perTransaction: limitsOf('maxPerTransaction', credentials.maxPerTransaction),
-		perExecution: limitsOf('maxPerExecution', credentials.maxPerExecution),
+		recipients: new Set(recipients.map((recipient) => format.key(recipient))),
+		perTransaction: limitsOf('maxPerTransaction', credentials.maxPerTransaction, format),
+		perExecution: limitsOf('maxPerExecution', credentials.maxPerExecution, format),
 		maxFeePerGas: amountOf('maxFeePerGasGwei', text('maxFeePerGasGwei', DEFAULT_MAX_FEE_PER_GAS_GWEI), GWEI_DECIMALS),
 		maxGasLimit: amountOf('maxGasLimit', text('maxGasLimit', DEFAULT_MAX_GAS_LIMIT), 0),
-		maxTotalFee: amountOf('maxTotalFee', text('maxTotalFee', DEFAULT_MAX_TOTAL_FEE), NATIVE_DECIMALS),
+		maxTotalFee: amountOf('maxTotalFee', text('maxTotalFee', format.defaultMaxTotalFee), format.nativeDecimals),
+		format,
 	};
 }
 
@@ -107,9 +133,14 @@ export function limitFor(limits: AssetLimit[], asset: string, chainId: string): 
 	return matching.find((limit) => limit.chainId === chainId) ?? matching.find((limit) => limit.chainId === undefined);
 }
 
+/** An address as people read it: EVM addresses checksummed, others (base58) as they are. */
+export function shownAddress(address: string): string {
+	return address.startsWith('0x') ? getAddress(address) : address;
+}
+
 export function assetName(asset: string, decimals?: number): string {
 	if (asset === 'native') return 'the native asset';
-	return decimals === undefined ? `token ${getAddress(asset)}` : `token ${getAddress(asset)} (${decimals} decimals)`;
+	return decimals === undefined ? `token ${shownAddress(asset)}` : `token ${shownAddress(asset)} (${decimals} decimals)`;
 }
 
 function limitText(limit: AssetLimit): string {
@@ -127,7 +158,7 @@ export function describePolicy(policy: SpendingPolicy): string {
 		policy.perExecution.length ? `per execution at most ${policy.perExecution.map(limitText).join('; ')}` : 'no per-execution total',
 		`fee per gas at most ${formatUnits(policy.maxFeePerGas.toString(), GWEI_DECIMALS)} gwei`,
 		`gas limit at most ${policy.maxGasLimit}`,
-		`total fee at most ${formatUnits(policy.maxTotalFee.toString(), NATIVE_DECIMALS)} native units per transaction`,
+		`total fee at most ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)} native units per transaction`,
 	];
 	return `Policy: ${parts.join('; ')}.`;
 }
