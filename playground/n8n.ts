@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { n8nBin } from './install';
+import { n8nBin, n8nNode } from './install';
 import { run, startProcess } from './proc';
 
 export interface N8nInstance {
@@ -64,7 +64,7 @@ export async function n8nCli(
 	options: { timeoutMs?: number; allowFailure?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<string> {
 	mkdirSync(n8n.outputDir, { recursive: true });
-	const { stdout } = await run(process.execPath, [n8nBin(), ...args], {
+	const { stdout } = await run(n8nNode(), [n8nBin(), ...args], {
 		env: n8nEnv(n8n, options.env),
 		capture: true,
 		timeoutMs: options.timeoutMs ?? 180_000,
@@ -130,7 +130,7 @@ export async function startN8n(n8n: N8nInstance, options: { echo?: boolean; logL
 	const logFile = createWriteStream(path.join(n8n.userFolder, 'n8n.log'), { flags: 'a' });
 	let tail = '';
 	// Its own process group, so stop() also ends the task-runner children n8n starts.
-	const child = startProcess(process.execPath, [n8nBin(), 'start'], {
+	const child = startProcess(n8nNode(), [n8nBin(), 'start'], {
 		env: { ...process.env, ...n8nEnv(n8n, { N8N_LOG_LEVEL: options.logLevel ?? 'info' }) },
 		onOutput: (chunk) => {
 			logFile.write(chunk);

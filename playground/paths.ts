@@ -3,8 +3,10 @@ import * as path from 'node:path';
 
 /** Repository root. */
 export const ROOT = path.resolve(__dirname, '..');
-/** n8n is installed here once and reused (git-ignored). */
-export const N8N_CACHE = path.join(ROOT, '.cache', 'n8n');
+/** Downloaded tools: n8n versions, Node 24, the packed tarball (git-ignored). */
+export const CACHE = path.join(ROOT, '.cache');
+/** The oldest supported n8n is installed here once and reused; other versions beside it (install.ts). */
+export const N8N_CACHE = path.join(CACHE, 'n8n');
 /** Where `npm pack` puts the package tarball (git-ignored). */
 export const PACK_DIR = path.join(ROOT, '.cache', 'pack');
 /**
