@@ -105,26 +105,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		// Expand Trigger's ticker stream needs a WebSocket client, which Node 20 does not have built in
-		// (README, "Runtime dependencies"). For the stream connection only, the allow-list is extended by ws.
-		files: ['./nodes/ExpandTrigger/events/tickerPrice/connection.ts'],
-		rules: {
-			'@n8n/community-nodes/no-restricted-imports': 'off',
-			'no-restricted-imports': [
-				'error',
-				{
-					patterns: [
-						{
-							regex: '^(?!(ws|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
-							message: 'Community nodes may import only n8n-workflow, lodash, moment, p-limit, luxon, zod, crypto; the ticker connection also ws.',
-						},
-					],
-				},
-			],
-		},
-	},
-	{
-		// The runtime dependencies are ethers (Expand Signer) and ws (Expand Trigger's stream);
+		// The runtime dependencies are the signing libraries of Expand Signer (ethers, Solana's);
 		// test/package.test.ts holds the list to exactly those and checks who imports them.
 		files: ['package.json'],
 		rules: {

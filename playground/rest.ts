@@ -62,6 +62,11 @@ export class N8nRest {
 		return this.request('POST', '/rest/credentials/test', { credentials: credential });
 	}
 
+	/** Why an active workflow's triggers failed to activate (null when they did not). */
+	activationError(workflowId: string): Promise<string | null> {
+		return this.request('GET', `/rest/active-workflows/error/${workflowId}`);
+	}
+
 	executions(workflowId: string): Promise<{ results: Array<{ id: string; status: string; mode: string }>; count: number }> {
 		return this.request('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=250`);
 	}

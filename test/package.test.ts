@@ -1,4 +1,4 @@
-/** The shipped package: manifest, registered nodes, and the runtime dependencies kept to the signer and the ticker stream. */
+/** The shipped package: manifest, registered nodes, and the runtime dependencies kept to the signer. */
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
 import { join } from 'path';
 
@@ -32,8 +32,8 @@ function importersOf(moduleName: string): string[] {
 
 const SOLANA_LIBRARIES = ['@solana-program/compute-budget', '@solana-program/system', '@solana-program/token', '@solana/kit', 'micro-ed25519-hdkey'];
 
-test("the runtime dependencies are ethers and Solana's libraries for the signer and ws for the ticker stream, imported nowhere else", () => {
-	expect(Object.keys(manifest.dependencies).sort()).toEqual([...SOLANA_LIBRARIES, 'ethers', 'ws'].sort());
+test("the runtime dependencies are ethers and Solana's libraries for the signer, imported nowhere else", () => {
+	expect(Object.keys(manifest.dependencies).sort()).toEqual([...SOLANA_LIBRARIES, 'ethers'].sort());
 	const ethersImporters = importersOf('ethers');
 	expect(ethersImporters.length).toBeGreaterThan(0);
 	for (const path of ethersImporters) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\//);
@@ -42,5 +42,19 @@ test("the runtime dependencies are ethers and Solana's libraries for the signer 
 		expect(importers.length).toBeGreaterThan(0);
 		for (const path of importers) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\/families\/solana\//);
 	}
-	expect(importersOf('ws')).toEqual(['dist/nodes/ExpandTrigger/events/tickerPrice/connection.js']);
+});
+
+/** What n8n's verification lets a community node load (@n8n/community-nodes/no-restricted-imports). */
+const N8N_ALLOWED_IMPORTS = ['n8n-workflow', 'lodash', 'moment', 'p-limit', 'luxon', 'zod', 'crypto', 'node:crypto'];
+
+test("the Expand node, the Trigger and the API credential load only modules n8n's verification allows", () => {
+	const core = [
+		join(root, 'dist', 'credentials', 'ExpandApi.credentials.js'),
+		...['Expand', 'ExpandTrigger', 'shared'].flatMap((folder) => files(join(root, 'dist', 'nodes', folder)).filter((path) => path.endsWith('.js'))),
+	];
+	expect(core.length).toBeGreaterThan(20);
+	const required = new Set(core.flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1])));
+	const external = [...required].filter((name) => !name.startsWith('.'));
+	expect(external).toContain('n8n-workflow');
+	expect(external.filter((name) => !N8N_ALLOWED_IMPORTS.includes(name))).toEqual([]);
 });

@@ -1,8 +1,10 @@
 /* eslint-disable no-console -- a command-line test runner prints its results */
 /**
- * `npm run test:n8n`: the package in the real n8n (2.8.4), installed the way users install it,
- * against the devnet. Not a jest suite (the default `npx jest` must not start n8n): each check runs
- * in order and the last line is `N passed, N failed`; the exit code is 1 when any check failed.
+ * `npm run test:n8n`: the package in the real n8n, installed the way users install it, against the
+ * devnet: `--n8n oldest` (default: 2.8.4 on this machine's Node) or `--n8n latest` (the latest
+ * release tested, on Node 24 from .cache/node24); see playground/install.ts. Not a jest suite (the
+ * default `npx jest` must not start n8n): each check runs in order and the last line is
+ * `N passed, N failed`; the exit code is 1 when any check failed.
  *
  * 1. `n8n execute --id` runs the devnet treasury report and payout examples; their files are checked
  *    against the chains (balances, prices, mined transfers).
@@ -18,10 +20,10 @@ import * as path from 'node:path';
 import { HDNodeWallet, Interface, formatUnits } from 'ethers';
 
 import { startDevnet } from '../../devnet';
-import { ensureN8n, N8N_VERSION, n8nBin } from '../../playground/install';
+import { ensureN8n, N8N_VERSION, n8nBin, n8nNode, n8nRuntime } from '../../playground/install';
 import { type N8nInstance, type RunningN8n, executeWorkflow, instance, n8nEnv, runError, startN8n } from '../../playground/n8n';
 import { packPackage } from '../../playground/pack';
-import { startProcess } from '../../playground/proc';
+import { run, startProcess } from '../../playground/proc';
 import { EXAMPLE_IDS, prepareInstance } from '../../playground/playground';
 import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX } from '../../playground/prepare';
 import { N8nRest } from '../../playground/rest';
@@ -78,6 +80,14 @@ function jsonLines<T>(file: string): T[] {
 		.map((line) => JSON.parse(line) as T);
 }
 
+/** The version of the Node.js that runs n8n, and whether it has a built-in WebSocket. */
+async function nodeVersion(): Promise<string> {
+	return (await run(n8nNode(), ['-p', 'process.versions.node'], { capture: true })).stdout.trim();
+}
+async function runtimeHasWebSocket(): Promise<boolean> {
+	return (await run(n8nNode(), ['-p', 'typeof WebSocket'], { capture: true })).stdout.trim() === 'function';
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
 	await ensureN8n();
@@ -103,7 +113,7 @@ async function main(): Promise<void> {
 	};
 
 	try {
-		console.log(`n8n ${N8N_VERSION} in .cache/n8n (${Math.round((installed - started) / 1000)} s); preparing ${n8n.userFolder}`);
+		console.log(`n8n ${N8N_VERSION} in ${path.relative(process.cwd(), n8nRuntime().dir)} on Node ${await nodeVersion()} (${Math.round((installed - started) / 1000)} s); preparing ${n8n.userFolder}`);
 		await prepareInstance(n8n, tarball, devnet, {
 			workflows: ['treasury-report.devnet.json', 'payout.devnet.json', 'price-alert.devnet.json', 'large-transfer-watch.devnet.json', BLOCK_LOG, PAYOUT_ONCE],
 			publish: [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, BLOCK_LOG_ID],
@@ -193,7 +203,7 @@ async function main(): Promise<void> {
 			for (const recipient of recipients) equal(String(await balanceOf(chainA.chainId, recipient.to, 'native')), '0', `${recipient.to} unpaid before`);
 
 			// First run: `n8n execute` in its own process group, killed with SIGKILL (no clean-up, as in a crash) after a few sends.
-			const first = startProcess(process.execPath, [n8nBin(), 'execute', `--id=${PAYOUT_ONCE_ID}`, '--rawOutput'], { env: { ...process.env, ...n8nEnv(n8n) } });
+			const first = startProcess(n8nNode(), [n8nBin(), 'execute', `--id=${PAYOUT_ONCE_ID}`, '--rawOutput'], { env: { ...process.env, ...n8nEnv(n8n) } });
 			const deadline = Date.now() + 120_000;
 			while ((await sent()) - startNonce < 5) {
 				if (Date.now() > deadline || first.exitCode() !== undefined) throw new Error('the first run did not send 5 payouts (within 120 s, before it ended)');
@@ -248,7 +258,13 @@ async function main(): Promise<void> {
 			equal(offline.status, 'Error', 'status with an unreachable base URL');
 		});
 
-		await check('price alert (active): mined blocks start executions with the DEX price of WETH', async () => {
+		// The stream runs on the runtime's own WebSocket, which Node 20 (the oldest n8n's) lacks.
+		if (!(await runtimeHasWebSocket()))
+			await check('price alert (active) on Node 20: Ticker Price refuses to activate and names the requirement', async () => {
+				const error = await rest.activationError(EXAMPLE_IDS.priceAlertDevnet);
+				assert(error?.includes('Ticker Price needs the WebSocket client built into Node.js 22 and later'), `the activation error names the requirement: ${error}`);
+			});
+		else await check('price alert (active): mined blocks start executions with the DEX price of WETH', async () => {
 			const head = Number(BigInt(await devnet.rpc<string>(chainA.chainId, 'eth_blockNumber')));
 			await devnet.mine(chainA.chainId, 1);
 			await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,7 +1,8 @@
 /**
  * Expand Trigger, Ticker Price, against a hostile WebSocket server on 127.0.0.1: malformed,
  * binary, huge, deeply nested and flooding messages, and a stream that goes silent. Bad frames are
- * dropped; the trigger keeps firing on the good messages that follow.
+ * dropped; the trigger keeps firing on the good messages that follow. The client is the runtime's
+ * own WebSocket (Node.js 22 and later; `npm run jest` runs the suites on such a Node).
  */
 import type { AddressInfo } from 'net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -18,9 +19,9 @@ interface HostileStream {
 	close(): Promise<void>;
 }
 
-/** A stream server that says nothing unless told to; `autoPong: false` makes it ignore pings too. */
-async function startHostileStream(options: { answerPings: boolean }): Promise<HostileStream> {
-	const server = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: options.answerPings });
+/** A stream server that says nothing unless told to. */
+async function startHostileStream(): Promise<HostileStream> {
+	const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
 	await new Promise((resolve) => server.once('listening', resolve));
 	const stream: HostileStream = {
 		url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -61,7 +62,7 @@ const price = (symbol: string, value: string) => JSON.stringify({ symbol, price:
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('malformed messages are dropped, and the good ones before and after still fire', async () => {
-	stream = await startHostileStream({ answerPings: true });
+	stream = await startHostileStream();
 	const socket = await activate();
 	socket.send(price('WETH', '3000'));
 	for (const bad of [
@@ -94,7 +95,7 @@ test('malformed messages are dropped, and the good ones before and after still f
 });
 
 test('binary, huge and deeply nested frames are dropped without closing the connection', async () => {
-	stream = await startHostileStream({ answerPings: true });
+	stream = await startHostileStream();
 	const socket = await activate();
 	socket.send(Buffer.from(price('WETH', '1')), { binary: true });
 	socket.send(JSON.stringify({ symbol: 'WETH', price: '2', padding: 'x'.repeat(100_000) }));
@@ -108,7 +109,7 @@ test('binary, huge and deeply nested frames are dropped without closing the conn
 });
 
 test('a frame too large to read closes the connection; the trigger reconnects and fires on the next good message', async () => {
-	stream = await startHostileStream({ answerPings: true });
+	stream = await startHostileStream();
 	const socket = await activate();
 	socket.send('x'.repeat(2_000_000));
 	await waitFor(() => stream.accepted === 2 && stream.sockets.length === 1, 10000);
@@ -119,7 +120,7 @@ test('a frame too large to read closes the connection; the trigger reconnects an
 });
 
 test('a flood is paced: executions per second stay bounded and the newest price of every symbol gets out', async () => {
-	stream = await startHostileStream({ answerPings: true });
+	stream = await startHostileStream();
 	const socket = await activate();
 	const symbols = Array.from({ length: 50 }, (_, index) => `T${index}`);
 	const started = Date.now();
@@ -137,8 +138,8 @@ test('a flood is paced: executions per second stay bounded and the newest price 
 	expect(trigger.errors).toEqual([]);
 });
 
-test('a silent stream (no message, no pong) is reconnected, and the new connection fires', async () => {
-	stream = await startHostileStream({ answerPings: false });
+test('a silent stream is reconnected after the silence period, and the new connection fires', async () => {
+	stream = await startHostileStream();
 	await activate({ silenceTimeoutSeconds: 1 });
 	await waitFor(() => stream.accepted === 2 && stream.sockets.length === 1, 10000);
 	stream.sockets[0].send(price('WETH', '9'));
@@ -147,11 +148,26 @@ test('a silent stream (no message, no pong) is reconnected, and the new connecti
 	expect(trigger.errors).toEqual([]);
 });
 
-test('a stream that answers pings but stays silent is kept open', async () => {
-	stream = await startHostileStream({ answerPings: true });
-	const socket = await activate({ silenceTimeoutSeconds: 1 });
-	await pause(2500);
-	expect(stream.accepted).toBe(1);
-	socket.send(price('WETH', '10'));
+test('a stream that stays silent is reopened every silence period and never given up on (it accepts every connection)', async () => {
+	stream = await startHostileStream();
+	// One reconnection attempt allowed: a silent connection must not count as a failed one.
+	await activate({ silenceTimeoutSeconds: 1, reconnectAttempts: 1 });
+	await waitFor(() => stream.accepted >= 4 && stream.sockets.length === 1, 10000);
+	expect(trigger.errors).toEqual([]);
+	stream.sockets[0].send(price('WETH', '10'));
 	await waitFor(() => messages().length === 1);
+});
+
+test('on a runtime without a built-in WebSocket (Node.js 20) activation fails with the requirement named', async () => {
+	stream = await startHostileStream();
+	const runtime = (globalThis as { WebSocket?: unknown }).WebSocket;
+	delete (globalThis as { WebSocket?: unknown }).WebSocket;
+	try {
+		await expect(
+			activateTrigger({ event: 'tickerPrice', symbols: '' } as INodeParameters, { expandApi: { ...expandCredentials({ apiKey: 'key', baseUrl: 'http://127.0.0.1:9', historicalUrl: 'http://127.0.0.1:9' }).expandApi, streamUrl: stream.url } }),
+		).rejects.toThrow('Ticker Price needs the WebSocket client built into Node.js 22 and later');
+	} finally {
+		(globalThis as { WebSocket?: unknown }).WebSocket = runtime;
+	}
+	expect(stream.accepted).toBe(0);
 });

@@ -5,6 +5,7 @@ import { EXPAND_API_CREDENTIAL } from '../../../shared/credentials';
 import { TickerConnection } from './connection';
 import type { TickerMessage } from './message';
 import { Pace } from './pace';
+import { RUNTIME_REQUIREMENT, runtimeWebSocket } from './runtimeWebSocket';
 import { movedEnough } from './threshold';
 
 /** Drops are logged at the 1st, 10th, 100th … of each reason, so a flood of bad frames cannot flood the log. */
@@ -12,6 +13,8 @@ const shouldLog = (count: number) => /^10*$/.test(String(count));
 
 /** Ticker Price: every message of the credential's stream, or only moves above a threshold. */
 export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITriggerResponse> {
+	const WebSocket = runtimeWebSocket();
+	if (!WebSocket) throw new NodeOperationError(this.getNode(), RUNTIME_REQUIREMENT);
 	const credentials = await this.getCredentials<{ apiKey: string; streamUrl: string }>(EXPAND_API_CREDENTIAL);
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const symbols = String(this.getNodeParameter('symbols', '') ?? '')
@@ -35,6 +38,7 @@ export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITri
 
 	const connect = (onMessage: (message: TickerMessage) => void, onGiveUp: (reason: string) => void, attempts = maxAttempts) =>
 		new TickerConnection({
+			WebSocket,
 			url: credentials.streamUrl,
 			apiKey: credentials.apiKey,
 			symbols,

@@ -1,22 +1,24 @@
 import { sleep, sleepWithAbort } from 'n8n-workflow';
-import WebSocket from 'ws';
 
 import { MAX_MESSAGE_BYTES, readTickerMessage, type TickerMessage } from './message';
+import type { StreamSocket, StreamSocketConstructor } from './runtimeWebSocket';
 
 /** Delay before reconnection attempt n: doubling from half a second, at most 30 s. */
 const backoffMs = (attempt: number) => Math.min(30000, 500 * 2 ** attempt);
 /** A connection attempt that has not completed its handshake by then counts as failed. */
 const HANDSHAKE_TIMEOUT_MS = 10000;
-/** Frames above this close the connection (ws enforces it while reading); smaller oversized ones are only dropped. */
+/** Frames above this close the connection; smaller oversized ones are only dropped. */
 const MAX_FRAME_BYTES = 64 * MAX_MESSAGE_BYTES;
 
 export interface TickerConnectionOptions {
+	/** The runtime's WebSocket class (runtimeWebSocket.ts). */
+	WebSocket: StreamSocketConstructor;
 	url: string;
 	apiKey: string;
 	symbols: string[];
 	/** Reconnection attempts after a failed connect before giving up. */
 	maxAttempts: number;
-	/** A connection with neither a message nor a pong for this long is dropped and reconnected. */
+	/** A connection without a message for this long is closed and opened again. */
 	silenceMs: number;
 	onMessage(message: TickerMessage): void;
 	/** A frame that was not a valid ticker message, or that onMessage failed on; the reason never quotes it. */
@@ -35,32 +37,35 @@ export function subscriptions(symbols: string[]): Array<{ action: 'streamTickerP
 	return symbols.length === 1 ? [{ action: 'streamTickerPrice', symbol: symbols[0] }] : [{ action: 'streamTickerPrice' }];
 }
 
+/** How a connection ended: whether it was healthy (delivered a price, or stayed open a whole silence period). */
+type Ended = { healthy: boolean };
+
 /**
  * One subscription to the ticker stream that reconnects with backoff when the connection drops.
  * close() ends the socket and any pending wait, so nothing stays open after deactivation.
- * `ws` is used because Node 20, which n8n 2.8 still runs on, has no built-in WebSocket client.
+ *
+ * The runtime's WebSocket cannot send pings, so a connection is judged by its messages alone: one
+ * silent for a whole silence period is closed and opened again at once. It counts as healthy (the
+ * server accepted it and kept it open), so a quiet but working stream is never given up on; a
+ * server that is gone fails the next handshake, and those failures count towards giving up.
  */
 export class TickerConnection {
-	private socket?: WebSocket;
+	private socket?: StreamSocket;
 	private closed = false;
-	/** Whether the current socket delivered a valid message, and whether it sent anything since the last ping. */
-	private received = false;
-	private alive = true;
 	private readonly abort = new AbortController();
 
 	constructor(private readonly options: TickerConnectionOptions) {}
 
 	async open(): Promise<void> {
 		for (let attempt = 0; !this.closed; attempt++) {
-			const opened = await this.connect();
+			const socket = await this.connect();
 			if (this.closed) return;
-			if (opened) {
-				const received = await this.untilClosed();
+			if (socket) {
+				const { healthy } = await this.untilClosed(socket);
 				if (this.closed) return;
-				// A connection that delivered prices was healthy: start counting again. One that was
-				// accepted and dropped without a message counts as a failed attempt, so a server that
-				// keeps hanging up is not hammered.
-				if (received) {
+				// One that was accepted and dropped without a message counts as a failed attempt, so a
+				// server that keeps hanging up is not hammered.
+				if (healthy) {
 					attempt = -1;
 					continue;
 				}
@@ -76,7 +81,7 @@ export class TickerConnection {
 	async close(): Promise<void> {
 		this.closed = true;
 		this.abort.abort();
-		this.socket?.terminate();
+		this.socket?.close();
 	}
 
 	private async wait(ms: number, signal: AbortSignal): Promise<void> {
@@ -85,74 +90,90 @@ export class TickerConnection {
 		else await sleep(ms);
 	}
 
-	private connect(): Promise<boolean> {
+	/** Opens a socket and subscribes; resolves with it once open, or undefined when the handshake failed or timed out. */
+	private connect(): Promise<StreamSocket | undefined> {
+		const { WebSocket } = this.options;
 		return new Promise((resolve) => {
-			const socket = new WebSocket(this.options.url, {
-				headers: { 'x-api-key': this.options.apiKey },
-				handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
-				maxPayload: MAX_FRAME_BYTES,
-			});
+			let settled = false;
+			const handshake = new AbortController();
+			const settle = (socket: StreamSocket | undefined) => {
+				if (settled) return;
+				settled = true;
+				handshake.abort();
+				resolve(socket);
+			};
+			let socket: StreamSocket;
+			try {
+				socket = new WebSocket(this.options.url, { headers: { 'x-api-key': this.options.apiKey } });
+			} catch {
+				// An unusable URL: a failed attempt like any other, reported when the attempts run out.
+				return settle(undefined);
+			}
 			this.socket = socket;
-			this.received = false;
-			this.alive = true;
-			socket.on('pong', () => {
-				this.alive = true;
-			});
-			socket.once('open', () => {
+			socket.binaryType = 'arraybuffer';
+			socket.addEventListener('open', () => {
 				for (const subscription of subscriptions(this.options.symbols)) socket.send(JSON.stringify(subscription));
-				resolve(true);
+				settle(socket);
 			});
-			// Every error is followed by 'close'; a listener must stay for the socket's lifetime, as ws
-			// emits errors after the handshake too.
-			socket.on('error', () => resolve(false));
-			socket.on('message', (data, isBinary) => {
-				this.alive = true;
-				// No frame, however malformed, and no failure while handling one, may end the subscription.
-				try {
-					const read = readTickerMessage(data, isBinary);
-					if ('dropped' in read) return this.options.onDropped(read.dropped);
-					// Only a valid message makes the connection count as healthy (resets the backoff).
-					this.received = true;
-					this.options.onMessage(read.message);
-				} catch {
-					this.options.onDropped('handling it failed');
-				}
+			socket.addEventListener('error', () => settle(undefined));
+			socket.addEventListener('close', () => settle(undefined));
+			void this.wait(HANDSHAKE_TIMEOUT_MS, handshake.signal).then(() => {
+				if (settled) return;
+				socket.close();
+				settle(undefined);
 			});
 		});
 	}
 
 	/**
-	 * Resolves when the socket closes, with whether it delivered a message. Meanwhile it pings every
-	 * half silence period and drops the connection when a whole period passed without a message or pong.
+	 * Resolves when the socket closes, or when this side closes it: after a whole silence period
+	 * without a message (checked every half period), or after a frame too large to accept.
 	 */
-	private untilClosed(): Promise<boolean> {
-		const socket = this.socket as WebSocket;
+	private untilClosed(socket: StreamSocket): Promise<Ended> {
+		const { WebSocket } = this.options;
 		const stopped = new AbortController();
-		const onAbort = () => stopped.abort();
-		this.abort.signal.addEventListener('abort', onAbort);
-		const heartbeat = async () => {
-			while (!stopped.signal.aborted) {
-				await this.wait(this.options.silenceMs / 2, stopped.signal);
-				if (stopped.signal.aborted || socket.readyState !== WebSocket.OPEN) return;
-				if (!this.alive) {
-					socket.terminate();
-					return;
-				}
-				this.alive = false;
-				socket.ping();
-			}
-		};
+		let received = false;
+		let heard = true;
 		return new Promise((resolve) => {
-			const done = () => {
+			const done = (ended: Ended) => {
+				if (stopped.signal.aborted) return;
 				stopped.abort();
 				this.abort.signal.removeEventListener('abort', onAbort);
-				resolve(this.received);
+				resolve(ended);
 			};
-			if (socket.readyState === WebSocket.CLOSED) done();
-			else {
-				socket.once('close', done);
-				void heartbeat();
-			}
+			// close(): resolve at once rather than wait for the server to complete the closing handshake.
+			const onAbort = () => done({ healthy: received });
+			this.abort.signal.addEventListener('abort', onAbort);
+			const drop = (healthy: boolean) => {
+				done({ healthy });
+				socket.close();
+			};
+			socket.addEventListener('message', ({ data }) => {
+				if (stopped.signal.aborted) return;
+				heard = true;
+				// No frame, however malformed, and no failure while handling one, may end the subscription.
+				try {
+					const size = typeof data === 'string' ? Buffer.byteLength(data) : 0;
+					if (size > MAX_FRAME_BYTES) return drop(received);
+					const read = readTickerMessage(data);
+					if ('dropped' in read) return this.options.onDropped(read.dropped);
+					// Only a valid message makes the connection count as healthy (resets the backoff).
+					received = true;
+					this.options.onMessage(read.message);
+				} catch {
+					this.options.onDropped('handling it failed');
+				}
+			});
+			socket.addEventListener('close', () => done({ healthy: received }));
+			if (socket.readyState === WebSocket.CLOSED) return done({ healthy: received });
+			void (async () => {
+				while (!stopped.signal.aborted) {
+					await this.wait(this.options.silenceMs / 2, stopped.signal);
+					if (stopped.signal.aborted || socket.readyState !== WebSocket.OPEN) return;
+					if (!heard) return drop(true);
+					heard = false;
+				}
+			})();
 		});
 	}
 }

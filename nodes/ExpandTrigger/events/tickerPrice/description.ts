@@ -40,7 +40,7 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 60,
-				description: 'A connection that sent neither a message nor an answer to a ping for this long is closed and opened again',
+				description: 'A connection that sent no message for this long is closed and opened again at once',
 			},
 			{
 				displayName: 'Reconnect Attempts',

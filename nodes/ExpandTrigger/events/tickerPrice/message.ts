@@ -20,17 +20,18 @@ function depth(value: unknown, limit: number): number {
 }
 
 /**
- * One frame of the ticker stream, checked before anything reads it: a text frame of at most
+ * One frame of the ticker stream (as the runtime's WebSocket delivers it: text, or binary data),
+ * checked before anything reads it: a text frame of at most
  * MAX_MESSAGE_BYTES holding a flat JSON object whose `symbol` is a short text. The reference
  * documents `symbol` and `timestamp` and no other field, so other fields pass as they are, except
  * that a `price` or `timestamp` present must be a decimal number (text or JSON number). Anything
  * else is a reason to drop the frame; the reason never quotes the frame.
  */
-export function readTickerMessage(data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): ReadResult {
-	if (isBinary) return { dropped: 'a binary frame' };
-	const bytes = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
+export function readTickerMessage(data: string | ArrayBuffer | Blob): ReadResult {
+	if (typeof data !== 'string') return { dropped: 'a binary frame' };
+	const bytes = Buffer.byteLength(data);
 	if (bytes > MAX_MESSAGE_BYTES) return { dropped: `${bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte limit` };
-	const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+	const text = data;
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(text);
