@@ -57,8 +57,8 @@ export class N8nRest {
 		return this.request('GET', '/types/credentials.json');
 	}
 
-	/** The editor's credential "Test" button: POST /rest/credentials/test. */
-	testCredential(credential: { id?: string; name: string; type: string; data: Record<string, unknown> }): Promise<CredentialTestResult> {
+	/** The editor's credential "Test" button: POST /rest/credentials/test (the id of a saved credential, the form's data). */
+	testCredential(credential: { id: string; name: string; type: string; data: Record<string, unknown> }): Promise<CredentialTestResult> {
 		return this.request('POST', '/rest/credentials/test', { credentials: credential });
 	}
 
@@ -67,7 +67,8 @@ export class N8nRest {
 		return this.request('GET', `/rest/active-workflows/error/${workflowId}`);
 	}
 
+	/** The newest 100 executions of a workflow (n8n 2.41 refuses a larger limit). */
 	executions(workflowId: string): Promise<{ results: Array<{ id: string; status: string; mode: string }>; count: number }> {
-		return this.request('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=250`);
+		return this.request('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
 	}
 }

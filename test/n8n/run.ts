@@ -251,10 +251,11 @@ async function main(): Promise<void> {
 			const data = { apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, streamUrl: devnet.streamUrl };
 			const good = await rest.testCredential({ ...EXPAND_CREDENTIAL, data });
 			equal(good.status, 'OK', `status (${good.message})`);
-			const bad = await rest.testCredential({ name: 'wrong key', type: 'expandApi', data: { ...data, apiKey: 'not-a-devnet-key' } });
+			// The editor's Test on a saved credential whose form was edited: its id with the form's data (n8n 2.41 requires the id).
+			const bad = await rest.testCredential({ ...EXPAND_CREDENTIAL, data: { ...data, apiKey: 'not-a-devnet-key' } });
 			equal(bad.status, 'Error', 'status with a wrong key');
 			assert(/forbidden/i.test(bad.message), `the message says why: "${bad.message}"`);
-			const offline = await rest.testCredential({ name: 'nothing there', type: 'expandApi', data: { ...data, baseUrl: 'http://127.0.0.1:9' } });
+			const offline = await rest.testCredential({ ...EXPAND_CREDENTIAL, data: { ...data, baseUrl: 'http://127.0.0.1:9' } });
 			equal(offline.status, 'Error', 'status with an unreachable base URL');
 		});
 
