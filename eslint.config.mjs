@@ -85,6 +85,26 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The Signer's Solana family signs with Solana's own libraries (README, "Runtime dependencies"):
+		// @solana/kit, the System, Token and Compute Budget program clients, and micro-ed25519-hdkey for the
+		// SLIP-0010 path m/44'/501'/n'/0'. For its folder only, the signer's allow-list is extended by these.
+		files: ['./nodes/ExpandSigner/families/solana/**/*.ts'],
+		rules: {
+			'@n8n/community-nodes/no-restricted-imports': 'off',
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex: '^(?!(@solana/kit|@solana-program/(system|token|compute-budget)|micro-ed25519-hdkey|ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message: 'The Solana family may import only the signer\'s libraries and @solana/kit, @solana-program/system, token, compute-budget and micro-ed25519-hdkey.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
 		// Expand Trigger's ticker stream needs a WebSocket client, which Node 20 does not have built in
 		// (README, "Runtime dependencies"). For the stream connection only, the allow-list is extended by ws.
 		files: ['./nodes/ExpandTrigger/events/tickerPrice/connection.ts'],

@@ -6,12 +6,11 @@
  * the poll's start to the emit. Rounds alternate trigger and raw loop; the ratio is of the medians.
  *   npx tsx bench/trigger.ts [rounds]
  */
-import '../test/setup/env';
 import { Agent, request } from 'http';
 
 import { startDevnet } from '../devnet';
 import { CATCH_UP_CONCURRENCY } from '../nodes/ExpandTrigger/blocks/follow';
-import { activateTrigger, expandCredentials, waitFor } from '../test/helpers/n8n';
+import { activateTrigger, expandCredentials, waitFor } from '../scripts/engine/n8n';
 
 const BACKLOG = 5000;
 const RANGE = 10;

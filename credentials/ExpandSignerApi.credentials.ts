@@ -48,8 +48,9 @@ export class ExpandSignerApi implements ICredentialType {
 			displayName: 'Derivation Path',
 			name: 'derivationPath',
 			type: 'string',
-			default: "m/44'/60'/0'/0/0",
-			description: 'BIP-32 path of the account to sign with',
+			default: "m/44'/60'/0'/0/{index}",
+			description:
+				"BIP-32 path of the accounts; {index} is replaced by the node's Account Index. MetaMask and BIP-44: m/44'/60'/0'/0/{index}. Ledger Live: m/44'/60'/{index}'/0/0. A path without {index} has one account.",
 			displayOptions: { show: { keyType: ['mnemonic'] } },
 		},
 		{
@@ -60,6 +61,80 @@ export class ExpandSignerApi implements ICredentialType {
 			default: '',
 			description: 'Optional BIP-39 passphrase',
 			displayOptions: { show: { keyType: ['mnemonic'] } },
+		},
+		{
+			displayName:
+				'Spending policy: every field below is optional. The fee limits apply even when left empty (their defaults are shown). Test shows the policy in words.',
+			name: 'policyNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Allowed Chain IDs',
+			name: 'allowedChainIds',
+			type: 'string',
+			default: '',
+			placeholder: '1, 137, 8453',
+			description: 'Chains this key may sign for, comma-separated; empty allows any chain',
+		},
+		{
+			displayName: 'Allowed Recipients',
+			name: 'allowedRecipients',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: '0x..., 0x...',
+			description:
+				'Addresses this key may pay, comma- or line-separated; empty allows any. Applies to the native recipient and to the recipient (or spender) of ERC-20 transfer, transferFrom and approve calls; with a list set, any other contract call is refused unless the contract is on the list.',
+		},
+		{
+			displayName: 'Max Per Transaction',
+			name: 'maxPerTransaction',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: 'native = 0.5\n0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48:6@1 = 25000',
+			description:
+				'One limit per line, in whole units: "native = 0.5" (any chain), "native@137 = 200" (one chain), "0xTokenAddress:decimals = 1000" (optionally @chainId). Assets without a line are not limited.',
+		},
+		{
+			displayName: 'Max Per Execution',
+			name: 'maxPerExecution',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48:6@1 = 100000',
+			description: 'Total per asset over all items of one workflow execution, one limit per line as in Max Per Transaction',
+		},
+		{
+			displayName: 'Max Fee Per Gas (Gwei)',
+			name: 'maxFeePerGasGwei',
+			type: 'string',
+			default: '10000',
+			description: 'Highest fee per gas (EIP-1559 fee cap or gas price) ever signed; empty means 10000 gwei',
+		},
+		{
+			displayName: 'Max Gas Limit',
+			name: 'maxGasLimit',
+			type: 'string',
+			default: '15000000',
+			description: 'Highest gas limit ever signed; empty means 15,000,000',
+		},
+		{
+			displayName: 'Max Total Fee (Native Units)',
+			name: 'maxTotalFee',
+			type: 'string',
+			default: '1',
+			description: 'Highest fee one transaction may cost (gas limit × fee per gas), in whole native units (ETH, POL, …); empty means 1',
+		},
+		{
+			displayName: 'Payout Ledger Folder',
+			name: 'payoutLedgerFolder',
+			type: 'string',
+			default: '',
+			placeholder: '/home/node/.n8n-files/payouts',
+			description:
+				"Absolute path of an existing folder where n8n may write files (by default under ~/.n8n-files; see N8N_RESTRICT_FILE_ACCESS_TO). Each signed payout ID is recorded there before its transaction leaves the node; needed for Payout ID.",
 		},
 	];
 }

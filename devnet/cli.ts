@@ -59,6 +59,12 @@ async function main(): Promise<void> {
 	}
 	console.log('\n  Funded wallets (10,000 ETH each at genesis; development keys, never use them elsewhere):');
 	for (const wallet of devnet.chains[0].wallets) console.log(`    ${wallet.address}  ${wallet.privateKey}`);
+	const { solana } = devnet;
+	console.log(`\n  Chain ${solana.chainId} (${solana.symbol}, Solana on litesvm)  JSON-RPC ${solana.rpcUrl}`);
+	console.log(`    ${solana.usdc.symbol}  ${solana.usdc.address}  ${solana.usdc.decimals} decimals, SPL Token mint (authority: wallet 0)`);
+	console.log(`    Wallets: "${solana.mnemonic}" on m/44'/501'/i'/0', 100 SOL each; wallets 0-3 hold 10,000 USDC, wallet 4 has no USDC account.`);
+	console.log('    Secret keys in base58 (Phantom/Solflare export format); development keys, never use them elsewhere:');
+	for (const wallet of solana.wallets) console.log(`    ${wallet.index}  ${wallet.address}  ${wallet.secretKey}`);
 	console.log('\nCtrl-C stops the devnet.');
 	const stop = async () => {
 		await devnet.stop();

@@ -1,4 +1,5 @@
 import { type LocalChain, startChain } from './chains';
+import { type SolanaChain, type SolanaFixtures, type SolanaWallet, startSolanaChain } from './chains/solana';
 import { FaultInjector, type FaultOptions } from './faults';
 import { deployFixtures, type DevnetToken, type DevnetWallet, type Fixtures } from './fixtures';
 import { DEX_IDS } from './gateway/context';
@@ -7,7 +8,7 @@ import { createGateway } from './gateway/server';
 import { Meter, type UsageItem } from './metering';
 import { TickerStream } from './stream/tickerStream';
 
-export type { DevnetToken, DevnetWallet, FaultOptions, UsageItem };
+export type { DevnetToken, DevnetWallet, FaultOptions, SolanaWallet, UsageItem };
 
 export const DEFAULT_API_KEY = 'devnet-key-0000';
 export const CHAIN_IDS = [31337, 31338];
@@ -16,6 +17,8 @@ export interface DevnetOptions {
 	port?: number;
 	historicalPort?: number;
 	streamPort?: number;
+	/** Port of the Solana chain's JSON-RPC endpoint (0 or undefined: a free port). */
+	solanaRpcPort?: number;
 	/** Accepted keys; the default key when none are given. */
 	apiKeys?: string[];
 	rateLimitPerSecond?: number;
@@ -32,6 +35,15 @@ export interface DevnetChain extends Fixtures {
 	rpcUrl: string;
 }
 
+/** Solana Devnet (chain 901, symbol DSOL): the real SVM in process (litesvm), one block per transaction. */
+export interface DevnetSolana extends SolanaFixtures {
+	chainId: string;
+	symbol: string;
+	rpcUrl: string;
+	/** The chain itself, for tests that read accounts or mine empty blocks. */
+	chain: SolanaChain;
+}
+
 export interface Devnet {
 	baseUrl: string;
 	historicalUrl: string;
@@ -39,6 +51,7 @@ export interface Devnet {
 	streamUrl: string;
 	apiKey: string;
 	chains: DevnetChain[];
+	solana: DevnetSolana;
 	/** dexId of the Uniswap V2 fixture on the first chain (31337): 1000, the API's default dexId. */
 	dexId: string;
 	/** dexId the Uniswap V2 fixture answers to, per chain ID. */
@@ -60,7 +73,7 @@ export interface Devnet {
 
 /** Starts both chains, deploys the fixtures and opens the gateway's base and historical listeners. */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-	const started: LocalChain[] = [];
+	const started: Array<{ close(): Promise<void> }> = [];
 	try {
 		// Chains are created one after the other: EDR registers its provider factories on first use,
 		// and two concurrent creations race ("Provider for provided chain type does not exist").
@@ -73,10 +86,12 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		// Deploying the fixtures is mostly waiting on the engine, which runs off the JS thread.
 		const ready = await Promise.all(chains.map(async (chain) => ({ ...chain, fixtures: await deployFixtures(chain) })));
 		const runtimes = new Map<string, ChainRuntime>(ready.map((runtime) => [runtime.chainId, runtime]));
+		const solana = await startSolanaChain(options.solanaRpcPort ?? 0);
+		started.push(solana);
 		const apiKeys = new Set(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
 		const meter = new Meter();
 		const faults = new FaultInjector(options.faults);
-		const gateway = createGateway({ chains: runtimes, meter, apiKeys, rateLimitPerSecond: options.rateLimitPerSecond, faults });
+		const gateway = createGateway({ chains: runtimes, solana: new Map([[solana.chainId, solana]]), meter, apiKeys, rateLimitPerSecond: options.rateLimitPerSecond, faults });
 		const base = await gateway.listen('base', options.port ?? 0);
 		const historical = await gateway.listen('historical', options.historicalPort ?? 0);
 
@@ -101,6 +116,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 				for (let number = last + 1; number <= head; number++) listeners.forEach((listener) => listener(runtime.chainId, number));
 			}
 		}, 100);
+		solana.chain.onBlock((slot) => listeners.forEach((listener) => listener(solana.chainId, slot)));
 		const autoMine = options.blockTime
 			? setInterval(() => runtimes.forEach((runtime) => void runtime.rpc('evm_mine').catch(() => undefined)), options.blockTime)
 			: undefined;
@@ -111,9 +127,14 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			streamUrl: stream.url,
 			apiKey: [...apiKeys][0],
 			chains: [...runtimes.values()].map((runtime) => ({ chainId: runtime.chainId, rpcUrl: runtime.rpcUrl, ...runtime.fixtures })),
+			solana: { chainId: solana.chainId, symbol: solana.symbol, rpcUrl: solana.rpcUrl, chain: solana.chain, ...solana.fixtures },
 			dexId: Object.keys(DEX_IDS).find((dexId) => DEX_IDS[dexId] === String(CHAIN_IDS[0])) as string,
 			dexIds: Object.fromEntries(Object.entries(DEX_IDS).map(([dexId, chainId]) => [chainId, dexId])),
 			async mine(chainId, blocks = 1) {
+				if (chainId === solana.chainId) {
+					for (let index = 0; index < blocks; index++) solana.chain.mine();
+					return;
+				}
 				// One evm_mine per block: hardhat_mine's reserved blocks report a zero parentHash.
 				for (let index = 0; index < blocks; index++) await chainOf(chainId).rpc('evm_mine');
 			},

@@ -1,4 +1,4 @@
-/** The shipped package: manifest, registered nodes, and the one runtime dependency kept to the signer. */
+/** The shipped package: manifest, registered nodes, and the runtime dependencies kept to the signer and the ticker stream. */
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
 import { join } from 'path';
 
@@ -30,10 +30,17 @@ function importersOf(moduleName: string): string[] {
 		.map((path) => path.slice(root.length + 1));
 }
 
-test('the runtime dependencies are ethers for the signer and ws for the ticker stream, imported nowhere else', () => {
-	expect(Object.keys(manifest.dependencies)).toEqual(['ethers', 'ws']);
+const SOLANA_LIBRARIES = ['@solana-program/compute-budget', '@solana-program/system', '@solana-program/token', '@solana/kit', 'micro-ed25519-hdkey'];
+
+test("the runtime dependencies are ethers and Solana's libraries for the signer and ws for the ticker stream, imported nowhere else", () => {
+	expect(Object.keys(manifest.dependencies).sort()).toEqual([...SOLANA_LIBRARIES, 'ethers', 'ws'].sort());
 	const ethersImporters = importersOf('ethers');
 	expect(ethersImporters.length).toBeGreaterThan(0);
 	for (const path of ethersImporters) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\//);
+	for (const library of SOLANA_LIBRARIES) {
+		const importers = importersOf(library);
+		expect(importers.length).toBeGreaterThan(0);
+		for (const path of importers) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\/families\/solana\//);
+	}
 	expect(importersOf('ws')).toEqual(['dist/nodes/ExpandTrigger/events/tickerPrice/connection.js']);
 });

@@ -19,6 +19,8 @@ export const MESSAGES = {
 	executionReverted: 'Error: Returned error: execution reverted',
 	invalidPageNumber: 'Requested page is greater than total pages',
 	invalidInput: 'Please provide proper input data',
+	invalidPublicKey: 'Not a valid Solana Address',
+	invalidSPLToken: 'Invalid SPL token address',
 } as const;
 
 /** A failure answered as HTTP 400 with the API's failure envelope. */

@@ -7,11 +7,13 @@ import { type Params, text } from './params';
  * (dexId 1000, the API's default DEX), and schemas not tied to one chain or protocol.
  */
 const SERVED_SCOPES = ['EVM', 'UniswapV2', '*'];
+/** The variants a call on the Solana chain (901) is answered as. */
+export const SOLANA_SCOPES = ['Solana', '*'];
 
 /** The documented variant of an endpoint that the devnet answers as, if the table documents one. */
-export function servedVariant(path: string): Variant | undefined {
+export function servedVariant(path: string, scopes = SERVED_SCOPES): Variant | undefined {
 	const documented = variantsOf(path);
-	for (const scope of SERVED_SCOPES) {
+	for (const scope of scopes) {
 		const variant = documented.find((candidate) => candidate.scope === scope);
 		if (variant) return variant;
 	}
@@ -19,8 +21,8 @@ export function servedVariant(path: string): Variant | undefined {
 }
 
 /** The schema validator's check: the first required parameter of the table that is absent or empty. */
-export function checkRequired(path: string, params: Params): void {
-	for (const name of servedVariant(path)?.required ?? []) {
+export function checkRequired(path: string, params: Params, scopes = SERVED_SCOPES): void {
+	for (const name of servedVariant(path, scopes)?.required ?? []) {
 		if (text(params, name) === undefined) missing(name);
 	}
 }

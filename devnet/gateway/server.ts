@@ -9,8 +9,9 @@ import type { ChainRuntime } from './evm';
 import { ApiFailure, MESSAGES } from './failure';
 import { chainHandlers } from './handlers/chain';
 import { protocolHandlers } from './handlers/protocols';
+import { type SolanaRuntime, solanaRoute } from './handlers/solana';
 import type { Params } from './params';
-import { checkRequired } from './required';
+import { SOLANA_SCOPES, checkRequired } from './required';
 
 export type HostName = 'base' | 'historical';
 
@@ -21,6 +22,8 @@ const USAGE_PREFIX = '/key/usage-details/';
 
 export interface GatewayOptions {
 	chains: Map<string, ChainRuntime>;
+	/** Solana chains by chain ID: calls naming one are answered by the Solana handlers. */
+	solana?: Map<string, SolanaRuntime>;
 	meter: Meter;
 	apiKeys: Set<string>;
 	/** Requests per second and key; unlimited when undefined. */
@@ -96,13 +99,14 @@ export function createGateway(options: GatewayOptions) {
 				return { status: 400, body: { status: 400, msg: 'invalid request' } };
 			}
 		}
-		const handler = handlers[path];
+		const solanaHandler = solanaRoute(path, params, options.solana ?? new Map());
+		const handler = solanaHandler ?? handlers[path];
 		const context = createContext(params, options.chains);
 		const chainId = () => context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
 		try {
 			// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
 			if (!handler) throw new ApiFailure(MESSAGES.notApplicable, endpoint.family === 'chain' ? 400 : 406);
-			checkRequired(path, params);
+			checkRequired(path, params, solanaHandler ? SOLANA_SCOPES : undefined);
 			const data = await handler(context);
 			return { status: 200, body: { status: 200, msg: 'success', data }, chainId: chainId() };
 		} catch (error) {

@@ -1,10 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { apiOperations, operationProperty, operations } from './actions/operations';
+import { apiOperations, properties } from './actions/operations';
 import { router } from './actions/router';
 import { expandSignerKeyTest } from './methods/credentialTest';
 
+// Deliberately not usableAsTool: an AI agent must not hold a hot key; it proposes, a person approves,
+// and only then does the Signer sign (docs/signer.md, "Not an AI tool").
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool
 export class ExpandSigner implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Expand Signer',
@@ -15,14 +18,13 @@ export class ExpandSigner implements INodeType {
 		subtitle: '={{$parameter["operation"]}}',
 		description: 'Sign transactions, messages and typed data with a key stored in n8n, for the send step of Expand',
 		defaults: { name: 'Expand Signer' },
-		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: 'expandSignerApi', required: true, testedBy: 'expandSignerKeyTest' },
 			{ name: 'expandApi', required: true, displayOptions: { show: { operation: apiOperations } } },
 		],
-		properties: [operationProperty, ...operations.flatMap((operation) => operation.description)],
+		properties,
 	};
 
 	methods = { credentialTest: { expandSignerKeyTest } };

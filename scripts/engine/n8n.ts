@@ -371,3 +371,12 @@ export async function activateTrigger(
 		staticData: workflow.staticData as IDataObject,
 	};
 }
+
+/** Waits until the condition holds, polling every 20 ms, at most `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs = 10000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
+}

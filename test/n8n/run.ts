@@ -3,28 +3,31 @@
  * `npm run test:n8n`: the package in the real n8n (2.8.4), installed the way users install it,
  * against the devnet. Not a jest suite (the default `npx jest` must not start n8n): each check runs
  * in order and the last line is `N passed, N failed`; the exit code is 1 when any check failed.
- * EXPAND_TEST_N8N_PORT sets n8n's port (default 5790; its task broker takes the next one) and
+ * EXPAND_N8N_TEST_PORT sets n8n's port (default 5790; its task broker takes the next one) and
  * EXPAND_PLAYGROUND_HOME its user folder, so runs side by side do not clash.
  *
  * 1. `n8n execute --id` runs the devnet treasury report and payout examples; their files are checked
  *    against the chains (balances, prices, mined transfers).
+ *    A 20-recipient payout with payout IDs is killed (SIGKILL) after some sends and run again: every
+ *    recipient is paid exactly once, checked by balances.
  * 2. n8n runs (`n8n start`): node and credential types, the credential test with a right and a wrong
  *    key, the active price alert, large-transfer watch and "USDC received → Slack" example (Slack
  *    is a local stand-in), then the polling triggers exactly once across an n8n restart and a
  *    deactivation while blocks and transfers keep coming, and after a change of watched addresses
  *    or chain (triggers.ts).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { Interface, formatUnits } from 'ethers';
+import { HDNodeWallet, Interface, formatUnits } from 'ethers';
 
 import { startDevnet } from '../../devnet';
-import { ensureN8n, N8N_VERSION } from '../../playground/install';
-import { type N8nInstance, type RunningN8n, executeWorkflow, instance, runError, startN8n } from '../../playground/n8n';
+import { ensureN8n, N8N_VERSION, n8nBin } from '../../playground/install';
+import { type N8nInstance, type RunningN8n, executeWorkflow, instance, n8nEnv, runError, startN8n } from '../../playground/n8n';
 import { packPackage } from '../../playground/pack';
+import { startProcess } from '../../playground/proc';
 import { EXAMPLE_IDS, prepareInstance } from '../../playground/playground';
-import { EXPAND_CREDENTIAL, PAYOUT_WALLET_INDEX } from '../../playground/prepare';
+import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX } from '../../playground/prepare';
 import { N8nRest } from '../../playground/rest';
 import { USER_FOLDERS } from '../../playground/paths';
 import { assert, check, equal, jsonLines, pause, results, until } from './check';
@@ -43,6 +46,11 @@ import {
 } from './triggers';
 
 const PACKAGE = 'n8n-nodes-expand-network';
+const PAYOUT_ONCE_ID = 'expandTestPayoutOnce';
+const PAYOUT_ONCE = path.join(__dirname, 'workflows', 'payout-once.json');
+const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
+/** The exactly-once payout pays from hardhat account 12 of the devnet mnemonic (Account Index 12). */
+const PAYOUT_ONCE_ACCOUNT = 12;
 const erc20 = new Interface(['function balanceOf(address) view returns (uint256)']);
 const router = new Interface(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
 
@@ -52,8 +60,7 @@ async function main(): Promise<void> {
 	const installed = Date.now();
 	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
 	const devnet = await startDevnet();
-	// EXPAND_TEST_N8N_PORT (default 5790; n8n's task broker takes the next port) lets runs side by side not clash.
-	const n8n: N8nInstance = instance(path.join(USER_FOLDERS, 'e2e'), Number(process.env.EXPAND_TEST_N8N_PORT ?? 5790));
+	const n8n: N8nInstance = instance(path.join(USER_FOLDERS, 'e2e'), Number(process.env.EXPAND_N8N_TEST_PORT ?? 5790));
 	const out = (file: string) => path.join(n8n.outputDir, file);
 	const [chainA, chainB] = devnet.chains;
 	const slack = await startSink();
@@ -101,6 +108,7 @@ async function main(): Promise<void> {
 				'usdc-received-slack.devnet.json',
 				BLOCK_LOG,
 				TRANSFER_LOG,
+				PAYOUT_ONCE,
 			],
 			publish: [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, USDC_EXAMPLE_ID, BLOCK_LOG_ID, TRANSFER_LOG_ID],
 		});
@@ -170,12 +178,63 @@ async function main(): Promise<void> {
 			equal(String(before[0] - after[0]), String(125500000n + 80000000n + 42125000n), 'sender balance change');
 		});
 
+
+		await check('exactly-once payout: n8n killed after some of 20 sends, run again: every recipient paid once (balances)', async () => {
+			const ledger = out('payout-ledger');
+			mkdirSync(ledger, { recursive: true });
+			await importCredentials(n8n, [
+				{
+					id: 'expandSignerLedger01',
+					name: 'Expand Signing Key (devnet mnemonic, payout ledger)',
+					type: 'expandSignerApi',
+					data: { keyType: 'mnemonic', mnemonic: DEVNET_MNEMONIC, derivationPath: "m/44'/60'/0'/0/{index}", payoutLedgerFolder: ledger, allowedChainIds: chainA.chainId },
+				},
+			]);
+			const sender = HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${PAYOUT_ONCE_ACCOUNT}`).address;
+			const recipients = Array.from({ length: 20 }, (_, index) => ({ to: `0x${(0xe000 + index).toString(16).padStart(40, '0')}`, value: 1000000000000000n + BigInt(index) }));
+			const sent = async () => Number(BigInt(await devnet.rpc<string>(chainA.chainId, 'eth_getTransactionCount', [sender, 'latest'])));
+			const startNonce = await sent();
+			for (const recipient of recipients) equal(String(await balanceOf(chainA.chainId, recipient.to, 'native')), '0', `${recipient.to} unpaid before`);
+
+			// First run: `n8n execute` in its own process group, killed with SIGKILL (no clean-up, as in a crash) after a few sends.
+			const first = startProcess(process.execPath, [n8nBin(), 'execute', `--id=${PAYOUT_ONCE_ID}`, '--rawOutput'], { env: { ...process.env, ...n8nEnv(n8n) } });
+			const deadline = Date.now() + 120_000;
+			while ((await sent()) - startNonce < 5) {
+				if (Date.now() > deadline || first.exitCode() !== undefined) throw new Error('the first run did not send 5 payouts (within 120 s, before it ended)');
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			}
+			process.kill(-(first.process.pid as number), 'SIGKILL');
+			await first.exited;
+			await first.stop();
+			const paidBeforeKill = (await sent()) - startNonce;
+			assert(paidBeforeKill >= 5 && paidBeforeKill < 20, `killed in the middle: ${paidBeforeKill} of 20 sent`);
+			equal(readdirSync(ledger).length, 20, 'ledger files written before the sends (all 20 signed)');
+
+			// n8n again (a new process), the same workflow run again.
+			const rerun = await executeWorkflow(n8n, PAYOUT_ONCE_ID);
+			equal(runError(rerun), undefined, 'rerun error');
+			const signed = (rerun.data.resultData.runData.Sign as Array<{ data: { main: Array<Array<{ json: { repeat: boolean; alreadySent: boolean } }>> } }>)[0].data.main[0].map((item) => item.json);
+			equal(signed.filter((item) => item.repeat).length, 20, 'every payout of the rerun is a repeat of the first run');
+			const alreadySent = signed.filter((item) => item.alreadySent).length;
+			assert(alreadySent >= paidBeforeKill, `the rerun knew the ${paidBeforeKill} sent ones (${alreadySent} already on the chain)`);
+
+			for (const recipient of recipients) equal(String(await balanceOf(chainA.chainId, recipient.to, 'native')), String(recipient.value), `${recipient.to} paid exactly once`);
+			equal((await sent()) - startNonce, 20, 'the sender sent exactly 20 transactions');
+			console.log(`    (${paidBeforeKill} sent before the kill, ${alreadySent} already on the chain at the rerun, ${20 - alreadySent} sent by the rerun)`);
+
+			// A third run changes nothing.
+			const third = await executeWorkflow(n8n, PAYOUT_ONCE_ID);
+			equal(runError(third), undefined, 'third run error');
+			equal((await sent()) - startNonce, 20, 'still exactly 20 after a third run');
+		});
+
 		console.log('n8n start:');
 		await start();
 
-		await check('n8n lists the three nodes, the AI-tool variant and both credentials', async () => {
+		await check('n8n lists the three nodes, the Expand AI-tool variant (no Signer tool) and both credentials', async () => {
 			const nodes = (await rest!.nodeTypes()).map((node) => node.name);
 			for (const name of ['expand', 'expandSigner', 'expandTrigger', 'expandTool']) assert(nodes.includes(`${PACKAGE}.${name}`), `${PACKAGE}.${name} in /types/nodes.json`);
+			assert(!nodes.includes(`${PACKAGE}.expandSignerTool`), 'the Signer is not offered to AI agents');
 			const credentials = (await rest!.credentialTypes()).map((credential) => credential.name);
 			for (const name of ['expandApi', 'expandSignerApi']) assert(credentials.includes(name), `${name} in /types/credentials.json`);
 		});

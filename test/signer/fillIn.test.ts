@@ -7,7 +7,7 @@ import { Transaction, Wallet } from 'ethers';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runSigner } from '../helpers/n8n';
-import { type RecordedRequest, type RecordingServer, envelope, startRecordingServer } from '../helpers/recordingServer';
+import { type RecordingServer, envelope, startRecordingServer } from '../helpers/recordingServer';
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -36,7 +36,6 @@ function serve(chain: Chain) {
 	api.requests.length = 0;
 	api.respondWith((request) => {
 		if (request.path === '/chain/getpublicrpc') return envelope({ rpc: `${api.baseUrl}/rpc` });
-		if (request.path === '/chain/estimategas') return envelope({ estimatedGas: chain.estimate });
 		if (request.path === '/rpc') {
 			const { id, method } = request.body as { id: number; method: string };
 			if (method === chain.failing) return { body: { jsonrpc: '2.0', id, error: { code: -32000, message: 'header not found' } } };
@@ -47,6 +46,7 @@ function serve(chain: Chain) {
 				eth_getBlockByNumber: { number: '0x10', ...(chain.baseFee === undefined ? {} : { baseFeePerGas: hex(chain.baseFee) }) },
 				eth_maxPriorityFeePerGas: hex(chain.tip),
 				eth_gasPrice: hex(chain.gasPrice),
+				eth_estimateGas: hex(BigInt(chain.estimate)),
 			};
 			return { body: { jsonrpc: '2.0', id, result: results[method] } };
 		}
@@ -66,9 +66,9 @@ function sign(items: object[], parameters: INodeParameters = { operation: 'signT
 	});
 }
 
-test('nothing but the recipient given: chain ID, pending nonce, EIP-1559 fees and gas come from the API and the chain', async () => {
+test('recipient and chain given: pending nonce, EIP-1559 fees and gas come from the chain, whose chain ID is checked first', async () => {
 	serve({ chainId: 31337, pendingNonce: 7, baseFee: 1_000_000_000n, tip: 2_000_000_000n, gasPrice: 9n, estimate: '21000' });
-	const result = await sign([{ to: TO, value: '5' }]);
+	const result = await sign([{ chainId: '31337', to: TO, value: '5' }]);
 	expect(result.error).toBeUndefined();
 	const [{ json }] = result.output('Signer');
 	const expected = await new Wallet(KEY).signTransaction({
@@ -88,11 +88,12 @@ test('nothing but the recipient given: chain ID, pending nonce, EIP-1559 fees an
 
 	const lookup = api.requests.filter((request) => request.path === '/chain/getpublicrpc');
 	expect(lookup).toHaveLength(1);
-	expect(lookup[0].query).toEqual({});
+	expect(lookup[0].query).toEqual({ chainId: '31337' });
 	expect(lookup[0].headers['x-api-key']).toBe('api-key');
-	const estimate = api.requests.find((request) => request.path === '/chain/estimategas') as RecordedRequest;
-	expect(estimate.method).toBe('POST');
-	expect(estimate.body).toEqual({ from: ADDRESS, to: TO, data: '0x', value: '5' });
+	// The node's chain is checked before anything else is asked of it; the gas estimate simulates the call.
+	expect((rpcCalls()[0].body as { method: string }).method).toBe('eth_chainId');
+	expect((rpcCalls('eth_estimateGas')[0].body as { params: unknown[] }).params).toEqual([{ from: ADDRESS, to: TO, data: '0x', value: '0x5' }]);
+	expect(api.requests.filter((request) => request.path === '/chain/estimategas')).toHaveLength(0);
 	expect((rpcCalls('eth_getTransactionCount')[0].body as { params: unknown[] }).params).toEqual([ADDRESS, 'pending']);
 	// JSON-RPC goes to the public node without the API key.
 	expect(rpcCalls().every((request) => request.headers['x-api-key'] === undefined)).toBe(true);
@@ -106,7 +107,7 @@ test('the chain ID of the input selects the chain for the RPC lookup; a chain wi
 	expect(json).toMatchObject({ type: 0, gasPrice: '3000000000', gasLimit: '60000', chainId: '56', nonce: 0 });
 	expect(Transaction.from(json.rawTransaction as string).from).toBe(ADDRESS);
 	expect(api.requests.find((request) => request.path === '/chain/getpublicrpc')?.query).toEqual({ chainId: '56' });
-	expect(rpcCalls('eth_chainId')).toHaveLength(0);
+	expect(rpcCalls('eth_chainId')).toHaveLength(1);
 
 	// With an access list the same chain gets an EIP-2930 transaction at the chain's gas price.
 	const accessList = [{ address: TO, storageKeys: ['0x' + '01'.repeat(32)] }];
@@ -165,14 +166,14 @@ test('a refusing JSON-RPC node and malformed fields fail with messages naming th
 		request.path === '/chain/getpublicrpc' ? envelope({ rpc: 'http://127.0.0.1:1/rpc' }) : { status: 404, body: { status: 404, msg: 'not found' } },
 	);
 	const unreachable = await sign([{ chainId: '31337', to: TO, gas: '21000', gasPrice: '1' }], undefined, true);
-	expect(unreachable.output('Signer')[0].json.error).toBe("The chain's JSON-RPC node did not answer eth_getTransactionCount (item 0)");
+	expect(unreachable.output('Signer')[0].json.error).toBe("The chain's JSON-RPC node did not answer eth_chainId (item 0)");
 	const offline = await sign([{ chainId: '31337', to: TO, gas: '21000', gasPrice: '1' }]);
 	expect(offline.error?.description).toBe('connect ECONNREFUSED 127.0.0.1:1');
 	api.respondWith((request) =>
 		request.path === '/chain/getpublicrpc' ? envelope({ rpc: `${api.baseUrl}/rpc` }) : { status: 502, body: 'bad gateway' },
 	);
 	const failing = await sign([{ chainId: '31337', to: TO, gas: '21000', gasPrice: '1' }]);
-	expect(failing.error?.message).toBe("The chain's JSON-RPC node did not answer eth_getTransactionCount (item 0)");
+	expect(failing.error?.message).toBe("The chain's JSON-RPC node did not answer eth_chainId (item 0)");
 	expect(failing.error?.description).toBe('Request failed with status code 502');
 
 	const cases: Array<[object, string]> = [

@@ -259,7 +259,7 @@ test('failures on the way (a foreign sender, a truncated key, a misspelt phrase)
 	};
 	const mixed = await run([fee, { ...signer, continueOnFail: true }], [{ from: other }, { from: sender.address }]);
 	const [refused, signed] = mixed.output('Sign');
-	expect(refused.json.error).toBe(`The transaction is from ${other}, but the signing key controls ${sender.address}; sign it with the key of ${other} (item 0)`);
+	expect(refused.json.error).toBe(`The transaction is from ${other}, but account 0 of the signing key is ${sender.address}; sign it with the key of ${other} (item 0)`);
 	expect(Transaction.from(signed.json.rawTransaction as string).from).toBe(sender.address);
 
 	const truncated = await run([fee, signer], [{ from: sender.address }], { keyType: 'privateKey', privateKey: TRUNCATED_KEY });
@@ -269,6 +269,6 @@ test('failures on the way (a foreign sender, a truncated key, a misspelt phrase)
 
 	const recorded = recordedSince(start);
 	expect(recorded.runs).toHaveLength(3);
-	expect(recorded.texts.some((text) => text.includes('but the signing key controls'))).toBe(true);
+	expect(recorded.texts.some((text) => text.includes('but account 0 of the signing key is'))).toBe(true);
 	expectNoTraceOfTheKey(recorded);
 });

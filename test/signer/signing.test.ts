@@ -123,7 +123,7 @@ test('a transaction from another address is refused, and continueOnFail gives an
 	const result = await sign({ operation: 'signTransaction', source: 'input' }, undefined, [unsigned, { ...unsigned, from: ADDRESS }], true);
 	const [refused, signed] = result.output('Signer');
 	expect(refused.json.error).toBe(
-		`The transaction is from 0x${'11'.repeat(20)}, but the signing key controls ${ADDRESS}; sign it with the key of 0x${'11'.repeat(20)} (item 0)`,
+		`The transaction is from 0x${'11'.repeat(20)}, but account 0 of the signing key is ${ADDRESS}; sign it with the key of 0x${'11'.repeat(20)} (item 0)`,
 	);
 	expect(Transaction.from(signed.json.rawTransaction as string).from).toBe(ADDRESS);
 	expect(signed.pairedItem).toEqual({ item: 1 });
@@ -156,7 +156,7 @@ test('messages and typed data verify to the signing address', async () => {
 test('Get Address and the credential test name the address, never the key; bad keys are not echoed', async () => {
 	const mnemonic = 'test test test test test test test test test test test junk';
 	const fromMnemonic = await sign({ operation: 'getAddress' }, { keyType: 'mnemonic', mnemonic, derivationPath: "m/44'/60'/0'/0/1", passphrase: '' });
-	expect(fromMnemonic.output('Signer')[0].json).toEqual({ address: ADDRESS });
+	expect(fromMnemonic.output('Signer')[0].json).toEqual({ address: ADDRESS, accountIndex: 0 });
 
 	const badKey = '0x1234deadbeef';
 	const bad = await sign({ operation: 'getAddress' }, { keyType: 'privateKey', privateKey: badKey });
@@ -168,7 +168,10 @@ test('Get Address and the credential test name the address, never the key; bad k
 	expect(JSON.stringify(badMnemonic.run)).not.toContain('banana');
 
 	const ok = await expandSignerKeyTest.call({} as never, { id: '1', name: 'k', type: 'expandSignerApi', data: { keyType: 'privateKey', privateKey: KEY } });
-	expect(ok).toEqual({ status: 'OK', message: `Valid key for address ${ADDRESS}` });
+	expect(ok).toEqual({
+		status: 'OK',
+		message: `Valid key. Accounts: #0 ${ADDRESS}. Policy: any chain; any recipient; no per-transaction amount limit; no per-execution total; fee per gas at most 10000 gwei; gas limit at most 15000000; total fee at most 1 native units per transaction. Payout IDs: off (no ledger folder).`,
+	});
 	const failed = await expandSignerKeyTest.call({} as never, { id: '1', name: 'k', type: 'expandSignerApi', data: { keyType: 'privateKey', privateKey: badKey } });
 	expect(failed.status).toBe('Error');
 	expect(failed.message).not.toContain('deadbeef');
@@ -200,6 +203,7 @@ test('the EIP-712 specification example (Mail, signed by keccak256("cow")) gives
 		signature:
 			'0x4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d07299936d304c153f6443dfa05f40ff007d72911b6f72307f996231605b915621c',
 		address: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826',
+		accountIndex: 0,
 	});
 	const broken = await sign({ operation: 'signTypedData', typedData: JSON.stringify({ ...typedData, message: { ...typedData.message, contents: 5n.toString(), from: 'x' } }) });
 	expect(broken.error?.message).toMatch(/^The typed data cannot be encoded: .* \(item 0\)$/);
@@ -218,9 +222,9 @@ test('Sign Message signs hex as raw bytes when asked, and refuses text that is n
 test('a mnemonic derives the well-known address of its path, and a passphrase changes it as BIP-39 says', async () => {
 	const phrase = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 	const plain = await sign({ operation: 'getAddress' }, { keyType: 'mnemonic', mnemonic: `  ${phrase.replace(/ /g, '  ')}\n` });
-	expect(plain.output('Signer')[0].json).toEqual({ address: '0x9858EfFD232B4033E47d90003D41EC34EcaEda94' });
+	expect(plain.output('Signer')[0].json).toEqual({ address: '0x9858EfFD232B4033E47d90003D41EC34EcaEda94', accountIndex: 0 });
 	const withPassphrase = await sign({ operation: 'getAddress' }, { keyType: 'mnemonic', mnemonic: phrase, passphrase: 'TREZOR', derivationPath: "m/44'/60'/0'/0/3" });
-	expect(withPassphrase.output('Signer')[0].json).toEqual({ address: HDNodeWallet.fromPhrase(phrase, 'TREZOR', "m/44'/60'/0'/0/3").address });
+	expect(withPassphrase.output('Signer')[0].json).toEqual({ address: HDNodeWallet.fromPhrase(phrase, 'TREZOR', "m/44'/60'/0'/0/3").address, accountIndex: 0 });
 	const badPath = await sign({ operation: 'getAddress' }, { keyType: 'mnemonic', mnemonic: phrase, derivationPath: 'm/44/x' });
 	expect(badPath.error?.message).toBe('The derivation path of the signing key credential is not valid (item 0)');
 });

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { OperationSpec } from '../../shared/catalog/types';
+import { fillEstimates } from '../helpers/gasEstimate';
 import type { ItemParameters } from '../helpers/parameters';
 import { buildRequest } from '../helpers/request';
 import { expandApiRequest } from '../../shared/transport';
@@ -13,6 +14,7 @@ export async function execute(
 	parameters: ItemParameters,
 	itemIndex: number,
 ): Promise<IDataObject[]> {
+	await fillEstimates.call(this, operation, parameters, itemIndex);
 	const data = await expandApiRequest.call(this, buildRequest(operation, parameters), itemIndex);
 	return toRecords(data);
 }

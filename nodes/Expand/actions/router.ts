@@ -6,6 +6,7 @@ import type { OperationSpec } from '../../shared/catalog/types';
 import { type ApiSession, openApiSession } from '../../shared/transport';
 import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
 import { type ItemParameters, readItemParameters } from '../helpers/parameters';
+import { confirm } from './confirmation';
 import { type ExecutionOptions, readExecutionOptions } from './executionOptions';
 import * as list from './list.operation';
 import * as single from './request.operation';
@@ -33,7 +34,7 @@ interface Execution {
 async function runItem(this: IExecuteFunctions, execution: Execution, itemIndex: number): Promise<INodeExecutionData[]> {
 	const { operation, options, session } = execution;
 	const parameters = readItemParameters.call(this, operation, itemIndex);
-	const records = await kindOf(operation).execute.call(this, operation, parameters, itemIndex);
+	const records = await confirm.call(this, operation, parameters, await kindOf(operation).execute.call(this, operation, parameters, itemIndex), itemIndex);
 	if (operation.amounts && this.getNodeParameter('formatAmounts', itemIndex, false)) {
 		await addFormattedAmounts.call(this, operation, parameters, records, execution.tokenCache, itemIndex);
 	}

@@ -73,3 +73,32 @@ export const formatAmountsProperty: INodeProperties = {
 	description:
 		'Whether to add a decimal string, the decimals and the symbol next to each raw amount. The raw smallest-unit string stays as it is.',
 };
+
+export const confirmationProperties: INodeProperties[] = [
+	{
+		displayName: 'Wait for Confirmation',
+		name: 'waitForConfirmation',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to wait for the transaction's receipt on the chain and output its status, block, gas used and fee paid. A reverted transaction becomes an error.",
+	},
+	{
+		displayName: 'Confirmations',
+		name: 'confirmations',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 1,
+		description: 'Blocks that must include or follow the transaction (1: mined)',
+		displayOptions: { show: { waitForConfirmation: [true] } },
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'confirmationTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 120,
+		description: 'How long to wait before the item fails as not confirmed; the transaction may still be mined later',
+		displayOptions: { show: { waitForConfirmation: [true] } },
+	},
+];

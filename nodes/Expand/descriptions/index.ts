@@ -61,6 +61,9 @@ const RANK_BY_NAME: Record<string, number> = {
 	extraParameters: 7,
 	rawBody: 8,
 	formatAmounts: 9,
+	waitForConfirmation: 10,
+	confirmations: 11,
+	confirmationTimeout: 12,
 };
 
 /** Form order: notices, chain, protocol and required fields, paging, then optional sections. */

@@ -5,6 +5,7 @@ import type { OperationSpec } from '../../shared/catalog/types';
 import { chainIdProperty } from '../../shared/chain/chainProperty';
 import {
 	chainSymbolProperty,
+	confirmationProperties,
 	extraParametersProperty,
 	formatAmountsProperty,
 	limitProperty,
@@ -66,5 +67,6 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 		if (operation.method === 'POST') properties.push(rawBodyProperty);
 	}
 	if (operation.amounts?.length) properties.push(formatAmountsProperty);
+	if (operation.confirmable) properties.push(...confirmationProperties);
 	return properties;
 }

@@ -7,6 +7,7 @@ function describe(parameter: ParameterSpec): string {
 	const parts = [parameter.description];
 	if (parameter.type === 'array') parts.push('Comma-separated, or a JSON array');
 	if (parameter.protocols?.length) parts.push(`Used by ${parameter.protocols.join(', ')}`);
+	if (parameter.estimate) parts.push('Leave empty to have it estimated through Chain → Estimate Gas before the request');
 	return parts.join('. ');
 }
 
@@ -20,7 +21,8 @@ export function parameterProperty(parameter: ParameterSpec): INodeProperties {
 		displayName: displayNameOf(parameter.name),
 		name: parameter.name,
 		description: describe(parameter),
-		...(parameter.required ? { required: true } : {}),
+		// An estimated value is required by the API but may be left empty on the form.
+		...(parameter.required && !parameter.estimate ? { required: true } : {}),
 		...(parameter.placeholder ? { placeholder: parameter.placeholder } : {}),
 	};
 	if (parameter.options) {

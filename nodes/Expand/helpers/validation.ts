@@ -115,7 +115,7 @@ export function prepareValues(
 	const specs = new Map([...commonParameters, ...operation.parameters].map((spec) => [spec.name, spec]));
 	const values = new Map<string, PreparedValue>();
 	for (const spec of operation.parameters) {
-		if (spec.required && isEmpty(raw[spec.name])) {
+		if (spec.required && !spec.estimate && isEmpty(raw[spec.name])) {
 			fail(node, itemIndex, `The parameter "${spec.name}" is required but empty`);
 		}
 	}

@@ -1,17 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { SigningSession } from './common';
+import { accountOf, type SigningSession } from './common';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Address',
 	value: 'getAddress',
-	description: 'Show the address the stored key controls',
+	description: 'Show the address of an account of the stored key',
 	action: 'Get the signing address',
 };
 
 export const description: INodeProperties[] = [];
 
-/** The address the stored key controls; never the key. */
-export async function execute(this: IExecuteFunctions, _itemIndex: number, session: SigningSession): Promise<IDataObject> {
-	return { address: session.signer.address };
+/** The address of the item's account; never the key. */
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
+	const account = accountOf.call(this, itemIndex, session);
+	return { address: account.address, accountIndex: account.index };
 }

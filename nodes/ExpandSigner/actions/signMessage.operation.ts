@@ -2,7 +2,7 @@ import { getBytes, hashMessage, isHexString } from 'ethers';
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { SigningSession } from './common';
+import { accountOf, type SigningSession } from './common';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Message',
@@ -33,6 +33,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
+	const account = accountOf.call(this, itemIndex, session);
 	const text = this.getNodeParameter('message', itemIndex) as string;
 	const asBytes = this.getNodeParameter('messageIsHex', itemIndex, false) as boolean;
 	if (asBytes && !isHexString(text)) {
@@ -44,7 +45,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 	return {
 		message: text,
 		messageHash: hashMessage(message),
-		signature: await session.signer.signMessage(message),
-		address: session.signer.address,
+		signature: await account.wallet.signMessage(message),
+		address: account.address, accountIndex: account.index,
 	};
 }

@@ -2,9 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toSmallestUnit } from '../../shared/amounts';
-import { ChainClient } from '../../shared/chain/chainClient';
-import { completeTransaction, normalizeFields, signTransaction } from '../helpers/transaction';
 import type { SigningSession } from './common';
+import { signItem } from './signing';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Transaction',
@@ -13,7 +12,7 @@ export const option: INodePropertyOptions = {
 	action: 'Sign a transaction',
 };
 
-/** Fills in nonce, fees and gas through the API and the chain's JSON-RPC, so it needs the API credential. */
+/** Fills in nonce, fees and gas from the chain's JSON-RPC, whose URL the API gives, so it needs the API credential. */
 export const usesApi = true;
 
 const show = { operation: ['signTransaction'] };
@@ -46,6 +45,16 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { ...show, source: ['input'] } },
 	},
 	{
+		displayName: 'Payout ID',
+		name: 'payoutId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.invoiceId }}',
+		description:
+			"Your own unique ID of this payment. A payout ID already signed for this account and chain is never signed again: the earlier signed transaction is returned, marked as a repeat. Needs the signing credential's Payout Ledger Folder.",
+		displayOptions: { show },
+	},
+	{
 		displayName: 'To',
 		name: 'to',
 		type: 'string',
@@ -60,8 +69,9 @@ export const description: INodeProperties[] = [
 		name: 'chainId',
 		type: 'string',
 		default: '',
+		required: true,
 		placeholder: '1',
-		description: 'Chain to sign for; leave empty to ask the chain',
+		description: 'Chain to sign for (above 0)',
 		displayOptions: { show: showFields },
 	},
 	{
@@ -188,10 +198,5 @@ function readFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
 	const source = this.getNodeParameter('source', itemIndex) as string;
 	const raw = source === 'input' ? readFromInput.call(this, itemIndex) : readFromForm.call(this, itemIndex);
-	const fields = normalizeFields(this.getNode(), itemIndex, raw);
-	const client = new ChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
-	const transaction = await completeTransaction(this.getNode(), itemIndex, fields, session.signer, client, session.nonces);
-	const signed = await signTransaction(session.signer, transaction);
-	session.nonces.commit(String(transaction.chainId), session.signer.address, BigInt(transaction.nonce as number));
-	return signed;
+	return await signItem.call(this, itemIndex, session, raw);
 }

@@ -2,7 +2,7 @@ import { TypedDataEncoder } from 'ethers';
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { SigningSession } from './common';
+import { accountOf, type SigningSession } from './common';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Typed Data',
@@ -24,6 +24,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
+	const account = accountOf.call(this, itemIndex, session);
 	const raw = this.getNodeParameter('typedData', itemIndex) as string | IDataObject;
 	let data: { domain?: IDataObject; types?: Record<string, Array<{ name: string; type: string }>>; message?: IDataObject };
 	try {
@@ -47,5 +48,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 		});
 	}
 	// Signing errors are left to the router, which replaces the library's text.
-	return { signature: await session.signer.signTypedData(data.domain, types, data.message), hash, address: session.signer.address };
+	return { signature: await account.wallet.signTypedData(data.domain, types, data.message), hash, address: account.address, accountIndex: account.index };
 }

@@ -2,6 +2,7 @@ import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workf
 
 import { ChainClient } from '../../shared/chain/chainClient';
 import { asNodeError } from '../../shared/errors';
+import { openApiSession } from '../../shared/transport';
 import { type Cursor, type CursorIdentity, readCursor, writeCursor } from '../cursor';
 import { fetchBlocks, type FetchedBlock, headNumber, pollBlocks } from './follow';
 
@@ -70,6 +71,8 @@ export async function activateBlockEvent(this: ITriggerFunctions, settings: Foll
 		running = true;
 		const deadline = Date.now() + POLL_TIME_BUDGET_MS;
 		try {
+			// One credential read per poll, shared by its range requests (not per request, nor for the whole activation).
+			openApiSession(this);
 			const cursor = readCursor(staticData, settings) as Cursor;
 			const fetched = await pollBlocks(this, client, cursor, {
 				confirmations: settings.confirmations,

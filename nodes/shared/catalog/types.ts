@@ -40,6 +40,22 @@ export interface ParameterSpec {
 	protocols?: string[];
 	/** Input hint shown in the empty field. */
 	placeholder?: string;
+	/**
+	 * A gas limit the form may leave empty although the API requires it: the node estimates it
+	 * through chain/estimategas before the request, for the transfer these parameters describe.
+	 */
+	estimate?: GasEstimateSpec;
+}
+
+/**
+ * The transfer a gas estimate is made for, by parameter names: `amount` of the token named by
+ * `token` (an ERC-20 transfer(to, amount) call to it), or of the native asset when `token` is empty.
+ */
+export interface GasEstimateSpec {
+	from: string;
+	to: string;
+	amount: string;
+	token: string;
 }
 
 /** How a list operation pages through its results. */
@@ -128,6 +144,11 @@ export interface OperationSpec {
 	unsignedTransaction?: boolean;
 	/** Which chains or protocols the operation is limited to, in words ("Stellar only"). */
 	availability?: string;
+	/**
+	 * Sends a signed transaction whose hash the answer carries: the form offers Wait for
+	 * Confirmation (confirmations, timeout), which waits for the receipt on the chain.
+	 */
+	confirmable?: boolean;
 }
 
 export interface ResourceSpec {

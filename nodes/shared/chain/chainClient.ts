@@ -1,14 +1,20 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, isNodeError } from '../errors';
 import { type ApiContext, expandApiRequest } from '../transport';
 import { endpointRequest } from '../transport/request';
 
+/** A JSON-RPC reply: its result, or the node's error with its code and data. */
+export interface RpcAnswer<T> {
+	result?: T;
+	error?: { code?: number; message?: string; data?: unknown };
+}
+
 /**
  * What signing and block watching need from the chain, the way the service's own SDK gets it: the
  * chain's public JSON-RPC URL from the API (`chain/getpublicrpc`), then plain JSON-RPC over n8n's
- * HTTP helper. Gas estimates come from the API (`chain/estimategas`).
+ * HTTP helper.
  */
 export class ChainClient {
 	constructor(
@@ -23,16 +29,42 @@ export class ChainClient {
 		return this.chainId ? { chainId: this.chainId } : {};
 	}
 
+	/**
+	 * The chain's JSON-RPC URL, once per chain per execution. When the chain is known, the node must
+	 * answer eth_chainId with it before it is used: a URL for another chain (a wrong or hostile
+	 * lookup) is refused, so nothing is signed or read from the wrong chain.
+	 */
 	private async url(): Promise<string> {
 		const key = this.chainId ?? '';
 		if (!this.rpcUrls.has(key)) {
 			const lookup = expandApiRequest
 				.call(this.context, endpointRequest('chain', 'getpublicrpc', this.chainValues), this.itemIndex)
-				.then((data) => String((data as IDataObject).rpc));
+				.then(async (data) => {
+					const url = String((data as IDataObject).rpc);
+					if (this.chainId && /^\d+$/.test(this.chainId)) await this.verifyChain(url, this.chainId);
+					return url;
+				});
 			lookup.catch(() => this.rpcUrls.delete(key));
 			this.rpcUrls.set(key, lookup);
 		}
 		return await (this.rpcUrls.get(key) as Promise<string>);
+	}
+
+	private async verifyChain(url: string, chainId: string): Promise<void> {
+		const answer = await this.send<string>(url, 'eth_chainId', []);
+		let reported: string;
+		try {
+			reported = BigInt(String(answer)).toString();
+		} catch {
+			reported = JSON.stringify(answer).slice(0, 40);
+		}
+		if (reported !== chainId) {
+			throw new NodeOperationError(
+				this.context.getNode(),
+				`Refused by the rule "rpcChainId": the JSON-RPC node the API gave for chain ${chainId} answers eth_chainId ${reported}; nothing was sent to it (item ${this.itemIndex})`,
+				{ itemIndex: this.itemIndex },
+			);
+		}
 	}
 
 	/**
@@ -40,24 +72,16 @@ export class ChainClient {
 	 * and the item; the URL is left out, as a public RPC URL can carry a provider's key.
 	 */
 	async rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-		const url = await this.url();
-		let response: { result?: T; error?: { message?: string } };
-		try {
-			response = (await this.context.helpers.httpRequest.call(this.context, {
-				method: 'POST',
-				url,
-				body: { jsonrpc: '2.0', id: 1, method, params },
-				json: true,
-			})) as typeof response;
-		} catch (caught) {
-			if (isNodeError(caught)) throw asNodeError(this.context.getNode(), caught, this.itemIndex);
-			const cause = String((caught as Error | undefined)?.message ?? caught);
-			throw new NodeApiError(this.context.getNode(), { message: cause } as JsonObject, {
-				message: `The chain's JSON-RPC node did not answer ${method} (item ${this.itemIndex})`,
-				description: cause,
-				itemIndex: this.itemIndex,
-			});
-		}
+		return await this.send<T>(await this.url(), method, params);
+	}
+
+	/** One JSON-RPC call whose refusal is an answer, not an error: the caller reads the node's error (a revert's data). */
+	async attempt<T>(method: string, params: unknown[] = []): Promise<RpcAnswer<T>> {
+		return await this.exchange<T>(await this.url(), method, params);
+	}
+
+	private async send<T>(url: string, method: string, params: unknown[]): Promise<T> {
+		const response = await this.exchange<T>(url, method, params);
 		if (response.error || response.result === undefined) {
 			throw new NodeApiError(this.context.getNode(), { message: response.error?.message ?? 'no result' }, {
 				message: `The chain's JSON-RPC node refused ${method}: ${response.error?.message ?? 'no result'}`,
@@ -67,15 +91,27 @@ export class ChainClient {
 		return response.result;
 	}
 
-	async estimateGas(transaction: { from: string; to?: string; data?: string; value?: string }): Promise<string> {
-		const values = {
-			...this.chainValues,
-			from: transaction.from,
-			to: transaction.to ?? '',
-			data: transaction.data || '0x',
-			value: transaction.value ?? '0',
-		};
-		const data = (await expandApiRequest.call(this.context, endpointRequest('chain', 'estimategas', values), this.itemIndex)) as IDataObject;
-		return String(data.estimatedGas);
+	/**
+	 * A node that cannot be reached or fails is an API error naming the method and the item; the
+	 * URL is left out, as a public RPC URL can carry a provider's key.
+	 */
+	private async exchange<T>(url: string, method: string, params: unknown[]): Promise<RpcAnswer<T>> {
+		try {
+			const response = (await this.context.helpers.httpRequest.call(this.context, {
+				method: 'POST',
+				url,
+				body: { jsonrpc: '2.0', id: 1, method, params },
+				json: true,
+			})) as RpcAnswer<T> | undefined;
+			return typeof response === 'object' && response !== null ? response : {};
+		} catch (caught) {
+			if (isNodeError(caught)) throw asNodeError(this.context.getNode(), caught, this.itemIndex);
+			const cause = String((caught as Error | undefined)?.message ?? caught);
+			throw new NodeApiError(this.context.getNode(), { message: cause } as JsonObject, {
+				message: `The chain's JSON-RPC node did not answer ${method} (item ${this.itemIndex})`,
+				description: cause,
+				itemIndex: this.itemIndex,
+			});
+		}
 	}
 }

@@ -552,6 +552,7 @@ export const chainOperations: OperationSpec[] = [
 		inOrder: true,
 		unsignedTransaction: false,
 		chain: true,
+		confirmable: true,
 		parameters: [
 			rawTransaction,
 			{ name: 'signature', type: 'string', description: 'Signature of the transaction', protocols: ['Sui'] },

@@ -277,7 +277,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 			{ ...from(), protocols: EVM },
 			{ name: 'to', type: 'string', required: true, description: 'Address of the recipient', protocols: EVM, placeholder: '0x...' },
 			evmRequiredTokenAddress,
-			{ ...gas, protocols: EVM },
+			{ ...gas, protocols: EVM, estimate: { from: 'from', to: 'to', amount: 'amount', token: 'tokenAddress' } },
 			{ ...gasPriority, protocols: EVM },
 			splToken(),
 			{ name: 'sender', type: 'string', description: 'Public key of the sender', protocols: SOLANA },

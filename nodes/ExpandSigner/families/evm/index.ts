@@ -1,0 +1,47 @@
+import type { TransactionLike } from 'ethers';
+
+import { decodeTokenCall } from '../../policy/erc20';
+import type { ChainFamily, Movement, TransactionIntent } from '../types';
+import { type EvmAccount, evmKeyring } from './accounts';
+import { signTransaction } from './transaction';
+
+/**
+ * What an EVM transaction moves: its native value to `to`, and for a call the token operation its
+ * data encodes (ERC-20 transfer, transferFrom, approve). A call that is not one of those is opaque.
+ * Addresses in lower case.
+ */
+export function evmIntent(transaction: TransactionLike, account: { address: string }): TransactionIntent {
+	// Lower case throughout: the policy compares addresses, and checksums cost a hash each.
+	const to = transaction.to ? transaction.to.toLowerCase() : undefined;
+	const value = BigInt(transaction.value ?? 0);
+	const data = transaction.data ?? '0x';
+	const movements: Movement[] = [];
+	let opaqueCallTo: string | undefined;
+	if (to === undefined) {
+		if (value > 0n) movements.push({ asset: 'native', recipient: 'a new contract', amount: value, via: 'value' });
+	} else {
+		if (value > 0n || data === '0x') movements.push({ asset: 'native', recipient: to, amount: value, via: 'value' });
+		if (data !== '0x') {
+			const token = decodeTokenCall(to, data);
+			if (token) movements.push(token);
+			else opaqueCallTo = to;
+		}
+	}
+	const feePerGas = BigInt((transaction.type === 2 ? transaction.maxFeePerGas : transaction.gasPrice) ?? 0);
+	return {
+		chainId: String(transaction.chainId),
+		from: account.address,
+		movements,
+		opaqueCallTo,
+		maxFee: BigInt(transaction.gasLimit ?? 0) * feePerGas,
+	};
+}
+
+export const evmFamily: ChainFamily<TransactionLike> = {
+	name: 'evm',
+	keyring: evmKeyring,
+	intent: evmIntent,
+	async sign(account, transaction) {
+		return signTransaction(account as EvmAccount, transaction);
+	},
+};

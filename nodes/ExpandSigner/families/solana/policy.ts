@@ -1,0 +1,17 @@
+import { isAddress } from '@solana/kit';
+
+import type { PolicyFormat } from '../../policy/policy';
+
+/**
+ * Solana addresses in the spending policy: base58, compared exactly (letter case is part of the
+ * address). Max Total Fee defaults to 0.01 SOL: a transfer costs 0.000005 SOL, and only a
+ * compute-unit price makes it more.
+ */
+export const SOLANA_POLICY_FORMAT: PolicyFormat = {
+	addressKind: 'Solana addresses (base58)',
+	isAddress: (text) => isAddress(text),
+	key: (address) => address,
+	nativeDecimals: 9,
+	smallestUnit: 'lamports',
+	defaultMaxTotalFee: '0.01',
+};

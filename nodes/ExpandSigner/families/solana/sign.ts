@@ -1,0 +1,60 @@
+import {
+	type Transaction,
+	createKeyPairFromBytes,
+	getBase58Decoder,
+	getBase64EncodedWireTransaction,
+	partiallySignTransaction,
+	signBytes,
+} from '@solana/kit';
+
+import { SigningKeyError } from '../evm/accounts';
+import type { SignedTransaction } from '../types';
+import type { SolanaAccount } from './keys';
+
+/** A transaction that does not ask for the account's signature: signing it would do nothing or be a mistake. */
+export class NotASigner extends Error {}
+
+async function keyPairOf(account: SolanaAccount): Promise<Awaited<ReturnType<typeof createKeyPairFromBytes>>> {
+	// @solana/kit refuses a pair whose halves do not belong together; its error is not passed on.
+	const keyPair = await createKeyPairFromBytes(account.keyPairBytes()).catch(() => undefined);
+	if (!keyPair) {
+		throw new SigningKeyError('The secret key of the Solana signing key credential is not a valid key pair (its public half does not match its private half)');
+	}
+	return keyPair;
+}
+
+export interface SolanaSignedTransaction extends SignedTransaction {
+	/** The account's signature, base58. */
+	signature: string;
+	/** Whether every signature the transaction needs is present (false when others must still sign). */
+	complete: boolean;
+}
+
+/**
+ * Signs with @solana/kit (Ed25519 through WebCrypto). Output: the base64 wire transaction that
+ * chain/sendtransaction takes, and the transaction's ID (the fee payer's signature) once the fee payer has signed.
+ */
+export async function signSolanaTransaction(account: SolanaAccount, transaction: Transaction, chainId: string): Promise<SolanaSignedTransaction> {
+	const signers = Object.keys(transaction.signatures);
+	if (!signers.includes(account.address)) {
+		throw new NotASigner(`The transaction does not ask for a signature of ${account.address}; its signers are ${signers.join(', ')}`);
+	}
+	const signed = await partiallySignTransaction([await keyPairOf(account)], transaction);
+	const signatures = signed.signatures as Readonly<Record<string, Uint8Array | null>>;
+	const base58 = getBase58Decoder();
+	const feePayerSignature = signatures[signers[0]];
+	return {
+		rawTransaction: getBase64EncodedWireTransaction(signed),
+		transactionHash: feePayerSignature ? base58.decode(feePayerSignature) : '',
+		signature: base58.decode(signatures[account.address] as Uint8Array),
+		from: account.address,
+		chainId,
+		complete: Object.values(signatures).every((signature) => signature !== null),
+	};
+}
+
+/** Ed25519 signature of the message bytes, as wallets' signMessage makes it (Phantom, Solflare, Sign-In With Solana). */
+export async function signSolanaMessage(account: SolanaAccount, message: Uint8Array): Promise<{ signature: string; address: string }> {
+	const keyPair = await keyPairOf(account);
+	return { signature: getBase58Decoder().decode(await signBytes(keyPair.privateKey, message)), address: account.address };
+}

@@ -1,0 +1,61 @@
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+/**
+ * What the Signer asks of a chain family (EVM, Solana, …). Filling in a transaction from the
+ * network is each family's own business; what every family shares is deriving accounts from the
+ * stored credential, describing a transaction in the terms of the spending policy, and signing.
+ */
+export interface ChainFamily<Unsigned> {
+	/** 'evm', 'solana'. */
+	readonly name: string;
+	/** The accounts of a stored credential. Throws SigningKeyError (which never quotes key material). */
+	keyring(credentials: ICredentialDataDecryptedObject): Keyring;
+	/** What a complete transaction does, for the spending policy, before it is signed. */
+	intent(transaction: Unsigned, account: SigningAccount): TransactionIntent;
+	/** Signs locally; nothing is sent. */
+	sign(account: SigningAccount, transaction: Unsigned): Promise<SignedTransaction>;
+}
+
+/**
+ * The accounts of one credential, loaded once per execution: a mnemonic derives one per index
+ * (the seed is computed once), a single private key has only index 0.
+ */
+export interface Keyring {
+	account(index: number): SigningAccount;
+}
+
+/** One account of a stored credential: its address, never its key. */
+export interface SigningAccount {
+	readonly address: string;
+	readonly index: number;
+}
+
+/** An amount leaving the wallet. */
+export interface Movement {
+	/** 'native', or the token's contract (mint) address. */
+	asset: string;
+	recipient: string;
+	/** In the asset's smallest unit. */
+	amount: bigint;
+	/** How it was read: the native value, or the token operation decoded from the call. */
+	via: string;
+}
+
+/** A transaction as the spending policy judges it, whatever the family. */
+export interface TransactionIntent {
+	chainId: string;
+	from: string;
+	movements: Movement[];
+	/** The contract called, when its call could not be read as a token operation. */
+	opaqueCallTo?: string;
+	/** The most the transaction can cost in fees, in the native asset's smallest unit. */
+	maxFee: bigint;
+}
+
+/** A signed transaction, ready for Expand chain/sendtransaction. */
+export interface SignedTransaction extends IDataObject {
+	rawTransaction: string;
+	transactionHash: string;
+	from: string;
+	chainId: string;
+}

@@ -1,0 +1,103 @@
+import { formatUnits } from '../../shared/amounts';
+import type { Movement, TransactionIntent } from '../families/types';
+import { assetName, limitFor, shownAddress, type SpendingPolicy } from './policy';
+
+/** A transaction the rules refuse; the message names the rule and the value. The item is added by the caller. */
+export class Refusal extends Error {
+	constructor(rule: string, message: string) {
+		super(`Refused by the rule "${rule}": ${message}; nothing was signed`);
+	}
+}
+
+/** What the signed transactions of one execution have moved, by chain and asset. */
+export class ExecutionTotals {
+	private readonly spent = new Map<string, bigint>();
+
+	private static key(chainId: string, asset: string): string {
+		return `${chainId}:${asset}`;
+	}
+
+	of(chainId: string, asset: string): bigint {
+		return this.spent.get(ExecutionTotals.key(chainId, asset)) ?? 0n;
+	}
+
+	add(intent: TransactionIntent): void {
+		for (const movement of intent.movements) {
+			const key = ExecutionTotals.key(intent.chainId, movement.asset);
+			this.spent.set(key, this.of(intent.chainId, movement.asset) + movement.amount);
+		}
+	}
+}
+
+/** An address as people read it (checksummed); other recipients ("a new contract") as they are. */
+
+function amountText(movement: Movement, decimals: number | undefined): string {
+	const raw = movement.amount.toString();
+	return decimals === undefined ? `${raw} (smallest unit)` : `${formatUnits(raw, decimals)} (${raw} in the smallest unit)`;
+}
+
+/**
+ * The chain, recipient and amount rules of the policy. The fee rules depend on the chain family
+ * and are checked there; the hard rules (chain ID above 0, a recipient) before anything else.
+ * Returns the first rule broken, if any.
+ */
+export function checkIntent(policy: SpendingPolicy, intent: TransactionIntent, totals: ExecutionTotals): Refusal | undefined {
+	if (policy.chainIds.size && !policy.chainIds.has(intent.chainId)) {
+		return new Refusal('allowedChainIds', `chain ${intent.chainId} is not one of the allowed chains (${[...policy.chainIds].join(', ')})`);
+	}
+	if (policy.recipients.size) {
+		if (intent.opaqueCallTo && !policy.recipients.has(policy.format.key(intent.opaqueCallTo))) {
+			return new Refusal(
+				'allowedRecipients',
+				`the call to contract ${shownAddress(intent.opaqueCallTo)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
+			);
+		}
+		for (const movement of intent.movements) {
+			if (!policy.recipients.has(policy.format.key(movement.recipient))) {
+				return new Refusal('allowedRecipients', `the recipient ${shownAddress(movement.recipient)} (${movement.via} of ${assetName(movement.asset)}) is not on the allowed list`);
+			}
+		}
+	}
+	for (const movement of intent.movements) {
+		const single = limitFor(policy.perTransaction, movement.asset, intent.chainId);
+		if (single && movement.amount > single.amount) {
+			return new Refusal(
+				'maxPerTransaction',
+				`${movement.via} of ${amountText(movement, single.decimals)} of ${assetName(movement.asset)} is above the limit of ${formatUnits(single.amount.toString(), single.decimals)} per transaction`,
+			);
+		}
+		const total = limitFor(policy.perExecution, movement.asset, intent.chainId);
+		const after = totals.of(intent.chainId, movement.asset) + movement.amount;
+		if (total && after > total.amount) {
+			return new Refusal(
+				'maxPerExecution',
+				`${movement.via} of ${amountText(movement, total.decimals)} of ${assetName(movement.asset)} would bring this execution's total on chain ${intent.chainId} to ${formatUnits(after.toString(), total.decimals)}, above the limit of ${formatUnits(total.amount.toString(), total.decimals)}`,
+			);
+		}
+	}
+	if (intent.maxFee > policy.maxTotalFee) {
+		return new Refusal(
+			'maxTotalFee',
+			`the fee can reach ${formatUnits(intent.maxFee.toString(), policy.format.nativeDecimals)} native units (${intent.maxFee} ${policy.format.smallestUnit}), above the limit of ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)}`,
+		);
+	}
+	return undefined;
+}
+
+/**
+ * Totals by execution, so a loop that runs the Signer several times in one execution counts
+ * against one total. The newest executions are kept; an execution runs long after 200 others only
+ * in a queue far beyond what one process runs at once.
+ */
+const totalsByExecution = new Map<string, ExecutionTotals>();
+const KEPT_EXECUTIONS = 200;
+
+export function executionTotals(key: string): ExecutionTotals {
+	let totals = totalsByExecution.get(key);
+	if (!totals) {
+		totals = new ExecutionTotals();
+		totalsByExecution.set(key, totals);
+		if (totalsByExecution.size > KEPT_EXECUTIONS) totalsByExecution.delete(totalsByExecution.keys().next().value as string);
+	}
+	return totals;
+}

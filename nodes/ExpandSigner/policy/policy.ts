@@ -1,0 +1,164 @@
+import { getAddress, isAddress } from 'ethers';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { formatUnits, toSmallestUnit } from '../../shared/amounts';
+
+/**
+ * The spending policy of a signing credential. Every field is optional; the fee ceilings have
+ * defaults, so a transaction is never signed without them. Documented in docs/signer.md.
+ */
+export interface SpendingPolicy {
+	/** Empty: any chain. */
+	chainIds: Set<string>;
+	/** Lower-case addresses; empty: any recipient. */
+	recipients: Set<string>;
+	perTransaction: AssetLimit[];
+	perExecution: AssetLimit[];
+	maxFeePerGas: bigint;
+	maxGasLimit: bigint;
+	/** Per transaction, in the native asset's smallest unit. */
+	maxTotalFee: bigint;
+	/** How the chain family writes addresses, and its native asset's decimals. */
+	format: PolicyFormat;
+}
+
+/**
+ * What the policy needs to know of a chain family's addresses: how to check one, and the key it is
+ * compared by (EVM: lower case, as its checksum is only letter case; Solana: base58 exactly).
+ */
+export interface PolicyFormat {
+	addressKind: string;
+	isAddress(text: string): boolean;
+	key(address: string): string;
+	nativeDecimals: number;
+	/** The smallest unit's name, for messages: wei, lamports. */
+	smallestUnit: string;
+	/** Max Total Fee when the field is empty, in whole native units. */
+	defaultMaxTotalFee: string;
+}
+
+export interface AssetLimit {
+	/** 'native' or a token address in lower case. */
+	asset: string;
+	/** Only on this chain; undefined: on every chain. */
+	chainId?: string;
+	decimals: number;
+	/** In the smallest unit. */
+	amount: bigint;
+}
+
+/** Far above any normal mainnet transfer, far below a runaway fee: see docs/signer.md. */
+export const DEFAULT_MAX_FEE_PER_GAS_GWEI = '10000';
+export const DEFAULT_MAX_GAS_LIMIT = '15000000';
+export const DEFAULT_MAX_TOTAL_FEE = '1';
+
+export const EVM_POLICY_FORMAT: PolicyFormat = {
+	addressKind: '0x addresses',
+	isAddress: (text) => isAddress(text),
+	key: (address) => address.toLowerCase(),
+	nativeDecimals: 18,
+	smallestUnit: 'wei',
+	defaultMaxTotalFee: DEFAULT_MAX_TOTAL_FEE,
+};
+const GWEI_DECIMALS = 9;
+
+/** A policy field that cannot be read; the message names the field and the line. */
+export class PolicyError extends Error {}
+
+function list(text: unknown): string[] {
+	return String(text ?? '')
+		.split(/[\s,;]+/)
+		.map((entry) => entry.trim())
+		.filter(Boolean);
+}
+
+function amountOf(field: string, text: string, decimals: number): bigint {
+	const raw = toSmallestUnit(text, decimals);
+	if (raw === undefined) throw new PolicyError(`The policy field "${field}" must be a decimal number with at most ${decimals} decimal places; got "${text}"`);
+	return BigInt(raw);
+}
+
+/** `native = 0.5`, `native@137 = 200`, `0xToken:6 = 1000`, `0xToken:6@1 = 1000`, one per line (a Solana mint in place of 0xToken). */
+function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimit[] {
+	const lines = String(text ?? '')
+		.split(/\r?\n/)
+		.map((line) => line.trim())
+		.filter((line) => line && !line.startsWith('#'));
+	return lines.map((line, index) => {
+		const match = /^(native|[0-9A-Za-z]{32,44}:\d{1,2})(?:@(\d+))?\s*=\s*(\S+)$/.exec(line);
+		if (!match) {
+			throw new PolicyError(
+				`Line ${index + 1} of the policy field "${field}" must read "native = 0.5", "native@137 = 200" or "0xTokenAddress:decimals = 1000" (optionally @chainId after the asset); got "${line}"`,
+			);
+		}
+		const [, assetText, chainId, amountText] = match;
+		const [address, decimalsText] = assetText.split(':');
+		const decimals = decimalsText === undefined ? format.nativeDecimals : Number(decimalsText);
+		if (address !== 'native' && !format.isAddress(address)) throw new PolicyError(`Line ${index + 1} of the policy field "${field}" names an invalid token address "${address}"`);
+		return {
+			asset: address === 'native' ? 'native' : format.key(address),
+			chainId,
+			decimals,
+			amount: amountOf(field, amountText, decimals),
+		};
+	});
+}
+
+/** Reads the policy fields of the signing credential; a field that cannot be read is an error, never ignored. */
+export function readPolicy(credentials: ICredentialDataDecryptedObject, format: PolicyFormat = EVM_POLICY_FORMAT): SpendingPolicy {
+	const chainIds = list(credentials.allowedChainIds);
+	for (const chainId of chainIds) {
+		if (!/^[1-9]\d*$/.test(chainId)) throw new PolicyError(`The policy field "allowedChainIds" must list chain IDs above 0; got "${chainId}"`);
+	}
+	const recipients = list(credentials.allowedRecipients);
+	for (const recipient of recipients) {
+		if (!format.isAddress(recipient)) throw new PolicyError(`The policy field "allowedRecipients" must list ${format.addressKind}; got "${recipient}"`);
+	}
+	const text = (name: string, fallback: string) => String(credentials[name] ?? '').trim() || fallback;
+	return {
+		chainIds: new Set(chainIds),
+		recipients: new Set(recipients.map((recipient) => format.key(recipient))),
+		perTransaction: limitsOf('maxPerTransaction', credentials.maxPerTransaction, format),
+		perExecution: limitsOf('maxPerExecution', credentials.maxPerExecution, format),
+		maxFeePerGas: amountOf('maxFeePerGasGwei', text('maxFeePerGasGwei', DEFAULT_MAX_FEE_PER_GAS_GWEI), GWEI_DECIMALS),
+		maxGasLimit: amountOf('maxGasLimit', text('maxGasLimit', DEFAULT_MAX_GAS_LIMIT), 0),
+		maxTotalFee: amountOf('maxTotalFee', text('maxTotalFee', format.defaultMaxTotalFee), format.nativeDecimals),
+		format,
+	};
+}
+
+/** The limit of an asset on a chain: a chain-specific line wins over an any-chain one. */
+export function limitFor(limits: AssetLimit[], asset: string, chainId: string): AssetLimit | undefined {
+	const matching = limits.filter((limit) => limit.asset === asset);
+	return matching.find((limit) => limit.chainId === chainId) ?? matching.find((limit) => limit.chainId === undefined);
+}
+
+/** An address as people read it: EVM addresses checksummed, others (base58) as they are. */
+export function shownAddress(address: string): string {
+	return address.startsWith('0x') ? getAddress(address) : address;
+}
+
+export function assetName(asset: string, decimals?: number): string {
+	if (asset === 'native') return 'the native asset';
+	return decimals === undefined ? `token ${shownAddress(asset)}` : `token ${shownAddress(asset)} (${decimals} decimals)`;
+}
+
+function limitText(limit: AssetLimit): string {
+	return `${formatUnits(limit.amount.toString(), limit.decimals)} of ${assetName(limit.asset, limit.decimals)}${limit.chainId ? ` on chain ${limit.chainId}` : ''}`;
+}
+
+/** The policy in words, for the credential test and the docs. */
+export function describePolicy(policy: SpendingPolicy): string {
+	const parts = [
+		policy.chainIds.size ? `chains ${[...policy.chainIds].join(', ')} only` : 'any chain',
+		policy.recipients.size
+			? `only to ${policy.recipients.size} allowed recipient${policy.recipients.size === 1 ? '' : 's'} (native transfers and token transfer/transferFrom/approve; other contract calls refused)`
+			: 'any recipient',
+		policy.perTransaction.length ? `per transaction at most ${policy.perTransaction.map(limitText).join('; ')}` : 'no per-transaction amount limit',
+		policy.perExecution.length ? `per execution at most ${policy.perExecution.map(limitText).join('; ')}` : 'no per-execution total',
+		`fee per gas at most ${formatUnits(policy.maxFeePerGas.toString(), GWEI_DECIMALS)} gwei`,
+		`gas limit at most ${policy.maxGasLimit}`,
+		`total fee at most ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)} native units per transaction`,
+	];
+	return `Policy: ${parts.join('; ')}.`;
+}
