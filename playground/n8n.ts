@@ -46,6 +46,8 @@ export function n8nEnv(n8n: N8nInstance, extra: NodeJS.ProcessEnv = {}): NodeJS.
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		// n8n 2.41 warns that this default becomes false (unverified packages stop loading): set it explicitly.
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		// Read/Write Files from Disk may only touch the output folder.
 		N8N_RESTRICT_FILE_ACCESS_TO: n8n.outputDir,
 		// The devnet examples read their output folder from $env.EXPAND_EXAMPLES_OUTPUT.
