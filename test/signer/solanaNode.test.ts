@@ -17,6 +17,7 @@ import {
 	compileTransaction,
 	createNoopSigner,
 	createTransactionMessage,
+	generateKeyPairSigner,
 	getBase16Decoder,
 	getBase58Decoder,
 	getBase58Encoder,
@@ -192,6 +193,18 @@ test('a payout ID is signed once: the second run gives the same transaction back
 	expect(await sol(recipient)).toBe(before + 3000n);
 	const other = await run([signer({ ...parameters, amount: '3001' }, true)], [{ id: 'sol-invoice-1' }], key);
 	expect(other.output('Sign')[0].json.error).toMatch(/^Refused by the rule "payoutId": payout ID "sol-invoice-1" was already signed .* for other content .*nothing was signed \(item 0\)$/);
+});
+
+test('a USDC payout ID that created the recipient\'s token account is a repeat on the next run, although that run would not pay the rent', async () => {
+	const recipient = (await generateKeyPairSigner()).address;
+	const parameters = { operation: 'transferToken', mint: devnet.solana.usdc.address, recipient, amount: '2500', createAccount: true, payoutId: '={{ $json.id }}' };
+	const key = { ...base58Key(1), payoutLedgerFolder: ledgerFolder };
+	const first = await run([signer(parameters), send], [{ id: 'usdc-new-account-1' }], key);
+	expect(first.output('Sign')[0].json).toMatchObject({ repeat: false, recipientTokenAccountCreated: true, rentLamports: '2039280' });
+	const second = await run([signer(parameters)], [{ id: 'usdc-new-account-1' }], key);
+	expect(second.error).toBeUndefined();
+	expect(second.output('Sign')[0].json).toMatchObject({ payoutId: 'usdc-new-account-1', repeat: true, alreadySent: true, signature: first.output('Sign')[0].json.signature });
+	expect(await usdc(recipient)).toBe(2500n);
 });
 
 test('policy refusals name the item, the rule and the value; with Continue On Fail the other items are signed and sent', async () => {
