@@ -160,12 +160,12 @@ test('a transfer prepared by Expand Fungible Token → Transfer on 901 is read, 
 			operation: 'transfer',
 			chainId: '901',
 			amount: '7000000',
-			// The form's EVM fields are required whatever the chain (see the report): the API ignores them on Solana.
-			from: sender,
-			to: recipient,
-			tokenAddress: devnet.solana.usdc.address,
-			gas: '200000',
-			additionalFields: { token: devnet.solana.usdc.address, sender, destination: recipient, feePayer: sender, decimals: '6' },
+			// On Solana the Solana fields alone: the EVM ones (from, to, tokenAddress, gas) are required on EVM chains only.
+			token: devnet.solana.usdc.address,
+			sender,
+			destination: recipient,
+			feePayer: sender,
+			decimals: '6',
 		},
 	};
 	const result = await run([prepare, signer({ operation: 'signTransaction' }), send], [{}], jsonKey(2));
