@@ -9,7 +9,8 @@
  * EXPAND_PLAYGROUND_HOME its user folder, so runs side by side do not clash.
  *
  * 1. `n8n execute --id` runs the devnet treasury report and payout examples; their files are checked
- *    against the chains (balances, prices, mined transfers).
+ *    against the chains (balances, prices, mined transfers). The Solana payout (SOL and USDC on
+ *    chain 901) moves the balances exactly, and run again it pays nobody twice.
  *    A 20-recipient payout with payout IDs is killed (SIGKILL) after some sends and run again: every
  *    recipient is paid exactly once, checked by balances.
  * 2. n8n runs (`n8n start`): node and credential types, the credential test with a right and a wrong
@@ -29,7 +30,7 @@ import { type N8nInstance, type RunningN8n, executeWorkflow, instance, n8nEnv, r
 import { packPackage } from '../../playground/pack';
 import { run, startProcess } from '../../playground/proc';
 import { EXAMPLE_IDS, prepareInstance } from '../../playground/playground';
-import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX } from '../../playground/prepare';
+import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX, SOLANA_PAYOUT_WALLET_INDEX } from '../../playground/prepare';
 import { N8nRest } from '../../playground/rest';
 import { USER_FOLDERS } from '../../playground/paths';
 import { assert, check, equal, jsonLines, pause, results, until } from './check';
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
 			workflows: [
 				'treasury-report.devnet.json',
 				'payout.devnet.json',
+				'solana-payout.devnet.json',
 				'price-alert.devnet.json',
 				'large-transfer-watch.devnet.json',
 				'usdc-received-slack.devnet.json',
@@ -188,6 +190,45 @@ async function main(): Promise<void> {
 			equal(String(before[0] - after[0]), String(125500000n + 80000000n + 42125000n), 'sender balance change');
 		});
 
+
+		await check('Solana payout: SOL and USDC signed in n8n and sent on chain 901, balances moved exactly; run again, nobody is paid twice', async () => {
+			const solana = devnet.solana;
+			const balance = async (owner: string, mint = '') => {
+				const query = new URLSearchParams({ chainId: solana.chainId, address: owner, ...(mint ? { tokenAddress: mint } : {}) });
+				const reply = await fetch(`${devnet.baseUrl}/chain/getbalance?${query}`, { headers: { 'x-api-key': devnet.apiKey } });
+				return BigInt(((await reply.json()) as { data: { balance: string } }).data.balance);
+			};
+			const mint = solana.usdc.address;
+			const sender = solana.wallets[SOLANA_PAYOUT_WALLET_INDEX].address;
+			const [alice, bob, carol] = [2, 3, 4].map((index) => solana.wallets[index].address);
+			// The example's rows (examples/solana-payout.devnet.json), in the smallest units.
+			const expected = [
+				{ owner: alice, mint: '', amount: 1_500_000_000n },
+				{ owner: bob, mint: '', amount: 250_000_000n },
+				{ owner: alice, mint, amount: 125_500_000n },
+				{ owner: carol, mint, amount: 42_125_000n },
+			];
+			const holdings = () => Promise.all([...expected.map((entry) => balance(entry.owner, entry.mint)), balance(sender), balance(sender, mint)]);
+			const before = await holdings();
+			const result = await executeWorkflow(n8n, EXAMPLE_IDS.solanaPayoutDevnet);
+			equal(runError(result), undefined, 'run error');
+			const after = await holdings();
+			// Alice's SOL and USDC are separate balances; each row is checked on its own asset.
+			expected.forEach((entry, index) => equal(String(after[index] - before[index]), String(entry.amount), `${entry.owner} ${entry.mint ? 'USDC' : 'SOL'} received`));
+			const runData = result.data.resultData.runData as Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, string | boolean> }>> } }>>;
+			const signed = ['Sign SOL', 'Sign USDC'].flatMap((name) => runData[name][0].data.main[0].map((item) => item.json));
+			const costs = signed.reduce((total, item) => total + BigInt(item.feeLamports as string) + BigInt(item.rentLamports as string), 0n);
+			equal(signed.filter((item) => item.recipientTokenAccountCreated === true).length, 1, "Carol's USDC account created (her first USDC)");
+			equal(String(before[4] - after[4]), String(1_750_000_000n + costs), 'sender SOL: the payouts, the fees and the rent of the new account');
+			equal(String(before[5] - after[5]), '167625000', 'sender USDC');
+
+			const rerun = await executeWorkflow(n8n, EXAMPLE_IDS.solanaPayoutDevnet);
+			equal(runError(rerun), undefined, 'rerun error');
+			const repeats = ['Sign SOL', 'Sign USDC'].flatMap((name) => (rerun.data.resultData.runData as typeof runData)[name][0].data.main[0].map((item) => item.json));
+			equal(repeats.map((item) => [item.payoutId, item.repeat, item.alreadySent]), signed.map((item) => [item.payoutId, true, true]), 'every payout of the rerun is a landed repeat');
+			equal((rerun.data.resultData.runData as typeof runData).Send, undefined, 'nothing sent by the rerun');
+			equal((await holdings()).map(String), after.map(String), 'balances unchanged by the rerun');
+		});
 
 		await check('exactly-once payout: n8n killed after some of 20 sends, run again: every recipient paid once (balances)', async () => {
 			const ledger = out('payout-ledger');

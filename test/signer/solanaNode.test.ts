@@ -17,6 +17,7 @@ import {
 	compileTransaction,
 	createNoopSigner,
 	createTransactionMessage,
+	generateKeyPairSigner,
 	getBase16Decoder,
 	getBase58Decoder,
 	getBase58Encoder,
@@ -159,12 +160,12 @@ test('a transfer prepared by Expand Fungible Token → Transfer on 901 is read, 
 			operation: 'transfer',
 			chainId: '901',
 			amount: '7000000',
-			// The form's EVM fields are required whatever the chain (see the report): the API ignores them on Solana.
-			from: sender,
-			to: recipient,
-			tokenAddress: devnet.solana.usdc.address,
-			gas: '200000',
-			additionalFields: { token: devnet.solana.usdc.address, sender, destination: recipient, feePayer: sender, decimals: '6' },
+			// On Solana the Solana fields alone: the EVM ones (from, to, tokenAddress, gas) are required on EVM chains only.
+			token: devnet.solana.usdc.address,
+			sender,
+			destination: recipient,
+			feePayer: sender,
+			decimals: '6',
 		},
 	};
 	const result = await run([prepare, signer({ operation: 'signTransaction' }), send], [{}], jsonKey(2));
@@ -192,6 +193,18 @@ test('a payout ID is signed once: the second run gives the same transaction back
 	expect(await sol(recipient)).toBe(before + 3000n);
 	const other = await run([signer({ ...parameters, amount: '3001' }, true)], [{ id: 'sol-invoice-1' }], key);
 	expect(other.output('Sign')[0].json.error).toMatch(/^Refused by the rule "payoutId": payout ID "sol-invoice-1" was already signed .* for other content .*nothing was signed \(item 0\)$/);
+});
+
+test('a USDC payout ID that created the recipient\'s token account is a repeat on the next run, although that run would not pay the rent', async () => {
+	const recipient = (await generateKeyPairSigner()).address;
+	const parameters = { operation: 'transferToken', mint: devnet.solana.usdc.address, recipient, amount: '2500', createAccount: true, payoutId: '={{ $json.id }}' };
+	const key = { ...base58Key(1), payoutLedgerFolder: ledgerFolder };
+	const first = await run([signer(parameters), send], [{ id: 'usdc-new-account-1' }], key);
+	expect(first.output('Sign')[0].json).toMatchObject({ repeat: false, recipientTokenAccountCreated: true, rentLamports: '2039280' });
+	const second = await run([signer(parameters)], [{ id: 'usdc-new-account-1' }], key);
+	expect(second.error).toBeUndefined();
+	expect(second.output('Sign')[0].json).toMatchObject({ payoutId: 'usdc-new-account-1', repeat: true, alreadySent: true, signature: first.output('Sign')[0].json.signature });
+	expect(await usdc(recipient)).toBe(2500n);
 });
 
 test('policy refusals name the item, the rule and the value; with Continue On Fail the other items are signed and sent', async () => {

@@ -39,6 +39,8 @@ export interface Movement {
 	amount: bigint;
 	/** How it was read: the native value, or the token operation decoded from the call. */
 	via: string;
+	/** A cost of carrying the payment out (the rent of a token account it creates), not a payment to the recipient. */
+	cost?: true;
 }
 
 /** A transaction as the spending policy judges it, whatever the family. */

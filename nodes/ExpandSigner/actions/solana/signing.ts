@@ -8,9 +8,13 @@ import { checkIntent, Refusal } from '../../policy/check';
 import type { LedgerEntry } from '../../policy/ledger';
 import type { SolanaSession } from './session';
 
-/** What a payout ID is bound to: what moves to whom (not the blockhash, which changes each time a transaction is built). */
+/**
+ * What a payout ID is bound to: what moves to whom (not the blockhash, which changes each time a
+ * transaction is built). Costs are left out: a rerun after the first transaction created the
+ * recipient's token account no longer pays that rent, yet pays the same.
+ */
 function contentOf(movements: Movement[]): string {
-	return JSON.stringify(movements.map((movement) => [movement.asset, movement.recipient, movement.amount.toString()]));
+	return JSON.stringify(movements.filter((movement) => !movement.cost).map((movement) => [movement.asset, movement.recipient, movement.amount.toString()]));
 }
 
 /** Where an earlier signed payout stands: landed, or still able to land; one whose blockhash expired unlanded is refused. */

@@ -73,7 +73,7 @@ export async function solanaIntent(decoded: DecodedTransaction, chainId: string,
 				if (instruction.payer === from) {
 					const cost = rentExemption(TOKEN_ACCOUNT_SIZE);
 					rent += cost;
-					movements.push({ asset: 'native', recipient: instruction.owner, amount: cost, via: "rent of the recipient's new token account" });
+					movements.push({ asset: 'native', recipient: instruction.owner, amount: cost, via: "rent of the recipient's new token account", cost: true });
 				}
 				break;
 			case 'tokenTransfer':
