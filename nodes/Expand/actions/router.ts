@@ -4,6 +4,7 @@ import { findOperation } from '../../shared/catalog';
 import { asNodeError, errorItem, itemError, type NodeError } from '../../shared/errors';
 import type { OperationSpec } from '../../shared/catalog/types';
 import { type ApiSession, openApiSession } from '../../shared/transport';
+import { toSmallestUnits } from '../helpers/amountInputs';
 import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
 import { type ItemParameters, readItemParameters } from '../helpers/parameters';
 import { confirm } from './confirmation';
@@ -34,6 +35,7 @@ interface Execution {
 async function runItem(this: IExecuteFunctions, execution: Execution, itemIndex: number): Promise<INodeExecutionData[]> {
 	const { operation, options, session } = execution;
 	const parameters = readItemParameters.call(this, operation, itemIndex);
+	await toSmallestUnits.call(this, operation, parameters, execution.tokenCache, itemIndex);
 	const records = await confirm.call(this, operation, parameters, await kindOf(operation).execute.call(this, operation, parameters, itemIndex), itemIndex);
 	if (operation.amounts && this.getNodeParameter('formatAmounts', itemIndex, false)) {
 		await addFormattedAmounts.call(this, operation, parameters, records, execution.tokenCache, itemIndex);

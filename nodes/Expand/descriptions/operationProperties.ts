@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { returnsUnsignedTransaction } from '../../shared/catalog';
-import type { OperationSpec } from '../../shared/catalog/types';
+import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
 import { chainIdProperty } from '../../shared/chain/chainProperty';
 import {
+	amountsInProperties,
 	chainSymbolProperty,
 	confirmationProperties,
 	extraParametersProperty,
@@ -26,6 +27,17 @@ function notice(name: string, displayName: string): INodeProperties {
 	return { displayName, name, type: 'notice', default: '' };
 }
 
+const ROLE_ORDER = ['who', 'what', 'amount'];
+
+/** Who, what, how much, then the rest, each group in catalog order. */
+function byRole(parameters: ParameterSpec[]): ParameterSpec[] {
+	const rank = (parameter: ParameterSpec) => {
+		const index = parameter.role ? ROLE_ORDER.indexOf(parameter.role) : -1;
+		return index < 0 ? ROLE_ORDER.length : index;
+	};
+	return [...parameters].sort((a, b) => rank(a) - rank(b));
+}
+
 /** Every property one operation needs, without displayOptions (the caller scopes them). */
 export function operationProperties(operation: OperationSpec): INodeProperties[] {
 	const required = operation.parameters.filter((parameter) => parameter.required);
@@ -38,7 +50,8 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 	if (operation.undocumented) properties.push(notice('undocumentedNotice', UNDOCUMENTED));
 	if (operation.chain) properties.push(chainIdProperty);
 	if (operation.protocol) properties.push(protocolProperty(operation.protocol));
-	properties.push(...required.map(parameterProperty));
+	properties.push(...byRole(required).map(parameterProperty));
+	if (operation.parameters.some((parameter) => parameter.unit)) properties.push(...amountsInProperties);
 
 	if (operation.pagination) {
 		properties.push(returnAllProperty, {

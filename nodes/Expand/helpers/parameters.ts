@@ -17,8 +17,16 @@ const COMMON_PARAMETERS: ParameterSpec[] = [
 	{ name: 'rpc', type: 'string', description: '', pattern: '^(https?|wss?)://\\S+$', patternHint: 'an http(s) or ws(s) URL' },
 ];
 
+/** How the amount fields with a unit are typed (Amounts In). */
+export type AmountsIn = 'whole' | 'smallest';
+
+/** In whole units an amount is a plain decimal; its decimals are checked against the token's when converted. */
+const WHOLE_UNITS = { pattern: '^\\d+(\\.\\d+)?$', patternHint: 'a number of whole units, like 12.5' };
+
 export interface ItemParameters {
 	values: Map<string, PreparedValue>;
+	/** Absent: the values are sent as given. */
+	amountsIn?: AmountsIn;
 	/** Extra parameters of undocumented operations, sent as given. */
 	extra: Record<string, string>;
 	/** Raw JSON body of undocumented POST operations. */
@@ -62,6 +70,12 @@ export function readItemParameters(this: IExecuteFunctions, operation: Operation
 	// The API prefers chainId when both are sent, so a chosen symbol must travel alone.
 	if (typeof raw.chainSymbol === 'string' && raw.chainSymbol.trim() !== '') delete raw.chainId;
 
-	const values = prepareValues(this.getNode(), itemIndex, operation, raw, COMMON_PARAMETERS);
-	return { values, ...readExtra.call(this, operation, itemIndex) };
+	const hasUnits = operation.parameters.some((spec) => spec.unit);
+	const amountsIn = (hasUnits ? this.getNodeParameter('amountsIn', itemIndex, 'smallest') : 'smallest') as AmountsIn;
+	const checked =
+		amountsIn === 'whole'
+			? { ...operation, parameters: operation.parameters.map((spec) => (spec.unit ? { ...spec, ...WHOLE_UNITS } : spec)) }
+			: operation;
+	const values = prepareValues(this.getNode(), itemIndex, checked, raw, COMMON_PARAMETERS);
+	return { values, amountsIn, ...readExtra.call(this, operation, itemIndex) };
 }

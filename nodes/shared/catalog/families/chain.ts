@@ -78,14 +78,16 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'write',
 		chain: true,
 		parameters: [
-			{ name: 'from', type: 'string', required: true, description: 'Sender address', placeholder: '0x...' },
+			{ name: 'from', type: 'string', required: true, description: 'Sender address', placeholder: '0x...', role: 'who' },
 			{ name: 'gas', type: 'string', required: true, description: 'Maximum gas limit for the transaction', ...WHOLE_NUMBER },
 			{
 				name: 'value',
 				type: 'string',
 				required: true,
-				description: 'Amount sent, in the smallest unit of the native asset (wei)',
+				description: 'Amount of the native asset sent',
 				...WHOLE_NUMBER,
+				role: 'amount',
+				unit: 'native',
 			},
 			{
 				name: 'referenceId',
