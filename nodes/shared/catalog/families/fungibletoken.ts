@@ -203,9 +203,9 @@ export const fungibletokenOperations: OperationSpec[] = [
 		chain: true,
 		availability: 'EVM chains and Tron',
 		parameters: [
-			tokenAddress(),
-			{ name: 'owner', type: 'string', required: true, description: 'Address of the token owner', placeholder: '0x...' },
-			{ name: 'spender', type: 'string', required: true, description: 'Address of the spender', placeholder: '0x...' },
+			tokenAddress(undefined, { role: 'what' }),
+			{ name: 'owner', type: 'string', required: true, description: 'Address of the token owner', placeholder: '0x...', role: 'who' },
+			{ name: 'spender', type: 'string', required: true, description: 'Address of the spender', placeholder: '0x...', role: 'who' },
 		],
 		amounts: [{ field: 'allowance', tokenParam: 'tokenAddress' }],
 	},
@@ -222,8 +222,8 @@ export const fungibletokenOperations: OperationSpec[] = [
 		chain: true,
 		availability: 'EVM chains',
 		parameters: [
-			tokenAddress(),
-			{ name: 'address', type: 'string', required: true, description: 'Address of the holder', placeholder: '0x...' },
+			tokenAddress(undefined, { role: 'what' }),
+			{ name: 'address', type: 'string', required: true, description: 'Address of the holder', placeholder: '0x...', role: 'who' },
 		],
 		amounts: [{ field: 'balance', tokenParam: 'tokenAddress' }],
 	},
