@@ -46,8 +46,10 @@ export interface TransactionIntent {
 	chainId: string;
 	from: string;
 	movements: Movement[];
-	/** The contract called, when its call could not be read as a token operation. */
+	/** The contract (program) called, when its call could not be read as a token operation. */
 	opaqueCallTo?: string;
+	/** What could not be read, in words, when the family can say more than the contract's address. */
+	opaque?: string;
 	/** The most the transaction can cost in fees, in the native asset's smallest unit. */
 	maxFee: bigint;
 }

@@ -24,8 +24,6 @@ export interface SolanaChainReader {
 export interface SolanaIntent extends TransactionIntent {
 	/** Rent of the token accounts the transaction creates, paid by the fee payer (included in movements). */
 	rent: bigint;
-	/** What the Signer could not read, in words, for the refusal message. */
-	opaque?: string;
 }
 
 async function isAssociatedAccount(account: string, owner: string, mint: string): Promise<boolean> {
