@@ -13,14 +13,10 @@ afterAll(async () => {
 
 const credentials = () => ({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl });
 
-const balances = {
-	resource: 'chain',
-	operation: 'getbalance',
-	chainId: '={{ $json.chainId }}',
-	address: '={{ $json.wallet }}',
-	additionalFields: { tokenAddress: '={{ $json.token }}' },
-	formatAmounts: true,
-};
+const common = { resource: 'chain', operation: 'getbalance', chainId: '={{ $json.chainId }}', address: '={{ $json.wallet }}', formatAmounts: true };
+/** Version 2 shows the token at the top of the form (it is what is asked); version 1 keeps it in Additional Fields. */
+const balances = { ...common, tokenAddress: '={{ $json.token }}' };
+const balancesV1 = { ...common, additionalFields: { tokenAddress: '={{ $json.token }}' } };
 
 test('Get Balance over several wallets, tokens and chains: each item names its chain, address and token beside raw and formatted amounts', async () => {
 	const [chainA] = devnet.chains;
@@ -43,12 +39,13 @@ test('Get Balance over several wallets, tokens and chains: each item names its c
 	}
 });
 
-test('version 1 outputs are as they were: no query field', async () => {
+test('version 1 outputs are as they were: no query field; the token still read from Additional Fields', async () => {
 	const [chainA] = devnet.chains;
-	const result = await runExpand(balances, {
-		items: [{ chainId: '31337', wallet: chainA.wallets[1].address, token: '' }],
+	const result = await runExpand(balancesV1, {
+		items: [{ chainId: '31337', wallet: chainA.wallets[1].address, token: chainA.tokens.USDC.address }],
 		typeVersion: 1,
 		credentials: credentials(),
 	});
 	expect(result.output('Expand')[0].json).not.toHaveProperty('query');
+	expect(result.output('Expand')[0].json).toMatchObject({ symbol: 'USDC', balanceFormatted: '9750' });
 });

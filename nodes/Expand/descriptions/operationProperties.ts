@@ -14,6 +14,7 @@ import {
 	returnAllProperty,
 	rpcProperty,
 } from './commonProperties';
+import { isPromoted } from '../../shared/catalog';
 import { parameterProperty } from './parameterProperty';
 import { protocolProperty } from './protocolProperty';
 
@@ -26,6 +27,10 @@ const UNDOCUMENTED =
 function notice(name: string, displayName: string): INodeProperties {
 	return { displayName, name, type: 'notice', default: '' };
 }
+
+/** Version 1 keeps optional who/what fields in Additional Fields, where its saved workflows hold them. */
+const VERSION_1 = { show: { '@version': [1] } };
+const FROM_VERSION_2 = { show: { '@version': [{ _cnd: { gte: 2 } }] } };
 
 const ROLE_ORDER = ['who', 'what', 'amount'];
 
@@ -42,6 +47,7 @@ function byRole(parameters: ParameterSpec[]): ParameterSpec[] {
 export function operationProperties(operation: OperationSpec): INodeProperties[] {
 	const required = operation.parameters.filter((parameter) => parameter.required);
 	const optional = operation.parameters.filter((parameter) => !parameter.required);
+	const promoted = optional.filter(isPromoted);
 	const properties: INodeProperties[] = [];
 
 	if (returnsUnsignedTransaction(operation)) {
@@ -50,7 +56,11 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 	if (operation.undocumented) properties.push(notice('undocumentedNotice', UNDOCUMENTED));
 	if (operation.chain) properties.push(chainIdProperty);
 	if (operation.protocol) properties.push(protocolProperty(operation.protocol));
-	properties.push(...byRole(required).map(parameterProperty));
+	properties.push(
+		...byRole([...required, ...promoted]).map((parameter) =>
+			parameter.required ? parameterProperty(parameter) : { ...parameterProperty(parameter), displayOptions: FROM_VERSION_2 },
+		),
+	);
 	if (operation.parameters.some((parameter) => parameter.unit)) properties.push(...amountsInProperties);
 
 	if (operation.pagination) {
@@ -61,7 +71,9 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 	}
 
 	const additional = [
-		...optional.map(parameterProperty),
+		...optional.map((parameter) =>
+			isPromoted(parameter) ? { ...parameterProperty(parameter), displayOptions: VERSION_1 } : parameterProperty(parameter),
+		),
 		...(operation.chain ? [chainSymbolProperty, rpcProperty] : []),
 	].sort((a, b) => a.displayName.localeCompare(b.displayName));
 	if (additional.length) {

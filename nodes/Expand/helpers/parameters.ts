@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { isPromoted } from '../../shared/catalog';
 import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
 import { itemError } from '../../shared/errors';
 import { type PreparedValue, prepareValues } from './validation';
@@ -60,13 +61,15 @@ function readExtra(this: IExecuteFunctions, operation: OperationSpec, itemIndex:
 /** Reads one item's values from the form (API names), checks them, and returns them ready to send. */
 export function readItemParameters(this: IExecuteFunctions, operation: OperationSpec, itemIndex: number): ItemParameters {
 	const raw: Record<string, unknown> = {};
-	if (operation.chain) raw.chainId = this.getNodeParameter('chainId', itemIndex, '');
-	if (operation.protocol) raw[operation.protocol] = this.getNodeParameter(operation.protocol, itemIndex, '');
-	for (const parameter of operation.parameters.filter((spec) => spec.required)) {
-		raw[parameter.name] = this.getNodeParameter(parameter.name, itemIndex, '');
-	}
 	const hasAdditional = operation.chain || operation.parameters.some((spec) => !spec.required);
 	if (hasAdditional) Object.assign(raw, this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject);
+	if (operation.chain) raw.chainId = this.getNodeParameter('chainId', itemIndex, '');
+	if (operation.protocol) raw[operation.protocol] = this.getNodeParameter(operation.protocol, itemIndex, '');
+	// Version 1 keeps promoted fields in Additional Fields; from version 2 they are at the top.
+	const topLevel = (spec: ParameterSpec) => spec.required || (isPromoted(spec) && this.getNode().typeVersion >= 2);
+	for (const parameter of operation.parameters.filter(topLevel)) {
+		raw[parameter.name] = this.getNodeParameter(parameter.name, itemIndex, '');
+	}
 	// The API prefers chainId when both are sent, so a chosen symbol must travel alone.
 	if (typeof raw.chainSymbol === 'string' && raw.chainSymbol.trim() !== '') delete raw.chainId;
 
