@@ -13,8 +13,11 @@ afterAll(async () => {
 
 const credentials = () => ({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl });
 
-const common = { resource: 'chain', operation: 'getbalance', chainId: '={{ $json.chainId }}', address: '={{ $json.wallet }}', formatAmounts: true };
-/** Version 2 shows the token at the top of the form (it is what is asked); version 1 keeps it in Additional Fields. */
+const common = { resource: 'chain', operation: 'getbalance', chainId: '={{ $json.chainId }}', address: '={{ $json.wallet }}' };
+/**
+ * Version 2 shows the token at the top of the form (it is what is asked) and adds formatted amounts
+ * by default; version 1 keeps the token in Additional Fields and formats only when asked.
+ */
 const balances = { ...common, tokenAddress: '={{ $json.token }}' };
 const balancesV1 = { ...common, additionalFields: { tokenAddress: '={{ $json.token }}' } };
 
@@ -34,8 +37,12 @@ test('Get Balance over several wallets, tokens and chains: each item names its c
 	for (const [index, row] of rows.entries()) {
 		expect(output[index].query).toEqual({ chainId: row.chainId, address: row.wallet, tokenAddress: row.token || null });
 		expect(output[index]).toMatchObject({ symbol: row.token ? 'USDC' : 'ETH', decimals: row.token ? 6 : 18 });
-		expect(output[index].balanceFormatted).toEqual(expect.any(String));
-		expect(typeof output[index].balance).toBe('string');
+		const balance = String(output[index].balance);
+		expect(balance).toMatch(/^\d+$/);
+		// The formatted amount is the raw one with the decimal point moved, exactly.
+		const decimals = row.token ? 6 : 18;
+		const [whole, fraction = ''] = String(output[index].balanceFormatted).split('.');
+		expect(BigInt(whole + fraction.padEnd(decimals, '0'))).toBe(BigInt(balance));
 	}
 });
 
@@ -46,6 +53,15 @@ test('version 1 outputs are as they were: no query field; the token still read f
 		typeVersion: 1,
 		credentials: credentials(),
 	});
-	expect(result.output('Expand')[0].json).not.toHaveProperty('query');
-	expect(result.output('Expand')[0].json).toMatchObject({ symbol: 'USDC', balanceFormatted: '9750' });
+	const [{ json }] = result.output('Expand');
+	expect(json).not.toHaveProperty('query');
+	expect(json).not.toHaveProperty('balanceFormatted');
+	expect(json.balance).toBe('9750000000');
+
+	const formatted = await runExpand({ ...balancesV1, formatAmounts: true }, {
+		items: [{ chainId: '31337', wallet: chainA.wallets[1].address, token: chainA.tokens.USDC.address }],
+		typeVersion: 1,
+		credentials: credentials(),
+	});
+	expect(formatted.output('Expand')[0].json).toMatchObject({ symbol: 'USDC', balanceFormatted: '9750', balance: '9750000000' });
 });

@@ -65,7 +65,7 @@ export const rawBodyProperty: INodeProperties = {
 		'A JSON object merged into the request body; named fields of the form take precedence over keys of the same name',
 };
 
-export const formatAmountsProperty: INodeProperties = {
+const formatAmountsProperty: INodeProperties = {
 	displayName: 'Add Formatted Amounts',
 	name: 'formatAmounts',
 	type: 'boolean',
@@ -73,6 +73,12 @@ export const formatAmountsProperty: INodeProperties = {
 	description:
 		'Whether to add a decimal string, the decimals and the symbol next to each raw amount. The raw smallest-unit string stays as it is.',
 };
+
+/** Off in version 1, whose outputs stay as they were; on from version 2, so a read shows amounts people can read. */
+export const formatAmountsProperties: INodeProperties[] = [
+	{ ...formatAmountsProperty, displayOptions: { show: { '@version': [1] } } },
+	{ ...formatAmountsProperty, default: true, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
+];
 
 const amountsInOptions = [
 	{

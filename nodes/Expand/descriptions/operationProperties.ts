@@ -8,7 +8,7 @@ import {
 	chainSymbolProperty,
 	confirmationProperties,
 	extraParametersProperty,
-	formatAmountsProperty,
+	formatAmountsProperties,
 	limitProperty,
 	rawBodyProperty,
 	returnAllProperty,
@@ -91,7 +91,7 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 		properties.push(extraParametersProperty);
 		if (operation.method === 'POST') properties.push(rawBodyProperty);
 	}
-	if (operation.amounts?.length) properties.push(formatAmountsProperty);
+	if (operation.amounts?.length) properties.push(...formatAmountsProperties);
 	if (operation.confirmable) properties.push(...confirmationProperties);
 	return properties;
 }
