@@ -206,6 +206,8 @@ export interface NodeSpec {
 	parameters?: INodeParameters;
 	continueOnFail?: boolean;
 	credentials?: INode['credentials'];
+	/** The node's version in the workflow; 1 unless given. */
+	typeVersion?: number;
 }
 
 export interface RunResult {
@@ -231,7 +233,7 @@ export async function runPipeline(
 		id: `node-${index}`,
 		name: spec.name,
 		type: spec.type,
-		typeVersion: 1,
+		typeVersion: spec.typeVersion ?? 1,
 		position: [index * 200, 0],
 		parameters: spec.parameters ?? {},
 		...(spec.continueOnFail ? { onError: 'continueRegularOutput' as const, continueOnFail: true } : {}),
@@ -261,10 +263,13 @@ function afterItems(node: NodeSpec, items: object[] = [{}]): NodeSpec[] {
  */
 export function runExpand(
 	parameters: INodeParameters,
-	options: SingleNodeOptions & { credentials: ICredentialDataDecryptedObject },
+	options: SingleNodeOptions & { credentials: ICredentialDataDecryptedObject; typeVersion?: number },
 ): Promise<RunResult> {
 	return runPipeline(
-		afterItems({ name: 'Expand', type: EXPAND, parameters, continueOnFail: options.continueOnFail }, options.items),
+		afterItems(
+			{ name: 'Expand', type: EXPAND, parameters, continueOnFail: options.continueOnFail, typeVersion: options.typeVersion },
+			options.items,
+		),
 		expandCredentials(options.credentials),
 	);
 }

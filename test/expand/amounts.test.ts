@@ -106,6 +106,6 @@ test('an unknown chain for a native amount is a clear error', async () => {
 	answer({ 'x:': '1' });
 	const result = await balancesOf([{ address: 'x' }], '999999');
 	expect(result.error?.message).toBe(
-		'The decimals of the native asset of chain "999999" are not known; turn off "Add Formatted Amounts" for it (item 0)',
+		'The decimals of the native asset of chain "999999" are not known; turn off "Add Formatted Amounts" and use Amounts In: Smallest Units for it (item 0)',
 	);
 });

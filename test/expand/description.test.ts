@@ -34,7 +34,9 @@ describe('the Expand node description', () => {
 		'%s shows exactly the fields of its own form, in its order',
 		(_name, operation) => {
 			for (const values of formStates(operation.resource, operation.operation)) {
-				expect(visibleProperties(shared, values)).toEqual(visibleProperties(plain, values));
+				for (const version of [1, 2]) {
+					expect(visibleProperties(shared, values, version)).toEqual(visibleProperties(plain, values, version));
+				}
 			}
 		},
 	);

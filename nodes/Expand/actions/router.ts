@@ -4,7 +4,9 @@ import { findOperation } from '../../shared/catalog';
 import { asNodeError, errorItem, itemError, type NodeError } from '../../shared/errors';
 import type { OperationSpec } from '../../shared/catalog/types';
 import { type ApiSession, openApiSession } from '../../shared/transport';
+import { toSmallestUnits } from '../helpers/amountInputs';
 import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
+import { queryOf } from '../helpers/echo';
 import { type ItemParameters, readItemParameters } from '../helpers/parameters';
 import { confirm } from './confirmation';
 import { type ExecutionOptions, readExecutionOptions } from './executionOptions';
@@ -34,9 +36,15 @@ interface Execution {
 async function runItem(this: IExecuteFunctions, execution: Execution, itemIndex: number): Promise<INodeExecutionData[]> {
 	const { operation, options, session } = execution;
 	const parameters = readItemParameters.call(this, operation, itemIndex);
+	await toSmallestUnits.call(this, operation, parameters, execution.tokenCache, itemIndex);
 	const records = await confirm.call(this, operation, parameters, await kindOf(operation).execute.call(this, operation, parameters, itemIndex), itemIndex);
 	if (operation.amounts && this.getNodeParameter('formatAmounts', itemIndex, false)) {
 		await addFormattedAmounts.call(this, operation, parameters, records, execution.tokenCache, itemIndex);
+	}
+	// Version 2 reads say what they answer; version 1 outputs stay as they were.
+	if (operation.kind === 'read' && this.getNode().typeVersion >= 2) {
+		const query = queryOf(operation, parameters);
+		for (const record of records) record.query = { ...query };
 	}
 	if (options.addComputeUnits) {
 		const units = session.budget.spentBy(itemIndex);

@@ -65,7 +65,7 @@ export const rawBodyProperty: INodeProperties = {
 		'A JSON object merged into the request body; named fields of the form take precedence over keys of the same name',
 };
 
-export const formatAmountsProperty: INodeProperties = {
+const formatAmountsProperty: INodeProperties = {
 	displayName: 'Add Formatted Amounts',
 	name: 'formatAmounts',
 	type: 'boolean',
@@ -73,6 +73,52 @@ export const formatAmountsProperty: INodeProperties = {
 	description:
 		'Whether to add a decimal string, the decimals and the symbol next to each raw amount. The raw smallest-unit string stays as it is.',
 };
+
+/** Off in version 1, whose outputs stay as they were; on from version 2, so a read shows amounts people can read. */
+export const formatAmountsProperties: INodeProperties[] = [
+	{ ...formatAmountsProperty, displayOptions: { show: { '@version': [1] } } },
+	{ ...formatAmountsProperty, default: true, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
+];
+
+const amountsInOptions = [
+	{
+		name: 'Smallest Units',
+		value: 'smallest',
+		description: 'Integers in the smallest unit of the asset (wei; 12500000 for 12.5 USDC), sent as typed',
+	},
+	{
+		name: 'Whole Units',
+		value: 'whole',
+		description: "Decimals in units of the asset (12.5 USDC), converted exactly with the token's decimals",
+	},
+];
+
+const AMOUNTS_IN = 'How the amount fields are typed';
+
+/**
+ * Amounts In, whose default depends on the node version: version 1 saved its amounts in the
+ * smallest unit, and reading them as whole units would move far more than was meant.
+ */
+export const amountsInProperties: INodeProperties[] = [
+	{
+		displayName: 'Amounts In',
+		name: 'amountsIn',
+		type: 'options',
+		options: amountsInOptions,
+		default: 'smallest',
+		description: AMOUNTS_IN,
+		displayOptions: { show: { '@version': [1] } },
+	},
+	{
+		displayName: 'Amounts In',
+		name: 'amountsIn',
+		type: 'options',
+		options: amountsInOptions,
+		default: 'whole',
+		description: AMOUNTS_IN,
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+	},
+];
 
 export const confirmationProperties: INodeProperties[] = [
 	{

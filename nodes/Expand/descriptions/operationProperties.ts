@@ -1,18 +1,20 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { returnsUnsignedTransaction } from '../../shared/catalog';
-import type { OperationSpec } from '../../shared/catalog/types';
+import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
 import { chainIdProperty } from '../../shared/chain/chainProperty';
 import {
+	amountsInProperties,
 	chainSymbolProperty,
 	confirmationProperties,
 	extraParametersProperty,
-	formatAmountsProperty,
+	formatAmountsProperties,
 	limitProperty,
 	rawBodyProperty,
 	returnAllProperty,
 	rpcProperty,
 } from './commonProperties';
+import { isPromoted } from '../../shared/catalog';
 import { parameterProperty } from './parameterProperty';
 import { protocolProperty } from './protocolProperty';
 
@@ -26,10 +28,26 @@ function notice(name: string, displayName: string): INodeProperties {
 	return { displayName, name, type: 'notice', default: '' };
 }
 
+/** Version 1 keeps optional who/what fields in Additional Fields, where its saved workflows hold them. */
+const VERSION_1 = { show: { '@version': [1] } };
+const FROM_VERSION_2 = { show: { '@version': [{ _cnd: { gte: 2 } }] } };
+
+const ROLE_ORDER = ['who', 'what', 'amount'];
+
+/** Who, what, how much, then the rest, each group in catalog order. */
+function byRole(parameters: ParameterSpec[]): ParameterSpec[] {
+	const rank = (parameter: ParameterSpec) => {
+		const index = parameter.role ? ROLE_ORDER.indexOf(parameter.role) : -1;
+		return index < 0 ? ROLE_ORDER.length : index;
+	};
+	return [...parameters].sort((a, b) => rank(a) - rank(b));
+}
+
 /** Every property one operation needs, without displayOptions (the caller scopes them). */
 export function operationProperties(operation: OperationSpec): INodeProperties[] {
 	const required = operation.parameters.filter((parameter) => parameter.required);
 	const optional = operation.parameters.filter((parameter) => !parameter.required);
+	const promoted = optional.filter(isPromoted);
 	const properties: INodeProperties[] = [];
 
 	if (returnsUnsignedTransaction(operation)) {
@@ -38,7 +56,12 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 	if (operation.undocumented) properties.push(notice('undocumentedNotice', UNDOCUMENTED));
 	if (operation.chain) properties.push(chainIdProperty);
 	if (operation.protocol) properties.push(protocolProperty(operation.protocol));
-	properties.push(...required.map(parameterProperty));
+	properties.push(
+		...byRole([...required, ...promoted]).map((parameter) =>
+			parameter.required ? parameterProperty(parameter) : { ...parameterProperty(parameter), displayOptions: FROM_VERSION_2 },
+		),
+	);
+	if (operation.parameters.some((parameter) => parameter.unit)) properties.push(...amountsInProperties);
 
 	if (operation.pagination) {
 		properties.push(returnAllProperty, {
@@ -48,7 +71,9 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 	}
 
 	const additional = [
-		...optional.map(parameterProperty),
+		...optional.map((parameter) =>
+			isPromoted(parameter) ? { ...parameterProperty(parameter), displayOptions: VERSION_1 } : parameterProperty(parameter),
+		),
 		...(operation.chain ? [chainSymbolProperty, rpcProperty] : []),
 	].sort((a, b) => a.displayName.localeCompare(b.displayName));
 	if (additional.length) {
@@ -66,7 +91,7 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 		properties.push(extraParametersProperty);
 		if (operation.method === 'POST') properties.push(rawBodyProperty);
 	}
-	if (operation.amounts?.length) properties.push(formatAmountsProperty);
+	if (operation.amounts?.length) properties.push(...formatAmountsProperties);
 	if (operation.confirmable) properties.push(...confirmationProperties);
 	return properties;
 }

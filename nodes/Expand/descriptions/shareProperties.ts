@@ -216,7 +216,14 @@ function sharedOptions(node: Node, forms: OperationForm[]): INodeProperties[] {
 			const alone = crossProduct(universe, everyResource, share.operations).length === share.pairs.size;
 			const rule = displayRule(universe, alone ? byOperation : share, { resource: '/resource', operation: '/operation' });
 			if (alone) delete rule.show!['/resource'];
-			return { ...option, displayOptions: rule };
+			const own = option.displayOptions;
+			return {
+				...option,
+				displayOptions: {
+					show: { ...own?.show, ...rule.show },
+					...(rule.hide || own?.hide ? { hide: { ...own?.hide, ...rule.hide } } : {}),
+				},
+			};
 		}),
 	);
 	return options.sort((a, b) => a.displayName.localeCompare(b.displayName));

@@ -57,7 +57,8 @@ async function fetchTokenDetails(
 	return { decimals, symbol: String(details.symbol ?? '') };
 }
 
-async function detailsFor(
+/** The decimals and symbol of a token (the native asset when `token` is empty), looked up once per execution. */
+export async function detailsFor(
 	this: IExecuteFunctions,
 	token: string | undefined,
 	values: Map<string, PreparedValue>,
@@ -69,7 +70,7 @@ async function detailsFor(
 		if (!chain) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`The decimals of the native asset of chain "${values.get('chainId') ?? values.get('chainSymbol')}" are not known; turn off "Add Formatted Amounts" for it (item ${itemIndex})`,
+				`The decimals of the native asset of chain "${values.get('chainId') ?? values.get('chainSymbol')}" are not known; turn off "Add Formatted Amounts" and use Amounts In: Smallest Units for it (item ${itemIndex})`,
 				{ itemIndex },
 			);
 		}

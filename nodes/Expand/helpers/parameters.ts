@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { isPromoted } from '../../shared/catalog';
 import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
 import { itemError } from '../../shared/errors';
 import { type PreparedValue, prepareValues } from './validation';
@@ -17,8 +18,16 @@ const COMMON_PARAMETERS: ParameterSpec[] = [
 	{ name: 'rpc', type: 'string', description: '', pattern: '^(https?|wss?)://\\S+$', patternHint: 'an http(s) or ws(s) URL' },
 ];
 
+/** How the amount fields with a unit are typed (Amounts In). */
+export type AmountsIn = 'whole' | 'smallest';
+
+/** In whole units an amount is a plain decimal; its decimals are checked against the token's when converted. */
+const WHOLE_UNITS = { pattern: '^\\d+(\\.\\d+)?$', patternHint: 'a number of whole units, like 12.5' };
+
 export interface ItemParameters {
 	values: Map<string, PreparedValue>;
+	/** Absent: the values are sent as given. */
+	amountsIn?: AmountsIn;
 	/** Extra parameters of undocumented operations, sent as given. */
 	extra: Record<string, string>;
 	/** Raw JSON body of undocumented POST operations. */
@@ -52,16 +61,24 @@ function readExtra(this: IExecuteFunctions, operation: OperationSpec, itemIndex:
 /** Reads one item's values from the form (API names), checks them, and returns them ready to send. */
 export function readItemParameters(this: IExecuteFunctions, operation: OperationSpec, itemIndex: number): ItemParameters {
 	const raw: Record<string, unknown> = {};
-	if (operation.chain) raw.chainId = this.getNodeParameter('chainId', itemIndex, '');
-	if (operation.protocol) raw[operation.protocol] = this.getNodeParameter(operation.protocol, itemIndex, '');
-	for (const parameter of operation.parameters.filter((spec) => spec.required)) {
-		raw[parameter.name] = this.getNodeParameter(parameter.name, itemIndex, '');
-	}
 	const hasAdditional = operation.chain || operation.parameters.some((spec) => !spec.required);
 	if (hasAdditional) Object.assign(raw, this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject);
+	if (operation.chain) raw.chainId = this.getNodeParameter('chainId', itemIndex, '');
+	if (operation.protocol) raw[operation.protocol] = this.getNodeParameter(operation.protocol, itemIndex, '');
+	// Version 1 keeps promoted fields in Additional Fields; from version 2 they are at the top.
+	const topLevel = (spec: ParameterSpec) => spec.required || (isPromoted(spec) && this.getNode().typeVersion >= 2);
+	for (const parameter of operation.parameters.filter(topLevel)) {
+		raw[parameter.name] = this.getNodeParameter(parameter.name, itemIndex, '');
+	}
 	// The API prefers chainId when both are sent, so a chosen symbol must travel alone.
 	if (typeof raw.chainSymbol === 'string' && raw.chainSymbol.trim() !== '') delete raw.chainId;
 
-	const values = prepareValues(this.getNode(), itemIndex, operation, raw, COMMON_PARAMETERS);
-	return { values, ...readExtra.call(this, operation, itemIndex) };
+	const hasUnits = operation.parameters.some((spec) => spec.unit);
+	const amountsIn = (hasUnits ? this.getNodeParameter('amountsIn', itemIndex, 'smallest') : 'smallest') as AmountsIn;
+	const checked =
+		amountsIn === 'whole'
+			? { ...operation, parameters: operation.parameters.map((spec) => (spec.unit ? { ...spec, ...WHOLE_UNITS } : spec)) }
+			: operation;
+	const values = prepareValues(this.getNode(), itemIndex, checked, raw, COMMON_PARAMETERS);
+	return { values, amountsIn, ...readExtra.call(this, operation, itemIndex) };
 }

@@ -15,7 +15,7 @@ import { wethOperations } from './families/weth';
 import { yieldaggregatorOperations } from './families/yieldaggregator';
 import { usageOperations } from './families/usage';
 import { resources as allResources } from './resources';
-import type { OperationSpec } from './types';
+import type { OperationSpec, ParameterSpec } from './types';
 
 export const operations: OperationSpec[] = [
 	...aaOperations,
@@ -56,3 +56,11 @@ export function returnsUnsignedTransaction(operation: OperationSpec): boolean {
 }
 
 export type * from './types';
+
+/**
+ * An optional parameter a person must think about (its role is who, what or how much): from node
+ * version 2 on, the form shows it at the top beside the required ones, not in Additional Fields.
+ */
+export function isPromoted(parameter: ParameterSpec): boolean {
+	return !parameter.required && parameter.role !== undefined;
+}

@@ -22,6 +22,19 @@ export type OperationKind = 'read' | 'write';
  */
 export type ParameterType = 'string' | 'boolean' | 'array' | 'json';
 
+/**
+ * What a parameter is to the person filling the form: whose account (`who`), which token, contract
+ * or position (`what`), how much (`amount`). The form shows these first, in that order.
+ */
+export type ParameterRole = 'who' | 'what' | 'amount';
+
+/**
+ * The asset an amount parameter counts: a token named by another parameter (`token`; the native
+ * asset when that parameter is empty) or the chain's native asset (`native`). Such an amount may
+ * be typed in whole units ("12.5"), converted exactly with the asset's decimals before sending.
+ */
+export type AmountUnit = 'token' | 'native';
+
 export interface ParameterSpec {
 	/** The API's own parameter name, used as the n8n parameter name too. */
 	name: string;
@@ -46,6 +59,14 @@ export interface ParameterSpec {
 	 * through chain/estimategas before the request, for the transfer these parameters describe.
 	 */
 	estimate?: GasEstimateSpec;
+	role?: ParameterRole;
+	/** On an amount: the asset it counts, so it can be typed in whole units. */
+	unit?: AmountUnit;
+	/**
+	 * With `unit: 'token'`: the parameter naming the token (its first entry when it is a list, as
+	 * the input token of a swap path is); the native asset when it is empty.
+	 */
+	tokenParam?: string;
 }
 
 /**

@@ -78,14 +78,16 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'write',
 		chain: true,
 		parameters: [
-			{ name: 'from', type: 'string', required: true, description: 'Sender address', placeholder: '0x...' },
+			{ name: 'from', type: 'string', required: true, description: 'Sender address', placeholder: '0x...', role: 'who' },
 			{ name: 'gas', type: 'string', required: true, description: 'Maximum gas limit for the transaction', ...WHOLE_NUMBER },
 			{
 				name: 'value',
 				type: 'string',
 				required: true,
-				description: 'Amount sent, in the smallest unit of the native asset (wei)',
+				description: 'Amount of the native asset sent',
 				...WHOLE_NUMBER,
+				role: 'amount',
+				unit: 'native',
 			},
 			{
 				name: 'referenceId',
@@ -155,7 +157,7 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		availability: 'EVM chains',
-		parameters: [address('Address whose approvals are listed')],
+		parameters: [address('Address whose approvals are listed', { role: 'who' })],
 		pagination: { style: 'cursor', requestParam: 'pageToken', itemsField: 'approvals', nextField: 'nextPageToken' },
 		amounts: [{ field: 'allowance', tokenField: 'tokenAddress' }],
 	},
@@ -171,12 +173,13 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		parameters: [
-			address('Address whose balance is read'),
+			address('Address whose balance is read', { role: 'who' }),
 			{
 				name: 'tokenAddress',
 				type: 'string',
 				description: 'Token contract; leave empty for the native asset',
 				placeholder: '0x...',
+				role: 'what',
 			},
 			{ name: 'blockNumber', type: 'string', description: 'Block to read the balance at; default latest', ...WHOLE_NUMBER },
 			{

@@ -459,8 +459,8 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: 'not UniswapX',
 		parameters: [
-			path(SWAP_PATH),
-			amountIn(DIGITS),
+			path(SWAP_PATH, { role: 'what' }),
+			amountIn({ ...DIGITS, description: 'Amount of the input token', role: 'amount', unit: 'token', tokenParam: 'path' }),
 			poolFees(['UniswapV3', 'PancakeSwapV3'], { default: '3000' }),
 			slippage({ default: '1', protocols: ['1inch'] }),
 		],
