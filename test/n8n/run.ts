@@ -26,6 +26,7 @@ import { EXAMPLE_IDS, prepareInstance } from '../../playground/playground';
 import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX } from '../../playground/prepare';
 import { N8nRest } from '../../playground/rest';
 import { USER_FOLDERS } from '../../playground/paths';
+import { assert, check, equal, setupFailed, summary, until } from '../helpers/checks';
 
 const PACKAGE = 'n8n-nodes-expand-network';
 const BLOCK_LOG_ID = 'expandTestBlockLog';
@@ -37,38 +38,6 @@ const DEVNET_MNEMONIC = 'test test test test test test test test test test test 
 const PAYOUT_ONCE_ACCOUNT = 12;
 const erc20 = new Interface(['function balanceOf(address) view returns (uint256)']);
 const router = new Interface(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
-
-const results: Array<{ name: string; ok: boolean; ms: number }> = [];
-
-async function check(name: string, body: () => Promise<void>): Promise<void> {
-	const started = Date.now();
-	try {
-		await body();
-		results.push({ name, ok: true, ms: Date.now() - started });
-		console.log(`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-	} catch (error) {
-		results.push({ name, ok: false, ms: Date.now() - started });
-		console.log(`  ✗ ${name}\n    ${String((error as Error)?.stack ?? error).split('\n').join('\n    ')}`);
-	}
-}
-
-function assert(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new Error(message);
-}
-
-function equal<T>(actual: T, expected: T, what: string): void {
-	if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = probe();
-		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
 
 function jsonLines<T>(file: string): T[] {
 	if (!existsSync(file)) return [];
@@ -312,16 +281,13 @@ async function main(): Promise<void> {
 			equal(new Set(watched().map((line) => line.hash)).size, watched().length, 'no transfer written twice');
 		});
 	} catch (error) {
-		results.push({ name: 'setup', ok: false, ms: 0 });
-		console.log(`  ✗ setup\n    ${String((error as Error)?.stack ?? error)}`);
+		setupFailed(error);
 	} finally {
 		await running?.stop();
 		await devnet.stop();
 	}
-	const failed = results.filter((result) => !result.ok).length;
 	console.log(`\nreal n8n e2e: ${Math.round((Date.now() - started) / 1000)} s (n8n install ${Math.round((installed - started) / 1000)} s); n8n log: ${path.join(n8n.userFolder, 'n8n.log')}`);
-	console.log(`${results.length - failed} passed, ${failed} failed`);
-	process.exit(failed ? 1 : 0);
+	process.exit(summary());
 }
 
 main().catch((error) => {
