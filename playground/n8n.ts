@@ -126,15 +126,15 @@ async function waitFor(url: string, timeoutMs: number, exited: () => string | un
 
 /**
  * Starts `n8n start` and resolves once the REST API answers. Output goes to `<userFolder>/n8n.log`,
- * and also to the terminal with `echo`.
+ * and also to the terminal with `echo`; `env` adds variables (workflows read them as `$env`).
  */
-export async function startN8n(n8n: N8nInstance, options: { echo?: boolean; logLevel?: string } = {}): Promise<RunningN8n> {
+export async function startN8n(n8n: N8nInstance, options: { echo?: boolean; logLevel?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningN8n> {
 	mkdirSync(n8n.outputDir, { recursive: true });
 	const logFile = createWriteStream(path.join(n8n.userFolder, 'n8n.log'), { flags: 'a' });
 	let tail = '';
 	// Its own process group, so stop() also ends the task-runner children n8n starts.
 	const child = startProcess(process.execPath, [n8nBin(), 'start'], {
-		env: { ...process.env, ...n8nEnv(n8n, { N8N_LOG_LEVEL: options.logLevel ?? 'info' }) },
+		env: { ...process.env, ...n8nEnv(n8n, { N8N_LOG_LEVEL: options.logLevel ?? 'info', ...options.env }) },
 		onOutput: (chunk) => {
 			logFile.write(chunk);
 			tail = (tail + chunk.toString()).slice(-4000);

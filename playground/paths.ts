@@ -5,13 +5,13 @@ import * as path from 'node:path';
 export const ROOT = path.resolve(__dirname, '..');
 /** n8n is installed here once and reused (git-ignored). */
 export const N8N_CACHE = path.join(ROOT, '.cache', 'n8n');
-/** Where `npm pack` puts the package tarball (git-ignored). */
-export const PACK_DIR = path.join(ROOT, '.cache', 'pack');
 /**
  * Isolated n8n user folders, one per purpose. Outside the repository on purpose: inside it, the
  * installed package would resolve n8n-workflow from the repository's node_modules (Node walks up
  * the folders before n8n's NODE_PATH), not from n8n as in a user's installation.
  */
 export const USER_FOLDERS = process.env.EXPAND_PLAYGROUND_HOME ?? path.join(tmpdir(), 'n8n-nodes-expand-network');
+/** Where `npm pack` puts the package tarball: beside the user folders, so runs with their own EXPAND_PLAYGROUND_HOME never share one. */
+export const PACK_DIR = path.join(USER_FOLDERS, 'pack');
 export const EXAMPLES = path.join(ROOT, 'examples');
 export const PACKAGE_NAME = 'n8n-nodes-expand-network';

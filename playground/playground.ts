@@ -12,6 +12,7 @@ export const EXAMPLE_IDS = {
 	payoutDevnet: 'expandPayoutDevnet',
 	priceAlertDevnet: 'expandAlertDevnet',
 	transferWatchDevnet: 'expandWatchDevnet',
+	solanaPayoutDevnet: 'expandSolPayoutDevnet',
 };
 
 /** The devnet trigger examples, active in the playground. */
@@ -25,7 +26,7 @@ export async function prepareInstance(
 	options: { workflows?: string[]; publish?: string[] } = {},
 ): Promise<void> {
 	await freshUserFolder(n8n, tarball);
-	await importCredentials(n8n, devnetCredentials(devnet));
+	await importCredentials(n8n, devnetCredentials(devnet, n8n));
 	await importWorkflows(n8n, options.workflows ?? exampleFiles());
 	for (const id of options.publish ?? []) await publishWorkflow(n8n, id);
 }

@@ -13,10 +13,21 @@ import { EXAMPLES } from './paths';
 /** Ids and names the example workflows reference. */
 export const EXPAND_CREDENTIAL = { id: 'expandDevnetKey01', name: 'Expand API (devnet)', type: 'expandApi' };
 export const SIGNER_CREDENTIAL = { id: 'expandSignerKey01', name: 'Expand Signing Key (devnet wallet 3)', type: 'expandSignerApi' };
+export const SOLANA_CREDENTIAL = { id: 'expandSolanaKey01', name: 'Expand Solana Key (devnet wallet 1)', type: 'expandSolanaKeyApi' };
 /** The payout example pays from devnet wallet 3 (hardhat account 3). */
 export const PAYOUT_WALLET_INDEX = 3;
+/** The Solana payout example pays from the devnet's Solana wallet 1. */
+export const SOLANA_PAYOUT_WALLET_INDEX = 1;
 
-export function devnetCredentials(devnet: Pick<Devnet, 'apiKey' | 'baseUrl' | 'historicalUrl' | 'streamUrl' | 'chains'>) {
+/** Where the Solana key credential keeps signed payout IDs: inside the folder n8n may write to, created with it. */
+export function solanaLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
+	return path.join(n8n.outputDir, 'solana-payout-ledger');
+}
+
+export function devnetCredentials(
+	devnet: Pick<Devnet, 'apiKey' | 'baseUrl' | 'historicalUrl' | 'streamUrl' | 'chains' | 'solana'>,
+	n8n: Pick<N8nInstance, 'outputDir'>,
+) {
 	return [
 		{
 			...EXPAND_CREDENTIAL,
@@ -25,6 +36,15 @@ export function devnetCredentials(devnet: Pick<Devnet, 'apiKey' | 'baseUrl' | 'h
 		{
 			...SIGNER_CREDENTIAL,
 			data: { keyType: 'privateKey', privateKey: devnet.chains[0].wallets[PAYOUT_WALLET_INDEX].privateKey },
+		},
+		{
+			...SOLANA_CREDENTIAL,
+			data: {
+				keyType: 'secretKey',
+				secretKey: devnet.solana.wallets[SOLANA_PAYOUT_WALLET_INDEX].secretKey,
+				allowedChainIds: devnet.solana.chainId,
+				payoutLedgerFolder: solanaLedgerFolder(n8n),
+			},
 		},
 	];
 }
@@ -38,7 +58,7 @@ export function exampleFiles(): string[] {
 /** A fresh user folder with the package installed (the folder is emptied first). */
 export async function freshUserFolder(n8n: N8nInstance, tarball: string): Promise<void> {
 	rmSync(n8n.userFolder, { recursive: true, force: true });
-	mkdirSync(n8n.outputDir, { recursive: true });
+	mkdirSync(solanaLedgerFolder(n8n), { recursive: true });
 	await installPackage(n8n.userFolder, tarball);
 }
 

@@ -12,6 +12,15 @@ export interface CredentialTestResult {
 	message: string;
 }
 
+export interface WorkflowData {
+	id: string;
+	versionId: string;
+	activeVersionId: string | null;
+	active: boolean;
+	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
+	connections: Record<string, unknown>;
+}
+
 export class N8nRest {
 	private cookie = '';
 
@@ -60,6 +69,26 @@ export class N8nRest {
 	/** The editor's credential "Test" button: POST /rest/credentials/test. */
 	testCredential(credential: { id?: string; name: string; type: string; data: Record<string, unknown> }): Promise<CredentialTestResult> {
 		return this.request('POST', '/rest/credentials/test', { credentials: credential });
+	}
+
+	/** A workflow as the editor loads it (its draft: nodes, connections, versionId, activeVersionId). */
+	workflow(id: string): Promise<WorkflowData> {
+		return this.request('GET', `/rest/workflows/${id}`);
+	}
+
+	/** The editor's Save: a new draft version when the nodes change (static data is left as it is). */
+	updateWorkflow(id: string, changes: Partial<Pick<WorkflowData, 'nodes' | 'connections'>>): Promise<WorkflowData> {
+		return this.request('PATCH', `/rest/workflows/${id}`, changes);
+	}
+
+	/** The editor's Publish: activates a version of the workflow, replacing the active one. */
+	activateWorkflow(id: string, versionId: string): Promise<WorkflowData> {
+		return this.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	}
+
+	/** The editor's Unpublish: the workflow's triggers are closed. */
+	deactivateWorkflow(id: string): Promise<WorkflowData> {
+		return this.request('POST', `/rest/workflows/${id}/deactivate`, {});
 	}
 
 	executions(workflowId: string): Promise<{ results: Array<{ id: string; status: string; mode: string }>; count: number }> {

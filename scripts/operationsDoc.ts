@@ -1,10 +1,18 @@
 /** Renders docs/operations.md from the operation catalog, the one source of the node's operations. */
 import { operations, resources, returnsUnsignedTransaction } from '../nodes/shared/catalog';
 import { protocols } from '../nodes/shared/catalog/protocols';
+import { requiredFamilies } from '../nodes/shared/catalog/requirement';
 import type { OperationSpec, ParameterSpec } from '../nodes/shared/catalog/types';
 
 function cell(text: string): string {
 	return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** `yes`, `no`, or the chain families it is required on ("on EVM"). */
+function requiredCell(parameter: ParameterSpec): string {
+	if (!parameter.required) return 'no';
+	const families = requiredFamilies(parameter);
+	return families.length ? `on ${families.join(', ')}` : 'yes';
 }
 
 function parameterRow(parameter: ParameterSpec, where: string): string {
@@ -14,7 +22,7 @@ function parameterRow(parameter: ParameterSpec, where: string): string {
 		parameter.patternHint ? parameter.patternHint : '',
 		parameter.protocols?.length ? `used by ${parameter.protocols.join(', ')}` : '',
 	].filter(Boolean);
-	return `| \`${parameter.name}\` | ${parameter.type} | ${parameter.required ? 'yes' : 'no'} | ${where} | ${cell(
+	return `| \`${parameter.name}\` | ${parameter.type} | ${requiredCell(parameter)} | ${where} | ${cell(
 		[parameter.description, ...notes].join('; '),
 	)} |`;
 }

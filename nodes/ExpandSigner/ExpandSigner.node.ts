@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { apiOperations, properties } from './actions/operations';
 import { router } from './actions/router';
-import { expandSignerKeyTest } from './methods/credentialTest';
+import { expandSignerKeyTest, expandSolanaKeyTest } from './methods/credentialTest';
 
 // Deliberately not usableAsTool: an AI agent must not hold a hot key; it proposes, a person approves,
 // and only then does the Signer sign (docs/signer.md, "Not an AI tool").
@@ -16,18 +16,20 @@ export class ExpandSigner implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',
-		description: 'Sign transactions, messages and typed data with a key stored in n8n, for the send step of Expand',
+		description: 'Sign EVM and Solana transactions and messages with a key stored in n8n, for the send step of Expand',
 		defaults: { name: 'Expand Signer' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'expandSignerApi', required: true, testedBy: 'expandSignerKeyTest' },
+			// One signing key credential per chain family (actions/operations.ts).
+			{ name: 'expandSignerApi', required: true, testedBy: 'expandSignerKeyTest', displayOptions: { show: { chainFamily: ['evm'] } } },
+			{ name: 'expandSolanaKeyApi', required: true, testedBy: 'expandSolanaKeyTest', displayOptions: { show: { chainFamily: ['solana'] } } },
 			{ name: 'expandApi', required: true, displayOptions: { show: { operation: apiOperations } } },
 		],
 		properties,
 	};
 
-	methods = { credentialTest: { expandSignerKeyTest } };
+	methods = { credentialTest: { expandSignerKeyTest, expandSolanaKeyTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -4,3 +4,4 @@
  */
 export const EXPAND_API_CREDENTIAL = 'expandApi';
 export const SIGNING_KEY_CREDENTIAL = 'expandSignerApi';
+export const SOLANA_SIGNING_KEY_CREDENTIAL = 'expandSolanaKeyApi';

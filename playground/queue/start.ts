@@ -9,6 +9,7 @@
  * n+2+2k and task broker n+3+2k), --workers <n> (default 2), --block-time <ms> (default 10000),
  * --no-build (pack the existing dist/).
  */
+import { mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { startDevnet } from '../../devnet';
@@ -17,7 +18,7 @@ import { type RunningN8n, startN8n } from '../n8n';
 import { packPackage } from '../pack';
 import { USER_FOLDERS } from '../paths';
 import { PLAYGROUND_DEVNET_PORTS, TRIGGER_EXAMPLES } from '../playground';
-import { devnetCredentials, exampleFiles, importCredentials, importWorkflows, publishWorkflow } from '../prepare';
+import { devnetCredentials, exampleFiles, importCredentials, importWorkflows, publishWorkflow, solanaLedgerFolder } from '../prepare';
 import { log, onInterrupt } from '../proc';
 import { N8nRest, OWNER } from '../rest';
 import { freshQueueFolders, queueInstances, type RunningWorker, startWorker } from './cluster';
@@ -38,8 +39,12 @@ async function main(): Promise<void> {
 	const services = await startServices({ postgres: 5833, redis: 5834 }, { name: 'playground' });
 	log('Starting the devnet...');
 	const devnet = await startDevnet({ ...PLAYGROUND_DEVNET_PORTS, blockTime });
+	const home = path.join(USER_FOLDERS, 'queue-playground');
+	// Folders every instance may use: the Solana key's payout ledger must be one for all workers.
+	const shared = { outputDir: path.join(home, 'shared') };
 	const settings = {
-		home: path.join(USER_FOLDERS, 'queue-playground'),
+		home,
+		sharedFolders: [shared.outputDir],
 		mainPort: port,
 		workerPortBase: port + 2,
 		workers: Number(option('workers') ?? 2),
@@ -65,7 +70,9 @@ async function main(): Promise<void> {
 	try {
 		await services.freshDatabase(settings.database);
 		await freshQueueFolders([mainInstance, ...workerInstances], tarball);
-		await importCredentials(mainInstance, devnetCredentials(devnet));
+		rmSync(shared.outputDir, { recursive: true, force: true });
+		mkdirSync(solanaLedgerFolder(shared), { recursive: true });
+		await importCredentials(mainInstance, devnetCredentials(devnet, shared));
 		await importWorkflows(mainInstance, exampleFiles());
 		for (const id of TRIGGER_EXAMPLES) await publishWorkflow(mainInstance, id);
 		log(`Starting n8n ${N8N_VERSION} main and ${workerInstances.length} workers (logs: ${settings.home}/<instance>/n8n.log)...`);

@@ -30,6 +30,7 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { ExpandApi } from '../../credentials/ExpandApi.credentials';
 import { ExpandSignerApi } from '../../credentials/ExpandSignerApi.credentials';
+import { ExpandSolanaKeyApi } from '../../credentials/ExpandSolanaKeyApi.credentials';
 // The .js suffix keeps tsx from resolving Expand.node to the codex file Expand.node.json.
 import { Expand } from '../../nodes/Expand/Expand.node.js';
 import { ExpandSigner } from '../../nodes/ExpandSigner/ExpandSigner.node.js';
@@ -78,6 +79,7 @@ const nodeTypeRegistry: Record<string, INodeType> = {
 const credentialTypeRegistry: Record<string, ICredentialType> = {
 	expandApi: new ExpandApi(),
 	expandSignerApi: new ExpandSignerApi(),
+	expandSolanaKeyApi: new ExpandSolanaKeyApi(),
 };
 
 /** Adds a node or credential type to the runner's registry. */
@@ -165,12 +167,17 @@ class RunnerCredentialsHelper {
 }
 
 
+let executions = 0;
+
 function createAdditionalData(
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	workflowData: object,
 ): IWorkflowExecuteAdditionalData {
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData as never);
+	// Each run is an execution of its own, as in n8n (the Signer keeps its per-execution totals by this ID).
+	const executionId = `test-execution-${++executions}`;
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData as never);
 	return {
+		executionId,
 		hooks,
 		credentialsHelper: new RunnerCredentialsHelper(credentials) as unknown as ICredentialsHelper,
 		executeWorkflow: async () => {
@@ -264,15 +271,17 @@ export function runExpand(
 
 /**
  * Runs Items → Expand Signer (node "Signer") with the signing key credential fields and the Expand
- * API credential fields it uses to fill in missing transaction fields.
+ * API credential fields it uses to fill in missing transaction fields. The key is the EVM credential's,
+ * or with `chainFamily: 'solana'` in the parameters the Solana key credential's.
  */
 export function runSigner(
 	parameters: INodeParameters,
 	options: SingleNodeOptions & { credentials: ICredentialDataDecryptedObject; signingKey: ICredentialDataDecryptedObject },
 ): Promise<RunResult> {
+	const keyCredential = parameters.chainFamily === 'solana' ? 'expandSolanaKeyApi' : 'expandSignerApi';
 	return runPipeline(
 		afterItems({ name: 'Signer', type: SIGNER, parameters, continueOnFail: options.continueOnFail }, options.items),
-		{ ...expandCredentials(options.credentials), expandSignerApi: options.signingKey },
+		{ ...expandCredentials(options.credentials), [keyCredential]: options.signingKey },
 	);
 }
 

@@ -1,6 +1,7 @@
 /**
  * The catalog's required parameters against the API's, as the devnet's copy of the table records
- * them (devnet/api/parameters.tsv), for every endpoint, writes included. Rules: requiredMismatches.ts.
+ * them (devnet/api/parameters.tsv), for every endpoint, writes included, variant by variant: a chain
+ * family's variant (EVM, Solana, ...) against what the catalog requires on that family's chains. Rules: requiredMismatches.ts.
  */
 import { endpoints, variantsOf } from '../../devnet/api';
 import { operations } from '../../nodes/shared/catalog';
@@ -47,7 +48,19 @@ describe('the comparison fails for the right reason', () => {
 		const changed = withParameter(withParameter(transfer, 'feePayer', undefined), 'gasPriority', { required: true });
 		expect(requiredMismatches(transferEndpoint, changed)).toEqual([
 			expect.stringMatching(/^fungibletoken\/transfer: the API requires "feePayer" in Solana .*; the catalog does not offer it$/),
-			'fungibletoken/transfer: the catalog requires "gasPriority"; no documented variant of the API does',
+			'fungibletoken/transfer: the catalog requires "gasPriority" on EVM chains; no documented EVM variant of the API does',
+		]);
+	});
+
+	test('a Solana field left optional on Transfer (the Solana variant requires it), and gas required on Solana chains instead of EVM ones', () => {
+		if (!transferEndpoint) throw new Error('no transfer endpoint');
+		expect(requiredMismatches(transferEndpoint, withParameter(transfer, 'feePayer', { required: false }))).toEqual([
+			expect.stringMatching(/^fungibletoken\/transfer: the API requires "feePayer" \(Solana .*\); the catalog leaves it optional on Solana chains$/),
+		]);
+		// The EVM requirement still holds when the Solana one is dropped: gas stays required on EVM.
+		expect(requiredMismatches(transferEndpoint, withParameter(transfer, 'gas', { protocols: ['Solana'] }))).toEqual([
+			expect.stringMatching(/^fungibletoken\/transfer: the variant the devnet serves requires "gas" \(EVM .*\); the catalog leaves it optional on EVM chains$/),
+			'fungibletoken/transfer: the catalog requires "gas" on Solana chains; no documented Solana variant of the API does',
 		]);
 	});
 

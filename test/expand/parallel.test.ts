@@ -32,7 +32,7 @@ function run(parameters: INodeParameters, count: number, continueOnFail = false)
 /** Later items answer sooner, so completion order is the reverse of input order. */
 const reversedBalance = (request: ScriptedRequest): ScriptedAnswer => {
 	const index = indexOf(request.query.address);
-	return { ...success({ balance: String(index) }), delayMs: (30 - index) * 3 };
+	return { ...success({ balance: String(index) }), delayMs: (30 - index) * 10 };
 };
 
 test('with 10 in parallel, outputs keep input order and pairing though answers arrive in reverse', async () => {
@@ -51,6 +51,8 @@ test('Requests in Parallel 1 sends one at a time; 25 sends 25 at once', async ()
 	expect(api.maxInFlight).toBe(1);
 	await api.close();
 	api = await startScriptedApi((request) => script(request));
+	// Every answer waits long enough for all 25 requests to be sent first, even on a loaded machine.
+	script = (request) => ({ ...success({ balance: String(indexOf(request.query.address)) }), delayMs: 500 });
 	await run({ operation: 'getbalance', options: { parallelRequests: 25 } }, 30);
 	expect(api.maxInFlight).toBe(25);
 });

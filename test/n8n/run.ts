@@ -3,16 +3,21 @@
  * `npm run test:n8n`: the package in the real n8n (2.8.4), installed the way users install it,
  * against the devnet. Not a jest suite (the default `npx jest` must not start n8n): each check runs
  * in order and the last line is `N passed, N failed`; the exit code is 1 when any check failed.
+ * EXPAND_N8N_TEST_PORT sets n8n's port (default 5790; its task broker takes the next one) and
+ * EXPAND_PLAYGROUND_HOME its user folder, so runs side by side do not clash.
  *
  * 1. `n8n execute --id` runs the devnet treasury report and payout examples; their files are checked
- *    against the chains (balances, prices, mined transfers).
+ *    against the chains (balances, prices, mined transfers). The Solana payout (SOL and USDC on
+ *    chain 901) moves the balances exactly, and run again it pays nobody twice.
  *    A 20-recipient payout with payout IDs is killed (SIGKILL) after some sends and run again: every
  *    recipient is paid exactly once, checked by balances.
  * 2. n8n runs (`n8n start`): node and credential types, the credential test with a right and a wrong
- *    key, the active price alert and large-transfer watch, and a block log that must resume after a
- *    restart of n8n without a gap or a duplicate.
+ *    key, the active price alert, large-transfer watch and "USDC received → Slack" example (Slack
+ *    is a local stand-in), then the polling triggers exactly once across an n8n restart and a
+ *    deactivation while blocks and transfers keep coming, and after a change of watched addresses
+ *    or chain (triggers.ts).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { HDNodeWallet, Interface, formatUnits } from 'ethers';
@@ -23,14 +28,25 @@ import { type N8nInstance, type RunningN8n, executeWorkflow, instance, n8nEnv, r
 import { packPackage } from '../../playground/pack';
 import { startProcess } from '../../playground/proc';
 import { EXAMPLE_IDS, prepareInstance } from '../../playground/playground';
-import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX } from '../../playground/prepare';
+import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX, SOLANA_PAYOUT_WALLET_INDEX } from '../../playground/prepare';
 import { N8nRest } from '../../playground/rest';
 import { USER_FOLDERS } from '../../playground/paths';
-import { assert, check, equal, setupFailed, summary, until } from '../helpers/checks';
+import { assert, check, equal, jsonLines, pause, results, until } from './check';
+import { startSink } from './sink';
+import {
+	BLOCK_LOG,
+	BLOCK_LOG_ID,
+	chainChange,
+	restartAndReactivation,
+	type Session,
+	TRANSFER_LOG,
+	TRANSFER_LOG_ID,
+	USDC_EXAMPLE_ID,
+	usdcReceivedExample,
+	watchedAddressesChange,
+} from './triggers';
 
 const PACKAGE = 'n8n-nodes-expand-network';
-const BLOCK_LOG_ID = 'expandTestBlockLog';
-const BLOCK_LOG = path.join(__dirname, 'workflows', 'block-log.json');
 const PAYOUT_ONCE_ID = 'expandTestPayoutOnce';
 const PAYOUT_ONCE = path.join(__dirname, 'workflows', 'payout-once.json');
 const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -38,14 +54,6 @@ const DEVNET_MNEMONIC = 'test test test test test test test test test test test 
 const PAYOUT_ONCE_ACCOUNT = 12;
 const erc20 = new Interface(['function balanceOf(address) view returns (uint256)']);
 const router = new Interface(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
-
-function jsonLines<T>(file: string): T[] {
-	if (!existsSync(file)) return [];
-	return readFileSync(file, 'utf8')
-		.split('\n')
-		.filter((line) => line.trim())
-		.map((line) => JSON.parse(line) as T);
-}
 
 async function main(): Promise<void> {
 	const started = Date.now();
@@ -56,7 +64,26 @@ async function main(): Promise<void> {
 	const n8n: N8nInstance = instance(path.join(USER_FOLDERS, 'e2e'), Number(process.env.EXPAND_N8N_TEST_PORT ?? 5790));
 	const out = (file: string) => path.join(n8n.outputDir, file);
 	const [chainA, chainB] = devnet.chains;
+	const slack = await startSink();
 	let running: RunningN8n | undefined;
+	let rest: N8nRest | undefined;
+	const start = async () => {
+		running = await startN8n(n8n, { env: { EXPAND_SLACK_WEBHOOK_URL: slack.url } });
+		rest = new N8nRest(running.url);
+		await rest.setupOwnerAndLogin();
+	};
+	const session: Session = {
+		devnet,
+		out,
+		slack,
+		rest: () => rest as N8nRest,
+		restart: async (whileDown) => {
+			await running?.stop();
+			running = undefined;
+			await whileDown();
+			await start();
+		},
+	};
 
 	const balanceOf = async (chainId: string, owner: string, token: string) =>
 		BigInt(
@@ -74,8 +101,18 @@ async function main(): Promise<void> {
 	try {
 		console.log(`n8n ${N8N_VERSION} in .cache/n8n (${Math.round((installed - started) / 1000)} s); preparing ${n8n.userFolder}`);
 		await prepareInstance(n8n, tarball, devnet, {
-			workflows: ['treasury-report.devnet.json', 'payout.devnet.json', 'price-alert.devnet.json', 'large-transfer-watch.devnet.json', BLOCK_LOG, PAYOUT_ONCE],
-			publish: [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, BLOCK_LOG_ID],
+			workflows: [
+				'treasury-report.devnet.json',
+				'payout.devnet.json',
+				'solana-payout.devnet.json',
+				'price-alert.devnet.json',
+				'large-transfer-watch.devnet.json',
+				'usdc-received-slack.devnet.json',
+				BLOCK_LOG,
+				TRANSFER_LOG,
+				PAYOUT_ONCE,
+			],
+			publish: [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, USDC_EXAMPLE_ID, BLOCK_LOG_ID, TRANSFER_LOG_ID],
 		});
 
 		console.log('Examples through `n8n execute --id`:');
@@ -144,6 +181,45 @@ async function main(): Promise<void> {
 		});
 
 
+		await check('Solana payout: SOL and USDC signed in n8n and sent on chain 901, balances moved exactly; run again, nobody is paid twice', async () => {
+			const solana = devnet.solana;
+			const balance = async (owner: string, mint = '') => {
+				const query = new URLSearchParams({ chainId: solana.chainId, address: owner, ...(mint ? { tokenAddress: mint } : {}) });
+				const reply = await fetch(`${devnet.baseUrl}/chain/getbalance?${query}`, { headers: { 'x-api-key': devnet.apiKey } });
+				return BigInt(((await reply.json()) as { data: { balance: string } }).data.balance);
+			};
+			const mint = solana.usdc.address;
+			const sender = solana.wallets[SOLANA_PAYOUT_WALLET_INDEX].address;
+			const [alice, bob, carol] = [2, 3, 4].map((index) => solana.wallets[index].address);
+			// The example's rows (examples/solana-payout.devnet.json), in the smallest units.
+			const expected = [
+				{ owner: alice, mint: '', amount: 1_500_000_000n },
+				{ owner: bob, mint: '', amount: 250_000_000n },
+				{ owner: alice, mint, amount: 125_500_000n },
+				{ owner: carol, mint, amount: 42_125_000n },
+			];
+			const holdings = () => Promise.all([...expected.map((entry) => balance(entry.owner, entry.mint)), balance(sender), balance(sender, mint)]);
+			const before = await holdings();
+			const result = await executeWorkflow(n8n, EXAMPLE_IDS.solanaPayoutDevnet);
+			equal(runError(result), undefined, 'run error');
+			const after = await holdings();
+			// Alice's SOL and USDC are separate balances; each row is checked on its own asset.
+			expected.forEach((entry, index) => equal(String(after[index] - before[index]), String(entry.amount), `${entry.owner} ${entry.mint ? 'USDC' : 'SOL'} received`));
+			const runData = result.data.resultData.runData as Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, string | boolean> }>> } }>>;
+			const signed = ['Sign SOL', 'Sign USDC'].flatMap((name) => runData[name][0].data.main[0].map((item) => item.json));
+			const costs = signed.reduce((total, item) => total + BigInt(item.feeLamports as string) + BigInt(item.rentLamports as string), 0n);
+			equal(signed.filter((item) => item.recipientTokenAccountCreated === true).length, 1, "Carol's USDC account created (her first USDC)");
+			equal(String(before[4] - after[4]), String(1_750_000_000n + costs), 'sender SOL: the payouts, the fees and the rent of the new account');
+			equal(String(before[5] - after[5]), '167625000', 'sender USDC');
+
+			const rerun = await executeWorkflow(n8n, EXAMPLE_IDS.solanaPayoutDevnet);
+			equal(runError(rerun), undefined, 'rerun error');
+			const repeats = ['Sign SOL', 'Sign USDC'].flatMap((name) => (rerun.data.resultData.runData as typeof runData)[name][0].data.main[0].map((item) => item.json));
+			equal(repeats.map((item) => [item.payoutId, item.repeat, item.alreadySent]), signed.map((item) => [item.payoutId, true, true]), 'every payout of the rerun is a landed repeat');
+			equal((rerun.data.resultData.runData as typeof runData).Send, undefined, 'nothing sent by the rerun');
+			equal((await holdings()).map(String), after.map(String), 'balances unchanged by the rerun');
+		});
+
 		await check('exactly-once payout: n8n killed after some of 20 sends, run again: every recipient paid once (balances)', async () => {
 			const ledger = out('payout-ledger');
 			mkdirSync(ledger, { recursive: true });
@@ -194,33 +270,31 @@ async function main(): Promise<void> {
 		});
 
 		console.log('n8n start:');
-		running = await startN8n(n8n);
-		const rest = new N8nRest(running.url);
-		await rest.setupOwnerAndLogin();
+		await start();
 
 		await check('n8n lists the three nodes, the Expand AI-tool variant (no Signer tool) and both credentials', async () => {
-			const nodes = (await rest.nodeTypes()).map((node) => node.name);
+			const nodes = (await rest!.nodeTypes()).map((node) => node.name);
 			for (const name of ['expand', 'expandSigner', 'expandTrigger', 'expandTool']) assert(nodes.includes(`${PACKAGE}.${name}`), `${PACKAGE}.${name} in /types/nodes.json`);
 			assert(!nodes.includes(`${PACKAGE}.expandSignerTool`), 'the Signer is not offered to AI agents');
-			const credentials = (await rest.credentialTypes()).map((credential) => credential.name);
+			const credentials = (await rest!.credentialTypes()).map((credential) => credential.name);
 			for (const name of ['expandApi', 'expandSignerApi']) assert(credentials.includes(name), `${name} in /types/credentials.json`);
 		});
 
 		await check('credential test: succeeds with the devnet key, fails clearly with a wrong one', async () => {
 			const data = { apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, streamUrl: devnet.streamUrl };
-			const good = await rest.testCredential({ ...EXPAND_CREDENTIAL, data });
+			const good = await rest!.testCredential({ ...EXPAND_CREDENTIAL, data });
 			equal(good.status, 'OK', `status (${good.message})`);
-			const bad = await rest.testCredential({ name: 'wrong key', type: 'expandApi', data: { ...data, apiKey: 'not-a-devnet-key' } });
+			const bad = await rest!.testCredential({ name: 'wrong key', type: 'expandApi', data: { ...data, apiKey: 'not-a-devnet-key' } });
 			equal(bad.status, 'Error', 'status with a wrong key');
 			assert(/forbidden/i.test(bad.message), `the message says why: "${bad.message}"`);
-			const offline = await rest.testCredential({ name: 'nothing there', type: 'expandApi', data: { ...data, baseUrl: 'http://127.0.0.1:9' } });
+			const offline = await rest!.testCredential({ name: 'nothing there', type: 'expandApi', data: { ...data, baseUrl: 'http://127.0.0.1:9' } });
 			equal(offline.status, 'Error', 'status with an unreachable base URL');
 		});
 
 		await check('price alert (active): mined blocks start executions with the DEX price of WETH', async () => {
 			const head = Number(BigInt(await devnet.rpc<string>(chainA.chainId, 'eth_blockNumber')));
 			await devnet.mine(chainA.chainId, 1);
-			await new Promise((resolve) => setTimeout(resolve, 300));
+			await pause(300);
 			await devnet.mine(chainA.chainId, 1);
 			const alerts = await until('two alerts after the mined blocks', () => {
 				const lines = jsonLines<{ symbol: string; price: string; blockNumber: number }>(out('price-alerts.jsonl')).filter((line) => line.blockNumber > head);
@@ -228,7 +302,7 @@ async function main(): Promise<void> {
 			});
 			assert(alerts.every((alert) => alert.symbol === 'WETH'), 'only WETH passes the IF (LINK is below 1,000)');
 			equal(Number(alerts[0].price), await quote(chainA.chainId, chainA.weth, 18), 'price');
-			const executions = await rest.executions(EXAMPLE_IDS.priceAlertDevnet);
+			const executions = await rest!.executions(EXAMPLE_IDS.priceAlertDevnet);
 			assert(executions.results.some((execution) => execution.mode === 'trigger' && execution.status === 'success'), 'successful trigger executions in n8n');
 		});
 
@@ -243,51 +317,33 @@ async function main(): Promise<void> {
 			const incoming = await sendNative(chainA.wallets[8].address, chainA.wallets[3].address, 5n);
 			await devnet.mine(chainA.chainId, 1);
 			await until('both large transfers in the file', () => watched().length >= 2);
-			await new Promise((resolve) => setTimeout(resolve, 2500));
+			await pause(2000);
 			equal(watched().map((line) => line.hash), [large, incoming], 'transfers written (not the 0.5 ETH one, not the unwatched wallets)');
 			equal(watched().map((line) => line.value), ['2000000000000000000', '5000000000000000000'], 'values');
 			assert(![small, unwatched].some((hash) => watched().some((line) => line.hash === hash)), 'filtered transfers absent');
 		});
 
-		await check('new-block trigger resumes after an n8n restart without a gap or a duplicate', async () => {
-			type Line = { number: number; hash: string; parentHash: string; reorg: boolean };
-			const blocks = () => jsonLines<Line>(out('blocks.jsonl'));
-			const head = async () => Number(BigInt(await devnet.rpc<string>(chainB.chainId, 'eth_blockNumber')));
-			await devnet.mine(chainB.chainId, 3);
-			let target = await head();
-			await until(`block ${target} logged before the restart`, () => blocks().some((line) => line.number === target));
-			const beforeRestart = blocks().length;
-
-			await running!.stop();
-			running = undefined;
-			// Blocks and a watched transfer while n8n is down.
-			await devnet.mine(chainB.chainId, 5);
-			const whileDown = await sendNative(chainA.wallets[2].address, chainA.wallets[9].address, 4n);
-			running = await startN8n(n8n);
-			await devnet.mine(chainB.chainId, 2);
-			target = await head();
-			await until(`block ${target} logged after the restart`, () => blocks().some((line) => line.number === target), 45_000);
-			await new Promise((resolve) => setTimeout(resolve, 2500));
-
-			const lines = blocks();
-			assert(lines.length > beforeRestart + 6, `blocks logged after the restart (${lines.length - beforeRestart})`);
-			const numbers = lines.map((line) => line.number);
-			equal(numbers, Array.from({ length: numbers.length }, (_, index) => numbers[0] + index), 'consecutive block numbers, each once');
-			equal(numbers[numbers.length - 1], target, 'last block');
-			lines.slice(1).forEach((line, index) => equal(line.parentHash, lines[index].hash, `block ${line.number} follows block ${lines[index].number}`));
-			assert(lines.every((line) => !line.reorg), 'no block flagged as a reorg replacement');
-			await until('the transfer made while n8n was down', () => watched().some((line) => line.hash === whileDown));
-			equal(watched().filter((line) => line.hash === whileDown).length, 1, 'the transfer made while n8n was down, once');
-			equal(new Set(watched().map((line) => line.hash)).size, watched().length, 'no transfer written twice');
-		});
+		await check('"USDC received → Slack" example (active): one message with the sender, the amount in USDC and the transaction', () => usdcReceivedExample(session));
+		await check(
+			'New Block and Token Transfer exactly once through an n8n restart and a deactivation while blocks and transfers keep coming',
+			() => restartAndReactivation(session),
+		);
+		await check('Token Transfer: changed watched addresses (unpublish, edit, publish) keep the position; the new filter applies from the next block', () =>
+			watchedAddressesChange(session),
+		);
+		await check("New Block: a changed chain starts afresh at the new chain's head, also when changed back", () => chainChange(session));
 	} catch (error) {
-		setupFailed(error);
+		results.push({ name: 'setup', ok: false, ms: 0 });
+		console.log(`  ✗ setup\n    ${String((error as Error)?.stack ?? error)}`);
 	} finally {
 		await running?.stop();
+		await slack.close();
 		await devnet.stop();
 	}
+	const failed = results.filter((result) => !result.ok).length;
 	console.log(`\nreal n8n e2e: ${Math.round((Date.now() - started) / 1000)} s (n8n install ${Math.round((installed - started) / 1000)} s); n8n log: ${path.join(n8n.userFolder, 'n8n.log')}`);
-	process.exit(summary());
+	console.log(`${results.length - failed} passed, ${failed} failed`);
+	process.exit(failed ? 1 : 0);
 }
 
 main().catch((error) => {

@@ -13,7 +13,7 @@
  *    in Postgres; no payout ID is signed twice; all 50 again pay everyone exactly once.
  * 4. The credential's Max Requests per Second across two workers, measured at the API.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { HDNodeWallet, Interface } from 'ethers';
@@ -28,7 +28,7 @@ import { USER_FOLDERS } from '../../playground/paths';
 import { devnetCredentials, importCredentials, importWorkflows, publishWorkflow } from '../../playground/prepare';
 import { freshQueueFolders, type QueueInstance, queueInstances, type QueueSettings, type RunningWorker, startWorker } from '../../playground/queue/cluster';
 import { startServices } from '../../playground/queue/services';
-import { assert, check, equal, setupFailed, summary, until } from '../helpers/checks';
+import { assert, check, equal, results, until } from '../n8n/check';
 import { startRecordingProxy } from '../helpers/recordingProxy';
 import { call, startCollector } from './servers';
 import {
@@ -145,11 +145,13 @@ async function main(): Promise<void> {
 		console.log(`n8n ${N8N_VERSION}; PostgreSQL and Redis up in ${(servicesMs / 1000).toFixed(1)} s; preparing ${home}`);
 		const prepared = Date.now();
 		await services.freshDatabase(settings.database);
+		// A fresh ledger, like the fresh devnet and database (an old entry would be returned as a repeat).
+		rmSync(path.dirname(ledger), { recursive: true, force: true });
 		mkdirSync(ledger, { recursive: true });
 		await freshQueueFolders([mainInstance, ...workerInstances], tarball);
 		const watched = [chainA.wallets[1].address, chainA.wallets[2].address];
 		await importCredentials(mainInstance, [
-			...devnetCredentials(devnet),
+			...devnetCredentials(devnet, { outputDir: path.dirname(ledger) }),
 			{ ...PACED_CREDENTIAL, data: { apiKey: devnet.apiKey, baseUrl: paced.url(devnet.baseUrl), historicalUrl: devnet.historicalUrl, maxRequestsPerSecond: PACED_PER_SECOND } },
 			{ ...SIGNER_LEDGER_CREDENTIAL, data: { keyType: 'mnemonic', mnemonic: DEVNET_MNEMONIC, derivationPath: "m/44'/60'/0'/0/{index}", payoutLedgerFolder: ledger, allowedChainIds: chainA.chainId } },
 		]);
@@ -349,13 +351,16 @@ async function main(): Promise<void> {
 			console.log(`    ${figures[figures.length - 1]}`);
 		});
 	} catch (error) {
-		setupFailed(error);
+		results.push({ name: 'setup', ok: false, ms: 0 });
+		console.log(`  ✗ setup\n    ${String((error as Error)?.stack ?? error)}`);
 	} finally {
 		await cleanUp();
 	}
 	console.log(`\nqueue-mode e2e: ${Math.round((Date.now() - started) / 1000)} s; logs: ${home}/<instance>/n8n.log`);
 	for (const figure of figures) console.log(`  ${figure}`);
-	process.exit(summary());
+	const failed = results.filter((result) => !result.ok).length;
+	console.log(`${results.length - failed} passed, ${failed} failed`);
+	process.exit(failed ? 1 : 0);
 }
 
 main().catch((error) => {

@@ -170,7 +170,7 @@ describe('sign, send, balances', () => {
 		const prepared = await prepareSolanaTransaction(transaction, '901', account, rpcChainReader(rpc));
 		expect(prepared.intent.rent).toBe(2_039_280n);
 		expect(prepared.intent.movements).toEqual([
-			{ asset: 'native', recipient, amount: 2_039_280n, via: "rent of the recipient's new token account" },
+			{ asset: 'native', recipient, amount: 2_039_280n, via: "rent of the recipient's new token account", cost: true },
 			{ asset: usdc, recipient, amount: 250_000_000n, via: 'SPL Token transfer' },
 		]);
 		const signed = await solanaFamily.sign(account, prepared);

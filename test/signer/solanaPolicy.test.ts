@@ -87,7 +87,7 @@ test('with an allowlist, an instruction the signer cannot read is refused, namin
 	);
 	const intent = (await prepareSolanaTransaction(close, '901', account(), rpcChainReader(rpc))).intent;
 	const refusal = checkIntent(policy({ allowedRecipients: devnet.solana.wallets[1].address }), intent, new ExecutionTotals());
-	expect(refusal?.message).toMatch(new RegExp(`rule "allowedRecipients": the call to contract ${TOKEN_PROGRAM_ADDRESS} is not`));
+	expect(refusal?.message).toMatch(new RegExp(`rule "allowedRecipients": the transaction holds SPL Token CloseAccount \\(program ${TOKEN_PROGRAM_ADDRESS}\\), which the signer cannot read as a transfer, and the program is not on the allowed list`));
 	expect(intent.opaque).toMatch(/SPL Token CloseAccount/);
 });
 

@@ -41,6 +41,9 @@ function config(params: Params, position: number): Record<string, unknown> {
 	return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 }
 
+/** The genesis hash of Solana Devnet (api.devnet.solana.com). */
+export const SOLANA_DEVNET_GENESIS_HASH = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
+
 /** The Solana JSON-RPC methods a signer needs (and a few a wallet asks first), over the devnet chain. */
 export function solanaRpcMethods(chain: SolanaChain): Record<string, (params: Params) => unknown> {
 	const context = () => ({ slot: chain.slot, apiVersion: '2.2.0' });
@@ -65,7 +68,9 @@ export function solanaRpcMethods(chain: SolanaChain): Record<string, (params: Pa
 	return {
 		getHealth: () => 'ok',
 		getVersion: () => ({ 'solana-core': '2.2.0', 'feature-set': 0 }),
-		getGenesisHash: () => chain.block(0)?.blockhash,
+		// Chain 901 is the API's Solana Devnet: the devnet answers with that cluster's genesis hash, by which
+		// a client tells clusters apart (as the EVM chains answer eth_chainId with the ID they stand for).
+		getGenesisHash: () => SOLANA_DEVNET_GENESIS_HASH,
 		getSlot: () => chain.slot,
 		getBlockHeight: () => chain.slot,
 		getLatestBlockhash: () => withContext(chain.latestBlockhash()),

@@ -4,6 +4,7 @@ import { operationsOf, resources } from '../../shared/catalog';
 import type { OperationSpec } from '../../shared/catalog/types';
 import { executionOptionsProperty } from './executionOptions';
 import { operationProperties } from './operationProperties';
+import { type OperationForm, shareProperties } from './shareProperties';
 
 function costText(operation: OperationSpec): string {
 	return operation.computeUnits === undefined
@@ -51,59 +52,23 @@ function operationProperty(resource: string, resourceOperations: OperationSpec[]
 	};
 }
 
-const RANK_BY_NAME: Record<string, number> = {
-	sendStepNotice: 0,
-	undocumentedNotice: 0,
-	chainId: 1,
-	returnAll: 4,
-	limit: 5,
-	additionalFields: 6,
-	extraParameters: 7,
-	rawBody: 8,
-	formatAmounts: 9,
-	waitForConfirmation: 10,
-	confirmations: 11,
-	confirmationTimeout: 12,
-};
-
-/** Form order: notices, chain, protocol and required fields, paging, then optional sections. */
-function rank(property: INodeProperties): number {
-	return RANK_BY_NAME[property.name] ?? (property.name.endsWith('Id') && property.type === 'options' ? 2 : 3);
+/** Every operation's form: its properties in form order, not yet scoped to it. */
+export function operationForms(): OperationForm[] {
+	return resources.flatMap((resource) =>
+		operationsOf(resource.value).map((operation) => ({
+			resource: resource.value,
+			operation: operation.operation,
+			properties: operationProperties(operation),
+		})),
+	);
 }
 
-/**
- * Properties of one resource. Identical properties of several operations are merged into one
- * whose displayOptions list all of them, which keeps the node description small.
- */
-function resourceProperties(resource: string, resourceOperations: OperationSpec[]): INodeProperties[] {
-	const merged = new Map<string, { property: INodeProperties; operations: string[] }>();
-	for (const operation of resourceOperations) {
-		for (const property of operationProperties(operation)) {
-			const key = JSON.stringify(property);
-			const entry = merged.get(key);
-			if (entry) entry.operations.push(operation.operation);
-			else merged.set(key, { property, operations: [operation.operation] });
-		}
-	}
-	return [...merged.values()]
-		.sort((a, b) => rank(a.property) - rank(b.property))
-		.map(({ property, operations }) => ({
-			...property,
-			displayOptions: {
-				...property.displayOptions,
-				show: { ...property.displayOptions?.show, resource: [resource], operation: operations },
-			},
-		}));
-}
-
-export function buildProperties(): INodeProperties[] {
+/** The node's properties; `share` turns the operations' forms into scoped properties. */
+export function buildProperties(share: (forms: OperationForm[]) => INodeProperties[] = shareProperties): INodeProperties[] {
 	const properties: INodeProperties[] = [resourceProperty];
 	for (const resource of resources) {
 		properties.push(operationProperty(resource.value, operationsOf(resource.value)));
 	}
-	for (const resource of resources) {
-		properties.push(...resourceProperties(resource.value, operationsOf(resource.value)));
-	}
-	properties.push(executionOptionsProperty);
+	properties.push(...share(operationForms()), executionOptionsProperty);
 	return properties;
 }

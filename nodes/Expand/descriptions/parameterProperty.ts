@@ -1,12 +1,15 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { requiredFamilies } from '../../shared/catalog/requirement';
 import type { ParameterSpec } from '../../shared/catalog/types';
 import { displayNameOf } from './displayName';
 
 function describe(parameter: ParameterSpec): string {
 	const parts = [parameter.description];
 	if (parameter.type === 'array') parts.push('Comma-separated, or a JSON array');
-	if (parameter.protocols?.length) parts.push(`Used by ${parameter.protocols.join(', ')}`);
+	const families = requiredFamilies(parameter);
+	if (families.length) parts.push(`Required on ${families.join(' and ')} chains`);
+	else if (parameter.protocols?.length) parts.push(`Used by ${parameter.protocols.join(', ')}`);
 	if (parameter.estimate) parts.push('Leave empty to have it estimated through Chain → Estimate Gas before the request');
 	return parts.join('. ');
 }
@@ -21,8 +24,8 @@ export function parameterProperty(parameter: ParameterSpec): INodeProperties {
 		displayName: displayNameOf(parameter.name),
 		name: parameter.name,
 		description: describe(parameter),
-		// An estimated value is required by the API but may be left empty on the form.
-		...(parameter.required && !parameter.estimate ? { required: true } : {}),
+		// An estimated value, or one required on some chain families only, may be left empty on the form.
+		...(parameter.required && !parameter.estimate && requiredFamilies(parameter).length === 0 ? { required: true } : {}),
 		...(parameter.placeholder ? { placeholder: parameter.placeholder } : {}),
 	};
 	if (parameter.options) {

@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { chainOf } from '../../shared/catalog/chains';
+import { isRequiredOn } from '../../shared/catalog/requirement';
 import type { OperationSpec } from '../../shared/catalog/types';
 import { itemError } from '../../shared/errors';
 import { expandApiRequest } from '../../shared/transport';
@@ -15,11 +17,13 @@ function word(hex: string): string {
 /**
  * Fills the parameters the catalog marks `estimate` that were left empty: the transfer they describe
  * is estimated through chain/estimategas (an ERC-20 transfer call to the token, or a native transfer),
- * before the operation's own request. The answer is checked: a whole number above 0.
+ * before the operation's own request, on the chains where the parameter is required (EVM chains for a gas
+ * limit tagged EVM). The answer is checked: a whole number above 0.
  */
 export async function fillEstimates(this: IExecuteFunctions, operation: OperationSpec, parameters: ItemParameters, itemIndex: number): Promise<void> {
+	const chosen = chainOf(parameters.values.get('chainId'), parameters.values.get('chainSymbol'));
 	for (const spec of operation.parameters) {
-		if (!spec.estimate || parameters.values.has(spec.name)) continue;
+		if (!spec.estimate || parameters.values.has(spec.name) || !isRequiredOn(spec, chosen)) continue;
 		const { from, to, amount, token } = spec.estimate;
 		const value = (name: string) => String(parameters.values.get(name) ?? '');
 		for (const name of [from, to]) {

@@ -1,7 +1,9 @@
 import type { INode } from 'n8n-workflow';
 
 import { itemError } from '../../shared/errors';
+import { chainOf } from '../../shared/catalog/chains';
 import { MAX_BLOCK_RANGE } from '../../shared/catalog/limits';
+import { isRequiredOn, requiredFamilies } from '../../shared/catalog/requirement';
 import type { OperationSpec, ParameterSpec, ValidationRule } from '../../shared/catalog/types';
 
 /** A parameter value after local checks: text, a switch, a list, or parsed JSON. */
@@ -114,9 +116,11 @@ export function prepareValues(
 ): Map<string, PreparedValue> {
 	const specs = new Map([...commonParameters, ...operation.parameters].map((spec) => [spec.name, spec]));
 	const values = new Map<string, PreparedValue>();
+	const chain = operation.chain ? chainOf(raw.chainId, raw.chainSymbol) : undefined;
 	for (const spec of operation.parameters) {
-		if (spec.required && !spec.estimate && isEmpty(raw[spec.name])) {
-			fail(node, itemIndex, `The parameter "${spec.name}" is required but empty`);
+		if (isRequiredOn(spec, chain) && !spec.estimate && isEmpty(raw[spec.name])) {
+			const on = chain && requiredFamilies(spec).length ? ` on ${chain.name} (chain ${chain.chainId})` : '';
+			fail(node, itemIndex, `The parameter "${spec.name}" is required${on} but empty`);
 		}
 	}
 	for (const [name, value] of Object.entries(raw)) {

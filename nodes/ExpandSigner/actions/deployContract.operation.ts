@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { SigningSession } from './common';
+import type { EvmSession } from './common';
 import { signItem } from './signing';
 
 export const option: INodePropertyOptions = {
@@ -62,7 +62,7 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: EvmSession): Promise<IDataObject> {
 	const raw: IDataObject = {
 		...(this.getNodeParameter('deployFields', itemIndex, {}) as IDataObject),
 		chainId: this.getNodeParameter('chainId', itemIndex),

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { accountOf, type SigningSession } from './common';
+import { accountOf, type EvmSession } from './common';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Address',
@@ -12,7 +12,7 @@ export const option: INodePropertyOptions = {
 export const description: INodeProperties[] = [];
 
 /** The address of the item's account; never the key. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
-	const account = accountOf.call(this, itemIndex, session);
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: EvmSession): Promise<IDataObject> {
+	const account = accountOf(this, itemIndex, session);
 	return { address: account.address, accountIndex: account.index };
 }

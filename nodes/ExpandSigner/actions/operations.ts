@@ -1,28 +1,61 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { accountProperties, type SignerOperation } from './common';
-import * as deployContract from './deployContract.operation';
-import * as getAddress from './getAddress.operation';
-import * as signMessage from './signMessage.operation';
-import * as signTransaction from './signTransaction.operation';
-import * as signTypedData from './signTypedData.operation';
+import { evm } from './evm';
+import type { SignerFamily } from './family';
+import { solana } from './solana';
 
-/** The Signer's operations: the Operation list, the form and the router's dispatch all come from here. */
-export const operations: SignerOperation[] = [getAddress, signMessage, signTransaction, deployContract, signTypedData];
+/** The Signer's chain families: the Chain Family list, each family's operations and fields, and the router's dispatch come from here. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each family has its own session type
+export const families: Array<SignerFamily<any>> = [evm, solana];
 
-export const operationsByName = new Map(operations.map((operation) => [String(operation.option.value), operation]));
+export const familiesByName = new Map(families.map((family) => [String(family.option.value), family]));
 
-export const operationProperty: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
+/** The family's operation of that name. */
+export function operationOf<Session>(family: SignerFamily<Session>, name: string): SignerOperation<Session> | undefined {
+	return family.operations.find((operation) => operation.option.value === name);
+}
+
+export const chainFamilyProperty: INodeProperties = {
+	displayName: 'Chain Family',
+	name: 'chainFamily',
 	type: 'options',
 	noDataExpression: true,
-	options: operations.map((operation) => operation.option),
-	default: 'signTransaction',
+	options: families.map((family) => family.option),
+	default: 'evm',
+	description: 'The chains this node signs for; each family has its own signing key credential and operations',
 };
 
-/** The node's form: the operation, its fields, then the account that signs. */
-export const properties: INodeProperties[] = [operationProperty, ...operations.flatMap((operation) => operation.description), ...accountProperties];
+function operationProperty(family: SignerFamily): INodeProperties {
+	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is the family's (defaultOperation)
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { chainFamily: [family.option.value] } },
+		options: family.operations.map((operation) => operation.option),
+		default: family.defaultOperation,
+	};
+}
+
+/** A field of a family's operation, shown only for that family (operations of two families may share a name). */
+function scoped(family: SignerFamily, property: INodeProperties): INodeProperties {
+	const show = { ...property.displayOptions?.show, chainFamily: [family.option.value] };
+	return { ...property, displayOptions: { ...property.displayOptions, show } };
+}
+
+/** The node's form: the chain family, its operation and fields, then the account that signs. */
+export const properties: INodeProperties[] = [
+	chainFamilyProperty,
+	...families.flatMap((family) => [
+		operationProperty(family),
+		...family.operations.flatMap((operation) => operation.description.map((property) => scoped(family, property))),
+	]),
+	...accountProperties,
+];
 
 /** Operations whose items call the API, for the API credential's display rule. */
-export const apiOperations = operations.filter((operation) => operation.usesApi).map((operation) => String(operation.option.value));
+export const apiOperations = [
+	...new Set(families.flatMap((family) => family.operations.filter((operation) => operation.usesApi).map((operation) => String(operation.option.value)))),
+];

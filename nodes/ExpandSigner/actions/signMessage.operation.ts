@@ -2,7 +2,7 @@ import { getBytes, hashMessage, isHexString } from 'ethers';
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { accountOf, type SigningSession } from './common';
+import { accountOf, type EvmSession } from './common';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Message',
@@ -32,8 +32,8 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
-	const account = accountOf.call(this, itemIndex, session);
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: EvmSession): Promise<IDataObject> {
+	const account = accountOf(this, itemIndex, session);
 	const text = this.getNodeParameter('message', itemIndex) as string;
 	const asBytes = this.getNodeParameter('messageIsHex', itemIndex, false) as boolean;
 	if (asBytes && !isHexString(text)) {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toSmallestUnit } from '../../shared/amounts';
-import type { SigningSession } from './common';
+import type { EvmSession } from './common';
 import { signItem } from './signing';
 
 export const option: INodePropertyOptions = {
@@ -195,7 +195,7 @@ function readFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: EvmSession): Promise<IDataObject> {
 	const source = this.getNodeParameter('source', itemIndex) as string;
 	const raw = source === 'input' ? readFromInput.call(this, itemIndex) : readFromForm.call(this, itemIndex);
 	return await signItem.call(this, itemIndex, session, raw);

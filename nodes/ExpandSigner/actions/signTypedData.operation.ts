@@ -2,7 +2,7 @@ import { TypedDataEncoder } from 'ethers';
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { accountOf, type SigningSession } from './common';
+import { accountOf, type EvmSession } from './common';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Typed Data',
@@ -23,8 +23,8 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: SigningSession): Promise<IDataObject> {
-	const account = accountOf.call(this, itemIndex, session);
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: EvmSession): Promise<IDataObject> {
+	const account = accountOf(this, itemIndex, session);
 	const raw = this.getNodeParameter('typedData', itemIndex) as string | IDataObject;
 	let data: { domain?: IDataObject; types?: Record<string, Array<{ name: string; type: string }>>; message?: IDataObject };
 	try {

@@ -7,10 +7,10 @@ import { checkFees, completeTransaction, needsFillIn, normalizeFields, refusedIt
 import type { SignedTransaction } from '../families/types';
 import { checkIntent, Refusal } from '../policy/check';
 import { type LedgerEntry, PayoutLedger } from '../policy/ledger';
-import { accountOf, type SigningSession } from './common';
+import { accountOf, type EvmSession } from './common';
 
 /** Completes, checks against the hard rules and the policy, and signs one transaction. */
-async function signFresh(this: IExecuteFunctions, itemIndex: number, session: SigningSession, fields: TransactionFields, account: EvmAccount): Promise<SignedTransaction> {
+async function signFresh(this: IExecuteFunctions, itemIndex: number, session: EvmSession, fields: TransactionFields, account: EvmAccount): Promise<SignedTransaction> {
 	const node = this.getNode();
 	const chainId = fields.chainId as string;
 	// Chain and recipient rules need no network: they are checked before anything is asked.
@@ -32,7 +32,7 @@ async function signFresh(this: IExecuteFunctions, itemIndex: number, session: Si
 }
 
 /** Where an earlier signed payout stands on the chain; one that can never land is refused. */
-async function chainStatus(this: IExecuteFunctions, itemIndex: number, session: SigningSession, entry: LedgerEntry): Promise<'mined' | 'pending' | 'notSent'> {
+async function chainStatus(this: IExecuteFunctions, itemIndex: number, session: EvmSession, entry: LedgerEntry): Promise<'mined' | 'pending' | 'notSent'> {
 	const client = new ChainClient(this, entry.chainId, itemIndex, session.rpcUrls);
 	const known = await client.rpc<{ blockNumber?: string | null } | null>('eth_getTransactionByHash', [entry.signed.transactionHash]);
 	if (known) return known.blockNumber ? 'mined' : 'pending';
@@ -55,10 +55,10 @@ async function chainStatus(this: IExecuteFunctions, itemIndex: number, session: 
  * this account and chain gives the earlier transaction back (`repeat: true`, same hash, so sending
  * it again is harmless), never a new one; with other content it is refused.
  */
-export async function signItem(this: IExecuteFunctions, itemIndex: number, session: SigningSession, raw: IDataObject, deploy = false): Promise<IDataObject> {
+export async function signItem(this: IExecuteFunctions, itemIndex: number, session: EvmSession, raw: IDataObject, deploy = false): Promise<IDataObject> {
 	const node = this.getNode();
 	const fields = normalizeFields(node, itemIndex, raw, deploy);
-	const account = accountOf.call(this, itemIndex, session);
+	const account = accountOf(this, itemIndex, session);
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
 	if (!payoutId) return { ...(await signFresh.call(this, itemIndex, session, fields, account)), repeat: false };
 	if (!session.ledger) {

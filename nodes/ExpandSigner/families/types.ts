@@ -39,6 +39,8 @@ export interface Movement {
 	amount: bigint;
 	/** How it was read: the native value, or the token operation decoded from the call. */
 	via: string;
+	/** A cost of carrying the payment out (the rent of a token account it creates), not a payment to the recipient. */
+	cost?: true;
 }
 
 /** A transaction as the spending policy judges it, whatever the family. */
@@ -46,8 +48,10 @@ export interface TransactionIntent {
 	chainId: string;
 	from: string;
 	movements: Movement[];
-	/** The contract called, when its call could not be read as a token operation. */
+	/** The contract (program) called, when its call could not be read as a token operation. */
 	opaqueCallTo?: string;
+	/** What could not be read, in words, when the family can say more than the contract's address. */
+	opaque?: string;
 	/** The most the transaction can cost in fees, in the native asset's smallest unit. */
 	maxFee: bigint;
 }

@@ -2,7 +2,8 @@ import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTe
 
 import { evmFamily } from '../families/evm';
 import { SigningKeyError } from '../families/evm/accounts';
-import { describePolicy, PolicyError, readPolicy } from '../policy/policy';
+import { SOLANA_POLICY_FORMAT, signSolanaMessage, solanaKeyring } from '../families/solana';
+import { describePolicy, PolicyError, readPolicy, type SpendingPolicy } from '../policy/policy';
 
 const SHOWN_ACCOUNTS = 3;
 
@@ -19,14 +20,38 @@ export async function expandSignerKeyTest(
 		const keyring = evmFamily.keyring(data);
 		const hasIndex = data.keyType === 'mnemonic' && String(data.derivationPath || '{index}').includes('{index}');
 		const accounts = Array.from({ length: hasIndex ? SHOWN_ACCOUNTS : 1 }, (_, index) => `#${index} ${keyring.account(index).address}`);
-		const policy = describePolicy(readPolicy(data));
-		const ledger = String(data.payoutLedgerFolder ?? '').trim();
-		return {
-			status: 'OK',
-			message: `Valid key. Accounts: ${accounts.join(', ')}${hasIndex ? ', …' : ''}. ${policy} Payout IDs: ${ledger ? `kept in ${ledger}` : 'off (no ledger folder)'}.`,
-		};
+		return validKey(accounts, hasIndex, readPolicy(data), data.payoutLedgerFolder);
 	} catch (error) {
-		if (error instanceof SigningKeyError || error instanceof PolicyError) return { status: 'Error', message: error.message };
-		return { status: 'Error', message: 'The signing key cannot be loaded' };
+		return keyError(error);
+	}
+}
+
+function validKey(accounts: string[], more: boolean, policy: SpendingPolicy, ledgerFolder: unknown): INodeCredentialTestResult {
+	const ledger = String(ledgerFolder ?? '').trim();
+	return {
+		status: 'OK',
+		message: `Valid key. Accounts: ${accounts.join(', ')}${more ? ', …' : ''}. ${describePolicy(policy)} Payout IDs: ${ledger ? `kept in ${ledger}` : 'off (no ledger folder)'}.`,
+	};
+}
+
+function keyError(error: unknown): INodeCredentialTestResult {
+	if (error instanceof SigningKeyError || error instanceof PolicyError) return { status: 'Error', message: error.message };
+	return { status: 'Error', message: 'The signing key cannot be loaded' };
+}
+
+/** The Solana key credential: addresses (with a mnemonic, the first accounts on m/44'/501'/N'/0') and the policy in words, locally. */
+export async function expandSolanaKeyTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	try {
+		const keyring = solanaKeyring(data);
+		const accounts = Array.from({ length: keyring.fromMnemonic ? SHOWN_ACCOUNTS : 1 }, (_, index) => `#${index} ${keyring.account(index).address}`);
+		// A key pair whose halves do not belong together is refused at signing by @solana/kit; signing a test message shows it now.
+		await signSolanaMessage(keyring.account(0), new Uint8Array([0]));
+		return validKey(accounts, keyring.fromMnemonic, readPolicy(data, SOLANA_POLICY_FORMAT), data.payoutLedgerFolder);
+	} catch (error) {
+		return keyError(error);
 	}
 }

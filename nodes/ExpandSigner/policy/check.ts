@@ -49,7 +49,9 @@ export function checkIntent(policy: SpendingPolicy, intent: TransactionIntent, t
 		if (intent.opaqueCallTo && !policy.recipients.has(policy.format.key(intent.opaqueCallTo))) {
 			return new Refusal(
 				'allowedRecipients',
-				`the call to contract ${shownAddress(intent.opaqueCallTo)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
+				intent.opaque
+					? `the transaction holds ${intent.opaque}, which the signer cannot read as a transfer, and the program is not on the allowed list`
+					: `the call to contract ${shownAddress(intent.opaqueCallTo)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
 			);
 		}
 		for (const movement of intent.movements) {

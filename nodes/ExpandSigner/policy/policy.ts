@@ -35,6 +35,10 @@ export interface PolicyFormat {
 	smallestUnit: string;
 	/** Max Total Fee when the field is empty, in whole native units. */
 	defaultMaxTotalFee: string;
+	/** Whether fees are gas × fee per gas, with the gas limit and fee-per-gas ceilings (EVM). */
+	gasRules: boolean;
+	/** What the recipient allowlist reads, in words. */
+	readableCalls: string;
 }
 
 export interface AssetLimit {
@@ -59,6 +63,8 @@ export const EVM_POLICY_FORMAT: PolicyFormat = {
 	nativeDecimals: 18,
 	smallestUnit: 'wei',
 	defaultMaxTotalFee: DEFAULT_MAX_TOTAL_FEE,
+	gasRules: true,
+	readableCalls: 'native transfers and token transfer/transferFrom/approve; other contract calls refused',
 };
 const GWEI_DECIMALS = 9;
 
@@ -152,12 +158,11 @@ export function describePolicy(policy: SpendingPolicy): string {
 	const parts = [
 		policy.chainIds.size ? `chains ${[...policy.chainIds].join(', ')} only` : 'any chain',
 		policy.recipients.size
-			? `only to ${policy.recipients.size} allowed recipient${policy.recipients.size === 1 ? '' : 's'} (native transfers and token transfer/transferFrom/approve; other contract calls refused)`
+			? `only to ${policy.recipients.size} allowed recipient${policy.recipients.size === 1 ? '' : 's'} (${policy.format.readableCalls})`
 			: 'any recipient',
 		policy.perTransaction.length ? `per transaction at most ${policy.perTransaction.map(limitText).join('; ')}` : 'no per-transaction amount limit',
 		policy.perExecution.length ? `per execution at most ${policy.perExecution.map(limitText).join('; ')}` : 'no per-execution total',
-		`fee per gas at most ${formatUnits(policy.maxFeePerGas.toString(), GWEI_DECIMALS)} gwei`,
-		`gas limit at most ${policy.maxGasLimit}`,
+		...(policy.format.gasRules ? [`fee per gas at most ${formatUnits(policy.maxFeePerGas.toString(), GWEI_DECIMALS)} gwei`, `gas limit at most ${policy.maxGasLimit}`] : []),
 		`total fee at most ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)} native units per transaction`,
 	];
 	return `Policy: ${parts.join('; ')}.`;

@@ -7,6 +7,11 @@ export interface ChainOption {
 	nativeDecimals: number;
 	nativeSymbol: string;
 	evm: boolean;
+	/**
+	 * The chain family, as parameters name it in `protocols` ("EVM", "Solana", "Stellar"): a required
+	 * parameter tagged with families is required only on chains of those families.
+	 */
+	family: string;
 }
 
 const evm = (chainId: string, symbol: string, name: string, nativeSymbol = 'ETH'): ChainOption => ({
@@ -16,6 +21,7 @@ const evm = (chainId: string, symbol: string, name: string, nativeSymbol = 'ETH'
 	nativeDecimals: 18,
 	nativeSymbol,
 	evm: true,
+	family: 'EVM',
 });
 
 const other = (
@@ -24,7 +30,7 @@ const other = (
 	name: string,
 	nativeSymbol: string,
 	nativeDecimals: number,
-): ChainOption => ({ chainId, symbol, name, nativeDecimals, nativeSymbol, evm: false });
+): ChainOption => ({ chainId, symbol, name, nativeDecimals, nativeSymbol, evm: false, family: name.split(' ')[0] });
 
 export const chains: ChainOption[] = [
 	evm('1', 'ETH', 'Ethereum'),
@@ -80,3 +86,13 @@ export const chains: ChainOption[] = [
 export function findChain(chainId: string): ChainOption | undefined {
 	return chains.find((chain) => chain.chainId === chainId);
 }
+
+/** The chain a request names, by its symbol when one is given (the API then ignores the ID), else by its ID. */
+export function chainOf(chainId: unknown, chainSymbol: unknown): ChainOption | undefined {
+	const symbol = typeof chainSymbol === 'string' ? chainSymbol.trim().toUpperCase() : '';
+	if (symbol !== '') return chains.find((chain) => chain.symbol === symbol);
+	return findChain(String(chainId ?? '').trim());
+}
+
+/** The families chains belong to ("EVM", "Solana", ...). */
+export const chainFamilies = new Set(chains.map((chain) => chain.family));

@@ -26,6 +26,7 @@ export interface ParameterSpec {
 	/** The API's own parameter name, used as the n8n parameter name too. */
 	name: string;
 	type: ParameterType;
+	/** Required by the API; when `protocols` names chain families ("EVM", "Solana"), only on chains of those families. */
 	required?: boolean;
 	/** The documented default; the form shows it, and the value is sent only when the user sets one. */
 	default?: string | boolean;

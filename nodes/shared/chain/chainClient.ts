@@ -12,6 +12,29 @@ export interface RpcAnswer<T> {
 }
 
 /**
+ * How a chain's JSON-RPC node proves which chain it serves: the method that names the chain, how its
+ * answer reads, and what it must answer for a chain ID of the API (undefined: no check is known).
+ */
+export interface ChainIdentity {
+	method: string;
+	read(answer: unknown): string;
+	expected(chainId: string): string | undefined;
+}
+
+/** EVM chains: eth_chainId, compared as a decimal number. */
+export const EVM_CHAIN_IDENTITY: ChainIdentity = {
+	method: 'eth_chainId',
+	read(answer) {
+		try {
+			return BigInt(String(answer)).toString();
+		} catch {
+			return JSON.stringify(answer).slice(0, 40);
+		}
+	},
+	expected: (chainId) => (/^\d+$/.test(chainId) ? chainId : undefined),
+};
+
+/**
  * What signing and block watching need from the chain, the way the service's own SDK gets it: the
  * chain's public JSON-RPC URL from the API (`chain/getpublicrpc`), then plain JSON-RPC over n8n's
  * HTTP helper.
@@ -23,6 +46,7 @@ export class ChainClient {
 		private readonly itemIndex: number,
 		/** RPC URLs by chain, shared by the items of one execution so each chain costs one lookup. */
 		private readonly rpcUrls: Map<string, Promise<string>>,
+		private readonly identity: ChainIdentity = EVM_CHAIN_IDENTITY,
 	) {}
 
 	private get chainValues(): IDataObject {
@@ -31,7 +55,7 @@ export class ChainClient {
 
 	/**
 	 * The chain's JSON-RPC URL, once per chain per execution. When the chain is known, the node must
-	 * answer eth_chainId with it before it is used: a URL for another chain (a wrong or hostile
+	 * name it (eth_chainId on EVM chains) before it is used: a URL for another chain (a wrong or hostile
 	 * lookup) is refused, so nothing is signed or read from the wrong chain.
 	 */
 	private async url(): Promise<string> {
@@ -41,7 +65,8 @@ export class ChainClient {
 				.call(this.context, endpointRequest('chain', 'getpublicrpc', this.chainValues), this.itemIndex)
 				.then(async (data) => {
 					const url = String((data as IDataObject).rpc);
-					if (this.chainId && /^\d+$/.test(this.chainId)) await this.verifyChain(url, this.chainId);
+					const expected = this.chainId ? this.identity.expected(this.chainId) : undefined;
+					if (expected !== undefined) await this.verifyChain(url, this.chainId as string, expected);
 					return url;
 				});
 			lookup.catch(() => this.rpcUrls.delete(key));
@@ -50,18 +75,12 @@ export class ChainClient {
 		return await (this.rpcUrls.get(key) as Promise<string>);
 	}
 
-	private async verifyChain(url: string, chainId: string): Promise<void> {
-		const answer = await this.send<string>(url, 'eth_chainId', []);
-		let reported: string;
-		try {
-			reported = BigInt(String(answer)).toString();
-		} catch {
-			reported = JSON.stringify(answer).slice(0, 40);
-		}
-		if (reported !== chainId) {
+	private async verifyChain(url: string, chainId: string, expected: string): Promise<void> {
+		const reported = this.identity.read(await this.send<unknown>(url, this.identity.method, []));
+		if (reported !== expected) {
 			throw new NodeOperationError(
 				this.context.getNode(),
-				`Refused by the rule "rpcChainId": the JSON-RPC node the API gave for chain ${chainId} answers eth_chainId ${reported}; nothing was sent to it (item ${this.itemIndex})`,
+				`Refused by the rule "rpcChainId": the JSON-RPC node the API gave for chain ${chainId} answers ${this.identity.method} ${reported}; nothing was sent to it (item ${this.itemIndex})`,
 				{ itemIndex: this.itemIndex },
 			);
 		}

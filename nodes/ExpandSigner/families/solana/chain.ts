@@ -1,8 +1,24 @@
-import { TOKEN_PROGRAM_ADDRESS, getTokenDecoder } from '@solana-program/token';
+import { TOKEN_PROGRAM_ADDRESS, getMintDecoder, getMintSize, getTokenDecoder } from '@solana-program/token';
 import { getBase64Encoder, isAddress } from '@solana/kit';
 
+import type { ChainIdentity } from '../../../shared/chain/chainClient';
 import type { Lifetime } from './build';
 import type { SolanaChainReader } from './intent';
+
+/**
+ * The API's Solana chains, and the genesis hash by which a JSON-RPC node proves which cluster it
+ * serves (Solana has no chain ID; a transaction is bound to its cluster only by its recent blockhash).
+ */
+export const SOLANA_CHAINS: Readonly<Record<string, { name: string; genesisHash: string }>> = {
+	'900': { name: 'Solana', genesisHash: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d' },
+	'901': { name: 'Solana Devnet', genesisHash: 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG' },
+};
+
+export const SOLANA_CHAIN_IDENTITY: ChainIdentity = {
+	method: 'getGenesisHash',
+	read: (answer) => (typeof answer === 'string' ? answer.slice(0, 44) : JSON.stringify(answer).slice(0, 40)),
+	expected: (chainId) => SOLANA_CHAINS[chainId]?.genesisHash,
+};
 
 /** One JSON-RPC call to the chain's node (ChainClient.rpc in the node, a plain HTTP call in tests). */
 export type SolanaRpc = <T>(method: string, params: unknown[]) => Promise<T>;
@@ -37,4 +53,20 @@ export function rpcChainReader(rpc: SolanaRpc): SolanaChainReader {
 			}
 		},
 	};
+}
+
+/** The decimals of an SPL Token mint, read from its account; undefined when the account is not a mint of the SPL Token program. */
+export async function mintDecimals(rpc: SolanaRpc, mint: string): Promise<number | undefined> {
+	const answer = await rpc<{ value?: { owner?: unknown; data?: unknown } | null }>('getAccountInfo', [mint, { encoding: 'base64' }]);
+	const value = answer?.value;
+	if (!value || value.owner !== TOKEN_PROGRAM_ADDRESS || !Array.isArray(value.data) || typeof value.data[0] !== 'string') return undefined;
+	try {
+		const bytes = getBase64Encoder().encode(value.data[0]);
+		// A token account is longer and would decode as a mint from its first bytes.
+		if (bytes.length !== getMintSize()) return undefined;
+		const decoded = getMintDecoder().decode(bytes);
+		return decoded.isInitialized ? decoded.decimals : undefined;
+	} catch {
+		return undefined;
+	}
 }

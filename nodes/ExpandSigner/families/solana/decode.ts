@@ -17,7 +17,10 @@ import {
 	type Instruction,
 	type Transaction,
 	decompileTransactionMessage,
+	getBase58Encoder,
+	getBase64Encoder,
 	getCompiledTransactionMessageDecoder,
+	getTransactionDecoder,
 } from '@solana/kit';
 
 /** Solana's base fee, a protocol constant: lamports per signature the transaction carries. */
@@ -144,4 +147,15 @@ export function decodeTransaction(transaction: Transaction): DecodedTransaction 
 		instructions,
 		fee: BigInt(signers.length) * LAMPORTS_PER_SIGNATURE + (price * limit + 999_999n) / 1_000_000n,
 	};
+}
+
+/** A wire transaction from its text (base64, as the API's Solana operations return it, or base58); undefined when it is not one. */
+export function readWireTransaction(text: string, encoding: 'base64' | 'base58'): Transaction | undefined {
+	const pattern = encoding === 'base58' ? /^[1-9A-HJ-NP-Za-km-z]+$/ : /^[A-Za-z0-9+/]+={0,2}$/;
+	if (!pattern.test(text)) return undefined;
+	try {
+		return getTransactionDecoder().decode(encoding === 'base58' ? getBase58Encoder().encode(text) : getBase64Encoder().encode(text));
+	} catch {
+		return undefined;
+	}
 }

@@ -1,4 +1,6 @@
 import type { Transaction } from '@solana/kit';
+
+export type { Transaction as SolanaTransaction } from '@solana/kit';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { ChainFamily, SigningAccount } from '../types';
@@ -35,9 +37,10 @@ export const solanaFamily = {
 } satisfies ChainFamily<SolanaUnsigned>;
 
 export { transferSolTransaction, transferTokenTransaction, type Lifetime } from './build';
-export { latestLifetime, rpcChainReader, type SolanaRpc, UnexpectedRpcAnswer } from './chain';
-export { decodeTransaction, UndecodableTransaction, type DecodedTransaction } from './decode';
+export { latestLifetime, mintDecimals, rpcChainReader, SOLANA_CHAIN_IDENTITY, SOLANA_CHAINS, type SolanaRpc, UnexpectedRpcAnswer } from './chain';
+export { decodeTransaction, readWireTransaction, UndecodableTransaction, type DecodedTransaction } from './decode';
+export { describeSolanaError } from './errors';
 export { rentExemption, TOKEN_ACCOUNT_SIZE, type SolanaChainReader, type SolanaIntent } from './intent';
 export { SolanaAccount, type SolanaKeyring, solanaKeyring, solanaPath } from './keys';
-export { NotASigner, signSolanaMessage, signSolanaTransaction, type SolanaSignedTransaction } from './sign';
+export { messageBytes, NotASigner, signSolanaMessage, signSolanaTransaction, type SolanaSignedTransaction } from './sign';
 export { SOLANA_POLICY_FORMAT } from './policy';

@@ -24,8 +24,6 @@ export interface SolanaChainReader {
 export interface SolanaIntent extends TransactionIntent {
 	/** Rent of the token accounts the transaction creates, paid by the fee payer (included in movements). */
 	rent: bigint;
-	/** What the Signer could not read, in words, for the refusal message. */
-	opaque?: string;
 }
 
 async function isAssociatedAccount(account: string, owner: string, mint: string): Promise<boolean> {
@@ -75,7 +73,7 @@ export async function solanaIntent(decoded: DecodedTransaction, chainId: string,
 				if (instruction.payer === from) {
 					const cost = rentExemption(TOKEN_ACCOUNT_SIZE);
 					rent += cost;
-					movements.push({ asset: 'native', recipient: instruction.owner, amount: cost, via: "rent of the recipient's new token account" });
+					movements.push({ asset: 'native', recipient: instruction.owner, amount: cost, via: "rent of the recipient's new token account", cost: true });
 				}
 				break;
 			case 'tokenTransfer':

@@ -68,6 +68,8 @@ function accountFromKeyPair(keyPair: Uint8Array, index: number): SolanaAccount {
  */
 export interface SolanaKeyring extends Keyring {
 	account(index: number): SolanaAccount;
+	/** Whether the accounts are derived from a mnemonic (on solanaPath(index)). */
+	readonly fromMnemonic: boolean;
 }
 
 export function solanaKeyring(credentials: ICredentialDataDecryptedObject): SolanaKeyring {
@@ -80,6 +82,7 @@ export function solanaKeyring(credentials: ICredentialDataDecryptedObject): Sola
 		const master = HDKey.fromMasterSeed(seed.slice(2));
 		const accounts = new Map<number, SolanaAccount>();
 		return {
+			fromMnemonic: true,
 			account(index: number) {
 				if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
 					throw new SigningKeyError(`Account index ${index} is not a whole number from 0 to 2147483647`);
@@ -96,6 +99,7 @@ export function solanaKeyring(credentials: ICredentialDataDecryptedObject): Sola
 	}
 	const account = accountFromKeyPair(parseSecretKey(String(credentials.secretKey ?? '').trim()), 0);
 	return {
+		fromMnemonic: false,
 		account(index: number) {
 			if (index !== 0) throw new SigningKeyError(`Account index ${index} needs a mnemonic credential; a single secret key has only account 0`);
 			return account;

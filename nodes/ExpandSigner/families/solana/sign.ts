@@ -1,8 +1,10 @@
 import {
 	type Transaction,
 	createKeyPairFromBytes,
+	getBase16Encoder,
 	getBase58Decoder,
 	getBase64EncodedWireTransaction,
+	getUtf8Encoder,
 	partiallySignTransaction,
 	signBytes,
 } from '@solana/kit';
@@ -57,4 +59,10 @@ export async function signSolanaTransaction(account: SolanaAccount, transaction:
 export async function signSolanaMessage(account: SolanaAccount, message: Uint8Array): Promise<{ signature: string; address: string }> {
 	const keyPair = await keyPairOf(account);
 	return { signature: getBase58Decoder().decode(await signBytes(keyPair.privateKey, message)), address: account.address };
+}
+
+/** The bytes a message stands for: its UTF-8, or the bytes of 0x-prefixed hex; undefined for hex that is not. */
+export function messageBytes(text: string, hex: boolean): Uint8Array | undefined {
+	if (!hex) return new Uint8Array(getUtf8Encoder().encode(text));
+	return /^0x(?:[0-9a-fA-F]{2})*$/.test(text) ? new Uint8Array(getBase16Encoder().encode(text.slice(2).toLowerCase())) : undefined;
 }

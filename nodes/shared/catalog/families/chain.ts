@@ -402,7 +402,7 @@ export const chainOperations: OperationSpec[] = [
 				pattern: '^(\\d+|0x[0-9a-fA-F]+)$',
 				patternHint: 'a decimal or 0x-prefixed hexadecimal slot number',
 			},
-			{ name: 'keys', type: 'string', description: 'Ledger keys to read', protocols: ['Stellar'] },
+			{ name: 'keys', type: 'string', required: true, description: 'Ledger keys to read', protocols: ['Stellar'] },
 		],
 	},
 	{
@@ -475,7 +475,7 @@ export const chainOperations: OperationSpec[] = [
 				description: 'Hash of the transaction',
 				placeholder: '0x...',
 			},
-			{ name: 'address', type: 'string', description: 'Address of the account', protocols: ['TON'] },
+			{ name: 'address', type: 'string', required: true, description: 'Address of the account', protocols: ['TON'] },
 		],
 	},
 	{
@@ -555,7 +555,7 @@ export const chainOperations: OperationSpec[] = [
 		confirmable: true,
 		parameters: [
 			rawTransaction,
-			{ name: 'signature', type: 'string', description: 'Signature of the transaction', protocols: ['Sui'] },
+			{ name: 'signature', type: 'string', required: true, description: 'Signature of the transaction', protocols: ['Sui'] },
 			{
 				name: 'transactionHash',
 				type: 'string',

@@ -12,14 +12,13 @@ const EVM = ['EVM'];
 const SOLANA = ['Solana'];
 
 
-const evmTokenAddress = tokenAddress(undefined, { required: false, protocols: EVM });
+/** Required by the EVM schemas (on EVM chains only, as its `protocols` say). */
+const evmTokenAddress = tokenAddress(undefined, { protocols: EVM });
 
-/** Required by the EVM schema of a write; the API's default chain is EVM and so is the devnet, where leaving it out is a 400. */
-const evmRequiredTokenAddress = tokenAddress(undefined, { protocols: EVM });
-
-const splToken = (description = 'Mint address of the SPL token'): ParameterSpec => ({
+const splToken = (description = 'Mint address of the SPL token', required = false): ParameterSpec => ({
 	name: 'token',
 	type: 'string',
+	...(required ? { required } : {}),
 	description,
 	protocols: SOLANA,
 });
@@ -87,12 +86,12 @@ export const fungibletokenOperations: OperationSpec[] = [
 			},
 			{ ...from('Address of the token owner, who signs the transaction'), protocols: EVM },
 			{ name: 'to', type: 'string', required: true, description: 'Address of the spender', protocols: EVM, placeholder: '0x...' },
-			evmRequiredTokenAddress,
+			evmTokenAddress,
 			{ ...gas, protocols: EVM },
 			{ ...gasPriority, protocols: EVM },
-			splToken(),
-			{ name: 'owner', type: 'string', description: 'Public key of the token owner', protocols: SOLANA },
-			{ name: 'delegate', type: 'string', description: 'Public key of the spender (delegate)', protocols: SOLANA },
+			splToken(undefined, true),
+			{ name: 'owner', type: 'string', required: true, description: 'Public key of the token owner', protocols: SOLANA },
+			{ name: 'delegate', type: 'string', required: true, description: 'Public key of the spender (delegate)', protocols: SOLANA },
 		],
 	},
 	{
@@ -133,7 +132,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		host: 'base',
 		kind: 'read',
 		chain: true,
-		parameters: [evmTokenAddress, splToken()],
+		parameters: [evmTokenAddress, splToken(undefined, true)],
 	},
 	{
 		resource: 'fungibletoken',
@@ -147,8 +146,8 @@ export const fungibletokenOperations: OperationSpec[] = [
 		chain: true,
 		parameters: [
 			evmTokenAddress,
-			splToken(),
-			{ name: 'publickey', type: 'string', description: 'A Solana public key; the Solana implementation requires it', protocols: SOLANA },
+			splToken(undefined, true),
+			{ name: 'publickey', type: 'string', required: true, description: 'A Solana public key', protocols: SOLANA },
 		],
 	},
 	{
@@ -276,14 +275,14 @@ export const fungibletokenOperations: OperationSpec[] = [
 			},
 			{ ...from(), protocols: EVM },
 			{ name: 'to', type: 'string', required: true, description: 'Address of the recipient', protocols: EVM, placeholder: '0x...' },
-			evmRequiredTokenAddress,
+			evmTokenAddress,
 			{ ...gas, protocols: EVM, estimate: { from: 'from', to: 'to', amount: 'amount', token: 'tokenAddress' } },
 			{ ...gasPriority, protocols: EVM },
-			splToken(),
-			{ name: 'sender', type: 'string', description: 'Public key of the sender', protocols: SOLANA },
-			{ name: 'destination', type: 'string', description: 'Public key of the recipient', protocols: SOLANA },
-			{ name: 'feePayer', type: 'string', description: 'Public key of the account that pays the fee', protocols: SOLANA },
-			{ name: 'decimals', type: 'string', description: 'Decimals of the token', protocols: SOLANA, ...DIGITS },
+			splToken(undefined, true),
+			{ name: 'sender', type: 'string', required: true, description: 'Public key of the sender', protocols: SOLANA },
+			{ name: 'destination', type: 'string', required: true, description: 'Public key of the recipient', protocols: SOLANA },
+			{ name: 'feePayer', type: 'string', required: true, description: 'Public key of the account that pays the fee', protocols: SOLANA },
+			{ name: 'decimals', type: 'string', required: true, description: 'Decimals of the token', protocols: SOLANA, ...DIGITS },
 		],
 	},
 	{

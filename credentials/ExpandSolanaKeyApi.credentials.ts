@@ -1,0 +1,118 @@
+import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The Solana key that signs in Expand Signer (Chain Family: Solana). It never leaves n8n: no request
+ * carries it, and the node's credential test (testedBy) checks it locally and shows the addresses.
+ */
+export class ExpandSolanaKeyApi implements ICredentialType {
+	name = 'expandSolanaKeyApi';
+
+	displayName = 'Expand Solana Signing Key API';
+
+	icon: Icon = { light: 'file:../icons/expandSigner.svg', dark: 'file:../icons/expandSigner.dark.svg' };
+
+	documentationUrl = 'https://github.com/expand-network/n8n-nodes-expand-network/blob/main/docs/signer.md#solana';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Key Type',
+			name: 'keyType',
+			type: 'options',
+			options: [
+				{ name: 'Secret Key', value: 'secretKey' },
+				{ name: 'Mnemonic', value: 'mnemonic' },
+			],
+			default: 'secretKey',
+		},
+		{
+			displayName: 'Secret Key',
+			name: 'secretKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				"The 64-byte key pair: base58 as Phantom and Solflare export it, or the JSON array of a solana-keygen key file ([12, 34, …]). It has one account (Account Index 0).",
+			displayOptions: { show: { keyType: ['secretKey'] } },
+		},
+		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password -- the recovery phrase is the key itself
+		{
+			displayName: 'Mnemonic',
+			name: 'mnemonic',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: "The BIP-39 recovery phrase. Account N is derived on m/44'/501'/N'/0' (Phantom, Solflare, solana-keygen), N being the node's Account Index.",
+			displayOptions: { show: { keyType: ['mnemonic'] } },
+		},
+		{
+			displayName: 'Passphrase',
+			name: 'passphrase',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: 'Optional BIP-39 passphrase',
+			displayOptions: { show: { keyType: ['mnemonic'] } },
+		},
+		{
+			displayName:
+				'Spending policy: every field below is optional. The fee limit applies even when left empty (its default is shown). Test shows the policy in words.',
+			name: 'policyNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Allowed Chain IDs',
+			name: 'allowedChainIds',
+			type: 'string',
+			default: '',
+			placeholder: '900',
+			description: "Chains this key may sign for, comma-separated (900 Solana, 901 Solana Devnet); empty allows both",
+		},
+		{
+			displayName: 'Allowed Recipients',
+			name: 'allowedRecipients',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: 'Base58 addresses, comma- or line-separated',
+			description:
+				"Wallets this key may pay; empty allows any. Applies to SOL transfers, to the owner of the receiving token account of SPL transfers (or the delegate of an approval) and to the owner of a token account whose rent it pays. With a list set, any instruction the Signer cannot read is refused unless its program is on the list.",
+		},
+		{
+			displayName: 'Max Per Transaction',
+			name: 'maxPerTransaction',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: 'native = 2\nEPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:6@900 = 25000',
+			description:
+				'One limit per line, in whole units: "native = 2" (SOL, any chain), "native@900 = 2" (one chain), "MintAddress:decimals = 1000" (optionally @chainId). The rent of a token account the transaction creates counts as SOL. Assets without a line are not limited.',
+		},
+		{
+			displayName: 'Max Per Execution',
+			name: 'maxPerExecution',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:6@900 = 100000',
+			description: 'Total per asset over all items of one workflow execution, one limit per line as in Max Per Transaction',
+		},
+		{
+			displayName: 'Max Total Fee (SOL)',
+			name: 'maxTotalFee',
+			type: 'string',
+			default: '0.01',
+			description:
+				'Highest fee one transaction may cost (5,000 lamports per signature plus the priority fee), in SOL; empty means 0.01. A plain transfer costs 0.000005.',
+		},
+		{
+			displayName: 'Payout Ledger Folder',
+			name: 'payoutLedgerFolder',
+			type: 'string',
+			default: '',
+			placeholder: '/home/node/.n8n-files/payouts',
+			description:
+				'Absolute path of an existing folder where n8n may write files (by default under ~/.n8n-files; see N8N_RESTRICT_FILE_ACCESS_TO). Each signed payout ID is recorded there before its transaction leaves the node; needed for Payout ID.',
+		},
+	];
+}

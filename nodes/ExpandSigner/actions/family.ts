@@ -1,0 +1,24 @@
+import type { IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import type { SignerOperation } from './common';
+
+/**
+ * One chain family of the Signer (EVM, Solana, …): its entry in the Chain Family list, the credential
+ * that holds its keys, its operations, and the session its items share. A new family is one module
+ * that exports this, added to `families` in operations.ts (and its credential to the node's list).
+ */
+export interface SignerFamily<Session = unknown> {
+	option: INodePropertyOptions;
+	/** The credential type of its keys. */
+	credential: string;
+	operations: Array<SignerOperation<Session>>;
+	defaultOperation: string;
+	/** Opened once per execution, at the first item. */
+	openSession(this: IExecuteFunctions): Promise<Session>;
+	/**
+	 * Words for a failure of the family's libraries that is not an n8n error, or undefined when it is
+	 * not one of the family's: the router shows these instead of the library's text, which could quote
+	 * key material. Only the family's own messages and identifiers.
+	 */
+	describeError(error: unknown): string | undefined;
+}

@@ -1,0 +1,120 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { toSmallestUnit } from '../../../shared/amounts';
+import { ChainClient } from '../../../shared/chain/chainClient';
+import { itemError } from '../../../shared/errors';
+import { refusedItem } from '../../families/evm/transaction';
+import { SOLANA_CHAIN_IDENTITY, SOLANA_CHAINS, SOLANA_POLICY_FORMAT, type SolanaRpc } from '../../families/solana';
+import { Refusal } from '../../policy/check';
+import type { SolanaSession } from './session';
+
+/** The Solana chain of the API an item signs for. */
+export function chainIdProperty(operation: string): INodeProperties {
+	return {
+		displayName: 'Chain',
+		name: 'solanaChainId',
+		type: 'options',
+		options: Object.entries(SOLANA_CHAINS).map(([chainId, chain]) => ({ name: `${chain.name} (${chainId})`, value: chainId })),
+		default: '900',
+		description: "The API's chain ID; the JSON-RPC node the API names for it must answer that cluster's genesis hash",
+		displayOptions: { show: { operation: [operation] } },
+	};
+}
+
+/** Amount Format and Amount, as on the EVM form: smallest unit by default, whole units converted exactly. */
+export function amountProperties(operation: string, smallestUnit: string, wholeUnit: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Amount Format',
+			name: 'amountFormat',
+			type: 'options',
+			options: [
+				{ name: `Smallest Unit (${smallestUnit})`, value: 'smallestUnit' },
+				{ name: `Decimal Amount (${wholeUnit})`, value: 'decimal' },
+			],
+			// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-options -- the options' names are built per operation; 'smallestUnit' is one of their values
+			default: 'smallestUnit',
+			displayOptions: { show: { operation: [operation] } },
+		},
+		{
+			displayName: 'Amount',
+			name: 'amount',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 1500000',
+			description: `In ${smallestUnit.toLowerCase()} (a whole number), or in ${wholeUnit} with Decimal Amount (converted exactly)`,
+			displayOptions: { show: { operation: [operation] } },
+		},
+	];
+}
+
+export function readChainId(this: IExecuteFunctions, itemIndex: number, session: SolanaSession): string {
+	const chainId = String(this.getNodeParameter('solanaChainId', itemIndex, '') ?? '').trim();
+	if (!SOLANA_CHAINS[chainId]) {
+		const known = Object.entries(SOLANA_CHAINS).map(([id, chain]) => `${id} (${chain.name})`).join(' or ');
+		throw itemError(this.getNode(), itemIndex, `The parameter "solanaChainId" must be ${known}; got "${chainId}"`);
+	}
+	// The chain rule needs no network: it is checked before anything is asked.
+	if (session.policy.chainIds.size && !session.policy.chainIds.has(chainId)) {
+		throw refusedItem(this.getNode(), itemIndex, new Refusal('allowedChainIds', `chain ${chainId} is not one of the allowed chains (${[...session.policy.chainIds].join(', ')})`));
+	}
+	return chainId;
+}
+
+/** A base58 address parameter, checked before any request. */
+export function readAddress(this: IExecuteFunctions, itemIndex: number, name: string): string {
+	const value = String(this.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	if (!SOLANA_POLICY_FORMAT.isAddress(value)) throw itemError(this.getNode(), itemIndex, `The parameter "${name}" must be a Solana address (base58); got "${value}"`);
+	return value;
+}
+
+/** The amount in the smallest unit, above 0. */
+export function readAmount(this: IExecuteFunctions, itemIndex: number, decimals: number): bigint {
+	const text = String(this.getNodeParameter('amount', itemIndex, '') ?? '').trim();
+	const decimal = this.getNodeParameter('amountFormat', itemIndex, 'smallestUnit') === 'decimal';
+	const raw = decimal ? toSmallestUnit(text, decimals) : /^\d+$/.test(text) ? text : undefined;
+	if (raw === undefined || BigInt(raw) === 0n) {
+		const expected = decimal ? `a decimal number above 0 with at most ${decimals} decimal places` : 'a whole number above 0 in the smallest unit';
+		throw itemError(this.getNode(), itemIndex, `The parameter "amount" must be ${expected}; got "${text}"`);
+	}
+	return BigInt(raw);
+}
+
+/** An optional priority fee in micro-lamports per compute unit. */
+export function readComputeUnitPrice(this: IExecuteFunctions, itemIndex: number): bigint | undefined {
+	const text = String(this.getNodeParameter('computeUnitPrice', itemIndex, '') ?? '').trim();
+	if (!text) return undefined;
+	if (!/^\d+$/.test(text)) throw itemError(this.getNode(), itemIndex, `The parameter "computeUnitPrice" must be a whole number of micro-lamports; got "${text}"`);
+	return BigInt(text);
+}
+
+export function computeUnitPriceProperty(operation: string): INodeProperties {
+	return {
+		displayName: 'Priority Fee (Micro-Lamports per Compute Unit)',
+		name: 'computeUnitPrice',
+		type: 'string',
+		default: '',
+		description: "Optional compute-unit price; empty adds no priority fee. The fee it can reach counts against the credential's Max Total Fee.",
+		displayOptions: { show: { operation: [operation] } },
+	};
+}
+
+export function payoutIdProperty(operation: string): INodeProperties {
+	return {
+		displayName: 'Payout ID',
+		name: 'payoutId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.invoiceId }}',
+		description:
+			"Your own unique ID of this payment. A payout ID already signed for this account and chain is never signed again: the earlier signed transaction is returned, marked as a repeat. Needs the signing credential's Payout Ledger Folder.",
+		displayOptions: { show: { operation: [operation] } },
+	};
+}
+
+/** JSON-RPC of the item's chain: URL from the API (chain/getpublicrpc), the node checked by its genesis hash. */
+export function rpcOf(this: IExecuteFunctions, itemIndex: number, session: SolanaSession, chainId: string): SolanaRpc {
+	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls, SOLANA_CHAIN_IDENTITY);
+	return async <T>(method: string, params: unknown[]) => await client.rpc<T>(method, params);
+}

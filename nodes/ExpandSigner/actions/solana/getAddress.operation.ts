@@ -1,0 +1,20 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { solanaPath } from '../../families/solana';
+import { accountOf } from '../common';
+import type { SolanaSession } from './session';
+
+export const option: INodePropertyOptions = {
+	name: 'Get Address',
+	value: 'getAddress',
+	description: 'Show the address of an account of the stored key',
+	action: 'Get the signing address',
+};
+
+export const description: INodeProperties[] = [];
+
+/** The address of the item's account; never the key. */
+export async function execute(this: IExecuteFunctions, itemIndex: number, session: SolanaSession): Promise<IDataObject> {
+	const account = accountOf(this, itemIndex, session);
+	return { address: account.address, accountIndex: account.index, ...(session.keyring.fromMnemonic ? { derivationPath: solanaPath(account.index) } : {}) };
+}

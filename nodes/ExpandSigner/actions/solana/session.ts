@@ -1,0 +1,4 @@
+import type { SolanaKeyring } from '../../families/solana';
+import type { FamilySession } from '../common';
+
+export type SolanaSession = FamilySession<SolanaKeyring>;

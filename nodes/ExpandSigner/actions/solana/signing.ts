@@ -1,0 +1,87 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { formatUnits } from '../../../shared/amounts';
+import { refusedItem } from '../../families/evm/transaction';
+import { type SolanaAccount, type SolanaRpc, type SolanaTransaction, decodeTransaction, prepareSolanaTransaction, rpcChainReader, solanaFamily } from '../../families/solana';
+import type { Movement } from '../../families/types';
+import { checkIntent, Refusal } from '../../policy/check';
+import type { LedgerEntry } from '../../policy/ledger';
+import type { SolanaSession } from './session';
+
+/**
+ * What a payout ID is bound to: what moves to whom (not the blockhash, which changes each time a
+ * transaction is built). Costs are left out: a rerun after the first transaction created the
+ * recipient's token account no longer pays that rent, yet pays the same.
+ */
+function contentOf(movements: Movement[]): string {
+	return JSON.stringify(movements.filter((movement) => !movement.cost).map((movement) => [movement.asset, movement.recipient, movement.amount.toString()]));
+}
+
+/** Where an earlier signed payout stands: landed, or still able to land; one whose blockhash expired unlanded is refused. */
+async function chainStatus(this: IExecuteFunctions, itemIndex: number, rpc: SolanaRpc, entry: LedgerEntry): Promise<'landed' | 'pending'> {
+	const signature = entry.signed.transactionHash;
+	const statuses = await rpc<{ value?: unknown[] }>('getSignatureStatuses', [[signature], { searchTransactionHistory: true }]);
+	if (Array.isArray(statuses?.value) && statuses.value[0]) return 'landed';
+	const valid = await rpc<{ value?: unknown }>('isBlockhashValid', [entry.signed.blockhash, { commitment: 'processed' }]);
+	if (valid?.value === true) return 'pending';
+	throw refusedItem(
+		this.getNode(),
+		itemIndex,
+		new Refusal(
+			'payoutId',
+			`payout ID "${entry.payoutId}" was signed on ${entry.signedAt} as ${signature}, which is not on the chain while its blockhash has expired; it can never land and is not signed again. Check the payout and remove its ledger file to pay it anew`,
+		),
+	);
+}
+
+/**
+ * Reads the transaction with the programs' own clients, checks it against the spending policy and
+ * signs it; with a payout ID, through the ledger (a repeat gives the earlier transaction back).
+ * `details` are added to the output (the amounts in words, the rent).
+ */
+export async function signSolanaItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: SolanaSession,
+	work: { chainId: string; account: SolanaAccount; transaction: SolanaTransaction; rpc: SolanaRpc; details?: IDataObject },
+): Promise<IDataObject> {
+	const node = this.getNode();
+	const { chainId, account, transaction, rpc } = work;
+	const prepared = await prepareSolanaTransaction(transaction, chainId, account, rpcChainReader(rpc));
+	const intent = solanaFamily.intent(prepared, account);
+	const refusal = checkIntent(session.policy, intent, session.totals);
+	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	const facts: IDataObject = {
+		encoding: 'base64',
+		blockhash: decodeTransaction(transaction).blockhash,
+		feeLamports: intent.maxFee.toString(),
+		fee: formatUnits(intent.maxFee.toString(), 9),
+		rentLamports: intent.rent.toString(),
+		rent: formatUnits(intent.rent.toString(), 9),
+		...work.details,
+	};
+	const signFresh = async () => {
+		const signed = await solanaFamily.sign(account, prepared);
+		session.totals.add(intent);
+		return { ...signed, ...facts };
+	};
+	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
+	if (!payoutId) return { ...(await signFresh()), repeat: false };
+	if (!session.ledger) {
+		throw refusedItem(node, itemIndex, new Refusal('payoutLedgerFolder', `payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`));
+	}
+	const content = contentOf(intent.movements);
+	const { entry, repeat } = await session.ledger.once({ chainId, from: account.address, payoutId }, itemIndex, async () => ({
+		entry: { payoutId, chainId, from: account.address, content, signed: await signFresh() },
+	}));
+	if (!repeat) return { ...entry.signed, payoutId, repeat: false, alreadySent: false };
+	if (entry.content !== content) {
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal('payoutId', `payout ID "${payoutId}" was already signed on ${entry.signedAt} as ${entry.signed.transactionHash} for other content (recipient, amount or asset); a payout ID is never signed for new content`),
+		);
+	}
+	const status = await chainStatus.call(this, itemIndex, rpc, entry);
+	return { ...entry.signed, payoutId, repeat: true, alreadySent: status === 'landed', chainStatus: status, firstSignedAt: entry.signedAt };
+}

@@ -1,0 +1,48 @@
+/* eslint-disable no-console -- a command-line test runner prints its results */
+/** The real-n8n test's checks: each runs in order, prints ✓ or ✗ with its time, and is counted. */
+import { existsSync, readFileSync } from 'node:fs';
+
+export const results: Array<{ name: string; ok: boolean; ms: number }> = [];
+
+/** Runs one check; what its body returns (a summary of what it saw) is printed under its name. */
+export async function check(name: string, body: () => Promise<string | void>): Promise<void> {
+	const started = Date.now();
+	try {
+		const summary = await body();
+		results.push({ name, ok: true, ms: Date.now() - started });
+		console.log(`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)${summary ? `\n    ${summary}` : ''}`);
+	} catch (error) {
+		results.push({ name, ok: false, ms: Date.now() - started });
+		console.log(`  ✗ ${name}\n    ${String((error as Error)?.stack ?? error).split('\n').join('\n    ')}`);
+	}
+}
+
+export function assert(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+export function equal<T>(actual: T, expected: T, what: string): void {
+	if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` every 250 ms until it returns something truthy; fails after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await pause(250);
+	}
+}
+
+/** The lines of a JSON-lines file the workflows append to ([] while it does not exist). */
+export function jsonLines<T>(file: string): T[] {
+	if (!existsSync(file)) return [];
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.filter((line) => line.trim())
+		.map((line) => JSON.parse(line) as T);
+}
