@@ -15,10 +15,12 @@ export interface N8nInstance {
 	port: number;
 	/** Where the devnet example workflows write their result files. */
 	outputDir: string;
+	/** More environment for every command of this instance (queue mode: database, Redis, key). */
+	env?: NodeJS.ProcessEnv;
 }
 
-export function instance(userFolder: string, port: number): N8nInstance {
-	return { userFolder, port, outputDir: path.join(userFolder, 'output') };
+export function instance(userFolder: string, port: number, env?: NodeJS.ProcessEnv): N8nInstance {
+	return { userFolder, port, outputDir: path.join(userFolder, 'output'), env };
 }
 
 export function editorUrl(n8n: N8nInstance): string {
@@ -55,6 +57,7 @@ export function n8nEnv(n8n: N8nInstance, extra: NodeJS.ProcessEnv = {}): NodeJS.
 		EXPAND_EXAMPLES_OUTPUT: n8n.outputDir,
 		GENERIC_TIMEZONE: 'UTC',
 		N8N_LOG_LEVEL: 'warn',
+		...n8n.env,
 		...extra,
 	};
 }

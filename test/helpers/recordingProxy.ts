@@ -7,6 +7,8 @@ export interface ProxiedRequest {
 	url: string;
 	headers: Record<string, unknown>;
 	body: string;
+	/** When the request arrived (ms since the epoch): rate measurements read it. */
+	at: number;
 }
 
 /**
@@ -22,11 +24,12 @@ export async function startRecordingProxy(origins: string[]) {
 
 	for (const origin of origins) {
 		const server = createServer((incoming, outgoing) => {
+			const at = Date.now();
 			const chunks: Buffer[] = [];
 			incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
 			incoming.on('end', () => {
 				const body = Buffer.concat(chunks).toString('utf8');
-				requests.push({ target: origin, method: incoming.method ?? '', url: incoming.url ?? '', headers: { ...incoming.headers }, body });
+				requests.push({ target: origin, method: incoming.method ?? '', url: incoming.url ?? '', headers: { ...incoming.headers }, body, at });
 				const target = new URL(incoming.url ?? '/', origin);
 				const forward = httpRequest(
 					target,
