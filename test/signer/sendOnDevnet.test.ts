@@ -5,10 +5,10 @@
  * passes run alone.
  */
 import { HDNodeWallet, Mnemonic, Transaction, hexlify, toUtf8Bytes } from 'ethers';
-import { LoggerProxy } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec, type RunResult } from '../helpers/n8n';
+import { outputRecorder } from '../helpers/outputRecorder';
 import { startRecordingProxy } from '../helpers/recordingProxy';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
@@ -21,49 +21,17 @@ const signingKey = { keyType: 'mnemonic', mnemonic: MNEMONIC, derivationPath: PA
 const sender = HDNodeWallet.fromPhrase(MNEMONIC, undefined, PATH);
 
 /** Every log line of n8n's logger and everything written to the console or stdout/stderr during the runs. */
-const logLines: string[] = [];
-const restoreOutput: Array<() => void> = [];
-
-const logTo =
-	(level: string) =>
-	(message: string, metadata?: object): void =>
-		void logLines.push(`${level} ${message} ${JSON.stringify(metadata ?? {})}`);
-const recordingLogger: Parameters<typeof LoggerProxy.init>[0] = { error: logTo('error'), warn: logTo('warn'), info: logTo('info'), debug: logTo('debug') };
-const logLevel = process.env.N8N_LOG_LEVEL;
+const output = outputRecorder();
+const logLines = output.lines;
 
 beforeAll(async () => {
-	// n8n's own logger (created on first use, when it takes over LoggerProxy) prints everything too.
-	process.env.N8N_LOG_LEVEL = 'debug';
-	// n8n's logger writes info and debug to stdout, warnings and errors to stderr: all recorded, kept
-	// off the test output except process.stderr, where jest itself reports when run in band.
-	// Under jest workers the console's own streams (where winston writes) are not process's.
-	const jestConsole = console as unknown as { _stdout?: NodeJS.WriteStream; _stderr?: NodeJS.WriteStream };
-	const streams = new Map([
-		[process.stdout, true],
-		[process.stderr, false],
-		...(jestConsole._stdout ? [[jestConsole._stdout, true] as const] : []),
-		...(jestConsole._stderr ? [[jestConsole._stderr, true] as const] : []),
-	]);
-	for (const [stream, swallow] of streams) {
-		const write = stream.write;
-		stream.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-			logLines.push(String(chunk));
-			return swallow ? true : write.call(stream, chunk, ...rest);
-		}) as typeof stream.write;
-		restoreOutput.push(() => (stream.write = write));
-	}
-	for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-		const spy = jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void logLines.push(args.map(String).join(' ')));
-		restoreOutput.push(() => spy.mockRestore());
-	}
+	output.start();
 	devnet = await startDevnet();
 	[chainA] = devnet.chains;
 	proxy = await startRecordingProxy([devnet.baseUrl, devnet.historicalUrl, ...devnet.chains.map((chain) => chain.rpcUrl)]);
 });
 afterAll(async () => {
-	for (const restore of restoreOutput) restore();
-	if (logLevel === undefined) delete process.env.N8N_LOG_LEVEL;
-	else process.env.N8N_LOG_LEVEL = logLevel;
+	output.stop();
 	await proxy.close();
 	await devnet.stop();
 });
@@ -72,7 +40,7 @@ afterAll(async () => {
 const runs: RunResult[] = [];
 
 async function run(nodes: NodeSpec[], items: object[], key: Record<string, string> = signingKey) {
-	LoggerProxy.init(recordingLogger);
+	output.attachLogger();
 	const result = await runPipeline([{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } }, ...nodes], {
 		...expandCredentials({ apiKey: devnet.apiKey, baseUrl: proxy.url(devnet.baseUrl), historicalUrl: proxy.url(devnet.historicalUrl) }),
 		expandSignerApi: key,
