@@ -1,7 +1,7 @@
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { chains } from '../shared/catalog/chains';
+import { findChain } from '../shared/catalog/chains';
 import { toSmallestUnit } from '../shared/amounts';
 import type { FollowSettings } from './blocks/activate';
 
@@ -54,7 +54,7 @@ export function wholeUnits(trigger: ITriggerFunctions, value: unknown, option: s
 
 /** Decimals and symbol of a chain's native asset, from the catalog's chain table. */
 export function nativeAsset(trigger: ITriggerFunctions, chainId: string, option: string): { decimals: number; symbol: string } {
-	const chain = chains.find((entry) => entry.chainId === chainId);
+	const chain = findChain(chainId);
 	if (!chain) {
 		throw new NodeOperationError(trigger.getNode(), `The decimals of chain ${chainId}'s native asset are not known, so the option "${option}" cannot be read in whole units; leave it empty for this chain`);
 	}

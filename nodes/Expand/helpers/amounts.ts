@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { findOperation } from '../../shared/catalog';
-import { chains } from '../../shared/catalog/chains';
+import { chainOf } from '../../shared/catalog/chains';
 import type { AmountSpec, OperationSpec } from '../../shared/catalog/types';
 import { expandApiRequest } from '../../shared/transport';
 import type { ItemParameters } from './parameters';
@@ -20,13 +20,6 @@ export interface TokenDetails {
 
 /** Token details fetched during one execution, so each token costs one lookup however many items use it. */
 export type TokenCache = Map<string, Promise<TokenDetails>>;
-
-function chainOf(values: Map<string, PreparedValue>) {
-	const symbol = values.get('chainSymbol') as string | undefined;
-	if (symbol) return chains.find((chain) => chain.symbol.toLowerCase() === symbol.toLowerCase());
-	const chainId = (values.get('chainId') as string | undefined) ?? '1';
-	return chains.find((chain) => chain.chainId === chainId);
-}
 
 function getPath(record: IDataObject, path: string): unknown {
 	return path.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], record);
@@ -65,7 +58,7 @@ export async function detailsFor(
 	cache: TokenCache,
 	itemIndex: number,
 ): Promise<TokenDetails> {
-	const chain = chainOf(values);
+	const chain = chainOf(values.get('chainId') ?? '1', values.get('chainSymbol'));
 	if (!token || token.toLowerCase() === NATIVE_PLACEHOLDER) {
 		if (!chain) {
 			throw new NodeOperationError(

@@ -1,7 +1,7 @@
 import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
 import { MAX_BLOCK_RANGE } from '../../../shared/catalog/limits';
-import { chains } from '../../../shared/catalog/chains';
+import { findChain } from '../../../shared/catalog/chains';
 import type { ChainClient } from '../../../shared/chain/chainClient';
 import { activateBlockEvent } from '../../blocks/activate';
 import { fetchBlocks, headNumber } from '../../blocks/follow';
@@ -16,7 +16,7 @@ function itemOptions(trigger: ITriggerFunctions, chainId: string): ItemOptions {
 		output: trigger.getNodeParameter('output', 'block') as ItemOptions['output'],
 		watched: addressList(trigger, options.watchedAddresses, 'Watched Addresses'),
 		minValue: native ? wholeUnits(trigger, minValueText, 'Minimum Value', native.decimals, native.symbol) : undefined,
-		nativeDecimals: chains.find((chain) => chain.chainId === chainId)?.nativeDecimals,
+		nativeDecimals: findChain(chainId)?.nativeDecimals,
 	};
 }
 
