@@ -7,6 +7,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { n8nBin, n8nNode } from './install';
+import { busyPorts } from './ports';
 import { run, startProcess } from './proc';
 
 export interface N8nInstance {
@@ -110,16 +111,18 @@ export interface RunningN8n {
 	stop(): Promise<void>;
 }
 
-async function waitFor(url: string, timeoutMs: number, exited: () => string | undefined): Promise<void> {
+/** Waits until `url` answers with n8n's settings (a JSON object), not merely with anything. */
+async function waitForSettings(url: string, timeoutMs: number, exited: () => string | undefined): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const why = exited();
 		if (why) throw new Error(why);
 		try {
 			const response = await fetch(url);
-			if (response.ok) return;
+			const body = (await response.json()) as { data?: { userManagement?: unknown } };
+			if (response.ok && body.data?.userManagement) return;
 		} catch {
-			// not listening yet
+			// not listening yet, or not answering with the settings yet
 		}
 		if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
@@ -131,6 +134,8 @@ async function waitFor(url: string, timeoutMs: number, exited: () => string | un
  * and also to the terminal with `echo`; `env` adds variables (workflows read them as `$env`).
  */
 export async function startN8n(n8n: N8nInstance, options: { echo?: boolean; logLevel?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningN8n> {
+	const busy = await busyPorts(n8n.port, 2);
+	if (busy.length > 0) throw new Error(`Port ${busy.join(' and ')} on 127.0.0.1 is in use by another program: n8n needs ${n8n.port} and its task broker ${n8n.port + 1}`);
 	mkdirSync(n8n.outputDir, { recursive: true });
 	const logFile = createWriteStream(path.join(n8n.userFolder, 'n8n.log'), { flags: 'a' });
 	let tail = '';
@@ -149,7 +154,7 @@ export async function startN8n(n8n: N8nInstance, options: { echo?: boolean; logL
 		logFile.end();
 	};
 	try {
-		await waitFor(`${url}/rest/settings`, 120_000, () => {
+		await waitForSettings(`${url}/rest/settings`, 120_000, () => {
 			const code = child.exitCode();
 			return code !== undefined ? `n8n exited with ${code}:\n${tail}` : undefined;
 		});

@@ -43,7 +43,12 @@ export class N8nRest {
 		if (setCookie) this.cookie = setCookie.split(';')[0];
 		const text = await response.text();
 		if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
-		const json = text ? (JSON.parse(text) as { data?: T }) : {};
+		let json: { data?: T } = {};
+		try {
+			if (text) json = JSON.parse(text) as { data?: T };
+		} catch {
+			throw new Error(`${method} ${path}: ${response.status} answered with ${response.headers.get('content-type') ?? 'no content type'}, not JSON: ${text.slice(0, 300)}`);
+		}
 		return (json && typeof json === 'object' && 'data' in json ? json.data : json) as T;
 	}
 

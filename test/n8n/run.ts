@@ -5,7 +5,7 @@
  * release tested, on Node 24 from .cache/node24); see playground/install.ts. Not a jest suite (the
  * default `npx jest` must not start n8n): each check runs in order and the last line is
  * `N passed, N failed`; the exit code is 1 when any check failed.
- * EXPAND_N8N_TEST_PORT sets n8n's port (default 5790; its task broker takes the next one) and
+ * EXPAND_N8N_TEST_PORT sets n8n's port (default: the first free pair from 5790; its task broker takes the next one) and
  * EXPAND_PLAYGROUND_HOME its user folder, so runs side by side do not clash.
  *
  * 1. `n8n execute --id` runs the devnet treasury report and payout examples; their files are checked
@@ -28,6 +28,7 @@ import { startDevnet } from '../../devnet';
 import { ensureN8n, N8N_VERSION, n8nBin, n8nNode, n8nRuntime } from '../../playground/install';
 import { type N8nInstance, type RunningN8n, executeWorkflow, instance, n8nEnv, runError, startN8n } from '../../playground/n8n';
 import { packPackage } from '../../playground/pack';
+import { freePorts } from '../../playground/ports';
 import { run, startProcess } from '../../playground/proc';
 import { EXAMPLE_IDS, prepareInstance } from '../../playground/playground';
 import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX, SOLANA_PAYOUT_WALLET_INDEX } from '../../playground/prepare';
@@ -71,7 +72,8 @@ async function main(): Promise<void> {
 	const installed = Date.now();
 	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
 	const devnet = await startDevnet();
-	const n8n: N8nInstance = instance(path.join(USER_FOLDERS, 'e2e'), Number(process.env.EXPAND_N8N_TEST_PORT ?? 5790));
+	const port = process.env.EXPAND_N8N_TEST_PORT ? Number(process.env.EXPAND_N8N_TEST_PORT) : await freePorts(5790, 2);
+	const n8n: N8nInstance = instance(path.join(USER_FOLDERS, 'e2e'), port);
 	const out = (file: string) => path.join(n8n.outputDir, file);
 	const [chainA, chainB] = devnet.chains;
 	const slack = await startSink();

@@ -23,6 +23,7 @@ import { startDevnet } from '../../devnet';
 import { ensureN8n, N8N_VERSION } from '../../playground/install';
 import { type RunningN8n, startN8n } from '../../playground/n8n';
 import { packPackage } from '../../playground/pack';
+import { freePorts } from '../../playground/ports';
 import { onInterrupt } from '../../playground/proc';
 import { USER_FOLDERS } from '../../playground/paths';
 import { devnetCredentials, importCredentials, importWorkflows, publishWorkflow } from '../../playground/prepare';
@@ -100,16 +101,19 @@ async function main(): Promise<void> {
 	const home = path.join(USER_FOLDERS, 'queue-test');
 	const ledger = path.join(home, 'shared', 'payout-ledger');
 	const servicesStarted = Date.now();
-	const services = await startServices({ postgres: 5843, redis: 5844 }, { name: 'test' });
+	const servicePort = await freePorts(5843, 2);
+	const services = await startServices({ postgres: servicePort, redis: servicePort + 1 }, { name: 'test' });
 	const servicesMs = Date.now() - servicesStarted;
 	const devnet = await startDevnet();
 	const collector = await startCollector();
 	const paced = await startRecordingProxy([devnet.baseUrl]);
 	const [chainA, chainB] = devnet.chains;
+	// main and its task broker, then each worker's health port and task broker
+	const mainPort = process.env.EXPAND_QUEUE_TEST_PORT ? Number(process.env.EXPAND_QUEUE_TEST_PORT) : await freePorts(5860, 8);
 	const settings: QueueSettings = {
 		home,
-		mainPort: Number(process.env.EXPAND_QUEUE_TEST_PORT ?? 5860),
-		workerPortBase: Number(process.env.EXPAND_QUEUE_TEST_PORT ?? 5860) + 2,
+		mainPort,
+		workerPortBase: mainPort + 2,
 		workers: 2,
 		services: services.ports,
 		database: 'n8n_queue_test',
