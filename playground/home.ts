@@ -1,8 +1,8 @@
 /**
- * Imported first by `npm run playground`: keeps everything the playground writes inside the project's
- * .cache folder (n8n's user folder, the packed tarball, npm's download cache), unless
- * EXPAND_PLAYGROUND_HOME says otherwise. The tests keep their own default (paths.ts: the OS's
- * temporary folder).
+ * Imported first by `npm run playground`: keeps what the playground writes (n8n's user folder with its
+ * database, the examples' output and the payout ledgers, the packed tarball) inside the project's .cache
+ * folder, unless EXPAND_PLAYGROUND_HOME says otherwise. The tests keep their own default (paths.ts: the
+ * OS's temporary folder).
  */
 import { mkdirSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
@@ -13,4 +13,3 @@ const cache = path.resolve(__dirname, '..', '.cache');
 mkdirSync(cache, { recursive: true });
 const real = realpathSync(cache);
 process.env.EXPAND_PLAYGROUND_HOME ??= path.join(real, 'playground');
-process.env.npm_config_cache ??= path.join(real, 'npm');
