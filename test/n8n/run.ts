@@ -27,7 +27,7 @@ import { HDNodeWallet, Interface, formatUnits } from 'ethers';
 import { startDevnet } from '../../devnet';
 import { ensureN8n, N8N_VERSION, n8nBin, n8nNode, n8nRuntime } from '../../playground/install';
 import { type N8nInstance, type RunningN8n, executeWorkflow, instance, n8nEnv, runError, startN8n } from '../../playground/n8n';
-import { packPackage } from '../../playground/pack';
+import { packPackages } from '../../playground/pack';
 import { freePorts } from '../../playground/ports';
 import { run, startProcess } from '../../playground/proc';
 import { EXAMPLE_IDS, prepareInstance } from '../../playground/playground';
@@ -50,6 +50,7 @@ import {
 } from './triggers';
 
 const PACKAGE = 'n8n-nodes-expand-network';
+const SIGNER_PACKAGE = 'n8n-nodes-expand-network-signer';
 const PAYOUT_ONCE_ID = 'expandTestPayoutOnce';
 const PAYOUT_ONCE = path.join(__dirname, 'workflows', 'payout-once.json');
 const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	await ensureN8n();
 	const installed = Date.now();
-	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
+	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	const devnet = await startDevnet();
 	const port = process.env.EXPAND_N8N_TEST_PORT ? Number(process.env.EXPAND_N8N_TEST_PORT) : await freePorts(5790, 2);
 	const n8n: N8nInstance = instance(path.join(USER_FOLDERS, 'e2e'), port);
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
 
 	try {
 		console.log(`n8n ${N8N_VERSION} in ${path.relative(process.cwd(), n8nRuntime().dir)} on Node ${await nodeVersion()} (${Math.round((installed - started) / 1000)} s); preparing ${n8n.userFolder}`);
-		await prepareInstance(n8n, tarball, devnet, {
+		await prepareInstance(n8n, tarballs, devnet, {
 			workflows: [
 				'treasury-report.devnet.json',
 				'payout.devnet.json',
@@ -284,12 +285,13 @@ async function main(): Promise<void> {
 		console.log('n8n start:');
 		await start();
 
-		await check('n8n lists the three nodes, the Expand AI-tool variant (no Signer tool) and both credentials', async () => {
+		await check('n8n lists the nodes and credentials of both packages, the Expand AI-tool variant (no Signer tool)', async () => {
 			const nodes = (await rest!.nodeTypes()).map((node) => node.name);
-			for (const name of ['expand', 'expandSigner', 'expandTrigger', 'expandTool']) assert(nodes.includes(`${PACKAGE}.${name}`), `${PACKAGE}.${name} in /types/nodes.json`);
-			assert(!nodes.includes(`${PACKAGE}.expandSignerTool`), 'the Signer is not offered to AI agents');
+			const expected = [...['expand', 'expandTrigger', 'expandTool'].map((name) => `${PACKAGE}.${name}`), `${SIGNER_PACKAGE}.expandSigner`];
+			for (const type of expected) assert(nodes.includes(type), `${type} in /types/nodes.json`);
+			assert(!nodes.includes(`${SIGNER_PACKAGE}.expandSignerTool`), 'the Signer is not offered to AI agents');
 			const credentials = (await rest!.credentialTypes()).map((credential) => credential.name);
-			for (const name of ['expandApi', 'expandSignerApi']) assert(credentials.includes(name), `${name} in /types/credentials.json`);
+			for (const name of ['expandApi', 'expandSignerApi', 'expandSolanaKeyApi']) assert(credentials.includes(name), `${name} in /types/credentials.json`);
 		});
 
 		await check('credential test: succeeds with the devnet key, fails clearly with a wrong one', async () => {

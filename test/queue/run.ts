@@ -22,7 +22,7 @@ import { parse } from 'flatted';
 import { startDevnet } from '../../devnet';
 import { ensureN8n, N8N_VERSION } from '../../playground/install';
 import { type RunningN8n, startN8n } from '../../playground/n8n';
-import { packPackage } from '../../playground/pack';
+import { packPackages } from '../../playground/pack';
 import { freePorts } from '../../playground/ports';
 import { onInterrupt } from '../../playground/proc';
 import { USER_FOLDERS } from '../../playground/paths';
@@ -97,7 +97,7 @@ async function startMain(main: QueueInstance): Promise<RunningN8n> {
 async function main(): Promise<void> {
 	const started = Date.now();
 	await ensureN8n();
-	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
+	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	const home = path.join(USER_FOLDERS, 'queue-test');
 	const ledger = path.join(home, 'shared', 'payout-ledger');
 	const servicesStarted = Date.now();
@@ -152,7 +152,7 @@ async function main(): Promise<void> {
 		// A fresh ledger, like the fresh devnet and database (an old entry would be returned as a repeat).
 		rmSync(path.dirname(ledger), { recursive: true, force: true });
 		mkdirSync(ledger, { recursive: true });
-		await freshQueueFolders([mainInstance, ...workerInstances], tarball);
+		await freshQueueFolders([mainInstance, ...workerInstances], tarballs);
 		const watched = [chainA.wallets[1].address, chainA.wallets[2].address];
 		await importCredentials(mainInstance, [
 			...devnetCredentials(devnet, { outputDir: path.dirname(ledger) }),

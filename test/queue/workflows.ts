@@ -133,7 +133,7 @@ export const payoutWorkflow = (pauseSeconds: number) =>
 		webhook('expand-queue-payout', 'POST'),
 		{
 			name: 'Sign',
-			type: 'n8n-nodes-expand-network.expandSigner',
+			type: 'n8n-nodes-expand-network-signer.expandSigner',
 			typeVersion: 1,
 			parameters: {
 				operation: 'signTransaction',
