@@ -125,13 +125,4 @@ export default tseslint.config(
 			'@n8n/community-nodes/no-runtime-dependencies': 'off',
 		},
 	},
-	{
-		// Catalog entries are API parameter specs that merely look like node parameters to this
-		// rule: "tokenAddress", "pageToken" and "transactionHash" are public data, not secrets.
-		// The node properties generated from them are linted like any other (scripts/lintGeneratedProperties.ts).
-		files: ['./nodes/shared/catalog/**/*.ts'],
-		rules: {
-			'n8n-nodes-base/node-param-type-options-password-missing': 'off',
-		},
-	},
 );
