@@ -128,9 +128,15 @@ async function main(): Promise<void> {
 		});
 
 		console.log('Examples through `n8n execute --id`:');
-		await check('treasury report: every balance equals the chain, formatted exactly, priced by the DEX', async () => {
+		await check('treasury report: every balance equals the chain, formatted exactly, priced by the DEX; a 429 (Retry-After) waited out and retried', async () => {
+			// The retry waits through n8n-workflow of the n8n that runs (2.41 has no sleepWithAbort: nodes/shared/sleep.ts).
+			devnet.faults.failNext('/chain/getbalance', 'rateLimit');
 			const result = await executeWorkflow(n8n, EXAMPLE_IDS.treasuryDevnet);
 			equal(runError(result), undefined, 'run error');
+			assert(
+				devnet.faults.received.some((call) => call.path === '/chain/getbalance' && call.fault === 'rateLimit'),
+				'one balance read was answered 429 with Retry-After',
+			);
 			const [report] = JSON.parse(readFileSync(out('treasury-report.json'), 'utf8')) as Array<{
 				rows: Array<{ chainId: string; wallet: string; address: string; asset: string; tokenAddress: string; balance: string; amount: string; usdPrice: number; usdValue: number }>;
 				walletTotals: Record<string, number>;
