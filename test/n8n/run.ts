@@ -35,6 +35,7 @@ import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX, SOLANA_PAYOU
 import { N8nRest } from '../../playground/rest';
 import { USER_FOLDERS } from '../../playground/paths';
 import { assert, check, equal, jsonLines, pause, results, until } from './check';
+import { COMMUNITY_PACKAGES, manualInstall, readsCommunityPackagesVariable } from './install';
 import { startSink } from './sink';
 import {
 	BLOCK_LOG,
@@ -286,6 +287,20 @@ async function main(): Promise<void> {
 			equal(runError(third), undefined, 'third run error');
 			equal((await sent()) - startNonce, 20, 'still exactly 20 after a third run');
 		});
+
+		const declares = readsCommunityPackagesVariable(N8N_VERSION);
+		await check(
+			`install by hand: \`npm install --omit=dev --omit=peer\` of the tarball in .n8n/nodes (the Docker example's command) loads the nodes${declares ? "; n8n reads N8N_COMMUNITY_PACKAGES declaring the package and looks that version up on the npm registry" : ''}`,
+			async () => {
+				const logged = await manualInstall(tarball, declares);
+				if (!declares) return;
+				// Until the package is on the npm registry, n8n finds no such version there: the declaration is read and acted on, the install cannot succeed.
+				const ref = `'${PACKAGE}@${JSON.parse(COMMUNITY_PACKAGES)[0].version}'`;
+				const outcome = [`Installed community package ${ref} from env`, `Failed to install community package ${ref} from env: Package version does not exist`].find((line) => logged.includes(line));
+				assert(outcome, `n8n installed the declared package from the registry or found it unpublished there; it logged:\n${logged || '(nothing about community packages)'}`);
+				console.log(`    (N8N_COMMUNITY_PACKAGES=${COMMUNITY_PACKAGES}: "${outcome}")`);
+			},
+		);
 
 		console.log('n8n start:');
 		await start();
