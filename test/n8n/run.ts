@@ -35,6 +35,7 @@ import { EXPAND_CREDENTIAL, importCredentials, PAYOUT_WALLET_INDEX, SOLANA_PAYOU
 import { N8nRest } from '../../playground/rest';
 import { USER_FOLDERS } from '../../playground/paths';
 import { assert, check, equal, jsonLines, pause, results, until } from './check';
+import { COMMUNITY_PACKAGES, manualInstall, readsCommunityPackagesVariable } from './install';
 import { startSink } from './sink';
 import {
 	BLOCK_LOG,
@@ -129,9 +130,21 @@ async function main(): Promise<void> {
 		});
 
 		console.log('Examples through `n8n execute --id`:');
-		await check('treasury report: every balance equals the chain, formatted exactly, priced by the DEX', async () => {
-			const result = await executeWorkflow(n8n, EXAMPLE_IDS.treasuryDevnet);
+		await check('treasury report: every balance equals the chain, formatted exactly, priced by the DEX; a 429 (Retry-After) waited out and retried', async () => {
+			// The retry waits through n8n-workflow of the n8n that runs (2.41 has no sleepWithAbort: nodes/shared/sleep.ts).
+			devnet.faults.failNext('/chain/getbalance', 'rateLimit');
+			const rateLimited = () => devnet.faults.received.some((call) => call.path === '/chain/getbalance' && call.fault === 'rateLimit');
+			let result: Awaited<ReturnType<typeof executeWorkflow>>;
+			let answered429 = false;
+			try {
+				result = await executeWorkflow(n8n, EXAMPLE_IDS.treasuryDevnet);
+				answered429 = rateLimited();
+			} finally {
+				// A run that never reached the API leaves the 429 pending: take it here, not in a later check's balance read.
+				if (!rateLimited()) await fetch(`${devnet.baseUrl}/chain/getbalance`, { headers: { 'x-api-key': devnet.apiKey } }).catch(() => undefined);
+			}
 			equal(runError(result), undefined, 'run error');
+			assert(answered429, 'one balance read was answered 429 with Retry-After');
 			const [report] = JSON.parse(readFileSync(out('treasury-report.json'), 'utf8')) as Array<{
 				rows: Array<{ chainId: string; wallet: string; address: string; asset: string; tokenAddress: string; balance: string; amount: string; usdPrice: number; usdValue: number }>;
 				walletTotals: Record<string, number>;
@@ -281,6 +294,20 @@ async function main(): Promise<void> {
 			equal(runError(third), undefined, 'third run error');
 			equal((await sent()) - startNonce, 20, 'still exactly 20 after a third run');
 		});
+
+		const declares = readsCommunityPackagesVariable(N8N_VERSION);
+		await check(
+			`install by hand: \`npm install --omit=dev --omit=peer\` of the tarball in .n8n/nodes (the Docker example's command) loads the nodes${declares ? "; n8n reads N8N_COMMUNITY_PACKAGES declaring the package and looks that version up on the npm registry" : ''}`,
+			async () => {
+				const logged = await manualInstall(tarball, declares);
+				if (!declares) return;
+				// Until the package is on the npm registry, n8n finds no such version there: the declaration is read and acted on, the install cannot succeed.
+				const ref = `'${PACKAGE}@${JSON.parse(COMMUNITY_PACKAGES)[0].version}'`;
+				const outcome = [`Installed community package ${ref} from env`, `Failed to install community package ${ref} from env: Package version does not exist`].find((line) => logged.includes(line));
+				assert(outcome, `n8n installed the declared package from the registry or found it unpublished there; it logged:\n${logged || '(nothing about community packages)'}`);
+				console.log(`    (N8N_COMMUNITY_PACKAGES=${COMMUNITY_PACKAGES}: "${outcome}")`);
+			},
+		);
 
 		console.log('n8n start:');
 		await start();

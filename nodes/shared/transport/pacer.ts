@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
-import { sleepWithAbort } from 'n8n-workflow';
+
+import { sleepUnlessAborted } from '../sleep';
 
 /** Added to the one-second window: a request's start here and its arrival at the API differ by some ms (more on a busy machine or a first connection). */
 const WINDOW_MARGIN_MS = 50;
@@ -28,7 +29,7 @@ class Pacer {
 				if (this.starts.length > Math.ceil(perSecond)) this.starts.shift();
 				return;
 			}
-			await sleepWithAbort(earliest - now, signal);
+			await sleepUnlessAborted(earliest - now, signal);
 		}
 	}
 
