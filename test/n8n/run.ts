@@ -297,9 +297,9 @@ async function main(): Promise<void> {
 
 		const declares = readsCommunityPackagesVariable(N8N_VERSION);
 		await check(
-			`install by hand: \`npm install --omit=dev --omit=peer\` of the tarball in .n8n/nodes (the Docker example's command) loads the nodes${declares ? "; n8n reads N8N_COMMUNITY_PACKAGES declaring the package and looks that version up on the npm registry" : ''}`,
+			`install by hand: \`npm install --omit=dev --omit=peer\` of both tarballs in .n8n/nodes (the Docker example's command) loads the nodes${declares ? "; n8n reads N8N_COMMUNITY_PACKAGES declaring both packages and looks the versions up on the npm registry" : ''}`,
 			async () => {
-				const logged = await manualInstall(tarball, declares);
+				const logged = await manualInstall(tarballs, declares);
 				if (!declares) return;
 				// Until the package is on the npm registry, n8n finds no such version there: the declaration is read and acted on, the install cannot succeed.
 				const ref = `'${PACKAGE}@${JSON.parse(COMMUNITY_PACKAGES)[0].version}'`;
