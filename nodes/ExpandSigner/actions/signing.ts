@@ -7,10 +7,29 @@ import { checkFees, completeTransaction, needsFillIn, normalizeFields, refusedIt
 import type { SignedTransaction } from '../families/types';
 import { checkIntent, Refusal } from '../policy/check';
 import { type LedgerEntry, PayoutLedger } from '../policy/ledger';
+import type { ChainView } from '../policy/nonceClaims';
 import { accountOf, type EvmSession } from './common';
 
-/** Completes, checks against the hard rules and the policy, and signs one transaction. */
-async function signFresh(this: IExecuteFunctions, itemIndex: number, session: EvmSession, fields: TransactionFields, account: EvmAccount): Promise<SignedTransaction> {
+/** The chain as the nonce claims see it: the account's pending count, and whether a transaction is known. */
+function chainView(client: ChainClient, address: string): ChainView {
+	return {
+		pendingNonce: async () => BigInt(await client.rpc<string>('eth_getTransactionCount', [address, 'pending'])),
+		knows: async (hash) => (await client.rpc<unknown>('eth_getTransactionByHash', [hash])) !== null,
+	};
+}
+
+/**
+ * Completes, checks against the hard rules and the policy, and signs one transaction. An automatic
+ * nonce is claimed in the credential's folder right before signing (after every check, so a refused
+ * item holds none); `discard` gives the claim up when the signed transaction is dropped.
+ */
+async function signFresh(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+	fields: TransactionFields,
+	account: EvmAccount,
+): Promise<{ signed: SignedTransaction; discard?: () => Promise<void> }> {
 	const node = this.getNode();
 	const chainId = fields.chainId as string;
 	// Chain and recipient rules need no network: they are checked before anything is asked.
@@ -25,10 +44,24 @@ async function signFresh(this: IExecuteFunctions, itemIndex: number, session: Ev
 	const intent = evmIntent(transaction, account);
 	const refusal = checkIntent(session.policy, intent, session.totals);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
-	const signed = signTransaction(account, transaction);
+	const held =
+		fields.nonce === undefined && fillIn && session.claims
+			? await session.claims.claim(chainId, account.address, BigInt(transaction.nonce as number), itemIndex, chainView(fillIn.client, account.address))
+			: undefined;
+	if (held) transaction.nonce = Number(held.nonce);
+	let recorded = false;
+	let signed: SignedTransaction;
+	try {
+		signed = signTransaction(account, transaction);
+		await held?.signed(signed.transactionHash);
+		recorded = true;
+	} finally {
+		// Nothing signed leaves the node unless its claim records it: the nonce is free again.
+		if (!recorded) await held?.release();
+	}
 	session.nonces.commit(chainId, account.address, BigInt(signed.nonce as number));
 	session.totals.add(intent);
-	return signed;
+	return { signed, discard: held?.release };
 }
 
 /** Where an earlier signed payout stands on the chain; one that can never land is refused. */
@@ -60,15 +93,15 @@ export async function signItem(this: IExecuteFunctions, itemIndex: number, sessi
 	const fields = normalizeFields(node, itemIndex, raw, deploy);
 	const account = accountOf(this, itemIndex, session);
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
-	if (!payoutId) return { ...(await signFresh.call(this, itemIndex, session, fields, account)), repeat: false };
+	if (!payoutId) return { ...(await signFresh.call(this, itemIndex, session, fields, account)).signed, repeat: false };
 	if (!session.ledger) {
 		throw refusedItem(node, itemIndex, new Refusal('payoutLedgerFolder', `payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`));
 	}
 	const chainId = fields.chainId as string;
 	const content = PayoutLedger.contentOf({ to: fields.to, value: fields.value ?? '0', data: fields.data });
 	const { entry, repeat } = await session.ledger.once({ chainId, from: account.address, payoutId }, itemIndex, async () => {
-		const signed = await signFresh.call(this, itemIndex, session, fields, account);
-		return { entry: { payoutId, chainId, from: account.address, content, signed } };
+		const { signed, discard } = await signFresh.call(this, itemIndex, session, fields, account);
+		return { entry: { payoutId, chainId, from: account.address, content, signed }, discard };
 	});
 	if (!repeat) return { ...entry.signed, payoutId, repeat: false, alreadySent: false };
 	if (entry.content !== content) {
