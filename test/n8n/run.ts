@@ -275,7 +275,9 @@ async function main(): Promise<void> {
 			await first.stop();
 			const paidBeforeKill = (await sent()) - startNonce;
 			assert(paidBeforeKill >= 5 && paidBeforeKill < 20, `killed in the middle: ${paidBeforeKill} of 20 sent`);
-			equal(readdirSync(ledger).length, 20, 'ledger files written before the sends (all 20 signed)');
+			equal(readdirSync(ledger).filter((file) => file.startsWith('expand-payout-')).length, 20, 'ledger files written before the sends (all 20 signed)');
+			// Each automatic nonce was claimed before it was signed (the folder also holds the nonce claims).
+			equal(readdirSync(ledger).filter((file) => file.startsWith('expand-nonce-')).length, 20, 'nonce claims of the 20 signed payouts');
 
 			// n8n again (a new process), the same workflow run again.
 			const rerun = await executeWorkflow(n8n, PAYOUT_ONCE_ID);

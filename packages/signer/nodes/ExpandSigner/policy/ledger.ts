@@ -1,8 +1,9 @@
 import { id } from 'ethers';
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
 import { itemError } from '../../shared/errors';
 import { Refusal } from './check';
+import type { FolderFile, SharedFolder } from './sharedFolder';
 
 import type { SignedTransaction } from '../families/types';
 
@@ -17,12 +18,7 @@ export interface LedgerEntry {
 	signedAt: string;
 }
 
-type FileHelpers = Pick<IExecuteFunctions['helpers'], 'resolvePath' | 'createReadStream' | 'writeContentToFile'>;
-
-/**
- * Per-process queue of each entry's check-sign-record step, so two executions of this n8n process
- * never both sign one payout ID. (Processes sharing a folder are not covered: docs/signer.md.)
- */
+/** Per-process queue of each entry's check-sign-record step: a second execution of this process waits and sees a repeat. */
 const queues = new Map<string, Promise<unknown>>();
 
 async function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
@@ -39,15 +35,16 @@ async function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
 
 /**
  * The payout-ID ledger: one small JSON file per signed payout in a folder of the signing credential,
- * written through n8n's own file helpers (so n8n's file-access rules apply) before the signed
- * transaction leaves the node. A file, unlike workflow static data, survives a crash in the middle
- * of an execution and an n8n restart, and is shared by manual and production runs.
+ * written before the signed transaction leaves the node. A file, unlike workflow static data,
+ * survives a crash in the middle of an execution and an n8n restart, and is shared by manual and
+ * production runs, and by the workers of a queue-mode n8n when the folder is shared: the entry is
+ * created exclusively, so of two processes signing one payout ID at once only one signature leaves
+ * the node; the other gets the first one's transaction back as a repeat.
  */
 export class PayoutLedger {
 	constructor(
 		private readonly node: INode,
-		private readonly helpers: FileHelpers,
-		private readonly folder: string,
+		readonly folder: SharedFolder,
 	) {}
 
 	private refusal(itemIndex: number, message: string) {
@@ -62,33 +59,9 @@ export class PayoutLedger {
 		return `expand-payout-${chainId}-${from.toLowerCase()}-${id(payoutId).slice(2)}.json`;
 	}
 
-	private async path(chainId: string, from: string, payoutId: string, itemIndex: number) {
-		const folder = this.folder.replace(/[\\/]+$/, '');
-		try {
-			// The folder is resolved (symlinks followed once, here); the file name is ours, and n8n opens it without following links.
-			const resolved = await this.helpers.resolvePath(folder);
-			return `${String(resolved).replace(/[\\/]+$/, '')}/${this.fileName(chainId, from, payoutId)}` as typeof resolved;
-		} catch {
-			throw itemError(this.node, itemIndex, `The Payout Ledger Folder "${folder}" of the signing credential does not exist or cannot be read; create it where n8n may write files (N8N_RESTRICT_FILE_ACCESS_TO)`);
-		}
-	}
-
-	private async read(path: Awaited<ReturnType<FileHelpers['resolvePath']>>, payoutId: string, itemIndex: number): Promise<LedgerEntry | undefined> {
-		let stream;
-		try {
-			stream = await this.helpers.createReadStream(path);
-		} catch (error) {
-			if ((error as { code?: string }).code === 'ENOENT') return undefined;
-			throw this.refusal(itemIndex, `the ledger file of payout ID "${payoutId}" cannot be opened (${(error as Error).message})`);
-		}
-		const chunks: Buffer[] = [];
-		for await (const chunk of stream) chunks.push(chunk as Buffer);
-		let entry: LedgerEntry;
-		try {
-			entry = JSON.parse(Buffer.concat(chunks).toString('utf8')) as LedgerEntry;
-		} catch {
-			throw this.refusal(itemIndex, `the ledger file of payout ID "${payoutId}" cannot be read (${String(path)}); check it by hand`);
-		}
+	private async read(path: FolderFile, payoutId: string, itemIndex: number): Promise<LedgerEntry | undefined> {
+		const entry = await this.folder.read<LedgerEntry>(path, itemIndex, `the ledger file of payout ID "${payoutId}"`, 'payoutId');
+		if (entry === undefined) return undefined;
 		if (entry.payoutId !== payoutId || typeof entry.signed?.rawTransaction !== 'string') {
 			throw this.refusal(itemIndex, `the ledger file of payout ID "${payoutId}" holds another entry (${String(path)}); check it by hand`);
 		}
@@ -97,21 +70,25 @@ export class PayoutLedger {
 
 	/**
 	 * Runs `sign` only when the payout ID has no entry yet for this wallet and chain, and records what
-	 * it signed before returning it. An existing entry is returned instead, with `repeat: true`.
+	 * it signed before returning it. An existing entry is returned instead, with `repeat: true` — also
+	 * when another process recorded one while `sign` ran: what `sign` made is then dropped (`discard`).
 	 */
 	async once(
 		key: { chainId: string; from: string; payoutId: string },
 		itemIndex: number,
-		sign: () => Promise<{ entry: Omit<LedgerEntry, 'signedAt'> }>,
+		sign: () => Promise<{ entry: Omit<LedgerEntry, 'signedAt'>; discard?: () => Promise<void> }>,
 	): Promise<{ entry: LedgerEntry; repeat: boolean }> {
-		const path = await this.path(key.chainId, key.from, key.payoutId, itemIndex);
+		const path = await this.folder.file(this.fileName(key.chainId, key.from, key.payoutId), itemIndex);
 		return await serialized(String(path), async () => {
 			const existing = await this.read(path, key.payoutId, itemIndex);
 			if (existing) return { entry: existing, repeat: true };
-			const { entry: signed } = await sign();
+			const { entry: signed, discard } = await sign();
 			const entry: LedgerEntry = { ...signed, signedAt: new Date().toISOString() };
-			await this.helpers.writeContentToFile(path, `${JSON.stringify(entry)}\n`);
-			return { entry, repeat: false };
+			if (await this.folder.create(path, entry, itemIndex)) return { entry, repeat: false };
+			await discard?.();
+			const winner = await this.read(path, key.payoutId, itemIndex);
+			if (!winner) throw this.refusal(itemIndex, `the ledger file of payout ID "${key.payoutId}" was created by another execution and then disappeared (${String(path)}); check the folder by hand`);
+			return { entry: winner, repeat: true };
 		});
 	}
 }
