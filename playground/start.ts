@@ -20,7 +20,7 @@ import { startDevnet } from '../devnet';
 import { banner } from './banner';
 import { ensureN8n, N8N_VERSION, n8nRuntime } from './install';
 import { instance, startN8n } from './n8n';
-import { packPackage } from './pack';
+import { packPackages } from './pack';
 import { playgroundDevnetPorts, TRIGGER_EXAMPLES, prepareInstance } from './playground';
 import { busyPorts, freePorts } from './ports';
 import { log, onInterrupt } from './proc';
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
 	const taken = await busyPorts(devnetPorts.port, 6);
 	if (taken.length > 0) throw new Error(`Port ${taken.join(', ')} on 127.0.0.1 is in use: the devnet needs ${devnetPorts.port} to ${devnetPorts.port + 5}; choose others with --devnet-port <n>`);
 	await ensureN8n();
-	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
+	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	linkN8nModules();
 	const n8n = instance(path.join(USER_FOLDERS, 'playground'), port);
 
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
 	onInterrupt(() => stop(0));
 
 	try {
-		await prepareInstance(n8n, tarball, devnet, { publish: TRIGGER_EXAMPLES });
+		await prepareInstance(n8n, tarballs, devnet, { publish: TRIGGER_EXAMPLES });
 		log(`Starting n8n ${N8N_VERSION} (log: ${path.join(n8n.userFolder, 'n8n.log')})...`);
 		running = await startN8n(n8n);
 		running.process.on('exit', (code) => {

@@ -14,14 +14,14 @@ const underlyingToken = (description: string): ParameterSpec => tokenAddress(des
 
 const vaultAddress: ParameterSpec = {
 	name: 'vaultAddress',
-	type: 'string',
+	type: 'text',
 	description: 'Address of the vault; give it or Token Address',
 	placeholder: '0x...',
 };
 
 const poolAddress = (description: string): ParameterSpec => ({
 	name: 'poolAddress',
-	type: 'string',
+	type: 'text',
 	description,
 	protocols: HARVEST,
 	placeholder: '0x...',
@@ -29,7 +29,7 @@ const poolAddress = (description: string): ParameterSpec => ({
 
 const vaultNumber: ParameterSpec = {
 	name: 'vaultNumber',
-	type: 'string',
+	type: 'text',
 	description: "Index of the token's vault in the Yearn registry; default the newest",
 	protocols: YEARN,
 };
@@ -91,7 +91,7 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		chain: true,
 		protocol: 'yieldAggregatorId',
 		parameters: [
-			{ name: 'address', type: 'string', required: true, description: 'Address of the holder', placeholder: '0x...' },
+			{ name: 'address', type: 'text', required: true, description: 'Address of the holder', placeholder: '0x...' },
 			underlyingToken('Token whose vault is read; give it or Vault Address'),
 			vaultAddress,
 			vaultNumber,
