@@ -684,7 +684,7 @@ export const dexOperations: OperationSpec[] = [
 			{
 				name: 'amounts',
 				type: 'array',
-				description: 'Amount of liquidity to remove from each bin of IDs, in the same order',
+				description: 'Amount of liquidity to remove from each bin of IDs, in the smallest unit, in the same order',
 				protocols: ['TraderJoe'],
 			},
 			{ name: 'positionAddress', type: 'string', description: 'Address of the position', protocols: ['Orca'] },
