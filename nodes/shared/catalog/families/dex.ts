@@ -428,6 +428,7 @@ export const dexOperations: OperationSpec[] = [
 				required: true,
 				description: 'DEX IDs to quote on, e.g. 1000,1100,1300; DEXs that fail are left out of the result',
 				placeholder: '1000,1100,1300',
+				role: 'what',
 			},
 			path(SWAP_PATH, { role: 'what' }),
 			// Several dexIds may name several chains: no one chain to look the input token up on.

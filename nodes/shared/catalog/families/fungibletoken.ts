@@ -187,6 +187,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 				required: true,
 				description: 'Addresses of the token contracts, at most 10',
 				placeholder: '0x...,0x...',
+				role: 'what',
 			},
 		],
 	},

@@ -121,7 +121,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Get Withdrawal Status',
 		'Get the status of a withdrawal request',
 		'GET',
-		[{ name: 'requestId', type: 'string', required: true, description: 'ID of the withdrawal request' }],
+		[{ name: 'requestId', type: 'string', required: true, description: 'ID of the withdrawal request', role: 'what' }],
 		'Lido only',
 	),
 	operation(
