@@ -311,9 +311,16 @@ async function main(): Promise<void> {
 			const busiest = Math.max(...times.map((time) => times.filter((other) => other >= time && other < time + 1000).length));
 			const rate = (times.length - 1) / ((times[times.length - 1] - times[0]) / 1000);
 			assert(Object.keys(perWorker).length === 2, `both workers ran some (${JSON.stringify(perWorker)})`);
-			// Each process starts at most N requests in any second; arrivals at the API can bunch by a request's jitter.
-			assert(rate <= 2 * PACED_PER_SECOND * 1.05, `on average at most twice the limit: ${rate.toFixed(2)} per second`);
-			assert(busiest <= 2 * PACED_PER_SECOND + 1, `at most ${2 * PACED_PER_SECOND} requests (+1 for arrival jitter) in any second (busiest: ${busiest})`);
+			// Each process starts at most N requests in any second, at least 1000/N ms apart. Between a start and its
+			// arrival at the API lie the worker's own request work and the network: on a busy machine that delay varies
+			// by up to one spacing (seen: 10 in a second at N = 4), which shifts at most one more request per worker
+			// into a second. The same bound on the whole run: the busier worker's k requests started at least (k - 1)
+			// spacings apart, so they cannot have arrived within less than k - 2.
+			const spacing = 1000 / PACED_PER_SECOND;
+			const busierWorker = Math.max(...Object.values(perWorker));
+			const span = times[times.length - 1] - times[0];
+			assert(span >= (busierWorker - 2) * spacing, `${busierWorker} requests of one worker took ${span} ms, at least ${(busierWorker - 2) * spacing} at its pace`);
+			assert(busiest <= 2 * (PACED_PER_SECOND + 1), `at most ${2 * PACED_PER_SECOND} requests (+1 per worker for arrival jitter) in any second (busiest: ${busiest})`);
 			assert(rate > PACED_PER_SECOND * 1.2, `well above one process's ${PACED_PER_SECOND} per second: the limit is per process (${rate.toFixed(2)})`);
 			figures.push(`Max Requests per Second ${PACED_PER_SECOND}, 40 executions on 2 workers (${JSON.stringify(perWorker)}): busiest second ${busiest} requests, average ${rate.toFixed(1)} per second`);
 			console.log(`    ${figures[figures.length - 1]}`);
