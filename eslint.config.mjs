@@ -14,7 +14,7 @@ const communityNodesRecommended = n8nCommunityNodesPlugin.configs.recommended;
 export default tseslint.config(
 	// Only the shipped package (nodes, credentials, package.json) is held to the community rules;
 	// tests, the devnet and benchmarks are development tools that never reach n8n.
-	globalIgnores(['dist', 'node_modules', 'test', 'devnet', 'bench', 'scripts', 'examples', 'playground', '.cache']),
+	globalIgnores(['**/dist', 'node_modules', 'packages/signer/nodes/shared', 'test', 'devnet', 'bench', 'scripts', 'examples', 'playground', '.cache']),
 	{
 		files: ['**/*.ts'],
 		extends: [
@@ -35,7 +35,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['package.json'],
+		files: ['package.json', 'packages/signer/package.json'],
 		extends: [communityNodesRecommended],
 		rules: {
 			...n8nNodesBase.configs.community.rules,
@@ -48,7 +48,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['./credentials/**/*.ts'],
+		files: ['./credentials/**/*.ts', './packages/signer/credentials/**/*.ts'],
 		rules: {
 			...n8nNodesBase.configs.credentials.rules,
 			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
@@ -56,7 +56,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['./nodes/**/*.ts'],
+		files: ['./nodes/**/*.ts', './packages/signer/nodes/**/*.ts'],
 		rules: {
 			...n8nNodesBase.configs.nodes.rules,
 			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
@@ -68,7 +68,7 @@ export default tseslint.config(
 		// Expand Signer signs with ethers (README, "Runtime dependencies"). For its files only, n8n's
 		// import allow-list is extended by ethers and nothing else: the cloud rule has no options,
 		// so the same list is expressed with ESLint's own rule.
-		files: ['./nodes/ExpandSigner/**/*.ts'],
+		files: ['./packages/signer/nodes/ExpandSigner/**/*.ts'],
 		rules: {
 			'@n8n/community-nodes/no-restricted-imports': 'off',
 			'no-restricted-imports': [
@@ -88,7 +88,7 @@ export default tseslint.config(
 		// The Signer's Solana family signs with Solana's own libraries (README, "Runtime dependencies"):
 		// @solana/kit, the System, Token and Compute Budget program clients, and micro-ed25519-hdkey for the
 		// SLIP-0010 path m/44'/501'/n'/0'. For its folder only, the signer's allow-list is extended by these.
-		files: ['./nodes/ExpandSigner/families/solana/**/*.ts'],
+		files: ['./packages/signer/nodes/ExpandSigner/families/solana/**/*.ts'],
 		rules: {
 			'@n8n/community-nodes/no-restricted-imports': 'off',
 			'no-restricted-imports': [
@@ -105,20 +105,24 @@ export default tseslint.config(
 		},
 	},
 	{
-		// The runtime dependencies are the signing libraries of Expand Signer (ethers, Solana's);
-		// test/package.test.ts holds the list to exactly those and checks who imports them.
-		files: ['package.json'],
+		// Expand Signer calls the API (chain/getpublicrpc, chain/estimategas) with the core package's Expand API
+		// credential, so one key, one Max Requests per Second and one credential serve every Expand node. The
+		// credential is registered by n8n-nodes-expand-network, installed beside the signer (its README says so);
+		// n8n resolves credential types by name across packages. These two rules accept only credentials of the
+		// node's own package; for the signer's node file only, they are off. The signer is not submitted for
+		// verification (it has runtime dependencies); the core, which is, passes them.
+		files: ['./packages/signer/nodes/ExpandSigner/ExpandSigner.node.ts'],
 		rules: {
-			'@n8n/community-nodes/no-runtime-dependencies': 'off',
+			'@n8n/community-nodes/no-credential-reuse': 'off',
+			'@n8n/community-nodes/valid-credential-references': 'off',
 		},
 	},
 	{
-		// Catalog entries are API parameter specs that merely look like node parameters to this
-		// rule: "tokenAddress", "pageToken" and "transactionHash" are public data, not secrets.
-		// The node properties generated from them are linted like any other (scripts/lintGeneratedProperties.ts).
-		files: ['./nodes/shared/catalog/**/*.ts'],
+		// The signer package's runtime dependencies are its signing libraries (ethers, Solana's); the core
+		// package (the root package.json) has none. test/package.test.ts holds both lists.
+		files: ['packages/signer/package.json'],
 		rules: {
-			'n8n-nodes-base/node-param-type-options-password-missing': 'off',
+			'@n8n/community-nodes/no-runtime-dependencies': 'off',
 		},
 	},
 );

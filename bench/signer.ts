@@ -9,11 +9,11 @@
  */
 import { Interface, Wallet, type TransactionLike } from 'ethers';
 
-import { evmIntent } from '../nodes/ExpandSigner/families/evm';
-import { evmKeyring } from '../nodes/ExpandSigner/families/evm/accounts';
-import { checkFees, completeTransaction, normalizeFields, signTransaction } from '../nodes/ExpandSigner/families/evm/transaction';
-import { checkIntent, ExecutionTotals } from '../nodes/ExpandSigner/policy/check';
-import { readPolicy } from '../nodes/ExpandSigner/policy/policy';
+import { evmIntent } from '../packages/signer/nodes/ExpandSigner/families/evm';
+import { evmKeyring } from '../packages/signer/nodes/ExpandSigner/families/evm/accounts';
+import { checkFees, completeTransaction, normalizeFields, signTransaction } from '../packages/signer/nodes/ExpandSigner/families/evm/transaction';
+import { checkIntent, ExecutionTotals } from '../packages/signer/nodes/ExpandSigner/policy/check';
+import { readPolicy } from '../packages/signer/nodes/ExpandSigner/policy/policy';
 import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../test/helpers/n8n';
 import { envelope, startRecordingServer } from '../test/helpers/recordingServer';
 

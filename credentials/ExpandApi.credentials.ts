@@ -54,7 +54,7 @@ export class ExpandApi implements ICredentialType {
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 0,
 			description:
-				"Requests per second this key may send, shared by every Expand node (Expand, Trigger, Signer) and execution in this n8n process. 0 or empty: no limit. In queue mode each worker paces on its own: divide the plan's rate by the number of workers.",
+				"Requests per second this key may send, shared by Expand, Expand Trigger and every execution in this n8n process (Expand Signer, a separate package, paces its own few calls). 0 or empty: no limit. In queue mode each worker paces on its own: divide the plan's rate by the number of workers.",
 		},
 	];
 

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { startDevnet } from '../devnet';
 import { ensureN8n, N8N_VERSION } from './install';
 import { executeWorkflow, instance, runError } from './n8n';
-import { packPackage } from './pack';
+import { packPackages } from './pack';
 import { EXAMPLE_IDS, prepareInstance } from './playground';
 import { log } from './proc';
 import { USER_FOLDERS } from './paths';
@@ -18,11 +18,11 @@ import { USER_FOLDERS } from './paths';
 async function main(): Promise<void> {
 	const started = Date.now();
 	await ensureN8n();
-	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
+	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	const n8n = instance(path.join(USER_FOLDERS, 'demo'), 5688);
 	const devnet = await startDevnet();
 	try {
-		await prepareInstance(n8n, tarball, devnet, { workflows: ['treasury-report.devnet.json'] });
+		await prepareInstance(n8n, tarballs, devnet, { workflows: ['treasury-report.devnet.json'] });
 		log(`n8n ${N8N_VERSION}: n8n execute --id=${EXAMPLE_IDS.treasuryDevnet}`);
 		const ran = Date.now();
 		const result = await executeWorkflow(n8n, EXAMPLE_IDS.treasuryDevnet);

@@ -139,8 +139,10 @@ export async function startN8n(n8n: N8nInstance, options: { echo?: boolean; logL
 	mkdirSync(n8n.outputDir, { recursive: true });
 	const logFile = createWriteStream(path.join(n8n.userFolder, 'n8n.log'), { flags: 'a' });
 	let tail = '';
-	// Its own process group, so stop() also ends the task-runner children n8n starts.
+	// Its own process group, so stop() also ends the task-runner children n8n starts; the SIGTERM goes
+	// to n8n alone, which finishes its running executions before it stops its task runner.
 	const child = startProcess(n8nNode(), [n8nBin(), 'start'], {
+		terminate: 'main',
 		env: { ...process.env, ...n8nEnv(n8n, { N8N_LOG_LEVEL: options.logLevel ?? 'info', ...options.env }) },
 		onOutput: (chunk) => {
 			logFile.write(chunk);

@@ -13,7 +13,8 @@ export const N8N_CACHE = path.join(CACHE, 'n8n');
  * the folders before n8n's NODE_PATH), not from n8n as in a user's installation.
  */
 export const USER_FOLDERS = process.env.EXPAND_PLAYGROUND_HOME ?? path.join(tmpdir(), 'n8n-nodes-expand-network');
-/** Where `npm pack` puts the package tarball: beside the user folders, so runs with their own EXPAND_PLAYGROUND_HOME never share one. */
+/** Where `npm pack` puts the package tarballs: beside the user folders, so runs with their own EXPAND_PLAYGROUND_HOME never share one. */
 export const PACK_DIR = path.join(USER_FOLDERS, 'pack');
 export const EXAMPLES = path.join(ROOT, 'examples');
-export const PACKAGE_NAME = 'n8n-nodes-expand-network';
+/** The folders of the two packages this repository publishes: the core (the root) and the signer. */
+export const PACKAGE_DIRS = [ROOT, path.join(ROOT, 'packages', 'signer')];

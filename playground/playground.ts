@@ -18,14 +18,14 @@ export const EXAMPLE_IDS = {
 /** The devnet trigger examples, active in the playground. */
 export const TRIGGER_EXAMPLES = [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet];
 
-/** Fresh user folder, package installed, devnet credentials and the given workflows imported, some published. */
+/** Fresh user folder, both packages installed, devnet credentials and the given workflows imported, some published. */
 export async function prepareInstance(
 	n8n: N8nInstance,
-	tarball: string,
+	tarballs: string[],
 	devnet: Devnet,
 	options: { workflows?: string[]; publish?: string[] } = {},
 ): Promise<void> {
-	await freshUserFolder(n8n, tarball);
+	await freshUserFolder(n8n, tarballs);
 	await importCredentials(n8n, devnetCredentials(devnet, n8n));
 	await importWorkflows(n8n, options.workflows ?? exampleFiles());
 	for (const id of options.publish ?? []) await publishWorkflow(n8n, id);

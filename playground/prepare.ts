@@ -7,7 +7,7 @@ import * as path from 'node:path';
 
 import type { Devnet } from '../devnet';
 import { type N8nInstance, n8nCli } from './n8n';
-import { installPackage } from './pack';
+import { installPackages } from './pack';
 import { EXAMPLES } from './paths';
 
 /** Ids and names the example workflows reference. */
@@ -55,11 +55,11 @@ export function exampleFiles(): string[] {
 		.sort();
 }
 
-/** A fresh user folder with the package installed (the folder is emptied first). */
-export async function freshUserFolder(n8n: N8nInstance, tarball: string): Promise<void> {
+/** A fresh user folder with both packages installed (the folder is emptied first). */
+export async function freshUserFolder(n8n: N8nInstance, tarballs: string[]): Promise<void> {
 	rmSync(n8n.userFolder, { recursive: true, force: true });
 	mkdirSync(solanaLedgerFolder(n8n), { recursive: true });
-	await installPackage(n8n.userFolder, tarball);
+	await installPackages(n8n.userFolder, tarballs);
 }
 
 /** Imports the credentials (plain data; n8n encrypts it with the folder's key on import). */

@@ -75,10 +75,24 @@ export interface StartedProcess {
 	/** The exit code once it has exited; undefined while it runs. */
 	exitCode(): number | undefined;
 	/**
-	 * SIGTERM to the whole process group, SIGKILL when it has not exited after `graceMs`, then SIGKILL
-	 * to what is left of the group (children may outlive the main process by a moment).
+	 * SIGTERM to the whole process group (or to the main process only, see `terminate`), SIGKILL
+	 * when it has not exited after `graceMs`, then SIGKILL to what is left of the group (children
+	 * may outlive the main process by a moment).
 	 */
 	stop(graceMs?: number): Promise<void>;
+}
+
+export interface ProcessOptions {
+	env?: NodeJS.ProcessEnv;
+	cwd?: string;
+	onOutput?: (chunk: Buffer) => void;
+	/**
+	 * Who gets stop()'s SIGTERM: the whole process group (default), or only the main process, which
+	 * then stops its own children. n8n needs the latter: it finishes its running executions first,
+	 * and a task runner that got the SIGTERM itself would quit under them (as `docker stop`, which
+	 * signals n8n alone, never does).
+	 */
+	terminate?: 'group' | 'main';
 }
 
 /**
@@ -88,7 +102,7 @@ export interface StartedProcess {
 export function startProcess(
 	command: string,
 	args: string[],
-	options: { env?: NodeJS.ProcessEnv; cwd?: string; onOutput?: (chunk: Buffer) => void } = {},
+	options: ProcessOptions = {},
 ): StartedProcess {
 	const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	if (options.onOutput) {
@@ -103,7 +117,7 @@ export function startProcess(
 		}),
 	);
 	const stop = async (graceMs = 30_000) => {
-		if (code === undefined && signalGroup(child, 'SIGTERM', true)) {
+		if (code === undefined && signalGroup(child, 'SIGTERM', options.terminate !== 'main')) {
 			let timer: NodeJS.Timeout | undefined;
 			const inTime = await Promise.race([
 				exited.then(() => true),

@@ -21,6 +21,23 @@ export interface WorkflowData {
 	connections: Record<string, unknown>;
 }
 
+/**
+ * Where n8n stands with a workflow's publication (GET /rest/workflows/:id/publication-status, n8n's
+ * workflow publication service: on by default in n8n 2.41, N8N_USE_WORKFLOW_PUBLICATION_SERVICE).
+ */
+export interface PublicationStatus {
+	status: 'not_published' | 'in_progress' | 'published' | 'partial' | 'failed';
+	/** The version whose triggers run. */
+	liveVersionId: string | null;
+	/** The version being published or unpublished. */
+	pendingVersionId: string | null;
+	triggers: Array<{ nodeId: string; status: string; errorMessage: string | null }>;
+}
+
+/** How long a publish or unpublish may take to reach the triggers, and how often its status is asked. */
+const PUBLICATION_TIMEOUT_MS = 60_000;
+const PUBLICATION_POLL_MS = 200;
+
 export class N8nRest {
 	private cookie = '';
 
@@ -86,14 +103,60 @@ export class N8nRest {
 		return this.request('PATCH', `/rest/workflows/${id}`, changes);
 	}
 
-	/** The editor's Publish: activates a version of the workflow, replacing the active one. */
-	activateWorkflow(id: string, versionId: string): Promise<WorkflowData> {
-		return this.request('POST', `/rest/workflows/${id}/activate`, { versionId });
+	/**
+	 * The editor's Publish: activates a version of the workflow, replacing the active one. Resolves
+	 * once that version's triggers run (n8n 2.41 answers the request first and applies it after).
+	 */
+	async activateWorkflow(id: string, versionId: string): Promise<WorkflowData> {
+		const workflow = await this.request<WorkflowData>('POST', `/rest/workflows/${id}/activate`, { versionId });
+		await this.untilApplied(id, versionId);
+		return workflow;
 	}
 
-	/** The editor's Unpublish: the workflow's triggers are closed. */
-	deactivateWorkflow(id: string): Promise<WorkflowData> {
-		return this.request('POST', `/rest/workflows/${id}/deactivate`, {});
+	/** The editor's Unpublish. Resolves once the workflow's triggers are closed. */
+	async deactivateWorkflow(id: string): Promise<WorkflowData> {
+		const workflow = await this.request<WorkflowData>('POST', `/rest/workflows/${id}/deactivate`, {});
+		await this.untilApplied(id, null);
+		return workflow;
+	}
+
+	/**
+	 * The workflow's publication status, or undefined where n8n has no publication service (n8n
+	 * before it, or N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false: a 404): there the activate and
+	 * deactivate requests change the triggers before they answer.
+	 */
+	async publicationStatus(id: string): Promise<PublicationStatus | undefined> {
+		try {
+			return await this.request<PublicationStatus>('GET', `/rest/workflows/${id}/publication-status`);
+		} catch (error) {
+			if (error instanceof Error && error.message.startsWith(`GET /rest/workflows/${id}/publication-status: 404`)) return undefined;
+			throw error;
+		}
+	}
+
+	/**
+	 * Waits until n8n's publication service has applied the last publish (`versionId`: that
+	 * version's triggers run) or unpublish (null: no trigger runs). A publication that failed is
+	 * an error naming the triggers' messages.
+	 */
+	private async untilApplied(id: string, versionId: string | null): Promise<void> {
+		const deadline = Date.now() + PUBLICATION_TIMEOUT_MS;
+		for (;;) {
+			const publication = await this.publicationStatus(id);
+			if (!publication) return;
+			if (publication.status !== 'in_progress') {
+				if (versionId === null && publication.status === 'not_published') return;
+				if (versionId !== null && publication.status === 'published' && publication.liveVersionId === versionId) return;
+				if (publication.status === 'failed' || publication.status === 'partial') {
+					const errors = publication.triggers.filter((trigger) => trigger.errorMessage).map((trigger) => `${trigger.nodeId}: ${trigger.errorMessage}`);
+					throw new Error(`Publishing workflow ${id} ${publication.status === 'failed' ? 'failed' : 'partly failed'}: ${errors.join('; ') || 'no trigger message'}`);
+				}
+			}
+			if (Date.now() > deadline) {
+				throw new Error(`Workflow ${id}: n8n did not ${versionId ? `publish version ${versionId}` : 'unpublish it'} within ${PUBLICATION_TIMEOUT_MS / 1000} s (${JSON.stringify(publication)})`);
+			}
+			await new Promise((resolve) => setTimeout(resolve, PUBLICATION_POLL_MS));
+		}
 	}
 
 	/** Why an active workflow's triggers failed to activate (null when they did not). */

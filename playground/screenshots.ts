@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import { startDevnet } from '../devnet';
 import { ensureN8n } from './install';
 import { instance, startN8n } from './n8n';
-import { packPackage } from './pack';
+import { packPackages } from './pack';
 import { prepareInstance } from './playground';
 import { freePorts } from './ports';
 import { log, run } from './proc';
@@ -83,14 +83,14 @@ async function ensureTools(): Promise<Puppeteer> {
 async function main(): Promise<void> {
 	const puppeteer = await ensureTools();
 	await ensureN8n();
-	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
+	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	const n8n = instance(path.join(USER_FOLDERS, 'screenshots'), await freePorts(5682, 2));
 	const devnet = await startDevnet();
 	let running: Awaited<ReturnType<typeof startN8n>> | undefined;
 	const profile = mkdtempSync(path.join(tmpdir(), 'expand-chromium-'));
 	let browser: Browser | undefined;
 	try {
-		await prepareInstance(n8n, tarball, devnet, { workflows: ['treasury-report.json', FORMS] });
+		await prepareInstance(n8n, tarballs, devnet, { workflows: ['treasury-report.json', FORMS] });
 		running = await startN8n(n8n);
 		await new N8nRest(running.url).setupOwnerAndLogin();
 

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { startDevnet } from '../devnet';
 import { ensureN8n, N8N_VERSION } from './install';
 import { instance, startN8n } from './n8n';
-import { packPackage } from './pack';
+import { packPackages } from './pack';
 import { PLAYGROUND_DEVNET_PORTS, TRIGGER_EXAMPLES, prepareInstance } from './playground';
 import { log, onInterrupt } from './proc';
 import { N8nRest, OWNER } from './rest';
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
 	const port = Number(option('port') ?? 5678);
 	const blockTime = Number(option('block-time') ?? 10_000);
 	await ensureN8n();
-	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
+	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	const n8n = instance(path.join(USER_FOLDERS, 'playground'), port);
 
 	log('Starting the devnet...');
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
 	onInterrupt(() => stop(0));
 
 	try {
-		await prepareInstance(n8n, tarball, devnet, { publish: TRIGGER_EXAMPLES });
+		await prepareInstance(n8n, tarballs, devnet, { publish: TRIGGER_EXAMPLES });
 		log(`Starting n8n ${N8N_VERSION} (log: ${path.join(n8n.userFolder, 'n8n.log')})...`);
 		running = await startN8n(n8n);
 		running.process.on('exit', (code) => {

@@ -46,13 +46,13 @@ function operationSection(operation: OperationSpec): string[] {
 	const parameters: ParameterSpec[] = [
 		...(operation.chain
 			? [
-					{ name: 'chainId', type: 'string', description: 'Chain ID (list of known chains, or any ID)', default: '1' },
-					{ name: 'chainSymbol', type: 'string', description: 'Chain symbol instead of chainId' },
-					{ name: 'rpc', type: 'string', description: 'JSON-RPC URL the API should use' },
+					{ name: 'chainId', type: 'text', description: 'Chain ID (list of known chains, or any ID)', default: '1' },
+					{ name: 'chainSymbol', type: 'text', description: 'Chain symbol instead of chainId' },
+					{ name: 'rpc', type: 'text', description: 'JSON-RPC URL the API should use' },
 				] as ParameterSpec[]
 			: []),
 		...(operation.protocol
-			? [{ name: operation.protocol, type: 'string', description: `${protocols[operation.protocol].displayName} ID`, default: protocols[operation.protocol].default } as ParameterSpec]
+			? [{ name: operation.protocol, type: 'text', description: `${protocols[operation.protocol].displayName} ID`, default: protocols[operation.protocol].default } as ParameterSpec]
 			: []),
 		...operation.parameters,
 	];

@@ -1,9 +1,15 @@
-/** The shipped package: manifest, registered nodes, and the runtime dependencies kept to the signer. */
+/**
+ * The two shipped packages: the core (repository root: Expand API credential, Expand, Expand Trigger) with
+ * no runtime dependencies, and the signer (packages/signer: signing credentials, Expand Signer) whose
+ * dependencies are its signing libraries. Both manifests, what each dist holds, and who imports what.
+ */
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
-import { join } from 'path';
+import { join, relative } from 'path';
 
 const root = join(__dirname, '..');
+const signerRoot = join(root, 'packages', 'signer');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const signerManifest = JSON.parse(readFileSync(join(signerRoot, 'package.json'), 'utf8'));
 
 function files(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {
@@ -12,28 +18,55 @@ function files(dir: string): string[] {
 	});
 }
 
-test('the manifest declares every node and credential, and they exist in dist after the build', () => {
-	expect(manifest.name).toBe('n8n-nodes-expand-network');
-	expect(manifest.keywords).toContain('n8n-community-node-package');
-	expect(manifest.files).toEqual(['dist']);
-	expect(manifest.n8n.n8nNodesApiVersion).toBe(1);
-	for (const path of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) expect(existsSync(join(root, path))).toBe(true);
-	for (const source of files(join(root, 'nodes')).filter((path) => path.endsWith('.node.ts'))) {
-		expect(manifest.n8n.nodes).toContain(`dist/${source.slice(root.length + 1).replace(/\.ts$/, '.js')}`);
-	}
-	expect(manifest.peerDependencies).toEqual({ 'n8n-workflow': '*' });
-});
-
-function importersOf(moduleName: string): string[] {
-	return files(join(root, 'dist'))
-		.filter((path) => path.endsWith('.js') && readFileSync(path, 'utf8').includes(`require("${moduleName}")`))
-		.map((path) => path.slice(root.length + 1));
+function nodeSources(dir: string): string[] {
+	return files(join(dir, 'nodes'))
+		.filter((path) => path.endsWith('.node.ts'))
+		.map((path) => relative(dir, path));
 }
 
+function requiredModules(path: string): string[] {
+	return [...readFileSync(path, 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]);
+}
+
+/** What n8n's verification lets a community node load (@n8n/community-nodes/no-restricted-imports). */
+const N8N_ALLOWED_IMPORTS = ['n8n-workflow', 'lodash', 'moment', 'p-limit', 'luxon', 'zod', 'crypto', 'node:crypto'];
 const SOLANA_LIBRARIES = ['@solana-program/compute-budget', '@solana-program/system', '@solana-program/token', '@solana/kit', 'micro-ed25519-hdkey'];
 
-test("the runtime dependencies are ethers and Solana's libraries for the signer, imported nowhere else", () => {
-	expect(Object.keys(manifest.dependencies).sort()).toEqual([...SOLANA_LIBRARIES, 'ethers'].sort());
+test.each([
+	['n8n-nodes-expand-network', root, manifest],
+	['n8n-nodes-expand-network-signer', signerRoot, signerManifest],
+])('%s declares every node and credential of its folder, and they exist in its dist after the build', (name, dir, pkg) => {
+	expect(pkg.name).toBe(name);
+	expect(pkg.version).toBe(manifest.version);
+	expect(pkg.license).toBe('MIT');
+	expect(existsSync(join(dir, 'LICENSE'))).toBe(true);
+	expect(existsSync(join(dir, 'README.md'))).toBe(true);
+	expect(pkg.keywords).toContain('n8n-community-node-package');
+	expect(pkg.files).toEqual(['dist']);
+	expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
+	expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+	for (const path of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(existsSync(join(dir, path))).toBe(true);
+	const sources = nodeSources(dir);
+	expect(sources.length).toBeGreaterThan(0);
+	expect(pkg.n8n.nodes.sort()).toEqual(sources.map((source) => `dist/${source.replace(/\.ts$/, '.js')}`).sort());
+	const credentialSources = readdirSync(join(dir, 'credentials')).filter((file) => file.endsWith('.credentials.ts'));
+	expect(pkg.n8n.credentials.sort()).toEqual(credentialSources.map((file) => `dist/credentials/${file.replace(/\.ts$/, '.js')}`).sort());
+});
+
+test('the core package has no runtime dependencies and loads only modules n8n\'s verification allows', () => {
+	expect(manifest.dependencies).toBeUndefined();
+	const compiled = files(join(root, 'dist')).filter((path) => path.endsWith('.js'));
+	expect(compiled.length).toBeGreaterThan(20);
+	const external = [...new Set(compiled.flatMap(requiredModules))].filter((name) => !name.startsWith('.'));
+	expect(external).toContain('n8n-workflow');
+	expect(external.filter((name) => !N8N_ALLOWED_IMPORTS.includes(name))).toEqual([]);
+	expect(compiled.some((path) => path.includes('ExpandSigner'))).toBe(false);
+});
+
+test("the signer's runtime dependencies are ethers and Solana's libraries, imported only by its own files", () => {
+	expect(Object.keys(signerManifest.dependencies).sort()).toEqual([...SOLANA_LIBRARIES, 'ethers'].sort());
+	const compiled = files(join(signerRoot, 'dist')).filter((path) => path.endsWith('.js'));
+	const importersOf = (library: string) => compiled.filter((path) => requiredModules(path).includes(library)).map((path) => relative(signerRoot, path));
 	const ethersImporters = importersOf('ethers');
 	expect(ethersImporters.length).toBeGreaterThan(0);
 	for (const path of ethersImporters) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\//);
@@ -42,19 +75,16 @@ test("the runtime dependencies are ethers and Solana's libraries for the signer,
 		expect(importers.length).toBeGreaterThan(0);
 		for (const path of importers) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\/families\/solana\//);
 	}
+	const external = [...new Set(compiled.flatMap(requiredModules))].filter((name) => !name.startsWith('.'));
+	expect(external.filter((name) => ![...N8N_ALLOWED_IMPORTS, ...SOLANA_LIBRARIES, 'ethers'].includes(name))).toEqual([]);
 });
 
-/** What n8n's verification lets a community node load (@n8n/community-nodes/no-restricted-imports). */
-const N8N_ALLOWED_IMPORTS = ['n8n-workflow', 'lodash', 'moment', 'p-limit', 'luxon', 'zod', 'crypto', 'node:crypto'];
-
-test("the Expand node, the Trigger and the API credential load only modules n8n's verification allows", () => {
-	const core = [
-		join(root, 'dist', 'credentials', 'ExpandApi.credentials.js'),
-		...['Expand', 'ExpandTrigger', 'shared'].flatMap((folder) => files(join(root, 'dist', 'nodes', folder)).filter((path) => path.endsWith('.js'))),
-	];
-	expect(core.length).toBeGreaterThan(20);
-	const required = new Set(core.flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1])));
-	const external = [...required].filter((name) => !name.startsWith('.'));
-	expect(external).toContain('n8n-workflow');
-	expect(external.filter((name) => !N8N_ALLOWED_IMPORTS.includes(name))).toEqual([]);
+test('the signer carries its own compiled copy of nodes/shared and requires nothing outside its package', () => {
+	expect(existsSync(join(signerRoot, 'dist', 'nodes', 'shared', 'transport', 'index.js'))).toBe(true);
+	for (const path of files(join(signerRoot, 'dist')).filter((file) => file.endsWith('.js'))) {
+		for (const name of requiredModules(path).filter((module) => module.startsWith('.'))) {
+			const target = join(path, '..', name);
+			expect(relative(join(signerRoot, 'dist'), target)).not.toMatch(/^\.\./);
+		}
+	}
 });

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 
 import { n8nBin } from '../install';
 import { type N8nInstance, instance, n8nEnv } from '../n8n';
-import { installPackage } from '../pack';
+import { installPackages } from '../pack';
 import { startProcess, type StartedProcess } from '../proc';
 import type { ServicePorts } from './services';
 
@@ -74,13 +74,13 @@ export function queueInstances(settings: QueueSettings): { main: QueueInstance; 
 	};
 }
 
-/** Fresh user folders with the package installed in each (in parallel). */
-export async function freshQueueFolders(instances: QueueInstance[], tarball: string): Promise<void> {
+/** Fresh user folders with both packages installed in each (in parallel). */
+export async function freshQueueFolders(instances: QueueInstance[], tarballs: string[]): Promise<void> {
 	await Promise.all(
 		instances.map(async (target) => {
 			rmSync(target.userFolder, { recursive: true, force: true });
 			mkdirSync(target.outputDir, { recursive: true });
-			await installPackage(target.userFolder, tarball);
+			await installPackages(target.userFolder, tarballs);
 		}),
 	);
 }

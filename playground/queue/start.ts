@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { startDevnet } from '../../devnet';
 import { ensureN8n, N8N_VERSION } from '../install';
 import { type RunningN8n, startN8n } from '../n8n';
-import { packPackage } from '../pack';
+import { packPackages } from '../pack';
 import { USER_FOLDERS } from '../paths';
 import { PLAYGROUND_DEVNET_PORTS, TRIGGER_EXAMPLES } from '../playground';
 import { devnetCredentials, exampleFiles, importCredentials, importWorkflows, publishWorkflow, solanaLedgerFolder } from '../prepare';
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
 	const port = Number(option('port') ?? 5700);
 	const blockTime = Number(option('block-time') ?? 10_000);
 	await ensureN8n();
-	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
+	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	log('Starting PostgreSQL and Redis...');
 	const services = await startServices({ postgres: 5833, redis: 5834 }, { name: 'playground' });
 	log('Starting the devnet...');
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
 
 	try {
 		await services.freshDatabase(settings.database);
-		await freshQueueFolders([mainInstance, ...workerInstances], tarball);
+		await freshQueueFolders([mainInstance, ...workerInstances], tarballs);
 		rmSync(shared.outputDir, { recursive: true, force: true });
 		mkdirSync(solanaLedgerFolder(shared), { recursive: true });
 		await importCredentials(mainInstance, devnetCredentials(devnet, shared));

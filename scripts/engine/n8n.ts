@@ -29,11 +29,11 @@ import type {
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { ExpandApi } from '../../credentials/ExpandApi.credentials';
-import { ExpandSignerApi } from '../../credentials/ExpandSignerApi.credentials';
-import { ExpandSolanaKeyApi } from '../../credentials/ExpandSolanaKeyApi.credentials';
+import { ExpandSignerApi } from '../../packages/signer/credentials/ExpandSignerApi.credentials';
+import { ExpandSolanaKeyApi } from '../../packages/signer/credentials/ExpandSolanaKeyApi.credentials';
 // The .js suffix keeps tsx from resolving Expand.node to the codex file Expand.node.json.
 import { Expand } from '../../nodes/Expand/Expand.node.js';
-import { ExpandSigner } from '../../nodes/ExpandSigner/ExpandSigner.node.js';
+import { ExpandSigner } from '../../packages/signer/nodes/ExpandSigner/ExpandSigner.node.js';
 import { ExpandTrigger } from '../../nodes/ExpandTrigger/ExpandTrigger.node.js';
 import { TestItems } from './itemsNode';
 
@@ -65,8 +65,9 @@ export function releaseEngine(): void {
 }
 
 export const PACKAGE = 'n8n-nodes-expand-network';
+export const SIGNER_PACKAGE = 'n8n-nodes-expand-network-signer';
 export const EXPAND = `${PACKAGE}.expand`;
-export const SIGNER = `${PACKAGE}.expandSigner`;
+export const SIGNER = `${SIGNER_PACKAGE}.expandSigner`;
 export const TRIGGER = `${PACKAGE}.expandTrigger`;
 export const ITEMS = 'test.items';
 

@@ -12,6 +12,8 @@
  * 3. A worker killed (SIGKILL) during 50 payouts: every execution ends succeeded, failed or crashed
  *    in Postgres; no payout ID is signed twice; all 50 again pay everyone exactly once.
  * 4. The credential's Max Requests per Second across two workers, measured at the API.
+ * 5. Two payments from one wallet started at the same moment, on different workers: one lands, the
+ *    other is refused before signing (nonce claims in the shared folder); nothing replaced.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -22,7 +24,7 @@ import { parse } from 'flatted';
 import { startDevnet } from '../../devnet';
 import { ensureN8n, N8N_VERSION } from '../../playground/install';
 import { type RunningN8n, startN8n } from '../../playground/n8n';
-import { packPackage } from '../../playground/pack';
+import { packPackages } from '../../playground/pack';
 import { freePorts } from '../../playground/ports';
 import { onInterrupt } from '../../playground/proc';
 import { USER_FOLDERS } from '../../playground/paths';
@@ -37,6 +39,9 @@ import {
 	balanceWorkflow,
 	BLOCKS_ID,
 	blocksWorkflow,
+	NONCE_ACCOUNT,
+	NONCE_ID,
+	nonceWorkflow,
 	PACED_CREDENTIAL,
 	PACED_ID,
 	pacedWorkflow,
@@ -80,7 +85,13 @@ function lastOutput(base64: string | undefined): unknown {
 	return runs?.[runs.length - 1]?.data?.main[0]?.[0]?.json;
 }
 
-const ACTIVE_WORKFLOWS = [BALANCE_ID, PACED_ID, BLOCKS_ID, TRANSFERS_ID, PAYOUT_ID];
+/** The message of the error that stopped an execution, from its data as n8n stores it. */
+function stoppedBy(base64: string | undefined): string | undefined {
+	if (!base64) return undefined;
+	return (parse(Buffer.from(base64, 'base64').toString('utf8')) as { resultData: { error?: { message?: string } } }).resultData.error?.message;
+}
+
+const ACTIVE_WORKFLOWS = [BALANCE_ID, PACED_ID, BLOCKS_ID, TRANSFERS_ID, PAYOUT_ID, NONCE_ID];
 
 /** Starts n8n main and waits until it has activated every published workflow (it answers REST calls before). */
 async function startMain(main: QueueInstance): Promise<RunningN8n> {
@@ -97,7 +108,7 @@ async function startMain(main: QueueInstance): Promise<RunningN8n> {
 async function main(): Promise<void> {
 	const started = Date.now();
 	await ensureN8n();
-	const tarball = await packPackage({ build: !process.argv.includes('--no-build') });
+	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	const home = path.join(USER_FOLDERS, 'queue-test');
 	const ledger = path.join(home, 'shared', 'payout-ledger');
 	const servicesStarted = Date.now();
@@ -152,7 +163,7 @@ async function main(): Promise<void> {
 		// A fresh ledger, like the fresh devnet and database (an old entry would be returned as a repeat).
 		rmSync(path.dirname(ledger), { recursive: true, force: true });
 		mkdirSync(ledger, { recursive: true });
-		await freshQueueFolders([mainInstance, ...workerInstances], tarball);
+		await freshQueueFolders([mainInstance, ...workerInstances], tarballs);
 		const watched = [chainA.wallets[1].address, chainA.wallets[2].address];
 		await importCredentials(mainInstance, [
 			...devnetCredentials(devnet, { outputDir: path.dirname(ledger) }),
@@ -161,7 +172,7 @@ async function main(): Promise<void> {
 		]);
 		const files = path.join(home, 'workflows');
 		mkdirSync(files, { recursive: true });
-		const workflows = [balanceWorkflow(), pacedWorkflow(), blocksWorkflow(), transfersWorkflow(chainA.tokens.USDC.address, watched), payoutWorkflow(2)];
+		const workflows = [balanceWorkflow(), pacedWorkflow(), blocksWorkflow(), transfersWorkflow(chainA.tokens.USDC.address, watched), payoutWorkflow(2), nonceWorkflow(2)];
 		for (const workflow of workflows) writeFileSync(path.join(files, `${workflow.id}.json`), JSON.stringify(workflow));
 		await importWorkflows(mainInstance, workflows.map((workflow) => path.join(files, `${workflow.id}.json`)));
 		for (const id of ACTIVE_WORKFLOWS) await publishWorkflow(mainInstance, id);
@@ -196,7 +207,7 @@ async function main(): Promise<void> {
 					settings.database,
 					`SELECT e.id, e.status, replace(encode(convert_to(d.data, 'UTF8'), 'base64'), E'\n', '') FROM execution_entity e LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${workflowId}' ORDER BY e.id::int`,
 				)
-			).map(([id, status, data]) => ({ id, status, output: lastOutput(data) }));
+			).map(([id, status, data]) => ({ id, status, output: lastOutput(data), error: stoppedBy(data) }));
 
 		// Blocks and transfers keep coming while the other checks run: the triggers' check reads them at the end.
 		const head = async (chainId: string) => Number(BigInt(await devnet.rpc<string>(chainId, 'eth_blockNumber')));
@@ -323,6 +334,50 @@ async function main(): Promise<void> {
 			assert(busiest <= 2 * (PACED_PER_SECOND + 1), `at most ${2 * PACED_PER_SECOND} requests (+1 per worker for arrival jitter) in any second (busiest: ${busiest})`);
 			assert(rate > PACED_PER_SECOND * 1.2, `well above one process's ${PACED_PER_SECOND} per second: the limit is per process (${rate.toFixed(2)})`);
 			figures.push(`Max Requests per Second ${PACED_PER_SECOND}, 40 executions on 2 workers (${JSON.stringify(perWorker)}): busiest second ${busiest} requests, average ${rate.toFixed(1)} per second`);
+			console.log(`    ${figures[figures.length - 1]}`);
+		});
+
+		await check('two payments from one wallet at the same moment, on different workers: one lands, the other is refused before signing naming item, wallet, chain and nonce; nothing replaced', async () => {
+			const wallet = HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${NONCE_ACCOUNT}`).address;
+			await devnet.rpc(chainA.chainId, 'eth_sendTransaction', [{ from: chainA.wallets[4].address, to: wallet, value: '0x16345785d8a0000' }]);
+			const sent = async () => Number(BigInt(await devnet.rpc<string>(chainA.chainId, 'eth_getTransactionCount', [wallet, 'latest'])));
+			const workerOf = (executionId: string) => (startedOn(workers[0]).has(executionId) ? 'worker-1' : startedOn(workers[1]).has(executionId) ? 'worker-2' : 'unknown');
+			const rounds: string[] = [];
+			let crossWorker = 0;
+			let landed = 0;
+			// Bull hands each job to whichever worker asks first: rounds of two go on until two rounds were split over both workers.
+			for (let round = 0; round < 10 && crossWorker < 2; round++) {
+				const nonce = await sent();
+				const payments = [0, 1].map((index) => ({ to: `0x${(0xe000 + round * 2 + index).toString(16).padStart(40, '0')}`, value: String(1_000_000 + round * 2 + index) }));
+				await Promise.all(payments.map((payment) => trigger('POST', 'expand-queue-nonce', payment)));
+				const runs = (await finished(NONCE_ID, 2 * (round + 1), 60_000)).slice(2 * round);
+				const where = runs.map((run) => workerOf(run.id));
+				if (where[0] !== where[1] && !where.includes('unknown')) crossWorker++;
+				const succeeded = runs.filter((run) => run.status === 'success').map((run) => run.output as { transactionHash: string; nonce: string; to: string });
+				const refused = runs.filter((run) => run.status !== 'success');
+				for (const run of refused) {
+					assert(
+						new RegExp(`^Refused by the rule "nonceClaim": nonce ${nonce} of ${wallet} on chain ${chainA.chainId} is held by another execution \\(execution \\d+ of workflow ${NONCE_ID}, since .*\\) whose transaction is not on the chain yet; run again once it is sent, or after the nonce lease of 300 s if it never is; nothing was signed \\(item 0\\)$`).test(run.error ?? ''),
+						`round ${round}: execution ${run.id} (${run.status}) was refused by the nonce claim: ${run.error}`,
+					);
+				}
+				// Both landing with distinct nonces is as good as one refused; never two with one nonce.
+				equal(succeeded.map((run) => Number(run.nonce)).sort(), Array.from({ length: succeeded.length }, (_, index) => nonce + index), `round ${round}: the nonces of the landed payments`);
+				assert(succeeded.length >= 1, `round ${round}: one payment landed (${JSON.stringify(runs.map((run) => [run.status, run.error]))})`);
+				for (const payment of succeeded) {
+					const receipt = await devnet.rpc<{ status: string } | null>(chainA.chainId, 'eth_getTransactionReceipt', [payment.transactionHash]);
+					equal(receipt?.status, '0x1', `round ${round}: ${payment.transactionHash} mined`);
+				}
+				for (const payment of payments) {
+					const paid = BigInt(await devnet.rpc<string>(chainA.chainId, 'eth_getBalance', [payment.to, 'latest']));
+					equal(paid.toString(), succeeded.some((run) => run.to.toLowerCase() === payment.to.toLowerCase()) ? payment.value : '0', `round ${round}: ${payment.to} paid only by its landed payment`);
+				}
+				equal(await sent(), nonce + succeeded.length, `round ${round}: the wallet's nonce moved by the landed payments only (no gap, nothing stuck)`);
+				landed += succeeded.length;
+				rounds.push(`${where.join('+')}: ${succeeded.length} landed, ${refused.length} refused`);
+			}
+			assert(crossWorker >= 1, `some round ran on both workers (${rounds.join('; ')})`);
+			figures.push(`nonce race, ${rounds.length} rounds of 2 payments from one wallet (${crossWorker} split over both workers): ${landed} landed with consecutive nonces, ${2 * rounds.length - landed} refused before signing`);
 			console.log(`    ${figures[figures.length - 1]}`);
 		});
 

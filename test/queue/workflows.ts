@@ -133,7 +133,7 @@ export const payoutWorkflow = (pauseSeconds: number) =>
 		webhook('expand-queue-payout', 'POST'),
 		{
 			name: 'Sign',
-			type: 'n8n-nodes-expand-network.expandSigner',
+			type: 'n8n-nodes-expand-network-signer.expandSigner',
 			typeVersion: 1,
 			parameters: {
 				operation: 'signTransaction',
@@ -169,4 +169,32 @@ export const payoutWorkflow = (pauseSeconds: number) =>
 			credentials: expandApi(),
 		},
 		report({ payoutId: "={{ $('Sign').item.json.payoutId }}", transactionHash: "={{ $('Sign').item.json.transactionHash }}", nonce: "={{ $('Sign').item.json.nonce }}" }),
+	]);
+
+/**
+ * POST /webhook/expand-queue-nonce {to, value}: sign from one wallet with an automatic nonce (no
+ * payout ID), wait a moment (so two executions started together have both signed, or been refused,
+ * before either sends), send. Two calls at once race for the wallet's nonce, on one worker or two.
+ */
+export const NONCE_ID = 'expandQueueNonce';
+export const NONCE_ACCOUNT = 150;
+export const nonceWorkflow = (pauseSeconds: number) =>
+	workflow(NONCE_ID, 'Queue test: payments from one wallet racing for its nonce', [
+		webhook('expand-queue-nonce', 'POST'),
+		{
+			name: 'Sign',
+			type: 'n8n-nodes-expand-network.expandSigner',
+			typeVersion: 1,
+			parameters: { operation: 'signTransaction', source: 'fields', accountIndex: NONCE_ACCOUNT, to: '={{ $json.body.to }}', chainId: '31337', value: '={{ $json.body.value }}' },
+			credentials: { expandSignerApi: { id: SIGNER_LEDGER_CREDENTIAL.id, name: SIGNER_LEDGER_CREDENTIAL.name }, ...expandApi() },
+		},
+		{ name: 'Pause', type: 'n8n-nodes-base.wait', typeVersion: 1.1, parameters: { amount: pauseSeconds, unit: 'seconds' } },
+		{
+			name: 'Send',
+			type: 'n8n-nodes-expand-network.expand',
+			typeVersion: 1,
+			parameters: { resource: 'chain', operation: 'sendtransaction', chainId: '31337', rawTransaction: '={{ $json.rawTransaction }}' },
+			credentials: expandApi(),
+		},
+		report({ transactionHash: "={{ $('Sign').item.json.transactionHash }}", nonce: "={{ $('Sign').item.json.nonce }}", to: "={{ $('Sign').item.json.to }}" }),
 	]);

@@ -24,7 +24,7 @@ import {
 } from '@solana/kit';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { SigningKeyError } from '../../nodes/ExpandSigner/families/evm/accounts';
+import { SigningKeyError } from '../../packages/signer/nodes/ExpandSigner/families/evm/accounts';
 import {
 	type SolanaRpc,
 	NotASigner,
@@ -37,7 +37,7 @@ import {
 	solanaKeyring,
 	transferSolTransaction,
 	transferTokenTransaction,
-} from '../../nodes/ExpandSigner/families/solana';
+} from '../../packages/signer/nodes/ExpandSigner/families/solana';
 import { call, query } from '../devnet/client';
 
 let devnet: Devnet;

@@ -36,7 +36,7 @@ import { HDKey } from 'micro-ed25519-hdkey';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { expandSolanaKeyTest } from '../../nodes/ExpandSigner/methods/credentialTest';
+import { expandSolanaKeyTest } from '../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
 import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec, type RunResult } from '../helpers/n8n';
 import { outputRecorder } from '../helpers/outputRecorder';
 import { startRecordingProxy } from '../helpers/recordingProxy';

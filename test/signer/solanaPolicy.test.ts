@@ -12,9 +12,9 @@ import {
 	solanaKeyring,
 	transferSolTransaction,
 	transferTokenTransaction,
-} from '../../nodes/ExpandSigner/families/solana';
-import { ExecutionTotals, checkIntent } from '../../nodes/ExpandSigner/policy/check';
-import { PolicyError, describePolicy, readPolicy } from '../../nodes/ExpandSigner/policy/policy';
+} from '../../packages/signer/nodes/ExpandSigner/families/solana';
+import { ExecutionTotals, checkIntent } from '../../packages/signer/nodes/ExpandSigner/policy/check';
+import { PolicyError, describePolicy, readPolicy } from '../../packages/signer/nodes/ExpandSigner/policy/policy';
 import { call } from '../devnet/client';
 
 let devnet: Devnet;

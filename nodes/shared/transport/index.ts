@@ -1,8 +1,9 @@
 import type { IAllExecuteFunctions, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
-import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiRequest } from './request';
 import { EXPAND_API_CREDENTIAL } from '../credentials';
+import { sleepUnlessAborted } from '../sleep';
 import { connectionError, notJsonError, responseError } from './errors';
 import { backoffMs, connectionFailure, type FailureKind, mayRetry, retryAfterMs, statusFailure, triesAllowed } from './retry';
 import { type ApiContext, sessionOf } from './session';
@@ -101,7 +102,7 @@ export async function expandApiRequest(this: ApiContext, request: ApiRequest, it
 		this.logger?.debug(
 			`Expand API ${endpoint} (item ${itemIndex}): ${outcome.response ? `HTTP ${outcome.response.statusCode}` : (errorCode(outcome.error) ?? 'no answer')}, try ${total} failed; retrying in ${delay} ms${asked !== undefined ? ' as Retry-After asks' : ''}`,
 		);
-		await sleepWithAbort(delay, signal);
+		await sleepUnlessAborted(delay, signal);
 	}
 	const response = outcome.response as IN8nHttpFullResponse;
 	const refused = answerError(this, request, response, secret, itemIndex);

@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
-import { sleepWithAbort } from 'n8n-workflow';
+
+import { sleepUnlessAborted } from '../sleep';
 
 /** Added to the one-second window: a request's start here and its arrival at the API differ by some ms (more on a busy machine or a first connection). */
 const WINDOW_MARGIN_MS = 50;
@@ -9,9 +10,10 @@ const WINDOW_MARGIN_MS = 50;
  * and never more than N in any second plus 50 ms, counted from when requests really started
  * (a stalled event loop then delays the next ones instead of letting a burst through). The state
  * lives in this module, so every node and every concurrent execution of this n8n process that
- * uses the same API key on the same host shares one pace. Separate processes (queue-mode
- * workers, several main instances) each keep their own pace: with W of them, set the limit to
- * the plan's rate divided by W.
+ * loads this copy of the module and uses the same API key on the same host shares one pace: the
+ * Expand node and the Trigger share one; the signer package compiles its own copy of shared/, so
+ * its few API calls keep their own pace. Separate processes (queue-mode workers, several main
+ * instances) each keep their own pace: with W of them, set the limit to the plan's rate divided by W.
  */
 class Pacer {
 	/** Start times of the latest requests, oldest first; at most ceil(N) kept. */
@@ -27,7 +29,7 @@ class Pacer {
 				if (this.starts.length > Math.ceil(perSecond)) this.starts.shift();
 				return;
 			}
-			await sleepWithAbort(earliest - now, signal);
+			await sleepUnlessAborted(earliest - now, signal);
 		}
 	}
 

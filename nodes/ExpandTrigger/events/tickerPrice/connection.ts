@@ -1,5 +1,4 @@
-import { sleep, sleepWithAbort } from 'n8n-workflow';
-
+import { sleepUnlessAborted } from '../../../shared/sleep';
 import { MAX_MESSAGE_BYTES, readTickerMessage, type TickerMessage } from './message';
 import type { StreamSocket, StreamSocketConstructor } from './runtimeWebSocket';
 
@@ -85,9 +84,7 @@ export class TickerConnection {
 	}
 
 	private async wait(ms: number, signal: AbortSignal): Promise<void> {
-		// sleepWithAbort is missing from some n8n-workflow versions; a plain sleep is the fallback.
-		if (typeof sleepWithAbort === 'function') await sleepWithAbort(ms, signal).catch(() => undefined);
-		else await sleep(ms);
+		await sleepUnlessAborted(ms, signal).catch(() => undefined);
 	}
 
 	/** Opens a socket and subscribes; resolves with it once open, or undefined when the handshake failed or timed out. */

@@ -8,7 +8,7 @@ import { DIGITS } from './shared';
 
 const sender: ParameterSpec = {
 	name: 'sender',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description: 'Address of the smart account',
 	placeholder: '0x...',
@@ -17,13 +17,13 @@ const sender: ParameterSpec = {
 
 const field = (name: string, defaultValue: string, description: string): ParameterSpec => ({
 	name,
-	type: 'string',
+	type: 'text',
 	default: defaultValue,
 	description,
 });
 
 const userOperationFields: ParameterSpec[] = [
-	{ name: 'nonce', type: 'string', description: 'Nonce of the smart account; default read from the EntryPoint contract' },
+	{ name: 'nonce', type: 'text', description: 'Nonce of the smart account; default read from the EntryPoint contract' },
 	field('initCode', '0x', 'Code that deploys the smart account, for its first operation'),
 	field('callData', '0x', 'Call the smart account makes, encoded'),
 	field('callGasLimit', '260611', 'Gas for the call'),
@@ -66,7 +66,7 @@ export const aaOperations: OperationSpec[] = [
 		[
 			{
 				name: 'paymasterContractAddress',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Address of the verifying paymaster contract',
 				placeholder: '0x...',
@@ -74,14 +74,14 @@ export const aaOperations: OperationSpec[] = [
 			sender,
 			{
 				name: 'mockValidUntil',
-				type: 'string',
+				type: 'text',
 				required: true,
 				default: '0x00000000deadbeef',
 				description: 'Time until which the paymaster signature is valid, hex',
 			},
 			{
 				name: 'mockValidAfter',
-				type: 'string',
+				type: 'text',
 				required: true,
 				default: '0x0',
 				description: 'Time after which the paymaster signature is valid, hex',
@@ -123,12 +123,12 @@ export const aaOperations: OperationSpec[] = [
 			},
 			{
 				name: 'bundler',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Address of the bundler, which signs and sends the transaction and receives the fees',
 				placeholder: '0x...',
 			},
-			{ name: 'gas', type: 'string', required: true, description: 'Gas limit of the transaction', ...DIGITS },
+			{ name: 'gas', type: 'text', required: true, description: 'Gas limit of the transaction', ...DIGITS },
 		],
 	},
 ];

@@ -10,13 +10,13 @@ import { from, gas, gasPriority, slippage } from './shared';
  * schema lists chainId (Get Transaction).
  */
 
-const srcChainId: ParameterSpec = { name: 'srcChainId', type: 'string', description: 'Chain ID of the source chain' };
+const srcChainId: ParameterSpec = { name: 'srcChainId', type: 'text', description: 'Chain ID of the source chain' };
 
 const srcChainIdDefault: ParameterSpec = { ...srcChainId, default: '1' };
 
 const dstChainId: ParameterSpec = {
 	name: 'dstChainId',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description: 'Chain ID of the destination chain',
 	role: 'what',
@@ -24,7 +24,7 @@ const dstChainId: ParameterSpec = {
 
 const srcTokenSymbol: ParameterSpec = {
 	name: 'srcTokenSymbol',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description: 'Symbol of the token on the source chain, e.g. USDC',
 	role: 'what',
@@ -32,7 +32,7 @@ const srcTokenSymbol: ParameterSpec = {
 
 const dstTokenSymbol = (extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	name: 'dstTokenSymbol',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description: 'Symbol of the token on the destination chain',
 	role: 'what',
@@ -41,7 +41,7 @@ const dstTokenSymbol = (extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 
 const amountIn: ParameterSpec = {
 	name: 'amountIn',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description: 'Amount of the source token, in the smallest unit of the token',
 	role: 'amount',
@@ -95,12 +95,12 @@ export const bridgeOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'poolAddress',
-				type: 'string',
+				type: 'text',
 				description: 'Address of the pool; the 2024 API requires it, current docs name the pool by Source Token Symbol instead',
 				placeholder: '0x...',
 			},
-			{ name: 'srcTokenSymbol', type: 'string', description: 'Symbol of the pool token, e.g. USDC (current docs)' },
-			{ name: 'address', type: 'string', description: 'Address whose liquidity is included', placeholder: '0x...', role: 'who' },
+			{ name: 'srcTokenSymbol', type: 'text', description: 'Symbol of the pool token, e.g. USDC (current docs)' },
+			{ name: 'address', type: 'text', description: 'Address whose liquidity is included', placeholder: '0x...', role: 'who' },
 			srcChainId,
 		],
 	}),
@@ -129,7 +129,7 @@ export const bridgeOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'transactionHash',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Hash of the transaction on the source chain',
 				placeholder: '0x...',
@@ -137,7 +137,7 @@ export const bridgeOperations: OperationSpec[] = [
 			},
 			{
 				name: 'network',
-				type: 'string',
+				type: 'text',
 				options: ['mainnet', 'testnet'],
 				default: 'mainnet',
 				description: 'Network of the transfer',
@@ -158,7 +158,7 @@ export const bridgeOperations: OperationSpec[] = [
 				srcTokenSymbol,
 				{
 					name: 'amountOut',
-					type: 'string',
+					type: 'text',
 					required: true,
 					description: 'Amount to remove, in the smallest unit of the token',
 					role: 'amount',
@@ -180,14 +180,14 @@ export const bridgeOperations: OperationSpec[] = [
 			dstTokenSymbol({ required: false, description: 'Symbol of the token on the destination chain; required by Squid Router' }),
 			{
 				name: 'to',
-				type: 'string',
+				type: 'text',
 				description: 'Address that receives the tokens on the destination chain; required by Squid Router',
 				placeholder: '0x...',
 				role: 'who',
 			},
 			{
 				name: 'amountOutMin',
-				type: 'string',
+				type: 'text',
 				description: 'Minimum amount to receive, in the smallest unit of the token; required by Stargate',
 				protocols: ['Stargate'],
 			},

@@ -9,7 +9,7 @@ const BLOCK_NUMBER_OR_HASH = {
 
 const rawTransaction: ParameterSpec = {
 	name: 'rawTransaction',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description: 'The signed transaction, hex-encoded (Stellar: the signed envelope XDR)',
 	placeholder: '0x02f8...',
@@ -17,7 +17,7 @@ const rawTransaction: ParameterSpec = {
 
 const pageToken = (description: string, defaultValue?: string): ParameterSpec => ({
 	name: 'pageToken',
-	type: 'string',
+	type: 'text',
 	description,
 	...(defaultValue === undefined ? {} : { default: defaultValue }),
 });
@@ -35,8 +35,8 @@ const smartContractRead = (operation: string, computeUnits?: number): OperationS
 	unsignedTransaction: false,
 	chain: true,
 	parameters: [
-		{ name: 'contractAddress', type: 'string', required: true, description: 'Address of the contract to call', placeholder: '0x...' },
-		{ name: 'methodName', type: 'string', required: true, description: 'Name of the contract function, e.g. balanceOf' },
+		{ name: 'contractAddress', type: 'text', required: true, description: 'Address of the contract to call', placeholder: '0x...' },
+		{ name: 'methodName', type: 'text', required: true, description: 'Name of the contract function, e.g. balanceOf' },
 		{
 			name: 'parameters',
 			type: 'json',
@@ -47,7 +47,7 @@ const smartContractRead = (operation: string, computeUnits?: number): OperationS
 			type: 'json',
 			description: 'The contract ABI as a JSON array; required for contracts that are not verified',
 		},
-		{ name: 'blockNumber', type: 'string', description: 'Block to read at; default latest', ...WHOLE_NUMBER },
+		{ name: 'blockNumber', type: 'text', description: 'Block to read at; default latest', ...WHOLE_NUMBER },
 	],
 });
 
@@ -78,11 +78,11 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'write',
 		chain: true,
 		parameters: [
-			{ name: 'from', type: 'string', required: true, description: 'Sender address', placeholder: '0x...', role: 'who' },
-			{ name: 'gas', type: 'string', required: true, description: 'Maximum gas limit for the transaction', ...WHOLE_NUMBER },
+			{ name: 'from', type: 'text', required: true, description: 'Sender address', placeholder: '0x...', role: 'who' },
+			{ name: 'gas', type: 'text', required: true, description: 'Maximum gas limit for the transaction', ...WHOLE_NUMBER },
 			{
 				name: 'value',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Amount of the native asset sent',
 				...WHOLE_NUMBER,
@@ -91,13 +91,13 @@ export const chainOperations: OperationSpec[] = [
 			},
 			{
 				name: 'referenceId',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Reference ID that comes back with the response, to match it to your records',
 			},
-			{ name: 'to', type: 'string', description: 'Recipient address', placeholder: '0x...', role: 'who' },
-			{ name: 'data', type: 'string', description: 'Encoded function call data', placeholder: '0x' },
-			{ name: 'gasPrice', type: 'string', description: 'Price per unit of gas, in wei', ...WHOLE_NUMBER },
+			{ name: 'to', type: 'text', description: 'Recipient address', placeholder: '0x...', role: 'who' },
+			{ name: 'data', type: 'text', description: 'Encoded function call data', placeholder: '0x' },
+			{ name: 'gasPrice', type: 'text', description: 'Price per unit of gas, in wei', ...WHOLE_NUMBER },
 			{
 				name: 'estimationCheck',
 				type: 'boolean',
@@ -132,12 +132,12 @@ export const chainOperations: OperationSpec[] = [
 		chain: true,
 		availability: 'EVM chains',
 		parameters: [
-			{ name: 'from', type: 'string', required: true, description: 'Sender address', placeholder: '0x...', role: 'who' },
-			{ name: 'to', type: 'string', required: true, description: 'Recipient or contract address', placeholder: '0x...', role: 'who' },
-			{ name: 'data', type: 'string', required: true, description: 'Encoded function call data (0x for a plain transfer)', placeholder: '0x' },
+			{ name: 'from', type: 'text', required: true, description: 'Sender address', placeholder: '0x...', role: 'who' },
+			{ name: 'to', type: 'text', required: true, description: 'Recipient or contract address', placeholder: '0x...', role: 'who' },
+			{ name: 'data', type: 'text', required: true, description: 'Encoded function call data (0x for a plain transfer)', placeholder: '0x' },
 			{
 				name: 'value',
-				type: 'string',
+				type: 'text',
 				default: '0',
 				description: 'Amount of the native asset sent with the transaction',
 				...WHOLE_NUMBER,
@@ -177,20 +177,20 @@ export const chainOperations: OperationSpec[] = [
 			address('Address whose balance is read', { role: 'who' }),
 			{
 				name: 'tokenAddress',
-				type: 'string',
+				type: 'text',
 				description: 'Token contract; leave empty for the native asset',
 				placeholder: '0x...',
 				role: 'what',
 			},
-			{ name: 'blockNumber', type: 'string', description: 'Block to read the balance at; default latest', ...WHOLE_NUMBER },
+			{ name: 'blockNumber', type: 'text', description: 'Block to read the balance at; default latest', ...WHOLE_NUMBER },
 			{
 				name: 'timestamp',
-				type: 'string',
+				type: 'text',
 				description: 'Read the balance at the block of this Unix time (seconds); wins over Block Number',
 				...WHOLE_NUMBER,
 			},
-			{ name: 'assetCode', type: 'string', description: 'Asset code, 1 to 12 letters or digits', protocols: ['Stellar'] },
-			{ name: 'issuer', type: 'string', description: 'Issuer account of the asset', protocols: ['Stellar'] },
+			{ name: 'assetCode', type: 'text', description: 'Asset code, 1 to 12 letters or digits', protocols: ['Stellar'] },
+			{ name: 'issuer', type: 'text', description: 'Issuer account of the asset', protocols: ['Stellar'] },
 		],
 		amounts: [{ field: 'balance', tokenParam: 'tokenAddress' }],
 	},
@@ -209,17 +209,17 @@ export const chainOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'blockNumber',
-				type: 'string',
+				type: 'text',
 				description: 'Number or hash of one block; leave empty to use Start Block and End Block',
 				...BLOCK_NUMBER_OR_HASH,
 			},
 			{
 				name: 'startBlock',
-				type: 'string',
+				type: 'text',
 				description: 'First block of a range of at most 10 blocks',
 				...WHOLE_NUMBER,
 			},
-			{ name: 'endBlock', type: 'string', description: 'Last block of the range (at most Start Block + 9)', ...WHOLE_NUMBER },
+			{ name: 'endBlock', type: 'text', description: 'Last block of the range (at most Start Block + 9)', ...WHOLE_NUMBER },
 		],
 	},
 	{
@@ -234,17 +234,17 @@ export const chainOperations: OperationSpec[] = [
 		chain: true,
 		availability: 'Stellar (Soroban) only',
 		parameters: [
-			{ name: 'startBlock', type: 'string', description: 'First ledger to search', ...WHOLE_NUMBER },
+			{ name: 'startBlock', type: 'text', description: 'First ledger to search', ...WHOLE_NUMBER },
 			pageToken('Cursor from the previous response'),
-			{ name: 'contracts', type: 'string', description: 'Contract IDs to filter by, comma-separated' },
-			{ name: 'topics1', type: 'string', description: 'Filter on the first topic' },
-			{ name: 'topics2', type: 'string', description: 'Filter on the second topic' },
-			{ name: 'topics3', type: 'string', description: 'Filter on the third topic' },
-			{ name: 'topics4', type: 'string', description: 'Filter on the fourth topic' },
-			{ name: 'topics5', type: 'string', description: 'Filter on the fifth topic' },
+			{ name: 'contracts', type: 'text', description: 'Contract IDs to filter by, comma-separated' },
+			{ name: 'topics1', type: 'text', description: 'Filter on the first topic' },
+			{ name: 'topics2', type: 'text', description: 'Filter on the second topic' },
+			{ name: 'topics3', type: 'text', description: 'Filter on the third topic' },
+			{ name: 'topics4', type: 'text', description: 'Filter on the fourth topic' },
+			{ name: 'topics5', type: 'text', description: 'Filter on the fifth topic' },
 			{
 				name: 'type',
-				type: 'string',
+				type: 'text',
 				default: 'all',
 				options: ['all', 'contract', 'diagnostic', 'system'],
 				description: 'Kind of events to return',
@@ -265,8 +265,8 @@ export const chainOperations: OperationSpec[] = [
 		availability: 'Ethereum only',
 		parameters: [
 			address('Address whose fees are summed', { role: 'who' }),
-			{ name: 'startBlock', type: 'string', description: 'First block of the range', ...WHOLE_NUMBER },
-			{ name: 'endBlock', type: 'string', description: 'Last block of the range', ...WHOLE_NUMBER },
+			{ name: 'startBlock', type: 'text', description: 'First block of the range', ...WHOLE_NUMBER },
+			{ name: 'endBlock', type: 'text', description: 'Last block of the range', ...WHOLE_NUMBER },
 		],
 	},
 	{
@@ -283,7 +283,7 @@ export const chainOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'gasPriority',
-				type: 'string',
+				type: 'text',
 				options: ['low', 'medium', 'high'],
 				description: 'low = the node price, medium = ×1.2, high = ×1.5',
 			},
@@ -303,8 +303,8 @@ export const chainOperations: OperationSpec[] = [
 		availability: 'Avalanche P-Chain (43115) only',
 		parameters: [
 			address('Address whose rewards are listed', { role: 'who' }),
-			{ name: 'pageSize', type: 'string', description: 'Records per page', ...WHOLE_NUMBER },
-			{ name: 'sortOrder', type: 'string', options: ['asc', 'desc'], description: 'Sort order by time' },
+			{ name: 'pageSize', type: 'text', description: 'Records per page', ...WHOLE_NUMBER },
+			{ name: 'sortOrder', type: 'text', options: ['asc', 'desc'], description: 'Sort order by time' },
 			pageToken('Cursor from the previous response'),
 		],
 	},
@@ -351,7 +351,7 @@ export const chainOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'bundleHash',
-				type: 'string',
+				type: 'text',
 				description: 'Hash of the bundle (the parameter of the former getflashbotbundle route)',
 			},
 		],
@@ -400,13 +400,13 @@ export const chainOperations: OperationSpec[] = [
 			address('Contract address', { role: 'what' }),
 			{
 				name: 'index',
-				type: 'string',
+				type: 'text',
 				default: '0',
 				description: 'Slot index, decimal or 0x-prefixed hex',
 				pattern: '^(\\d+|0x[0-9a-fA-F]+)$',
 				patternHint: 'a decimal or 0x-prefixed hexadecimal slot number',
 			},
-			{ name: 'keys', type: 'string', required: true, description: 'Ledger keys to read', protocols: ['Stellar'] },
+			{ name: 'keys', type: 'text', required: true, description: 'Ledger keys to read', protocols: ['Stellar'] },
 		],
 	},
 	{
@@ -432,7 +432,7 @@ export const chainOperations: OperationSpec[] = [
 		computeUnits: 20,
 		kind: 'read',
 		chain: true,
-		parameters: [{ name: 'tokenSymbol', type: 'string', required: true, description: 'Symbol of the token, e.g. USDC', role: 'what' }],
+		parameters: [{ name: 'tokenSymbol', type: 'text', required: true, description: 'Symbol of the token, e.g. USDC', role: 'what' }],
 	},
 	{
 		resource: 'chain',
@@ -458,7 +458,7 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		availability: 'Ethereum only',
-		parameters: [{ name: 'asset', type: 'string', required: true, description: 'The asset, e.g. a token address or symbol', role: 'what' }],
+		parameters: [{ name: 'asset', type: 'text', required: true, description: 'The asset, e.g. a token address or symbol', role: 'what' }],
 	},
 	{
 		resource: 'chain',
@@ -474,13 +474,13 @@ export const chainOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'transactionHash',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Hash of the transaction',
 				placeholder: '0x...',
 				role: 'what',
 			},
-			{ name: 'address', type: 'string', required: true, description: 'Address of the account', protocols: ['TON'], role: 'who' },
+			{ name: 'address', type: 'text', required: true, description: 'Address of the account', protocols: ['TON'], role: 'who' },
 		],
 	},
 	{
@@ -496,14 +496,14 @@ export const chainOperations: OperationSpec[] = [
 		chain: true,
 		parameters: [
 			address('Address whose transactions are listed', { role: 'who' }),
-			{ name: 'sortOrder', type: 'string', default: 'desc', options: ['asc', 'desc'], description: 'Sort order by time' },
-			{ name: 'contractAddress', type: 'string', description: 'Only transactions with this contract', protocols: ['EVM'] },
-			{ name: 'startBlock', type: 'string', description: 'First block', protocols: ['Avalanche C-Chain'], ...WHOLE_NUMBER },
-			{ name: 'endBlock', type: 'string', description: 'Last block', protocols: ['Avalanche C-Chain'], ...WHOLE_NUMBER },
-			{ name: 'pageSize', type: 'string', description: 'Records per page', protocols: ['Avalanche C-Chain'], ...WHOLE_NUMBER },
+			{ name: 'sortOrder', type: 'text', default: 'desc', options: ['asc', 'desc'], description: 'Sort order by time' },
+			{ name: 'contractAddress', type: 'text', description: 'Only transactions with this contract', protocols: ['EVM'] },
+			{ name: 'startBlock', type: 'text', description: 'First block', protocols: ['Avalanche C-Chain'], ...WHOLE_NUMBER },
+			{ name: 'endBlock', type: 'text', description: 'Last block', protocols: ['Avalanche C-Chain'], ...WHOLE_NUMBER },
+			{ name: 'pageSize', type: 'text', description: 'Records per page', protocols: ['Avalanche C-Chain'], ...WHOLE_NUMBER },
 			{
 				name: 'limit',
-				type: 'string',
+				type: 'text',
 				description: 'Number of transactions, 1 to 5 (default 5)',
 				protocols: ['TON'],
 				pattern: '^[1-5]$',
@@ -525,10 +525,10 @@ export const chainOperations: OperationSpec[] = [
 		chain: true,
 		parameters: [
 			address('Wallet address', { role: 'who' }),
-			{ name: 'tokens', type: 'string', description: 'Token addresses to include, comma-separated' },
+			{ name: 'tokens', type: 'text', description: 'Token addresses to include, comma-separated' },
 			{
 				name: 'availableOnly',
-				type: 'string',
+				type: 'text',
 				default: 'false',
 				options: ['false', 'true'],
 				description: 'Only assets with a non-zero balance',
@@ -536,7 +536,7 @@ export const chainOperations: OperationSpec[] = [
 			pageToken('Cursor from the previous response', 'null'),
 			{
 				name: 'assetType',
-				type: 'string',
+				type: 'text',
 				default: 'all',
 				options: ['all', 'fungible', 'nonFungible'],
 				description: 'Kind of assets to list',
@@ -560,10 +560,10 @@ export const chainOperations: OperationSpec[] = [
 		confirmable: true,
 		parameters: [
 			rawTransaction,
-			{ name: 'signature', type: 'string', required: true, description: 'Signature of the transaction', protocols: ['Sui'] },
+			{ name: 'signature', type: 'text', required: true, description: 'Signature of the transaction', protocols: ['Sui'] },
 			{
 				name: 'transactionHash',
-				type: 'string',
+				type: 'text',
 				description: 'When given, the API returns this hash without waiting for the transaction',
 			},
 			{ name: 'bdnTransaction', type: 'boolean', default: false, description: 'Send through the bloXroute add-on' },

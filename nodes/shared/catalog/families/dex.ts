@@ -30,7 +30,7 @@ const AMOUNT_IN = 'Amount of the input token';
 /** The input amount of a path: counted in the path's first token. */
 const amountIn = (extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	name: 'amountIn',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description: AMOUNT_IN,
 	role: 'amount',
@@ -41,11 +41,11 @@ const amountIn = (extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 /** An amount whose token no parameter names (an LP token, a list per token): typed in the smallest unit. */
 const RAW = ', in the smallest unit of the token';
 
-const rawAmountIn: ParameterSpec = { name: 'amountIn', type: 'string', required: true, description: `${AMOUNT_IN}${RAW}`, ...DIGITS };
+const rawAmountIn: ParameterSpec = { name: 'amountIn', type: 'text', required: true, description: `${AMOUNT_IN}${RAW}`, ...DIGITS };
 
 const poolAddress: ParameterSpec = {
 	name: 'poolAddress',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description: 'Address of the pool',
 	placeholder: '0x...',
@@ -54,7 +54,7 @@ const poolAddress: ParameterSpec = {
 
 const poolFees = (protocols: string[], extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	name: 'poolFees',
-	type: 'string',
+	type: 'text',
 	description: 'Fee tier of the pool in hundredths of a basis point (3000 = 0.3%)',
 	protocols,
 	...DIGITS,
@@ -62,13 +62,13 @@ const poolFees = (protocols: string[], extra: Partial<ParameterSpec> = {}): Para
 });
 
 const blockRange: ParameterSpec[] = [
-	{ name: 'startBlock', type: 'string', description: 'First block of the range', ...POSITIVE },
-	{ name: 'endBlock', type: 'string', description: 'Last block of the range', ...POSITIVE },
+	{ name: 'startBlock', type: 'text', description: 'First block of the range', ...POSITIVE },
+	{ name: 'endBlock', type: 'text', description: 'Last block of the range', ...POSITIVE },
 ];
 
 const token = (name: string, description: string, protocols: string[]): ParameterSpec => ({
 	name,
-	type: 'string',
+	type: 'text',
 	description,
 	protocols,
 	placeholder: '0x...',
@@ -77,7 +77,7 @@ const token = (name: string, description: string, protocols: string[]): Paramete
 /** An amount of the token `tokenParam` names, or (without one) in the smallest unit of a token no parameter names. */
 const amount = (name: string, description: string, protocols: string[], unit?: Partial<ParameterSpec>): ParameterSpec => ({
 	name,
-	type: 'string',
+	type: 'text',
 	description: unit ? description : `${description}${RAW}`,
 	protocols,
 	...DIGITS,
@@ -86,7 +86,7 @@ const amount = (name: string, description: string, protocols: string[], unit?: P
 
 const deadline = (protocols: string[], extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	name: 'deadline',
-	type: 'string',
+	type: 'text',
 	description: 'Unix time in seconds after which the transaction reverts',
 	protocols,
 	...extra,
@@ -94,7 +94,7 @@ const deadline = (protocols: string[], extra: Partial<ParameterSpec> = {}): Para
 
 const recipient = (protocols: string[]): ParameterSpec => ({
 	name: 'to',
-	type: 'string',
+	type: 'text',
 	description: 'Address that receives the tokens',
 	protocols,
 	placeholder: '0x...',
@@ -103,7 +103,7 @@ const recipient = (protocols: string[]): ParameterSpec => ({
 
 const queryId: ParameterSpec = {
 	name: 'queryId',
-	type: 'string',
+	type: 'text',
 	description: 'Query ID of the TON message',
 	protocols: ['StonFi'],
 };
@@ -156,7 +156,7 @@ export const dexOperations: OperationSpec[] = [
 			poolFees(['UniswapV3']),
 			{
 				name: 'tokenId',
-				type: 'string',
+				type: 'text',
 				description: 'ID of an existing position NFT to add the liquidity to',
 				protocols: ['UniswapV3'],
 			},
@@ -168,7 +168,7 @@ export const dexOperations: OperationSpec[] = [
 			},
 			{
 				name: 'strategy',
-				type: 'string',
+				type: 'text',
 				options: ['spotUniform', 'curve', 'bidask'],
 				default: 'spotUniform',
 				description: 'How the liquidity is distributed over the bins',
@@ -202,29 +202,29 @@ export const dexOperations: OperationSpec[] = [
 			amountIn(),
 			{
 				name: 'amountOutMin',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Minimum amount of the output token',
 				...inTokenOf('path', 'last'),
 			},
-			{ name: 'to', type: 'string', required: true, description: 'Address that receives the output token', placeholder: '0x...', role: 'who' },
+			{ name: 'to', type: 'text', required: true, description: 'Address that receives the output token', placeholder: '0x...', role: 'who' },
 			{
 				name: 'deadline',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Unix time in seconds after which the order expires',
 				...POSITIVE,
 			},
 			{
 				name: 'decayStartTime',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Unix time in seconds when the price starts to decay',
 				...POSITIVE,
 			},
 			{
 				name: 'decayEndTime',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Unix time in seconds when the price stops decaying; after Decay Start Time',
 				...POSITIVE,
@@ -276,16 +276,16 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: `${POOL_ANALYTICS}, BalancerV2, CurveV2`,
 		parameters: [
-			{ name: 'address', type: 'string', required: true, description: 'Address of the liquidity provider', placeholder: '0x...', role: 'who' },
+			{ name: 'address', type: 'text', required: true, description: 'Address of the liquidity provider', placeholder: '0x...', role: 'who' },
 			{
 				name: 'poolAddresses',
-				type: 'string',
+				type: 'text',
 				description: 'Pools to look in',
 				protocols: [...V2_FORKS, 'UniswapV3', 'BalancerV2'],
 			},
 			{
 				name: 'poolSize',
-				type: 'string',
+				type: 'text',
 				default: '50',
 				description: 'Number of pools to look in',
 				protocols: [...V2_FORKS, 'UniswapV3', 'BalancerV2'],
@@ -340,14 +340,14 @@ export const dexOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'status',
-				type: 'string',
+				type: 'text',
 				options: ['open', 'expired', 'error', 'cancelled', 'filled', 'insufficient-funds', 'all'],
 				default: 'all',
 				description: 'Only orders with this status',
 			},
-			{ name: 'orderHashes', type: 'string', description: 'Only these orders: order hashes, comma-separated' },
-			{ name: 'filler', type: 'string', description: 'Only orders filled by this address', placeholder: '0x...' },
-			{ name: 'sort', type: 'string', options: ['asc', 'desc'], default: 'desc', description: 'Sort order' },
+			{ name: 'orderHashes', type: 'text', description: 'Only these orders: order hashes, comma-separated' },
+			{ name: 'filler', type: 'text', description: 'Only orders filled by this address', placeholder: '0x...' },
+			{ name: 'sort', type: 'text', options: ['asc', 'desc'], default: 'desc', description: 'Sort order' },
 		],
 	},
 	{
@@ -367,7 +367,7 @@ export const dexOperations: OperationSpec[] = [
 			poolAddress,
 			{
 				name: 'interval',
-				type: 'string',
+				type: 'text',
 				options: ['15', '30', '60', '90'],
 				default: '15',
 				description: 'Length of one candle, in minutes',
@@ -388,8 +388,8 @@ export const dexOperations: OperationSpec[] = [
 		availability: POOL_ANALYTICS,
 		parameters: [
 			poolAddress,
-			{ name: 'startPage', type: 'string', description: 'First page to return', ...POSITIVE },
-			{ name: 'endPage', type: 'string', description: 'Last page to return', ...POSITIVE },
+			{ name: 'startPage', type: 'text', description: 'First page to return', ...POSITIVE },
+			{ name: 'endPage', type: 'text', description: 'Last page to return', ...POSITIVE },
 		],
 	},
 	{
@@ -407,7 +407,7 @@ export const dexOperations: OperationSpec[] = [
 		availability: 'not the aggregators or UniswapX',
 		parameters: [
 			poolAddress,
-			{ name: 'id', type: 'string', description: 'Bin ID of the pool', protocols: ['TraderJoe'] },
+			{ name: 'id', type: 'text', description: 'Bin ID of the pool', protocols: ['TraderJoe'] },
 		],
 	},
 	{
@@ -453,7 +453,7 @@ export const dexOperations: OperationSpec[] = [
 			...blockRange,
 			{
 				name: 'eventType',
-				type: 'string',
+				type: 'text',
 				options: ['Transfer', 'Swap', 'Burn', 'Mint'],
 				default: 'Mint',
 				description: 'Type of the pool events to return',
@@ -533,26 +533,26 @@ export const dexOperations: OperationSpec[] = [
 			token('tokenD', 'Fourth token of the pool', ['CurveV2']),
 			{
 				name: 'address',
-				type: 'string',
+				type: 'text',
 				description: 'Address of the liquidity provider',
 				protocols: [...V2_FORKS, 'BalancerV2', 'CurveV2', 'TraderJoe', 'StonFi', 'SDEX', 'Alex'],
 				placeholder: '0x...',
 			},
 			{
 				name: 'tokenId',
-				type: 'string',
+				type: 'text',
 				description: 'ID of the liquidity position NFT',
 				protocols: ['UniswapV3', 'PancakeSwapV3'],
 			},
-			{ name: 'id', type: 'string', description: 'Bin ID of the pool', protocols: ['TraderJoe'] },
-			{ name: 'positionNFT', type: 'string', description: 'Mint address of the position NFT', protocols: ['Orca'] },
+			{ name: 'id', type: 'text', description: 'Bin ID of the pool', protocols: ['TraderJoe'] },
+			{ name: 'positionNFT', type: 'text', description: 'Mint address of the position NFT', protocols: ['Orca'] },
 			{
 				name: 'path',
 				type: 'array',
 				description: 'The two assets of the pool in lexicographic order, each CODE:ISSUER or XLM',
 				protocols: ['SDEX'],
 			},
-			{ name: 'poolId', type: 'string', description: 'ID of the pool', protocols: ['Alex'] },
+			{ name: 'poolId', type: 'text', description: 'ID of the pool', protocols: ['Alex'] },
 		],
 	},
 	{
@@ -568,8 +568,8 @@ export const dexOperations: OperationSpec[] = [
 		chain: false,
 		availability: 'Ethereum only',
 		parameters: [
-			{ name: 'address', type: 'string', required: true, description: 'Wallet address (not a contract)', placeholder: '0x...', role: 'who' },
-			{ name: 'pageToken', type: 'string', default: '1', description: 'Page to return, from 1', ...POSITIVE },
+			{ name: 'address', type: 'text', required: true, description: 'Wallet address (not a contract)', placeholder: '0x...', role: 'who' },
+			{ name: 'pageToken', type: 'text', default: '1', description: 'Page to return, from 1', ...POSITIVE },
 		],
 	},
 	{
@@ -604,8 +604,8 @@ export const dexOperations: OperationSpec[] = [
 		availability: 'StonFi only',
 		parameters: [
 			{ ...from(), role: 'who' },
-			{ name: 'tokenA', type: 'string', required: true, description: 'First token of the pool', role: 'what' },
-			{ name: 'tokenB', type: 'string', required: true, description: 'Second token of the pool', role: 'what' },
+			{ name: 'tokenA', type: 'text', required: true, description: 'First token of the pool', role: 'what' },
+			{ name: 'tokenB', type: 'text', required: true, description: 'Second token of the pool', role: 'what' },
 			queryId,
 			{ ...gas, required: false },
 		],
@@ -635,13 +635,13 @@ export const dexOperations: OperationSpec[] = [
 			amount('amountBMin', 'Minimum amount of token B to receive', [...V2_FORKS, 'TraderJoe'], inTokenOf('tokenB')),
 			{
 				name: 'tokenId',
-				type: 'string',
+				type: 'text',
 				description: 'ID of the liquidity position NFT',
 				protocols: ['UniswapV3'],
 			},
 			{
 				name: 'recipient',
-				type: 'string',
+				type: 'text',
 				default: '0x0000000000000000000000000000000000000000',
 				description: 'Address that collects the tokens',
 				protocols: ['UniswapV3'],
@@ -680,7 +680,7 @@ export const dexOperations: OperationSpec[] = [
 				description: "Whether to pay out to the recipient's Balancer internal balance",
 				protocols: ['BalancerV2'],
 			},
-			{ name: 'binStep', type: 'string', description: 'Bin step of the pair', protocols: ['TraderJoe'] },
+			{ name: 'binStep', type: 'text', description: 'Bin step of the pair', protocols: ['TraderJoe'] },
 			{ name: 'ids', type: 'array', description: 'Bin IDs to remove liquidity from', protocols: ['TraderJoe'] },
 			{
 				name: 'amounts',
@@ -688,7 +688,7 @@ export const dexOperations: OperationSpec[] = [
 				description: 'Amount of liquidity to remove from each bin of IDs, in the smallest unit, in the same order',
 				protocols: ['TraderJoe'],
 			},
-			{ name: 'positionAddress', type: 'string', description: 'Address of the position', protocols: ['Orca'] },
+			{ name: 'positionAddress', type: 'text', description: 'Address of the position', protocols: ['Orca'] },
 			recipient([...V2_FORKS, 'BalancerV2', 'TraderJoe']),
 			deadline([...V2_FORKS, 'UniswapV3', 'TraderJoe']),
 			optionalGas('every EVM DEX'),
@@ -724,12 +724,12 @@ export const dexOperations: OperationSpec[] = [
 			poolFees(['UniswapV3'], { default: '3000' }),
 			{
 				name: 'serializedOrder',
-				type: 'string',
+				type: 'text',
 				description: 'The order from Create Order, serialized',
 				protocols: ['UniswapX'],
 			},
-			{ name: 'signature', type: 'string', description: 'Signature of the serialized order', protocols: ['UniswapX'] },
-			{ name: 'referralAddress', type: 'string', description: 'Referral address', protocols: ['StonFi'] },
+			{ name: 'signature', type: 'text', description: 'Signature of the serialized order', protocols: ['UniswapX'] },
+			{ name: 'referralAddress', type: 'text', description: 'Referral address', protocols: ['StonFi'] },
 			queryId,
 			{
 				name: 'closeWSolAccount',
@@ -772,7 +772,7 @@ export const dexOperations: OperationSpec[] = [
 			{ ...from(), role: 'who' },
 			path('The input and output token addresses (0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee for the native asset)', { role: 'what' }),
 			amountIn(),
-			{ name: 'to', type: 'string', required: true, description: 'Address that receives the output token', placeholder: '0x...', role: 'who' },
+			{ name: 'to', type: 'text', required: true, description: 'Address that receives the output token', placeholder: '0x...', role: 'who' },
 			gas,
 			{
 				name: 'bestSwap',

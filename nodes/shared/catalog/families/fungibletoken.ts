@@ -17,7 +17,7 @@ const evmTokenAddress = tokenAddress(undefined, { protocols: EVM, role: 'what' }
 
 const splToken = (description = 'Mint address of the SPL token', required = false): ParameterSpec => ({
 	name: 'token',
-	type: 'string',
+	type: 'text',
 	...(required ? { required } : {}),
 	description,
 	protocols: SOLANA,
@@ -28,7 +28,7 @@ const splToken = (description = 'Mint address of the SPL token', required = fals
 const wrapParameters = (amountDescription: string, unit: Pick<ParameterSpec, 'unit' | 'tokenParam'>): ParameterSpec[] => [
 	{
 		name: 'amount',
-		type: 'string',
+		type: 'text',
 		required: true,
 		description: amountDescription,
 		...DIGITS,
@@ -60,10 +60,10 @@ const historicalTransactions = (
 	availability: 'EVM chains',
 	parameters: [
 		tokenAddress(undefined, { role: 'what' }),
-		{ name: 'sort', type: 'string', required: true, options: ['asc', 'desc'], default: 'desc', description: 'Sort order' },
-		{ name: 'address', type: 'string', description: 'Only transfers from or to this address', placeholder: '0x...' },
-		{ name: 'startBlock', type: 'string', description: 'First block of the range', ...NUMBER },
-		{ name: 'endBlock', type: 'string', description: 'Last block of the range', ...POSITIVE },
+		{ name: 'sort', type: 'text', required: true, options: ['asc', 'desc'], default: 'desc', description: 'Sort order' },
+		{ name: 'address', type: 'text', description: 'Only transfers from or to this address', placeholder: '0x...' },
+		{ name: 'startBlock', type: 'text', description: 'First block of the range', ...NUMBER },
+		{ name: 'endBlock', type: 'text', description: 'Last block of the range', ...POSITIVE },
 	],
 });
 
@@ -82,7 +82,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'amount',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Amount the spender may transfer',
 				...DIGITS,
@@ -91,13 +91,13 @@ export const fungibletokenOperations: OperationSpec[] = [
 				tokenParam: 'tokenAddress',
 			},
 			{ ...from('Address of the token owner, who signs the transaction'), protocols: EVM, role: 'who' },
-			{ name: 'to', type: 'string', required: true, description: 'Address of the spender', protocols: EVM, placeholder: '0x...', role: 'who' },
+			{ name: 'to', type: 'text', required: true, description: 'Address of the spender', protocols: EVM, placeholder: '0x...', role: 'who' },
 			{ ...evmTokenAddress, role: 'what' },
 			{ ...gas, protocols: EVM },
 			{ ...gasPriority, protocols: EVM },
 			splToken(undefined, true),
-			{ name: 'owner', type: 'string', required: true, description: 'Public key of the token owner', protocols: SOLANA },
-			{ name: 'delegate', type: 'string', required: true, description: 'Public key of the spender (delegate)', protocols: SOLANA },
+			{ name: 'owner', type: 'text', required: true, description: 'Public key of the token owner', protocols: SOLANA },
+			{ name: 'delegate', type: 'text', required: true, description: 'Public key of the spender (delegate)', protocols: SOLANA },
 		],
 	},
 	{
@@ -153,7 +153,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		parameters: [
 			evmTokenAddress,
 			splToken(undefined, true),
-			{ name: 'publickey', type: 'string', required: true, description: 'A Solana public key', protocols: SOLANA },
+			{ name: 'publickey', type: 'text', required: true, description: 'A Solana public key', protocols: SOLANA },
 		],
 	},
 	{
@@ -205,8 +205,8 @@ export const fungibletokenOperations: OperationSpec[] = [
 		availability: 'EVM chains and Tron',
 		parameters: [
 			tokenAddress(undefined, { role: 'what' }),
-			{ name: 'owner', type: 'string', required: true, description: 'Address of the token owner', placeholder: '0x...', role: 'who' },
-			{ name: 'spender', type: 'string', required: true, description: 'Address of the spender', placeholder: '0x...', role: 'who' },
+			{ name: 'owner', type: 'text', required: true, description: 'Address of the token owner', placeholder: '0x...', role: 'who' },
+			{ name: 'spender', type: 'text', required: true, description: 'Address of the spender', placeholder: '0x...', role: 'who' },
 		],
 		amounts: [{ field: 'allowance', tokenParam: 'tokenAddress' }],
 	},
@@ -224,7 +224,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		availability: 'EVM chains',
 		parameters: [
 			tokenAddress(undefined, { role: 'what' }),
-			{ name: 'address', type: 'string', required: true, description: 'Address of the holder', placeholder: '0x...', role: 'who' },
+			{ name: 'address', type: 'text', required: true, description: 'Address of the holder', placeholder: '0x...', role: 'who' },
 		],
 		amounts: [{ field: 'balance', tokenParam: 'tokenAddress' }],
 	},
@@ -242,10 +242,10 @@ export const fungibletokenOperations: OperationSpec[] = [
 		availability: 'EVM chains',
 		parameters: [
 			tokenAddress(undefined, { role: 'what' }),
-			{ name: 'type', type: 'string', required: true, options: ['Transfer', 'Approval'], description: 'Event to return' },
-			{ name: 'page', type: 'string', required: true, default: '1', description: 'Page to return, from 1', ...POSITIVE },
-			{ name: 'startBlock', type: 'string', description: 'First block of the range', ...NUMBER },
-			{ name: 'endBlock', type: 'string', description: 'Last block of the range', ...POSITIVE },
+			{ name: 'type', type: 'text', required: true, options: ['Transfer', 'Approval'], description: 'Event to return' },
+			{ name: 'page', type: 'text', required: true, default: '1', description: 'Page to return, from 1', ...POSITIVE },
+			{ name: 'startBlock', type: 'text', description: 'First block of the range', ...NUMBER },
+			{ name: 'endBlock', type: 'text', description: 'Last block of the range', ...POSITIVE },
 		],
 		pagination: { style: 'page', requestParam: 'page', itemsField: 'logs', totalPagesField: 'totalPages' },
 	},
@@ -275,7 +275,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'amount',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Amount to send (Solana default 1)',
 				...DIGITS,
@@ -284,15 +284,15 @@ export const fungibletokenOperations: OperationSpec[] = [
 				tokenParam: 'tokenAddress',
 			},
 			{ ...from(), protocols: EVM, role: 'who' },
-			{ name: 'to', type: 'string', required: true, description: 'Address of the recipient', protocols: EVM, placeholder: '0x...', role: 'who' },
+			{ name: 'to', type: 'text', required: true, description: 'Address of the recipient', protocols: EVM, placeholder: '0x...', role: 'who' },
 			{ ...evmTokenAddress, role: 'what' },
 			{ ...gas, protocols: EVM, estimate: { from: 'from', to: 'to', amount: 'amount', token: 'tokenAddress' } },
 			{ ...gasPriority, protocols: EVM },
 			splToken(undefined, true),
-			{ name: 'sender', type: 'string', required: true, description: 'Public key of the sender', protocols: SOLANA },
-			{ name: 'destination', type: 'string', required: true, description: 'Public key of the recipient', protocols: SOLANA },
-			{ name: 'feePayer', type: 'string', required: true, description: 'Public key of the account that pays the fee', protocols: SOLANA },
-			{ name: 'decimals', type: 'string', required: true, description: 'Decimals of the token', protocols: SOLANA, ...DIGITS },
+			{ name: 'sender', type: 'text', required: true, description: 'Public key of the sender', protocols: SOLANA },
+			{ name: 'destination', type: 'text', required: true, description: 'Public key of the recipient', protocols: SOLANA },
+			{ name: 'feePayer', type: 'text', required: true, description: 'Public key of the account that pays the fee', protocols: SOLANA },
+			{ name: 'decimals', type: 'text', required: true, description: 'Decimals of the token', protocols: SOLANA, ...DIGITS },
 		],
 	},
 	{
@@ -310,7 +310,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'amount',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Amount to move',
 				...DIGITS,
@@ -319,10 +319,10 @@ export const fungibletokenOperations: OperationSpec[] = [
 				tokenParam: 'tokenAddress',
 			},
 			from('Address of the approved spender, who signs the transaction'),
-			{ name: 'to', type: 'string', required: true, description: 'Address of the owner the tokens are taken from', placeholder: '0x...', role: 'who' },
+			{ name: 'to', type: 'text', required: true, description: 'Address of the owner the tokens are taken from', placeholder: '0x...', role: 'who' },
 			{
 				name: 'reciever',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Address that receives the tokens; the API spells the name this way',
 				placeholder: '0x...',

@@ -13,7 +13,7 @@ const AAVE_AND_COMPOUND = [...AAVE, 'Compound'];
 
 const market: ParameterSpec = {
 	name: 'market',
-	type: 'string',
+	type: 'text',
 	options: ['USDC', 'WETH'],
 	default: 'USDC',
 	description: 'Compound V3 market, named by its base asset',
@@ -22,7 +22,7 @@ const market: ParameterSpec = {
 
 const asset = (description: string, protocols?: string[]): ParameterSpec => ({
 	name: 'asset',
-	type: 'string',
+	type: 'text',
 	...(protocols ? { protocols } : { required: true }),
 	description,
 	placeholder: '0x...',
@@ -37,7 +37,7 @@ const account = (description: string, protocols?: string[]): ParameterSpec =>
 
 const user = (description: string, protocols: string[]): ParameterSpec => ({
 	name: 'user',
-	type: 'string',
+	type: 'text',
 	description,
 	protocols,
 	placeholder: '0x...',
@@ -46,7 +46,7 @@ const user = (description: string, protocols: string[]): ParameterSpec => ({
 
 const onBehalfOf = (description: string): ParameterSpec => ({
 	name: 'onBehalfOf',
-	type: 'string',
+	type: 'text',
 	description,
 	protocols: AAVE,
 	placeholder: '0x...',
@@ -54,7 +54,7 @@ const onBehalfOf = (description: string): ParameterSpec => ({
 
 const interestRateMode = (description: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	name: 'interestRateMode',
-	type: 'string',
+	type: 'text',
 	default: '1',
 	description,
 	protocols: AAVE,
@@ -63,7 +63,7 @@ const interestRateMode = (description: string, extra: Partial<ParameterSpec> = {
 
 const referralCode: ParameterSpec = {
 	name: 'referralCode',
-	type: 'string',
+	type: 'text',
 	default: '0',
 	description: 'Aave referral code',
 	protocols: AAVE,
@@ -98,10 +98,10 @@ export const lendborrowOperations: OperationSpec[] = [
 		'Build the unsigned transaction that allows or disallows a manager to act on the account in a Compound V3 market',
 		'POST',
 		[
-			{ name: 'manager', type: 'string', required: true, description: 'Address of the manager', placeholder: '0x...' },
+			{ name: 'manager', type: 'text', required: true, description: 'Address of the manager', placeholder: '0x...' },
 			{
 				name: 'isAllowed',
-				type: 'string',
+				type: 'text',
 				required: true,
 				options: ['true', 'false'],
 				default: 'true',
@@ -171,7 +171,7 @@ export const lendborrowOperations: OperationSpec[] = [
 			assetAmount('Amount to supply'),
 			...signerAndGas,
 			onBehalfOf('Address credited with the deposit'),
-			{ name: 'to', type: 'string', description: 'Account credited with the deposit', protocols: ['CompoundV3'], placeholder: '0x...' },
+			{ name: 'to', type: 'text', description: 'Account credited with the deposit', protocols: ['CompoundV3'], placeholder: '0x...' },
 			involveBaseToken({ protocols: AAVE }),
 			referralCode,
 			slippage({ protocols: AAVE_AND_COMPOUND }),
@@ -206,7 +206,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		chain: false,
 		protocol: 'lendborrowId',
 		availability: 'Compound only',
-		parameters: [{ name: 'account', type: 'string', required: true, description: 'Address of the account', placeholder: '0x...', role: 'who' }],
+		parameters: [{ name: 'account', type: 'text', required: true, description: 'Address of the account', placeholder: '0x...', role: 'who' }],
 	},
 	{
 		resource: 'lendborrow',
@@ -302,7 +302,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		availability: 'not Compound V3',
 		parameters: [
 			{ name: 'assets', type: 'array', required: true, description: 'Addresses of the assets', placeholder: '0x...,0x...', role: 'what' },
-			{ name: 'user', type: 'string', description: 'Address whose positions are included', placeholder: '0x...' },
+			{ name: 'user', type: 'text', description: 'Address whose positions are included', placeholder: '0x...' },
 		],
 	},
 	{
@@ -369,12 +369,12 @@ export const lendborrowOperations: OperationSpec[] = [
 		protocol: 'lendborrowId',
 		availability: 'not Compound V3',
 		parameters: [
-			{ name: 'collateralAsset', type: 'string', required: true, description: 'Address of the collateral asset to seize', placeholder: '0x...', role: 'what' },
-			{ name: 'debtAsset', type: 'string', required: true, description: 'Address of the borrowed asset to repay', placeholder: '0x...', role: 'what' },
-			{ name: 'user', type: 'string', required: true, description: 'Address of the borrower to liquidate', placeholder: '0x...', role: 'who' },
+			{ name: 'collateralAsset', type: 'text', required: true, description: 'Address of the collateral asset to seize', placeholder: '0x...', role: 'what' },
+			{ name: 'debtAsset', type: 'text', required: true, description: 'Address of the borrowed asset to repay', placeholder: '0x...', role: 'what' },
+			{ name: 'user', type: 'text', required: true, description: 'Address of the borrower to liquidate', placeholder: '0x...', role: 'who' },
 			{
 				name: 'debtToCover',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Amount of debt to repay, in the debt asset',
 				role: 'amount',
@@ -383,7 +383,7 @@ export const lendborrowOperations: OperationSpec[] = [
 			...signerAndGas,
 			{
 				name: 'recieveAToken',
-				type: 'string',
+				type: 'text',
 				description: 'Whether to receive the collateral as aTokens (true) or as the asset itself (false); the API spells the name this way',
 				protocols: AAVE,
 			},
@@ -441,7 +441,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'categoryId',
-				type: 'string',
+				type: 'text',
 				required: true,
 				options: ['0', '1'],
 				description: 'E-Mode category; 0 turns E-Mode off',
@@ -456,7 +456,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		'POST',
 		[
 			{ ...assetAmount('Amount to transfer'), ...POSITIVE },
-			{ name: 'to', type: 'string', required: true, description: 'Address that receives the balance', placeholder: '0x...', role: 'who' },
+			{ name: 'to', type: 'text', required: true, description: 'Address that receives the balance', placeholder: '0x...', role: 'who' },
 			...signerAndGas,
 			asset('Address of the collateral asset to transfer; default the base asset of the market', ['CompoundV3']),
 			market,
@@ -480,7 +480,7 @@ export const lendborrowOperations: OperationSpec[] = [
 			...signerAndGas,
 			{
 				name: 'to',
-				type: 'string',
+				type: 'text',
 				description: 'Address that receives the asset',
 				protocols: [...AAVE, 'CompoundV3'],
 				placeholder: '0x...',

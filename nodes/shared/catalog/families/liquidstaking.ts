@@ -21,7 +21,7 @@ const stakingToken = tokenAddress('Address of the liquid-staking token', { role:
 
 const spender: ParameterSpec = {
 	name: 'spender',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description: 'Address of the spender',
 	placeholder: '0x...',
@@ -68,7 +68,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Chorus One only',
 	),
 	operation('claim', 'Claim', 'Build the unsigned transaction that claims a finalised withdrawal request', 'POST', [
-		{ name: 'requestId', type: 'string', required: true, description: 'ID of the withdrawal request', ...DIGITS },
+		{ name: 'requestId', type: 'text', required: true, description: 'ID of the withdrawal request', ...DIGITS },
 		...signerAndGas,
 	]),
 	operation(
@@ -81,7 +81,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 			spender,
 			{
 				name: 'subtractedAmount',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Amount to subtract from the allowance',
 				role: 'amount',
@@ -98,7 +98,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'GET',
 		[
 			stakingToken,
-			{ name: 'owner', type: 'string', required: true, description: 'Address of the token owner', placeholder: '0x...', role: 'who' },
+			{ name: 'owner', type: 'text', required: true, description: 'Address of the token owner', placeholder: '0x...', role: 'who' },
 			spender,
 		],
 		LIDO_AND_STADER,
@@ -107,21 +107,21 @@ export const liquidstakingOperations: OperationSpec[] = [
 	operation('getprotocolapr', 'Get Protocol APR', 'Get the staking APR of the protocol', 'GET', [], 'Lido only'),
 	operation('getrewards', 'Get Rewards', 'Get the staking rewards of an address', 'GET', [
 		staker,
-		{ name: 'page', type: 'string', description: 'Page to return', protocols: LIDO, ...DIGITS },
-		{ name: 'startBlock', type: 'string', description: 'First block of the range', protocols: CHORUS_ONE, ...NUMBER },
-		{ name: 'endBlock', type: 'string', description: 'Last block of the range', protocols: CHORUS_ONE, ...POSITIVE },
+		{ name: 'page', type: 'text', description: 'Page to return', protocols: LIDO, ...DIGITS },
+		{ name: 'startBlock', type: 'text', description: 'First block of the range', protocols: CHORUS_ONE, ...NUMBER },
+		{ name: 'endBlock', type: 'text', description: 'Last block of the range', protocols: CHORUS_ONE, ...POSITIVE },
 	]),
 	operation('getstake', 'Get Stake', 'Get the staked balance of an address', 'GET', [staker]),
 	operation('getwithdrawalrequests', 'Get Withdrawal Requests', 'List the withdrawal requests of an address', 'GET', [
 		staker,
-		{ name: 'requestId', type: 'string', description: 'ID of a withdrawal request, for its status', protocols: ['Lido'] },
+		{ name: 'requestId', type: 'text', description: 'ID of a withdrawal request, for its status', protocols: ['Lido'] },
 	]),
 	operation(
 		'getwithdrawalstatus',
 		'Get Withdrawal Status',
 		'Get the status of a withdrawal request',
 		'GET',
-		[{ name: 'requestId', type: 'string', required: true, description: 'ID of the withdrawal request', role: 'what' }],
+		[{ name: 'requestId', type: 'text', required: true, description: 'ID of the withdrawal request', role: 'what' }],
 		'Lido only',
 	),
 	operation(
@@ -134,7 +134,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 			spender,
 			{
 				name: 'addedAmount',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Amount to add to the allowance',
 				role: 'amount',
@@ -154,7 +154,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 			...signerAndGas,
 			{
 				name: 'referrer',
-				type: 'string',
+				type: 'text',
 				default: '0x0000000000000000000000000000000000000000',
 				description: 'Referrer address',
 				placeholder: '0x...',
@@ -172,7 +172,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 			...signerAndGas,
 			{
 				name: 'ownerAddress',
-				type: 'string',
+				type: 'text',
 				description: 'Address that owns the withdrawal request',
 				protocols: LIDO,
 				placeholder: '0x...',

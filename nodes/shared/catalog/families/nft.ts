@@ -13,15 +13,15 @@ const nftCollection = (
 	description = 'Address of the NFT collection contract (Solana: mint address of the NFT)',
 ): ParameterSpec => ({
 	name: 'nftCollection',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description,
 	role: 'what',
 });
 
 const blockRange: ParameterSpec[] = [
-	{ name: 'startBlock', type: 'string', description: 'First block of the range', ...NUMBER },
-	{ name: 'endBlock', type: 'string', description: 'Last block of the range', ...POSITIVE },
+	{ name: 'startBlock', type: 'text', description: 'First block of the range', ...NUMBER },
+	{ name: 'endBlock', type: 'text', description: 'Last block of the range', ...POSITIVE },
 ];
 
 export const nftOperations: OperationSpec[] = [
@@ -39,8 +39,8 @@ export const nftOperations: OperationSpec[] = [
 		protocol: 'nftProtocolId',
 		parameters: [
 			nftCollection(),
-			{ name: 'address', type: 'string', required: true, description: 'Address of the holder', role: 'who' },
-			{ name: 'tokenId', type: 'string', description: 'ID of the token', protocols: ERC_1155, ...NUMBER, role: 'what' },
+			{ name: 'address', type: 'text', required: true, description: 'Address of the holder', role: 'who' },
+			{ name: 'tokenId', type: 'text', description: 'ID of the token', protocols: ERC_1155, ...NUMBER, role: 'what' },
 		],
 	},
 	{
@@ -73,7 +73,7 @@ export const nftOperations: OperationSpec[] = [
 		availability: 'ERC-721 and Metaplex',
 		parameters: [
 			nftCollection(),
-			{ name: 'nftIndex', type: 'string', description: 'Token ID of the NFT in the collection', protocols: ERC_721, ...NUMBER, role: 'what' },
+			{ name: 'nftIndex', type: 'text', description: 'Token ID of the NFT in the collection', protocols: ERC_721, ...NUMBER, role: 'what' },
 		],
 	},
 	{
@@ -93,12 +93,12 @@ export const nftOperations: OperationSpec[] = [
 			nftCollection('Address of the NFT collection contract'),
 			{
 				name: 'type',
-				type: 'string',
+				type: 'text',
 				required: true,
 				options: ['Transfer', 'Approval', 'TransferSingle', 'ApprovalForAll'],
 				description: 'Event to return: Transfer or Approval for ERC-721, TransferSingle or ApprovalForAll for ERC-1155',
 			},
-			{ name: 'page', type: 'string', required: true, default: '1', description: 'Page to return, from 1', ...POSITIVE },
+			{ name: 'page', type: 'text', required: true, default: '1', description: 'Page to return, from 1', ...POSITIVE },
 			...blockRange,
 		],
 		pagination: { style: 'page', requestParam: 'page', itemsField: 'logs', totalPagesField: 'totalPages' },
@@ -118,8 +118,8 @@ export const nftOperations: OperationSpec[] = [
 		availability: 'EVM chains',
 		parameters: [
 			nftCollection('Address of the NFT collection contract'),
-			{ name: 'sort', type: 'string', required: true, options: ['asc', 'desc'], default: 'desc', description: 'Sort order' },
-			{ name: 'address', type: 'string', description: 'Only transfers from or to this address', placeholder: '0x...' },
+			{ name: 'sort', type: 'text', required: true, options: ['asc', 'desc'], default: 'desc', description: 'Sort order' },
+			{ name: 'address', type: 'text', description: 'Only transfers from or to this address', placeholder: '0x...' },
 			...blockRange,
 		],
 	},

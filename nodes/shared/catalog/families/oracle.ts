@@ -21,10 +21,10 @@ export const oracleOperations: OperationSpec[] = [
 		chain: false,
 		protocol: 'oracleId',
 		parameters: [
-			{ name: 'asset', type: 'string', required: true, description: 'Name or symbol of the asset, e.g. usdc', placeholder: 'usdc', role: 'what' },
+			{ name: 'asset', type: 'text', required: true, description: 'Name or symbol of the asset, e.g. usdc', placeholder: 'usdc', role: 'what' },
 			{
 				name: 'timestamp',
-				type: 'string',
+				type: 'text',
 				description: 'Unix time of a past price; not every oracle supports it',
 				...NUMBER,
 			},

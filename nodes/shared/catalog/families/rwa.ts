@@ -10,7 +10,7 @@ const STELLAR_ONLY = 'Stellar (1500, 1501) only';
 
 const account = (name: string, description: string): ParameterSpec => ({
 	name,
-	type: 'string',
+	type: 'text',
 	required: true,
 	description,
 	placeholder: 'G...',
@@ -20,7 +20,7 @@ const account = (name: string, description: string): ParameterSpec => ({
 const asset: ParameterSpec[] = [
 	{
 		name: 'assetCode',
-		type: 'string',
+		type: 'text',
 		required: true,
 		description: 'Code of the asset, 1 to 12 letters or digits',
 		pattern: '^[a-zA-Z0-9]*$',

@@ -18,7 +18,7 @@ export const SLIPPAGE_PATTERN = { pattern: '^(10|10(\\.0+)|\\d(\\.\\d+)?)$', pat
 
 export const from = (description = 'Address that signs and sends the transaction'): ParameterSpec => ({
 	name: 'from',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description,
 	placeholder: '0x...',
@@ -28,7 +28,7 @@ export const from = (description = 'Address that signs and sends the transaction
 /** `address`: the account a call is about, required unless `extra` says otherwise. */
 export const address = (description: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	name: 'address',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description,
 	placeholder: '0x...',
@@ -38,7 +38,7 @@ export const address = (description: string, extra: Partial<ParameterSpec> = {})
 /** `tokenAddress`: the token contract, required unless `extra` says otherwise. */
 export const tokenAddress = (description = 'Address of the token contract', extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	name: 'tokenAddress',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description,
 	placeholder: '0x...',
@@ -48,7 +48,7 @@ export const tokenAddress = (description = 'Address of the token contract', extr
 /** `amount`: how much, as the family counts it (the description says in which unit). */
 export const amount = (description: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	name: 'amount',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description,
 	...extra,
@@ -66,7 +66,7 @@ export const IN_NATIVE: Pick<ParameterSpec, 'unit'> = { unit: 'native' };
 
 export const gas: ParameterSpec = {
 	name: 'gas',
-	type: 'string',
+	type: 'text',
 	required: true,
 	description: 'Gas limit of the transaction',
 	...DIGITS,
@@ -74,7 +74,7 @@ export const gas: ParameterSpec = {
 
 export const gasPriority: ParameterSpec = {
 	name: 'gasPriority',
-	type: 'string',
+	type: 'text',
 	options: ['low', 'medium', 'high'],
 	description:
 		"Adds a gas price to the transaction: low is the node's current gas price, medium 1.2 times it, high 1.5 times it",
@@ -83,7 +83,7 @@ export const gasPriority: ParameterSpec = {
 export function slippage(extra: Partial<ParameterSpec> = {}): ParameterSpec {
 	return {
 		name: 'slippage',
-		type: 'string',
+		type: 'text',
 		description: 'Maximum price slippage in percent, from 0 to 10',
 		...SLIPPAGE_PATTERN,
 		...extra,
@@ -93,7 +93,7 @@ export function slippage(extra: Partial<ParameterSpec> = {}): ParameterSpec {
 export function involveBaseToken(extra: Partial<ParameterSpec> = {}): ParameterSpec {
 	return {
 		name: 'involveBaseToken',
-		type: 'string',
+		type: 'text',
 		options: ['0', '1', '2'],
 		default: '0',
 		description:

@@ -19,7 +19,7 @@ export const syntheticOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'amount',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Amount to deposit, in the smallest unit of the token',
 				role: 'amount',
@@ -42,7 +42,7 @@ export const syntheticOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'amount',
-				type: 'string',
+				type: 'text',
 				required: true,
 				description: 'Amount to price, in the smallest unit of the token',
 				role: 'amount',

@@ -15,7 +15,7 @@ const underlyingToken = tokenAddress('Token of the vault or pool, by which it is
 
 const vaultAddress: ParameterSpec = {
 	name: 'vaultAddress',
-	type: 'string',
+	type: 'text',
 	description: 'Address of the vault; give it or Token Address',
 	placeholder: '0x...',
 	role: 'what',
@@ -23,7 +23,7 @@ const vaultAddress: ParameterSpec = {
 
 const poolAddress = (description: string): ParameterSpec => ({
 	name: 'poolAddress',
-	type: 'string',
+	type: 'text',
 	description,
 	protocols: HARVEST,
 	placeholder: '0x...',
@@ -32,7 +32,7 @@ const poolAddress = (description: string): ParameterSpec => ({
 
 const vaultNumber: ParameterSpec = {
 	name: 'vaultNumber',
-	type: 'string',
+	type: 'text',
 	description: "Index of the token's vault in the Yearn registry; default the newest",
 	protocols: YEARN,
 };
@@ -95,7 +95,7 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		chain: true,
 		protocol: 'yieldAggregatorId',
 		parameters: [
-			{ name: 'address', type: 'string', required: true, description: 'Address of the holder', placeholder: '0x...', role: 'who' },
+			{ name: 'address', type: 'text', required: true, description: 'Address of the holder', placeholder: '0x...', role: 'who' },
 			underlyingToken,
 			vaultAddress,
 			vaultNumber,

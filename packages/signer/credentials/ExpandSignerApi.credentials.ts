@@ -134,7 +134,16 @@ export class ExpandSignerApi implements ICredentialType {
 			default: '',
 			placeholder: '/home/node/.n8n-files/payouts',
 			description:
-				"Absolute path of an existing folder where n8n may write files (by default under ~/.n8n-files; see N8N_RESTRICT_FILE_ACCESS_TO). Each signed payout ID is recorded there before its transaction leaves the node; needed for Payout ID.",
+				"Absolute path of an existing folder where n8n may write files (by default under ~/.n8n-files; see N8N_RESTRICT_FILE_ACCESS_TO). Each signed payout ID is recorded there before its transaction leaves the node (needed for Payout ID), and each automatic nonce is claimed there before it is signed, so two executions never sign one nonce. In queue mode it must be a folder every worker sees (a shared volume); the node cannot tell whether it is.",
+		},
+		{
+			displayName: 'Nonce Lease (Seconds)',
+			name: 'nonceLeaseSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 300,
+			description:
+				'How long a claimed nonce stays reserved for the execution that signed with it, while its transaction is not on the chain; must exceed the time from signing to sending. After it, a nonce whose transaction never reached the chain is taken by the next execution.',
 		},
 	];
 }

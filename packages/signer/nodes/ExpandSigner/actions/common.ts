@@ -7,6 +7,7 @@ import type { ChainAnswers } from '../families/evm/fees';
 import type { NonceTracker } from '../families/evm/transaction';
 import type { ExecutionTotals } from '../policy/check';
 import type { PayoutLedger } from '../policy/ledger';
+import type { NonceClaims } from '../policy/nonceClaims';
 import type { SpendingPolicy } from '../policy/policy';
 
 /** What the items of one execution share in every chain family: the accounts, the policy and its totals, the payout ledger. */
@@ -24,6 +25,8 @@ export interface FamilySession<K extends Keyring = Keyring> {
 export interface EvmSession extends FamilySession<EvmKeyring> {
 	nonces: NonceTracker;
 	answers: ChainAnswers;
+	/** Automatic nonces claimed in the credential's folder, so other executions and processes never sign the same one. */
+	claims?: NonceClaims;
 }
 
 /** One Signer operation: its entry in the Operation list, its fields, and what it does per item. */

@@ -9,7 +9,7 @@ import type { EvmSession } from './common';
 import * as deployContract from './deployContract.operation';
 import type { SignerFamily } from './family';
 import * as getAddress from './getAddress.operation';
-import { ledgerOf, totalsOf } from './session';
+import { ledgerOf, nonceClaimsOf, totalsOf } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
 import * as signTypedData from './signTypedData.operation';
@@ -30,6 +30,7 @@ export const evm: SignerFamily<EvmSession> = {
 			rpcUrls: new Map(),
 			totals: totalsOf.call(this, SIGNING_KEY_CREDENTIAL),
 			ledger: ledgerOf.call(this, credentials),
+			claims: nonceClaimsOf.call(this, credentials),
 		};
 	},
 	describeError: (error) => (error instanceof SigningKeyError || error instanceof PolicyError ? error.message : undefined),

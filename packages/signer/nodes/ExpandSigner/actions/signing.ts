@@ -7,10 +7,46 @@ import { checkFees, completeTransaction, needsFillIn, normalizeFields, refusedIt
 import type { SignedTransaction } from '../families/types';
 import { checkIntent, Refusal } from '../policy/check';
 import { type LedgerEntry, PayoutLedger } from '../policy/ledger';
+import type { ChainView } from '../policy/nonceClaims';
 import { accountOf, type EvmSession } from './common';
 
-/** Completes, checks against the hard rules and the policy, and signs one transaction. */
-async function signFresh(this: IExecuteFunctions, itemIndex: number, session: EvmSession, fields: TransactionFields, account: EvmAccount): Promise<SignedTransaction> {
+/** The chain as the nonce claims see it: the account's pending count, and whether a transaction is known. */
+function chainView(client: ChainClient, address: string): ChainView {
+	return {
+		pendingNonce: async () => BigInt(await client.rpc<string>('eth_getTransactionCount', [address, 'pending'])),
+		knows: async (hash) => (await client.rpc<unknown>('eth_getTransactionByHash', [hash])) !== null,
+	};
+}
+
+/** A freshly signed transaction: `kept` once it is passed on, `discard` (its nonce claim given up) when it is dropped. */
+interface Fresh {
+	signed: SignedTransaction;
+	/** The chain ID as the item gave it and the account: the nonce counter's key. */
+	chainId: string;
+	address: string;
+	intent: ReturnType<typeof evmIntent>;
+	discard?: () => Promise<void>;
+}
+
+/** A signed transaction passed on: its nonce is used up and its amounts count against the execution's totals. */
+function kept(session: EvmSession, fresh: Fresh): SignedTransaction {
+	session.nonces.commit(fresh.chainId, fresh.address, BigInt(fresh.signed.nonce as number));
+	session.totals.add(fresh.intent);
+	return fresh.signed;
+}
+
+/**
+ * Completes, checks against the hard rules and the policy, and signs one transaction. An automatic
+ * nonce is claimed in the credential's folder right before signing (after every check, so a refused
+ * item holds none).
+ */
+async function signFresh(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+	fields: TransactionFields,
+	account: EvmAccount,
+): Promise<Fresh> {
 	const node = this.getNode();
 	const chainId = fields.chainId as string;
 	// Chain and recipient rules need no network: they are checked before anything is asked.
@@ -25,10 +61,22 @@ async function signFresh(this: IExecuteFunctions, itemIndex: number, session: Ev
 	const intent = evmIntent(transaction, account);
 	const refusal = checkIntent(session.policy, intent, session.totals);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
-	const signed = signTransaction(account, transaction);
-	session.nonces.commit(chainId, account.address, BigInt(signed.nonce as number));
-	session.totals.add(intent);
-	return signed;
+	const held =
+		fields.nonce === undefined && fillIn && session.claims
+			? await session.claims.claim(chainId, account.address, BigInt(transaction.nonce as number), itemIndex, chainView(fillIn.client, account.address))
+			: undefined;
+	if (held) transaction.nonce = Number(held.nonce);
+	let recorded = false;
+	let signed: SignedTransaction;
+	try {
+		signed = signTransaction(account, transaction);
+		await held?.signed(signed.transactionHash);
+		recorded = true;
+	} finally {
+		// Nothing signed leaves the node unless its claim records it: the nonce is free again.
+		if (!recorded) await held?.release();
+	}
+	return { signed, chainId, address: account.address, intent, discard: held?.release };
 }
 
 /** Where an earlier signed payout stands on the chain; one that can never land is refused. */
@@ -60,17 +108,19 @@ export async function signItem(this: IExecuteFunctions, itemIndex: number, sessi
 	const fields = normalizeFields(node, itemIndex, raw, deploy);
 	const account = accountOf(this, itemIndex, session);
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
-	if (!payoutId) return { ...(await signFresh.call(this, itemIndex, session, fields, account)), repeat: false };
+	if (!payoutId) return { ...kept(session, await signFresh.call(this, itemIndex, session, fields, account)), repeat: false };
 	if (!session.ledger) {
 		throw refusedItem(node, itemIndex, new Refusal('payoutLedgerFolder', `payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`));
 	}
 	const chainId = fields.chainId as string;
 	const content = PayoutLedger.contentOf({ to: fields.to, value: fields.value ?? '0', data: fields.data });
+	let fresh: Fresh | undefined;
 	const { entry, repeat } = await session.ledger.once({ chainId, from: account.address, payoutId }, itemIndex, async () => {
-		const signed = await signFresh.call(this, itemIndex, session, fields, account);
-		return { entry: { payoutId, chainId, from: account.address, content, signed } };
+		fresh = await signFresh.call(this, itemIndex, session, fields, account);
+		return { entry: { payoutId, chainId, from: account.address, content, signed: fresh.signed }, discard: fresh.discard };
 	});
-	if (!repeat) return { ...entry.signed, payoutId, repeat: false, alreadySent: false };
+	if (!repeat) return { ...kept(session, fresh as Fresh), payoutId, repeat: false, alreadySent: false };
+	// A transaction signed here but dropped (another process recorded the payout ID first) used up nothing.
 	if (entry.content !== content) {
 		throw refusedItem(
 			node,

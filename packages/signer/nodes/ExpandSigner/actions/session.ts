@@ -1,0 +1,35 @@
+import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { type ExecutionTotals, executionTotals } from '../policy/check';
+import { PayoutLedger } from '../policy/ledger';
+import { NonceClaims } from '../policy/nonceClaims';
+import { SharedFolder } from '../policy/sharedFolder';
+
+/** The execution's totals for this node and credential, so a loop over the node counts against one total. */
+export function totalsOf(this: IExecuteFunctions, credentialType: string): ExecutionTotals {
+	const credentialId = this.getNode().credentials?.[credentialType]?.id ?? '';
+	return executionTotals(`${this.getExecutionId()}:${this.getNode().name}:${credentialId}`);
+}
+
+function sharedFolderOf(this: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): SharedFolder | undefined {
+	const folder = String(credentials.payoutLedgerFolder ?? '').trim();
+	return folder ? new SharedFolder(this.getNode(), this.helpers, folder) : undefined;
+}
+
+/** The payout ledger in the credential's folder; undefined when it names none. */
+export function ledgerOf(this: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): PayoutLedger | undefined {
+	const folder = sharedFolderOf.call(this, credentials);
+	return folder ? new PayoutLedger(this.getNode(), folder) : undefined;
+}
+
+/** The default of the credential's Nonce Lease (Seconds): ample time from signing to sending in one workflow. */
+export const DEFAULT_NONCE_LEASE_SECONDS = 300;
+
+/** Nonce claims in the credential's folder; undefined when it names none (nonces are then this execution's own). */
+export function nonceClaimsOf(this: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): NonceClaims | undefined {
+	const folder = sharedFolderOf.call(this, credentials);
+	if (!folder) return undefined;
+	const lease = Number(credentials.nonceLeaseSeconds ?? DEFAULT_NONCE_LEASE_SECONDS);
+	const holder = { executionId: String(this.getExecutionId()), workflowId: String(this.getWorkflow().id ?? '') };
+	return new NonceClaims(this.getNode(), folder, holder, Number.isFinite(lease) && lease > 0 ? lease : DEFAULT_NONCE_LEASE_SECONDS);
+}

@@ -1,0 +1,136 @@
+import type { INode } from 'n8n-workflow';
+
+import { itemError } from '../../shared/errors';
+import { Refusal } from './check';
+import type { FolderFile, SharedFolder } from './sharedFolder';
+
+/** What a claim file holds: who took the nonce, when, and (once signed) the transaction that uses it. */
+interface ClaimRecord {
+	chainId: string;
+	address: string;
+	nonce: string;
+	claimedAt: string;
+	executionId: string;
+	workflowId: string;
+	node: string;
+	itemIndex: number;
+	transactionHash?: string;
+	/** Its holder signed nothing that can leave n8n: anyone may take the nonce at once. */
+	released?: boolean;
+}
+
+/** Who is claiming: the execution, for the message another execution gets. */
+export interface ClaimHolder {
+	executionId: string;
+	workflowId: string;
+}
+
+/** What the claim asks of the chain: the pending count, and whether a transaction is known. */
+export interface ChainView {
+	pendingNonce(): Promise<bigint>;
+	knows(transactionHash: string): Promise<boolean>;
+}
+
+/** A nonce this execution holds: `signed` records its transaction, `release` gives it up. */
+export interface HeldNonce {
+	nonce: bigint;
+	signed(transactionHash: string): Promise<void>;
+	release(): Promise<void>;
+}
+
+/** Claims moved up this many times (each time the chain's pending count had passed them) are given up. */
+const MAX_MOVES = 16;
+/** Takeovers of one nonce (each a new file, `…-<nonce>.<generation>.json`) beyond this are refused. */
+const MAX_GENERATIONS = 64;
+
+/**
+ * Nonce claims across executions and processes: before an automatic nonce N of a wallet is signed,
+ * the file `expand-nonce-<chain>-<address>-<N>.json` is created exclusively in the shared folder.
+ * Whoever creates it holds N. Another execution that wants N then:
+ * - moves to the chain's pending count when that has passed N (the holder's transaction was sent);
+ * - is refused while the claim is younger than the lease (the holder may still send it): taking
+ *   N+1 instead could leave a transaction stuck behind a nonce that is never sent;
+ * - takes N over when the claim is older than the lease, or released, and N is still the chain's
+ *   pending nonce and the holder's transaction unknown to the chain (it was never sent). A takeover
+ *   is the exclusive creation of the next generation's file, so two executions never both take over.
+ */
+export class NonceClaims {
+	constructor(
+		private readonly node: INode,
+		private readonly folder: SharedFolder,
+		private readonly holder: ClaimHolder,
+		private readonly leaseSeconds: number,
+	) {}
+
+	private fileName(chainId: string, address: string, nonce: bigint, generation: number): string {
+		return `expand-nonce-${chainId}-${address.toLowerCase()}-${nonce}${generation ? `.${generation}` : ''}.json`;
+	}
+
+	private refuse(itemIndex: number, message: string): never {
+		throw itemError(this.node, itemIndex, new Refusal('nonceClaim', message).message);
+	}
+
+	async claim(chainId: string, address: string, wanted: bigint, itemIndex: number, chain: ChainView): Promise<HeldNonce> {
+		let nonce = wanted;
+		for (let move = 0; move <= MAX_MOVES; move++) {
+			const held = await this.claimAt(chainId, address, nonce, itemIndex, chain);
+			if (typeof held !== 'bigint') return held;
+			nonce = held;
+		}
+		return this.refuse(itemIndex, `the nonces of ${address} on chain ${chainId} were taken by other executions ${MAX_MOVES} times in a row (from ${wanted} to ${nonce}); run again`);
+	}
+
+	/** Holds `nonce`, or says which nonce to try next (the chain's pending count, above it). */
+	private async claimAt(chainId: string, address: string, nonce: bigint, itemIndex: number, chain: ChainView): Promise<HeldNonce | bigint> {
+		const record: ClaimRecord = {
+			chainId,
+			address,
+			nonce: nonce.toString(),
+			claimedAt: new Date().toISOString(),
+			...this.holder,
+			node: this.node.name,
+			itemIndex,
+		};
+		let generation = 0;
+		while (generation < MAX_GENERATIONS) {
+			const path = await this.folder.file(this.fileName(chainId, address, nonce, generation), itemIndex);
+			if (await this.folder.create(path, record, itemIndex)) return this.handle(path, record);
+			// The newest generation is the current holder.
+			let current = generation;
+			let holder = await this.readClaim(path, itemIndex);
+			for (;;) {
+				if (current + 1 >= MAX_GENERATIONS) break;
+				const next = await this.folder.file(this.fileName(chainId, address, nonce, current + 1), itemIndex);
+				const newer = await this.readClaim(next, itemIndex);
+				if (!newer) break;
+				current += 1;
+				holder = newer;
+			}
+			const pending = await chain.pendingNonce();
+			if (pending > nonce) return pending;
+			if (holder?.transactionHash && (await chain.knows(holder.transactionHash))) return nonce + 1n;
+			const claimedAt = Date.parse(holder?.claimedAt ?? '');
+			const ageSeconds = (Date.now() - claimedAt) / 1000;
+			if (holder && !holder.released && !(ageSeconds >= this.leaseSeconds)) {
+				this.refuse(
+					itemIndex,
+					`nonce ${nonce} of ${address} on chain ${chainId} is held by another execution (execution ${holder.executionId} of workflow ${holder.workflowId}, since ${holder.claimedAt}) whose transaction is not on the chain yet; run again once it is sent, or after the nonce lease of ${this.leaseSeconds} s if it never is`,
+				);
+			}
+			generation = current + 1;
+		}
+		return this.refuse(itemIndex, `nonce ${nonce} of ${address} on chain ${chainId} was taken over ${MAX_GENERATIONS} times; check the claim files in ${this.folder.folder} by hand`);
+	}
+
+	private async readClaim(path: FolderFile, itemIndex: number): Promise<ClaimRecord | undefined> {
+		return await this.folder.read<ClaimRecord>(path, itemIndex, 'the nonce claim file', 'nonceClaim');
+	}
+
+	private handle(path: FolderFile, record: ClaimRecord): HeldNonce {
+		return {
+			nonce: BigInt(record.nonce),
+			signed: async (transactionHash) => await this.folder.overwrite(path, { ...record, transactionHash }),
+			release: async () => await this.folder.overwrite(path, { ...record, released: true }),
+		};
+	}
+}
