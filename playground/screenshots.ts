@@ -3,8 +3,10 @@
  * `npm run screenshots`: headless Chromium opens the real n8n editor (a prepared instance as in
  * `npm run playground`), logs in, and saves to docs/images/:
  *   treasury-workflow.png   the treasury report example on the canvas
- *   expand-node-read.png    the Expand node's form for chain/getbalance (read)
- *   expand-node-write.png   the Expand node's form for fungibletoken/transfer (write)
+ *   expand-node-read.png    the Expand node's form for chain/getbalance (read, node version 2), executed
+ *                           against the devnet: the output pane shows the balance, formatted, and the query
+ *   expand-node-write.png   the Expand node's form for fungibletoken/transfer (write, version 2: 12.5 USDC in whole units)
+ * The forms come from playground/screenshot-forms.json (not an example: the nodes at version 2 with values filled in).
  * Needs Chromium (Debian package `chromium`; installed with apt-get when missing and running as
  * root) and puppeteer-core, which it installs into .cache/screenshots. Not part of CI: run it when
  * the nodes' forms change and commit the images.
@@ -19,6 +21,7 @@ import { ensureN8n } from './install';
 import { instance, startN8n } from './n8n';
 import { packPackages } from './pack';
 import { prepareInstance } from './playground';
+import { freePorts } from './ports';
 import { log, run } from './proc';
 import { N8nRest, OWNER } from './rest';
 import { ROOT, USER_FOLDERS } from './paths';
@@ -27,6 +30,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const TOOLS = path.join(ROOT, '.cache', 'screenshots');
 const IMAGES = path.join(ROOT, 'docs', 'images');
 const PUPPETEER_VERSION = '24.22.0';
+const FORMS = path.join(ROOT, 'playground', 'screenshot-forms.json');
 
 /**
  * The part of puppeteer-core's API used here. puppeteer-core is installed on first use into
@@ -42,6 +46,8 @@ interface Page {
 	waitForFunction(expression: string, options?: { timeout?: number }): Promise<unknown>;
 	type(selector: string, text: string): Promise<void>;
 	keyboard: { press(key: string): Promise<void> };
+	setViewport(viewport: { width: number; height: number; deviceScaleFactor: number }): Promise<void>;
+	evaluate(expression: string): Promise<unknown>;
 	screenshot(options: { path: `${string}.png` }): Promise<unknown>;
 }
 interface Browser {
@@ -78,13 +84,13 @@ async function main(): Promise<void> {
 	const puppeteer = await ensureTools();
 	await ensureN8n();
 	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
-	const n8n = instance(path.join(USER_FOLDERS, 'screenshots'), 5682);
+	const n8n = instance(path.join(USER_FOLDERS, 'screenshots'), await freePorts(5682, 2));
 	const devnet = await startDevnet();
 	let running: Awaited<ReturnType<typeof startN8n>> | undefined;
 	const profile = mkdtempSync(path.join(tmpdir(), 'expand-chromium-'));
 	let browser: Browser | undefined;
 	try {
-		await prepareInstance(n8n, tarballs, devnet, { workflows: ['treasury-report.json', 'payout.json'] });
+		await prepareInstance(n8n, tarballs, devnet, { workflows: ['treasury-report.json', FORMS] });
 		running = await startN8n(n8n);
 		await new N8nRest(running.url).setupOwnerAndLogin();
 
@@ -126,20 +132,32 @@ async function main(): Promise<void> {
 		await page.screenshot({ path: path.join(IMAGES, 'treasury-workflow.png') as `${string}.png` });
 		log('saved docs/images/treasury-workflow.png');
 
-		// A node's form: open it on the canvas (double-click) and capture the node details view.
-		const openNode = async (workflowId: string, nodeName: string, file: string) => {
+		// A node's form: open it on the canvas (double-click) and capture the node details view, tall
+		// enough for the whole form; `executed` runs the step first and waits for that text in its output.
+		await page.setViewport({ width: 1440, height: 1400, deviceScaleFactor: 1 });
+		// The output pane's JSON view (the rightmost "JSON" switch), where nested fields such as query show whole.
+		const showOutputJson = `[...document.querySelectorAll('*')]
+			.filter((element) => element.textContent.trim() === 'JSON' && element.children.length === 0)
+			.sort((a, b) => b.getBoundingClientRect().left - a.getBoundingClientRect().left)[0]?.click()`;
+		const openNode = async (workflowId: string, nodeName: string, file: string, executed?: string) => {
 			await page.goto(`${running!.url}/workflow/${workflowId}`, { waitUntil: 'networkidle2', timeout: 60_000 });
 			await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
 			await dismissPopups();
 			const node = await page.waitForSelector(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`, { timeout: 30_000 });
 			await node!.click({ count: 2 });
 			await page.waitForSelector('[data-test-id="ndv"]', { visible: true, timeout: 30_000 });
+			if (executed) {
+				const execute = await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-execute-button"]', { visible: true, timeout: 30_000 });
+				await execute!.click();
+				await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(executed)})`, { timeout: 60_000 });
+				await page.evaluate(showOutputJson);
+			}
 			await settle(1500);
 			await page.screenshot({ path: path.join(IMAGES, file) as `${string}.png` });
 			log(`saved docs/images/${file}`);
 		};
-		await openNode('expandTreasuryReport', 'Balances', 'expand-node-read.png');
-		await openNode('expandPayout', 'Transfer', 'expand-node-write.png');
+		await openNode('expandScreenshotForms', 'Get Balance', 'expand-node-read.png', 'balanceFormatted');
+		await openNode('expandScreenshotForms', 'Transfer', 'expand-node-write.png');
 	} finally {
 		await browser?.close();
 		rmSync(profile, { recursive: true, force: true });

@@ -26,11 +26,15 @@ export interface FaultOptions {
 
 export type Fault = 'serverError' | 'reset' | 'rateLimit' | 'bareRateLimit' | 'slowBody';
 
-/** One call the gateway received, with the fault it got; `answer` (the body the API produced) once it was processed. */
+/**
+ * One call the gateway received, with the fault it got; `params` (its query or JSON body) once read,
+ * `answer` (the body the API produced) once it was processed.
+ */
 export interface ReceivedCall {
 	method: string;
 	path: string;
 	fault?: Fault;
+	params?: Record<string, unknown>;
 	answer?: string;
 }
 
@@ -100,6 +104,12 @@ export class FaultInjector {
 		response.writeHead(429, headers);
 		response.end(JSON.stringify({ message: 'Too Many Requests' }));
 		return true;
+	}
+
+	/** Records the parameters a call carried (what reached the API, as a test checks it). */
+	heard(request: IncomingMessage, params: Record<string, unknown>): void {
+		const call = this.calls.get(request);
+		if (call) call.params = params;
 	}
 
 	/**

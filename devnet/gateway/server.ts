@@ -99,6 +99,7 @@ export function createGateway(options: GatewayOptions) {
 				return { status: 400, body: { status: 400, msg: 'invalid request' } };
 			}
 		}
+		options.faults?.heard(request, params);
 		const solanaHandler = solanaRoute(path, params, options.solana ?? new Map());
 		const handler = solanaHandler ?? handlers[path];
 		const context = createContext(params, options.chains);

@@ -65,3 +65,35 @@ test('version 1 outputs are as they were: no query field; the token still read f
 	});
 	expect(formatted.output('Expand')[0].json).toMatchObject({ symbol: 'USDC', balanceFormatted: '9750', balance: '9750000000' });
 });
+
+test('a balance at a block and a DEX quote echo every input that shaped them: the block, the DEX, the path and the amount quoted', async () => {
+	const [chainA] = devnet.chains;
+	const usdc = chainA.tokens.USDC.address;
+	const wallet = chainA.wallets[1].address;
+	const block = String(chainA.deployedAt);
+	const atBlock = await runExpand(
+		{ ...common, chainId: '31337', address: wallet, tokenAddress: usdc, additionalFields: { blockNumber: block } },
+		{ items: [{}], typeVersion: 2, credentials: credentials() },
+	);
+	expect(atBlock.error).toBeUndefined();
+	expect(atBlock.output('Expand')[0].json.query).toEqual({ chainId: '31337', address: wallet, tokenAddress: usdc, blockNumber: block });
+
+	const path = `${chainA.weth},${usdc}`;
+	const quote = await runExpand(
+		{ resource: 'dex', operation: 'getprice', dexId: devnet.dexId, path, amountIn: '1000000000000000000', amountsIn: 'smallest' },
+		{ items: [{}], typeVersion: 2, credentials: credentials() },
+	);
+	expect(quote.error).toBeUndefined();
+	expect(quote.output('Expand')[0].json.query).toEqual({ dexId: devnet.dexId, path: [chainA.weth, usdc], amountIn: '1000000000000000000' });
+});
+
+test('every read of version 2 echoes chain and protocol, and its who and what as null when left empty', async () => {
+	const [chainA] = devnet.chains;
+	const result = await runExpand(
+		{ resource: 'fungibletoken', operation: 'gettokendetails', chainId: '31338', tokenAddress: chainA.tokens.DAI.address },
+		{ items: [{}], typeVersion: 2, credentials: credentials() },
+	);
+	expect(result.error).toBeUndefined();
+	const [{ json }] = result.output('Expand');
+	expect(json).toMatchObject({ symbol: 'DAI', decimals: 18, query: { chainId: '31338', tokenAddress: [chainA.tokens.DAI.address] } });
+});

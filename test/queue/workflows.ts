@@ -183,7 +183,7 @@ export const nonceWorkflow = (pauseSeconds: number) =>
 		webhook('expand-queue-nonce', 'POST'),
 		{
 			name: 'Sign',
-			type: 'n8n-nodes-expand-network.expandSigner',
+			type: 'n8n-nodes-expand-network-signer.expandSigner',
 			typeVersion: 1,
 			parameters: { operation: 'signTransaction', source: 'fields', accountIndex: NONCE_ACCOUNT, to: '={{ $json.body.to }}', chainId: '31337', value: '={{ $json.body.value }}' },
 			credentials: { expandSignerApi: { id: SIGNER_LEDGER_CREDENTIAL.id, name: SIGNER_LEDGER_CREDENTIAL.name }, ...expandApi() },

@@ -10,7 +10,7 @@ function describe(parameter: ParameterSpec): string {
 	const families = requiredFamilies(parameter);
 	if (families.length) parts.push(`Required on ${families.join(' and ')} chains`);
 	else if (parameter.protocols?.length) parts.push(`Used by ${parameter.protocols.join(', ')}`);
-	if (parameter.unit) parts.push('In whole units of the asset (12.5) or in its smallest unit, as Amounts In says');
+	if (parameter.unit) parts.push('Units: see Amounts In');
 	if (parameter.estimate) parts.push('Leave empty to have it estimated through Chain → Estimate Gas before the request');
 	return parts.join('. ');
 }

@@ -8,11 +8,15 @@ import { detailsFor, type TokenCache } from './amounts';
 import type { ItemParameters } from './parameters';
 import type { PreparedValue } from './validation';
 
-/** The token an amount counts: the value of its token parameter, or that list's first entry (a swap path's input). */
+/**
+ * The token an amount counts: the value of its token parameter, or that list's first entry (a swap
+ * path's input), or its last with `tokenEntry: 'last'` (a swap path's output).
+ */
 function tokenOf(spec: ParameterSpec, values: Map<string, PreparedValue>): string | undefined {
 	if (spec.unit !== 'token' || !spec.tokenParam) return undefined;
 	const value = values.get(spec.tokenParam);
-	return (Array.isArray(value) ? value[0] : value) as string | undefined;
+	if (!Array.isArray(value)) return value as string | undefined;
+	return (spec.tokenEntry === 'last' ? value[value.length - 1] : value[0]) as string | undefined;
 }
 
 /** The chain values a token lookup needs: the item's own, or the chain its protocol runs on. */

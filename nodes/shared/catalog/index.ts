@@ -60,7 +60,9 @@ export type * from './types';
 /**
  * An optional parameter a person must think about (its role is who, what or how much): from node
  * version 2 on, the form shows it at the top beside the required ones, not in Additional Fields.
+ * One that only some of the operation's protocols accept stays in Additional Fields, where its
+ * description names them; a read still echoes it and an amount still counts in it.
  */
 export function isPromoted(parameter: ParameterSpec): boolean {
-	return !parameter.required && parameter.role !== undefined;
+	return !parameter.required && parameter.role !== undefined && !parameter.protocols?.length;
 }

@@ -69,6 +69,8 @@ export interface ParameterSpec {
 	 * the input token of a swap path is); the native asset when it is empty.
 	 */
 	tokenParam?: string;
+	/** With a list token parameter: `last` counts in its last entry (a swap path's output token) instead of its first. */
+	tokenEntry?: 'last';
 }
 
 /**

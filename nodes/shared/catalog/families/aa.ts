@@ -12,6 +12,7 @@ const sender: ParameterSpec = {
 	required: true,
 	description: 'Address of the smart account',
 	placeholder: '0x...',
+	role: 'who',
 };
 
 const field = (name: string, defaultValue: string, description: string): ParameterSpec => ({

@@ -2,6 +2,9 @@ import type { OperationSpec, ParameterSpec } from '../types';
 import { from, gas, gasPriority, slippage } from './shared';
 
 /*
+ * Amounts stay in the smallest unit: the token is named by its symbol, not by an address whose
+ * decimals could be looked up.
+ *
  * Cross-chain bridges (docs/reference/expand-api.md §2 bridge, §2.x Bridges): Stargate and Squid Router. The source
  * chain is the srcChainId parameter, so the common chain parameters are offered only where the
  * schema lists chainId (Get Transaction).
@@ -16,6 +19,7 @@ const dstChainId: ParameterSpec = {
 	type: 'text',
 	required: true,
 	description: 'Chain ID of the destination chain',
+	role: 'what',
 };
 
 const srcTokenSymbol: ParameterSpec = {
@@ -23,6 +27,7 @@ const srcTokenSymbol: ParameterSpec = {
 	type: 'text',
 	required: true,
 	description: 'Symbol of the token on the source chain, e.g. USDC',
+	role: 'what',
 };
 
 const dstTokenSymbol = (extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
@@ -30,6 +35,7 @@ const dstTokenSymbol = (extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	type: 'text',
 	required: true,
 	description: 'Symbol of the token on the destination chain',
+	role: 'what',
 	...extra,
 });
 
@@ -38,6 +44,7 @@ const amountIn: ParameterSpec = {
 	type: 'text',
 	required: true,
 	description: 'Amount of the source token, in the smallest unit of the token',
+	role: 'amount',
 };
 
 const quote: ParameterSpec[] = [srcTokenSymbol, amountIn, dstChainId, dstTokenSymbol(), srcChainIdDefault];
@@ -92,8 +99,8 @@ export const bridgeOperations: OperationSpec[] = [
 				description: 'Address of the pool; the 2024 API requires it, current docs name the pool by Source Token Symbol instead',
 				placeholder: '0x...',
 			},
-			{ ...srcTokenSymbol, required: false, description: 'Symbol of the pool token, e.g. USDC (current docs)' },
-			{ name: 'address', type: 'text', description: 'Address whose liquidity is included', placeholder: '0x...' },
+			{ name: 'srcTokenSymbol', type: 'text', description: 'Symbol of the pool token, e.g. USDC (current docs)' },
+			{ name: 'address', type: 'text', description: 'Address whose liquidity is included', placeholder: '0x...', role: 'who' },
 			srcChainId,
 		],
 	}),
@@ -126,6 +133,7 @@ export const bridgeOperations: OperationSpec[] = [
 				required: true,
 				description: 'Hash of the transaction on the source chain',
 				placeholder: '0x...',
+				role: 'what',
 			},
 			{
 				name: 'network',
@@ -153,6 +161,7 @@ export const bridgeOperations: OperationSpec[] = [
 					type: 'text',
 					required: true,
 					description: 'Amount to remove, in the smallest unit of the token',
+					role: 'amount',
 				},
 				from(),
 				gas,
@@ -174,6 +183,7 @@ export const bridgeOperations: OperationSpec[] = [
 				type: 'text',
 				description: 'Address that receives the tokens on the destination chain; required by Squid Router',
 				placeholder: '0x...',
+				role: 'who',
 			},
 			{
 				name: 'amountOutMin',

@@ -95,7 +95,7 @@ export const chainOperations: OperationSpec[] = [
 				required: true,
 				description: 'Reference ID that comes back with the response, to match it to your records',
 			},
-			{ name: 'to', type: 'text', description: 'Recipient address', placeholder: '0x...' },
+			{ name: 'to', type: 'text', description: 'Recipient address', placeholder: '0x...', role: 'who' },
 			{ name: 'data', type: 'text', description: 'Encoded function call data', placeholder: '0x' },
 			{ name: 'gasPrice', type: 'text', description: 'Price per unit of gas, in wei', ...WHOLE_NUMBER },
 			{
@@ -132,15 +132,16 @@ export const chainOperations: OperationSpec[] = [
 		chain: true,
 		availability: 'EVM chains',
 		parameters: [
-			{ name: 'from', type: 'text', required: true, description: 'Sender address', placeholder: '0x...' },
-			{ name: 'to', type: 'text', required: true, description: 'Recipient or contract address', placeholder: '0x...' },
+			{ name: 'from', type: 'text', required: true, description: 'Sender address', placeholder: '0x...', role: 'who' },
+			{ name: 'to', type: 'text', required: true, description: 'Recipient or contract address', placeholder: '0x...', role: 'who' },
 			{ name: 'data', type: 'text', required: true, description: 'Encoded function call data (0x for a plain transfer)', placeholder: '0x' },
 			{
 				name: 'value',
 				type: 'text',
 				default: '0',
-				description: 'Amount sent with the transaction, in wei',
+				description: 'Amount of the native asset sent with the transaction',
 				...WHOLE_NUMBER,
+				unit: 'native',
 			},
 		],
 	},
@@ -263,7 +264,7 @@ export const chainOperations: OperationSpec[] = [
 		chain: true,
 		availability: 'Ethereum only',
 		parameters: [
-			address('Address whose fees are summed'),
+			address('Address whose fees are summed', { role: 'who' }),
 			{ name: 'startBlock', type: 'text', description: 'First block of the range', ...WHOLE_NUMBER },
 			{ name: 'endBlock', type: 'text', description: 'Last block of the range', ...WHOLE_NUMBER },
 		],
@@ -301,7 +302,7 @@ export const chainOperations: OperationSpec[] = [
 		chain: true,
 		availability: 'Avalanche P-Chain (43115) only',
 		parameters: [
-			address('Address whose rewards are listed'),
+			address('Address whose rewards are listed', { role: 'who' }),
 			{ name: 'pageSize', type: 'text', description: 'Records per page', ...WHOLE_NUMBER },
 			{ name: 'sortOrder', type: 'text', options: ['asc', 'desc'], description: 'Sort order by time' },
 			pageToken('Cursor from the previous response'),
@@ -396,7 +397,7 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		parameters: [
-			address('Contract address'),
+			address('Contract address', { role: 'what' }),
 			{
 				name: 'index',
 				type: 'text',
@@ -431,7 +432,7 @@ export const chainOperations: OperationSpec[] = [
 		computeUnits: 20,
 		kind: 'read',
 		chain: true,
-		parameters: [{ name: 'tokenSymbol', type: 'text', required: true, description: 'Symbol of the token, e.g. USDC' }],
+		parameters: [{ name: 'tokenSymbol', type: 'text', required: true, description: 'Symbol of the token, e.g. USDC', role: 'what' }],
 	},
 	{
 		resource: 'chain',
@@ -457,7 +458,7 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		availability: 'Ethereum only',
-		parameters: [{ name: 'asset', type: 'text', required: true, description: 'The asset, e.g. a token address or symbol' }],
+		parameters: [{ name: 'asset', type: 'text', required: true, description: 'The asset, e.g. a token address or symbol', role: 'what' }],
 	},
 	{
 		resource: 'chain',
@@ -477,8 +478,9 @@ export const chainOperations: OperationSpec[] = [
 				required: true,
 				description: 'Hash of the transaction',
 				placeholder: '0x...',
+				role: 'what',
 			},
-			{ name: 'address', type: 'text', required: true, description: 'Address of the account', protocols: ['TON'] },
+			{ name: 'address', type: 'text', required: true, description: 'Address of the account', protocols: ['TON'], role: 'who' },
 		],
 	},
 	{
@@ -493,7 +495,7 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		parameters: [
-			address('Address whose transactions are listed'),
+			address('Address whose transactions are listed', { role: 'who' }),
 			{ name: 'sortOrder', type: 'text', default: 'desc', options: ['asc', 'desc'], description: 'Sort order by time' },
 			{ name: 'contractAddress', type: 'text', description: 'Only transactions with this contract', protocols: ['EVM'] },
 			{ name: 'startBlock', type: 'text', description: 'First block', protocols: ['Avalanche C-Chain'], ...WHOLE_NUMBER },
@@ -522,7 +524,7 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		parameters: [
-			address('Wallet address'),
+			address('Wallet address', { role: 'who' }),
 			{ name: 'tokens', type: 'text', description: 'Token addresses to include, comma-separated' },
 			{
 				name: 'availableOnly',

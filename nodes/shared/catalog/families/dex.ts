@@ -1,5 +1,5 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { DIGITS, POSITIVE, from, gas, gasPriority, involveBaseToken, slippage } from './shared';
+import { DIGITS, POSITIVE, from, gas, gasPriority, inTokenOf, involveBaseToken, slippage } from './shared';
 
 /*
  * DEXs and aggregators (docs/reference/expand-api.md §2 dex, §2.x DEX). Each dexId maps to one chain, so the chain
@@ -25,15 +25,23 @@ const path = (description: string, extra: Partial<ParameterSpec> = {}): Paramete
 const SWAP_PATH =
 	'Tokens of the swap route, input token first and output token last (SDEX: CODE:ISSUER or XLM; 1inch also accepts symbols)';
 
-const AMOUNT_IN = 'Amount of the input token, in the smallest unit of the token';
+const AMOUNT_IN = 'Amount of the input token';
 
+/** The input amount of a path: counted in the path's first token. */
 const amountIn = (extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	name: 'amountIn',
 	type: 'text',
 	required: true,
 	description: AMOUNT_IN,
+	role: 'amount',
+	...inTokenOf('path'),
 	...extra,
 });
+
+/** An amount whose token no parameter names (an LP token, a list per token): typed in the smallest unit. */
+const RAW = ', in the smallest unit of the token';
+
+const rawAmountIn: ParameterSpec = { name: 'amountIn', type: 'text', required: true, description: `${AMOUNT_IN}${RAW}`, ...DIGITS };
 
 const poolAddress: ParameterSpec = {
 	name: 'poolAddress',
@@ -41,6 +49,7 @@ const poolAddress: ParameterSpec = {
 	required: true,
 	description: 'Address of the pool',
 	placeholder: '0x...',
+	role: 'what',
 };
 
 const poolFees = (protocols: string[], extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
@@ -65,12 +74,14 @@ const token = (name: string, description: string, protocols: string[]): Paramete
 	placeholder: '0x...',
 });
 
-const amount = (name: string, description: string, protocols: string[]): ParameterSpec => ({
+/** An amount of the token `tokenParam` names, or (without one) in the smallest unit of a token no parameter names. */
+const amount = (name: string, description: string, protocols: string[], unit?: Partial<ParameterSpec>): ParameterSpec => ({
 	name,
 	type: 'text',
-	description: `${description}, in the smallest unit of the token`,
+	description: unit ? description : `${description}${RAW}`,
 	protocols,
 	...DIGITS,
+	...unit,
 });
 
 const deadline = (protocols: string[], extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
@@ -87,6 +98,7 @@ const recipient = (protocols: string[]): ParameterSpec => ({
 	description: 'Address that receives the tokens',
 	protocols,
 	placeholder: '0x...',
+	role: 'who',
 });
 
 const queryId: ParameterSpec = {
@@ -119,15 +131,15 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: 'not the aggregators or UniswapX',
 		parameters: [
-			from(),
-			token('tokenA', 'First token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']),
-			token('tokenB', 'Second token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']),
-			amount('amountADesired', 'Amount of token A to add', [...V2_FORKS, 'UniswapV3', 'StonFi']),
-			amount('amountBDesired', 'Amount of token B to add', [...V2_FORKS, 'UniswapV3', 'StonFi']),
-			amount('amountA', 'Amount of token A to add', ['TraderJoe']),
-			amount('amountB', 'Amount of token B to add', ['TraderJoe']),
-			amount('amountAMin', 'Minimum amount of token A to add', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']),
-			amount('amountBMin', 'Minimum amount of token B to add', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']),
+			{ ...from(), role: 'who' },
+			{ ...token('tokenA', 'First token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']), role: 'what' },
+			{ ...token('tokenB', 'Second token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']), role: 'what' },
+			amount('amountADesired', 'Amount of token A to add', [...V2_FORKS, 'UniswapV3', 'StonFi'], { role: 'amount', ...inTokenOf('tokenA') }),
+			amount('amountBDesired', 'Amount of token B to add', [...V2_FORKS, 'UniswapV3', 'StonFi'], { role: 'amount', ...inTokenOf('tokenB') }),
+			amount('amountA', 'Amount of token A to add', ['TraderJoe'], inTokenOf('tokenA')),
+			amount('amountB', 'Amount of token B to add', ['TraderJoe'], inTokenOf('tokenB')),
+			amount('amountAMin', 'Minimum amount of token A to add', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi'], inTokenOf('tokenA')),
+			amount('amountBMin', 'Minimum amount of token B to add', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi'], inTokenOf('tokenB')),
 			{
 				name: 'path',
 				type: 'array',
@@ -185,16 +197,17 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: 'UniswapX only',
 		parameters: [
-			from('Address that creates and signs the order'),
-			path('Tokens of the order, input token first and output token last'),
+			{ ...from('Address that creates and signs the order'), role: 'who' },
+			path('Tokens of the order, input token first and output token last', { role: 'what' }),
 			amountIn(),
 			{
 				name: 'amountOutMin',
 				type: 'text',
 				required: true,
-				description: 'Minimum amount of the output token, in the smallest unit of the token',
+				description: 'Minimum amount of the output token',
+				...inTokenOf('path', 'last'),
 			},
-			{ name: 'to', type: 'text', required: true, description: 'Address that receives the output token', placeholder: '0x...' },
+			{ name: 'to', type: 'text', required: true, description: 'Address that receives the output token', placeholder: '0x...', role: 'who' },
 			{
 				name: 'deadline',
 				type: 'text',
@@ -263,7 +276,7 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: `${POOL_ANALYTICS}, BalancerV2, CurveV2`,
 		parameters: [
-			{ name: 'address', type: 'text', required: true, description: 'Address of the liquidity provider', placeholder: '0x...' },
+			{ name: 'address', type: 'text', required: true, description: 'Address of the liquidity provider', placeholder: '0x...', role: 'who' },
 			{
 				name: 'poolAddresses',
 				type: 'text',
@@ -415,9 +428,11 @@ export const dexOperations: OperationSpec[] = [
 				required: true,
 				description: 'DEX IDs to quote on, e.g. 1000,1100,1300; DEXs that fail are left out of the result',
 				placeholder: '1000,1100,1300',
+				role: 'what',
 			},
-			path(SWAP_PATH),
-			amountIn(),
+			path(SWAP_PATH, { role: 'what' }),
+			// Several dexIds may name several chains: no one chain to look the input token up on.
+			rawAmountIn,
 		],
 	},
 	{
@@ -460,7 +475,7 @@ export const dexOperations: OperationSpec[] = [
 		availability: 'not UniswapX',
 		parameters: [
 			path(SWAP_PATH, { role: 'what' }),
-			amountIn({ ...DIGITS, description: 'Amount of the input token', role: 'amount', unit: 'token', tokenParam: 'path' }),
+			amountIn(DIGITS),
 			poolFees(['UniswapV3', 'PancakeSwapV3'], { default: '3000' }),
 			slippage({ default: '1', protocols: ['1inch'] }),
 		],
@@ -478,8 +493,9 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: 'Jupiter only',
 		parameters: [
-			path('Mint addresses of the input and output tokens', { placeholder: 'InputMint,OutputMint' }),
-			amountIn(DIGITS),
+			path('Mint addresses of the input and output tokens', { placeholder: 'InputMint,OutputMint', role: 'what' }),
+			// Solana mints: the token lookup (gettokendetails) serves EVM chains only.
+			rawAmountIn,
 		],
 	},
 	{
@@ -552,7 +568,7 @@ export const dexOperations: OperationSpec[] = [
 		chain: false,
 		availability: 'Ethereum only',
 		parameters: [
-			{ name: 'address', type: 'text', required: true, description: 'Wallet address (not a contract)', placeholder: '0x...' },
+			{ name: 'address', type: 'text', required: true, description: 'Wallet address (not a contract)', placeholder: '0x...', role: 'who' },
 			{ name: 'pageToken', type: 'text', default: '1', description: 'Page to return, from 1', ...POSITIVE },
 		],
 	},
@@ -569,7 +585,7 @@ export const dexOperations: OperationSpec[] = [
 		chain: true,
 		availability: AGGREGATOR_CHAINS,
 		parameters: [
-			path('The input and output token addresses (0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee for the native asset)'),
+			path('The input and output token addresses (0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee for the native asset)', { role: 'what' }),
 			amountIn(DIGITS),
 			{ name: 'excludedDexes', type: 'array', description: 'DEX IDs to leave out', placeholder: '1600,1700' },
 		],
@@ -587,9 +603,9 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: 'StonFi only',
 		parameters: [
-			from(),
-			{ name: 'tokenA', type: 'text', required: true, description: 'First token of the pool' },
-			{ name: 'tokenB', type: 'text', required: true, description: 'Second token of the pool' },
+			{ ...from(), role: 'who' },
+			{ name: 'tokenA', type: 'text', required: true, description: 'First token of the pool', role: 'what' },
+			{ name: 'tokenB', type: 'text', required: true, description: 'Second token of the pool', role: 'what' },
 			queryId,
 			{ ...gas, required: false },
 		],
@@ -608,15 +624,15 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: 'not the aggregators or UniswapX',
 		parameters: [
-			from(),
-			token('tokenA', 'First token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']),
-			token('tokenB', 'Second token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']),
-			amount('liquidity', 'Amount of liquidity to remove', [...V2_FORKS, 'UniswapV3', 'StonFi', 'SDEX', 'Orca']),
+			{ ...from(), role: 'who' },
+			{ ...token('tokenA', 'First token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']), role: 'what' },
+			{ ...token('tokenB', 'Second token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']), role: 'what' },
+			{ ...amount('liquidity', 'Amount of liquidity (pool tokens) to remove', [...V2_FORKS, 'UniswapV3', 'StonFi', 'SDEX', 'Orca']), role: 'amount' },
 			{
-				...amount('amountAMin', 'Minimum amount of token A to receive', [...V2_FORKS, 'UniswapV3', 'TraderJoe']),
-				description: 'Minimum amount of token A to receive, in the smallest unit of the token (UniswapV3 default 0)',
+				...amount('amountAMin', 'Minimum amount of token A to receive', [...V2_FORKS, 'UniswapV3', 'TraderJoe'], inTokenOf('tokenA')),
+				description: 'Minimum amount of token A to receive (UniswapV3 default 0)',
 			},
-			amount('amountBMin', 'Minimum amount of token B to receive', [...V2_FORKS, 'TraderJoe']),
+			amount('amountBMin', 'Minimum amount of token B to receive', [...V2_FORKS, 'TraderJoe'], inTokenOf('tokenB')),
 			{
 				name: 'tokenId',
 				type: 'text',
@@ -669,7 +685,7 @@ export const dexOperations: OperationSpec[] = [
 			{
 				name: 'amounts',
 				type: 'array',
-				description: 'Amount of liquidity to remove from each bin of IDs, in the same order',
+				description: 'Amount of liquidity to remove from each bin of IDs, in the smallest unit, in the same order',
 				protocols: ['TraderJoe'],
 			},
 			{ name: 'positionAddress', type: 'text', description: 'Address of the position', protocols: ['Orca'] },
@@ -694,19 +710,15 @@ export const dexOperations: OperationSpec[] = [
 		chain: false,
 		protocol: 'dexId',
 		parameters: [
-			from(),
-			path(`${SWAP_PATH}; required by every DEX except UniswapX`, { required: false }),
+			{ ...from(), role: 'who' },
+			path(`${SWAP_PATH}; required by every DEX except UniswapX`, { required: false, role: 'what' }),
 			amountIn({ required: false, description: `${AMOUNT_IN}; required by every DEX except UniswapX`, ...DIGITS }),
-			amount('amountOutMin', 'Minimum amount of the output token to receive', [
-				...V2_FORKS,
-				'UniswapV3',
-				'TraderJoe',
-				'CurveV2',
-				'0x',
-				'Kyberswap',
-				'StonFi',
-				'SDEX',
-			]),
+			amount(
+				'amountOutMin',
+				'Minimum amount of the output token to receive',
+				[...V2_FORKS, 'UniswapV3', 'TraderJoe', 'CurveV2', '0x', 'Kyberswap', 'StonFi', 'SDEX'],
+				inTokenOf('path', 'last'),
+			),
 			recipient([...V2_FORKS, 'UniswapV3', 'TraderJoe', 'Kyberswap']),
 			deadline([...V2_FORKS, 'TraderJoe', 'BalancerV2']),
 			poolFees(['UniswapV3'], { default: '3000' }),
@@ -757,10 +769,10 @@ export const dexOperations: OperationSpec[] = [
 		chain: true,
 		availability: AGGREGATOR_CHAINS,
 		parameters: [
-			from(),
-			path('The input and output token addresses (0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee for the native asset)'),
+			{ ...from(), role: 'who' },
+			path('The input and output token addresses (0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee for the native asset)', { role: 'what' }),
 			amountIn(),
-			{ name: 'to', type: 'text', required: true, description: 'Address that receives the output token', placeholder: '0x...' },
+			{ name: 'to', type: 'text', required: true, description: 'Address that receives the output token', placeholder: '0x...', role: 'who' },
 			gas,
 			{
 				name: 'bestSwap',

@@ -13,7 +13,7 @@ const SOLANA = ['Solana'];
 
 
 /** Required by the EVM schemas (on EVM chains only, as its `protocols` say). */
-const evmTokenAddress = tokenAddress(undefined, { protocols: EVM });
+const evmTokenAddress = tokenAddress(undefined, { protocols: EVM, role: 'what' });
 
 const splToken = (description = 'Mint address of the SPL token', required = false): ParameterSpec => ({
 	name: 'token',
@@ -21,6 +21,7 @@ const splToken = (description = 'Mint address of the SPL token', required = fals
 	...(required ? { required } : {}),
 	description,
 	protocols: SOLANA,
+	role: 'what',
 });
 
 /** Wrapping and unwrapping: the amount, the signer and the wrapped-token contract. */
@@ -58,7 +59,7 @@ const historicalTransactions = (
 	chain: true,
 	availability: 'EVM chains',
 	parameters: [
-		tokenAddress(),
+		tokenAddress(undefined, { role: 'what' }),
 		{ name: 'sort', type: 'text', required: true, options: ['asc', 'desc'], default: 'desc', description: 'Sort order' },
 		{ name: 'address', type: 'text', description: 'Only transfers from or to this address', placeholder: '0x...' },
 		{ name: 'startBlock', type: 'text', description: 'First block of the range', ...NUMBER },
@@ -165,7 +166,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		host: 'base',
 		kind: 'read',
 		chain: true,
-		parameters: [tokenAddress('Address of the token contract; the parameters on Solana are not documented')],
+		parameters: [tokenAddress('Address of the token contract; the parameters on Solana are not documented', { role: 'what' })],
 	},
 	{
 		resource: 'fungibletoken',
@@ -186,6 +187,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 				required: true,
 				description: 'Addresses of the token contracts, at most 10',
 				placeholder: '0x...,0x...',
+				role: 'what',
 			},
 		],
 	},
@@ -239,7 +241,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		chain: true,
 		availability: 'EVM chains',
 		parameters: [
-			tokenAddress(),
+			tokenAddress(undefined, { role: 'what' }),
 			{ name: 'type', type: 'text', required: true, options: ['Transfer', 'Approval'], description: 'Event to return' },
 			{ name: 'page', type: 'text', required: true, default: '1', description: 'Page to return, from 1', ...POSITIVE },
 			{ name: 'startBlock', type: 'text', description: 'First block of the range', ...NUMBER },
@@ -310,20 +312,24 @@ export const fungibletokenOperations: OperationSpec[] = [
 				name: 'amount',
 				type: 'text',
 				required: true,
-				description: 'Amount to move, in the smallest unit of the token',
+				description: 'Amount to move',
 				...DIGITS,
+				role: 'amount',
+				unit: 'token',
+				tokenParam: 'tokenAddress',
 			},
 			from('Address of the approved spender, who signs the transaction'),
-			{ name: 'to', type: 'text', required: true, description: 'Address of the owner the tokens are taken from', placeholder: '0x...' },
+			{ name: 'to', type: 'text', required: true, description: 'Address of the owner the tokens are taken from', placeholder: '0x...', role: 'who' },
 			{
 				name: 'reciever',
 				type: 'text',
 				required: true,
 				description: 'Address that receives the tokens; the API spells the name this way',
 				placeholder: '0x...',
+				role: 'who',
 			},
 			gas,
-			tokenAddress(),
+			tokenAddress(undefined, { role: 'what' }),
 			gasPriority,
 		],
 	},

@@ -1,5 +1,5 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { address, amount, DIGITS, from, gas, gasPriority, involveBaseToken, POSITIVE, signerAndGas, slippage } from './shared';
+import { address, amount, DIGITS, from, gas, gasPriority, inTokenOf, involveBaseToken, POSITIVE, signerAndGas, slippage } from './shared';
 
 /*
  * Lending markets (docs/reference/expand-api.md §2 lendborrow). Each lendborrowId maps to one chain, so the chain
@@ -26,12 +26,14 @@ const asset = (description: string, protocols?: string[]): ParameterSpec => ({
 	...(protocols ? { protocols } : { required: true }),
 	description,
 	placeholder: '0x...',
+	role: 'what',
 });
 
-const assetAmount = (description: string): ParameterSpec => amount(`${description}, in the smallest unit of the asset`, DIGITS);
+/** An amount of the asset the `asset` parameter names. */
+const assetAmount = (description: string): ParameterSpec => amount(description, { ...DIGITS, role: 'amount', ...inTokenOf('asset') });
 
 const account = (description: string, protocols?: string[]): ParameterSpec =>
-	address(description, protocols ? { required: false, protocols } : {});
+	address(description, { role: 'who', ...(protocols ? { required: false, protocols } : {}) });
 
 const user = (description: string, protocols: string[]): ParameterSpec => ({
 	name: 'user',
@@ -39,6 +41,7 @@ const user = (description: string, protocols: string[]): ParameterSpec => ({
 	description,
 	protocols,
 	placeholder: '0x...',
+	role: 'who',
 });
 
 const onBehalfOf = (description: string): ParameterSpec => ({
@@ -203,7 +206,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		chain: false,
 		protocol: 'lendborrowId',
 		availability: 'Compound only',
-		parameters: [{ name: 'account', type: 'text', required: true, description: 'Address of the account', placeholder: '0x...' }],
+		parameters: [{ name: 'account', type: 'text', required: true, description: 'Address of the account', placeholder: '0x...', role: 'who' }],
 	},
 	{
 		resource: 'lendborrow',
@@ -298,7 +301,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		protocol: 'lendborrowId',
 		availability: 'not Compound V3',
 		parameters: [
-			{ name: 'assets', type: 'array', required: true, description: 'Addresses of the assets', placeholder: '0x...,0x...' },
+			{ name: 'assets', type: 'array', required: true, description: 'Addresses of the assets', placeholder: '0x...,0x...', role: 'what' },
 			{ name: 'user', type: 'text', description: 'Address whose positions are included', placeholder: '0x...' },
 		],
 	},
@@ -366,14 +369,16 @@ export const lendborrowOperations: OperationSpec[] = [
 		protocol: 'lendborrowId',
 		availability: 'not Compound V3',
 		parameters: [
-			{ name: 'collateralAsset', type: 'text', required: true, description: 'Address of the collateral asset to seize', placeholder: '0x...' },
-			{ name: 'debtAsset', type: 'text', required: true, description: 'Address of the borrowed asset to repay', placeholder: '0x...' },
-			{ name: 'user', type: 'text', required: true, description: 'Address of the borrower to liquidate', placeholder: '0x...' },
+			{ name: 'collateralAsset', type: 'text', required: true, description: 'Address of the collateral asset to seize', placeholder: '0x...', role: 'what' },
+			{ name: 'debtAsset', type: 'text', required: true, description: 'Address of the borrowed asset to repay', placeholder: '0x...', role: 'what' },
+			{ name: 'user', type: 'text', required: true, description: 'Address of the borrower to liquidate', placeholder: '0x...', role: 'who' },
 			{
 				name: 'debtToCover',
 				type: 'text',
 				required: true,
-				description: 'Amount of debt to repay, in the smallest unit of the debt asset',
+				description: 'Amount of debt to repay, in the debt asset',
+				role: 'amount',
+				...inTokenOf('debtAsset'),
 			},
 			...signerAndGas,
 			{
@@ -451,7 +456,7 @@ export const lendborrowOperations: OperationSpec[] = [
 		'POST',
 		[
 			{ ...assetAmount('Amount to transfer'), ...POSITIVE },
-			{ name: 'to', type: 'text', required: true, description: 'Address that receives the balance', placeholder: '0x...' },
+			{ name: 'to', type: 'text', required: true, description: 'Address that receives the balance', placeholder: '0x...', role: 'who' },
 			...signerAndGas,
 			asset('Address of the collateral asset to transfer; default the base asset of the market', ['CompoundV3']),
 			market,

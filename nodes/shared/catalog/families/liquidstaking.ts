@@ -1,5 +1,5 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { address, amount, DIGITS, NUMBER, POSITIVE, signerAndGas, tokenAddress } from './shared';
+import { address, amount, DIGITS, IN_NATIVE, inTokenOf, NUMBER, POSITIVE, signerAndGas, tokenAddress } from './shared';
 
 /*
  * Liquid staking (docs/reference/expand-api.md §2 liquidstaking, §2.x Liquid staking): Lido, Chorus One and Stader.
@@ -11,11 +11,13 @@ const LIDO = ['Lido'];
 const CHORUS_ONE = ['ChorusOne'];
 const LIDO_AND_STADER = 'Lido and Stader';
 
-const staker = address('Address of the staker');
+const staker = address('Address of the staker', { role: 'who' });
 
-const weiAmount = (description: string, pattern?: typeof DIGITS): ParameterSpec => amount(`${description}, in the smallest unit (wei)`, pattern);
+/** An amount of a token no parameter names (the protocol's own staking token): typed in its smallest unit. */
+const weiAmount = (description: string, pattern?: typeof DIGITS): ParameterSpec =>
+	amount(`${description}, in the smallest unit (wei)`, { ...pattern, role: 'amount' });
 
-const stakingToken = tokenAddress('Address of the liquid-staking token');
+const stakingToken = tokenAddress('Address of the liquid-staking token', { role: 'what' });
 
 const spender: ParameterSpec = {
 	name: 'spender',
@@ -23,6 +25,7 @@ const spender: ParameterSpec = {
 	required: true,
 	description: 'Address of the spender',
 	placeholder: '0x...',
+	role: 'who',
 };
 
 const operation = (
@@ -80,7 +83,9 @@ export const liquidstakingOperations: OperationSpec[] = [
 				name: 'subtractedAmount',
 				type: 'text',
 				required: true,
-				description: 'Amount to subtract from the allowance, in the smallest unit of the token',
+				description: 'Amount to subtract from the allowance',
+				role: 'amount',
+				...inTokenOf('tokenAddress'),
 			},
 			...signerAndGas,
 		],
@@ -93,7 +98,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'GET',
 		[
 			stakingToken,
-			{ name: 'owner', type: 'text', required: true, description: 'Address of the token owner', placeholder: '0x...' },
+			{ name: 'owner', type: 'text', required: true, description: 'Address of the token owner', placeholder: '0x...', role: 'who' },
 			spender,
 		],
 		LIDO_AND_STADER,
@@ -116,7 +121,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'Get Withdrawal Status',
 		'Get the status of a withdrawal request',
 		'GET',
-		[{ name: 'requestId', type: 'text', required: true, description: 'ID of the withdrawal request' }],
+		[{ name: 'requestId', type: 'text', required: true, description: 'ID of the withdrawal request', role: 'what' }],
 		'Lido only',
 	),
 	operation(
@@ -131,7 +136,9 @@ export const liquidstakingOperations: OperationSpec[] = [
 				name: 'addedAmount',
 				type: 'text',
 				required: true,
-				description: 'Amount to add to the allowance, in the smallest unit of the token',
+				description: 'Amount to add to the allowance',
+				role: 'amount',
+				...inTokenOf('tokenAddress'),
 			},
 			...signerAndGas,
 		],
@@ -177,7 +184,7 @@ export const liquidstakingOperations: OperationSpec[] = [
 		undocumented: true,
 	},
 	operation('stake', 'Stake', 'Build the unsigned transaction that stakes ETH for the liquid-staking token', 'POST', [
-		weiAmount('Amount of ETH to stake', DIGITS),
+		amount('Amount of the native asset to stake', { ...DIGITS, role: 'amount', ...IN_NATIVE }),
 		...signerAndGas,
 	]),
 	operation(

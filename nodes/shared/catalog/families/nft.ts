@@ -16,6 +16,7 @@ const nftCollection = (
 	type: 'text',
 	required: true,
 	description,
+	role: 'what',
 });
 
 const blockRange: ParameterSpec[] = [
@@ -38,8 +39,8 @@ export const nftOperations: OperationSpec[] = [
 		protocol: 'nftProtocolId',
 		parameters: [
 			nftCollection(),
-			{ name: 'address', type: 'text', required: true, description: 'Address of the holder' },
-			{ name: 'tokenId', type: 'text', description: 'ID of the token', protocols: ERC_1155, ...NUMBER },
+			{ name: 'address', type: 'text', required: true, description: 'Address of the holder', role: 'who' },
+			{ name: 'tokenId', type: 'text', description: 'ID of the token', protocols: ERC_1155, ...NUMBER, role: 'what' },
 		],
 	},
 	{
@@ -72,7 +73,7 @@ export const nftOperations: OperationSpec[] = [
 		availability: 'ERC-721 and Metaplex',
 		parameters: [
 			nftCollection(),
-			{ name: 'nftIndex', type: 'text', description: 'Token ID of the NFT in the collection', protocols: ERC_721, ...NUMBER },
+			{ name: 'nftIndex', type: 'text', description: 'Token ID of the NFT in the collection', protocols: ERC_721, ...NUMBER, role: 'what' },
 		],
 	},
 	{

@@ -14,6 +14,7 @@ const account = (name: string, description: string): ParameterSpec => ({
 	required: true,
 	description,
 	placeholder: 'G...',
+	role: 'who',
 });
 
 const asset: ParameterSpec[] = [
@@ -24,11 +25,12 @@ const asset: ParameterSpec[] = [
 		description: 'Code of the asset, 1 to 12 letters or digits',
 		pattern: '^[a-zA-Z0-9]*$',
 		patternHint: 'letters and digits only',
+		role: 'what',
 	},
-	account('issuer', 'Account that issues the asset'),
+	{ ...account('issuer', 'Account that issues the asset'), role: 'what' },
 ];
 
-const wholeAmount = (description: string): ParameterSpec => amount(`${description}, a whole number`, POSITIVE);
+const wholeAmount = (description: string): ParameterSpec => amount(`${description}, a whole number`, { ...POSITIVE, role: 'amount' });
 
 const rwaWrite = (
 	operation: string,

@@ -22,6 +22,7 @@ export const from = (description = 'Address that signs and sends the transaction
 	required: true,
 	description,
 	placeholder: '0x...',
+	role: 'who',
 });
 
 /** `address`: the account a call is about, required unless `extra` says otherwise. */
@@ -52,6 +53,16 @@ export const amount = (description: string, extra: Partial<ParameterSpec> = {}):
 	description,
 	...extra,
 });
+
+/**
+ * An amount counted in the token `tokenParam` names (a list's first entry, or its last with
+ * `entry: 'last'`): version 2 forms take it in whole units. `role: 'amount'` puts it at the top.
+ */
+export const inTokenOf = (tokenParam: string, entry?: 'last'): Pick<ParameterSpec, 'unit' | 'tokenParam' | 'tokenEntry'> =>
+	entry ? { unit: 'token', tokenParam, tokenEntry: entry } : { unit: 'token', tokenParam };
+
+/** An amount of the native asset of the chain (or of the protocol's chain). */
+export const IN_NATIVE: Pick<ParameterSpec, 'unit'> = { unit: 'native' };
 
 export const gas: ParameterSpec = {
 	name: 'gas',

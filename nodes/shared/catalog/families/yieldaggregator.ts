@@ -1,5 +1,5 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { amount, from, gas, gasPriority, tokenAddress } from './shared';
+import { amount, from, gas, gasPriority, inTokenOf, tokenAddress } from './shared';
 
 /*
  * Yield aggregators (docs/reference/expand-api.md §2 yieldaggregator): Yearn Finance (5000) and Harvest Finance
@@ -10,13 +10,15 @@ import { amount, from, gas, gasPriority, tokenAddress } from './shared';
 const YEARN = ['YearnFinance'];
 const HARVEST = ['HarvestFinance'];
 
-const underlyingToken = (description: string): ParameterSpec => tokenAddress(description, { required: false });
+/** The token a vault or pool holds, by which the server looks the vault or pool up. */
+const underlyingToken = tokenAddress('Token of the vault or pool, by which it is looked up; give it or its address', { required: false, role: 'what' });
 
 const vaultAddress: ParameterSpec = {
 	name: 'vaultAddress',
 	type: 'text',
 	description: 'Address of the vault; give it or Token Address',
 	placeholder: '0x...',
+	role: 'what',
 };
 
 const poolAddress = (description: string): ParameterSpec => ({
@@ -25,6 +27,7 @@ const poolAddress = (description: string): ParameterSpec => ({
 	description,
 	protocols: HARVEST,
 	placeholder: '0x...',
+	role: 'what',
 });
 
 const vaultNumber: ParameterSpec = {
@@ -34,7 +37,8 @@ const vaultNumber: ParameterSpec = {
 	protocols: YEARN,
 };
 
-const smallestUnitAmount = (description: string): ParameterSpec => amount(`${description}, in the smallest unit`);
+/** Vault shares: no parameter names their token, so they are typed in the smallest unit. */
+const smallestUnitAmount = (description: string): ParameterSpec => amount(`${description}, in the smallest unit`, { role: 'amount' });
 
 const write = (
 	operation: string,
@@ -67,14 +71,14 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		27,
 		[
 			smallestUnitAmount('Amount of vault shares to stake'),
-			underlyingToken('Underlying token of the pool; give it or Pool Address'),
+			underlyingToken,
 			poolAddress('Address of the reward pool; give it or Token Address'),
 		],
 		'Harvest Finance only',
 	),
 	write('depositvault', 'Deposit Vault', 'Build the unsigned transaction that deposits a token into a vault', 14, [
-		smallestUnitAmount('Amount of the token to deposit'),
-		underlyingToken('Token to deposit, whose vault is looked up; give it or Vault Address'),
+		amount('Amount of the token to deposit', { role: 'amount', ...inTokenOf('tokenAddress') }),
+		underlyingToken,
 		vaultAddress,
 		vaultNumber,
 	]),
@@ -91,8 +95,8 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		chain: true,
 		protocol: 'yieldAggregatorId',
 		parameters: [
-			{ name: 'address', type: 'text', required: true, description: 'Address of the holder', placeholder: '0x...' },
-			underlyingToken('Token whose vault is read; give it or Vault Address'),
+			{ name: 'address', type: 'text', required: true, description: 'Address of the holder', placeholder: '0x...', role: 'who' },
+			underlyingToken,
 			vaultAddress,
 			vaultNumber,
 			poolAddress('Address of the reward pool, read together with Vault Address'),
@@ -110,7 +114,7 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		protocol: 'yieldAggregatorId',
-		parameters: [underlyingToken('Only the vaults of this token')],
+		parameters: [tokenAddress('Only the vaults of this token', { required: false })],
 	},
 	write(
 		'withdrawpool',
@@ -119,14 +123,14 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		15,
 		[
 			smallestUnitAmount('Amount of vault shares to unstake'),
-			underlyingToken('Underlying token of the pool; give it or Pool Address'),
+			underlyingToken,
 			poolAddress('Address of the reward pool; give it or Token Address'),
 		],
 		'Harvest Finance only',
 	),
 	write('withdrawvault', 'Withdraw Vault', 'Build the unsigned transaction that redeems vault shares for the token', 18, [
 		smallestUnitAmount('Amount of vault shares to redeem'),
-		underlyingToken('Token whose vault is redeemed from; give it or Vault Address'),
+		underlyingToken,
 		vaultAddress,
 		vaultNumber,
 	]),
