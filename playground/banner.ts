@@ -64,8 +64,8 @@ ${chain.wallets.map((wallet, index) => `  ${String(index).padStart(2)}  ${wallet
 Funded Solana wallets (100 SOL; wallets 0-3 with 10,000 USDC):
 ${solana.wallets.map((wallet) => `  ${wallet.index}  ${wallet.address}${wallet.index === SOLANA_PAYOUT_WALLET_INDEX ? `  the key of "${SOLANA_CREDENTIAL.name}"` : ''}`).join('\n')}
 
-Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert,
-  the large-transfer watch and the stablecoin payout run's webhook (POST ${url}/webhook/expand-payout-run-devnet).
+Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert
+  and the large-transfer watch.
 Files: the devnet variants write to ${relative(n8n.outputDir)}
 
 n8n execute beside the editor (it starts its own task broker: give it a free port, not the editor's ${n8n.port + 1}):

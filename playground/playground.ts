@@ -22,8 +22,8 @@ export const EXAMPLE_IDS = {
 	valuationDevnet: 'expandValuationDevnet',
 };
 
-/** The devnet examples active in the playground: the trigger ones, and the payout run (its webhook start, beside Execute). */
-export const TRIGGER_EXAMPLES = [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, EXAMPLE_IDS.payoutRunDevnet];
+/** The devnet examples active in the playground: the trigger ones. */
+export const TRIGGER_EXAMPLES = [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet];
 
 /** Fresh user folder, both packages installed, devnet credentials and the given workflows imported, some published. */
 export async function prepareInstance(

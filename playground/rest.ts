@@ -98,6 +98,20 @@ export class N8nRest {
 		return this.request('GET', `/rest/workflows/${id}`);
 	}
 
+	/**
+	 * The editor's Execute workflow button on a workflow with one start: POST /rest/workflows/:id/run with
+	 * the saved workflow and the trigger to start from, as a manual execution. Returns its execution ID.
+	 */
+	async runManually(id: string, trigger: string): Promise<string> {
+		const workflowData = await this.workflow(id);
+		const started = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/rest/workflows/${id}/run`, {
+			workflowData,
+			triggerToStartFrom: { name: trigger },
+		});
+		if (!started.executionId) throw new Error(`Execute workflow of ${id} from "${trigger}" started no execution: ${JSON.stringify(started)}`);
+		return started.executionId;
+	}
+
 	/** The editor's Save: a new draft version when the nodes change (static data is left as it is). */
 	updateWorkflow(id: string, changes: Partial<Pick<WorkflowData, 'nodes' | 'connections'>>): Promise<WorkflowData> {
 		return this.request('PATCH', `/rest/workflows/${id}`, changes);

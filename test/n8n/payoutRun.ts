@@ -1,6 +1,6 @@
 /**
  * The stablecoin payout run example (examples/stablecoin-payout-run.devnet.json) in the running n8n:
- * started through its webhook, answered through the Wait node's resume link it writes to
+ * started as the editor's Execute workflow button starts it (a manual execution), answered through the Wait node's resume link it writes to
  * payout-approval.json, checked against the chain. Called by run.ts in this order: rejected, approved,
  * approved again.
  */
@@ -13,7 +13,7 @@ import { assert, equal, until } from './check';
 import type { Session } from './triggers';
 
 export const PAYOUT_RUN_ID = 'expandPayoutRunDevnet';
-const WEBHOOK_PATH = 'expand-payout-run-devnet';
+const START = 'Start payout run';
 const erc20 = new Interface(['function balanceOf(address) view returns (uint256)']);
 
 /** The example's stand-in sheet (its "Payout sheet" node): devnet wallets 13 to 15 are paid by wallet 3. */
@@ -61,13 +61,12 @@ function jsonFile<T>(file: string): T | undefined {
 /** Balances as strings, for equal(). */
 const shown = (state: { balances: Record<string, bigint>; nonce: number }) => ({ nonce: state.nonce, balances: Object.fromEntries(Object.entries(state.balances).map(([key, value]) => [key, String(value)])) });
 
-/** Starts the run through its webhook, answers the approval request, and returns what the run wrote. */
+/** Starts the run as Execute workflow does, answers the approval request, and returns what the run wrote. */
 async function runPayout(session: Session, decision: 'approve' | 'reject'): Promise<RunResult> {
 	const [approvalFile, resultFile] = [session.out('payout-approval.json'), session.out('payout-run.json')];
 	rmSync(approvalFile, { force: true });
 	rmSync(resultFile, { force: true });
-	const started = await fetch(`${session.rest().baseUrl}/webhook/${WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-	equal(started.status, 200, 'the webhook started the run');
+	await session.rest().runManually(PAYOUT_RUN_ID, START);
 	const [request] = await until('the approval request (payout-approval.json)', () => jsonFile<Array<{ approveUrl: string; rejectUrl: string; text: string; totals: Record<string, { units: string; amount: string }> }>>(approvalFile), 60_000);
 	equal(request.totals, { USDC: { units: '2230500000', amount: '2230.5' }, DAI: { units: '475250000000000000000', amount: '475.25' } }, 'totals per token in the approval request');
 	assert(request.text.includes('Fees, estimated'), `the approval request shows the fee estimate: ${request.text}`);

@@ -37,7 +37,7 @@ import { N8nRest } from '../../playground/rest';
 import { USER_FOLDERS } from '../../playground/paths';
 import { assert, check, equal, jsonLines, pause, results, until } from './check';
 import { COMMUNITY_PACKAGES, manualInstall, readsCommunityPackagesVariable } from './install';
-import { PAYOUT_RUN_ID, payoutRunAgain, payoutRunApproved, payoutRunRejected } from './payoutRun';
+import { payoutRunAgain, payoutRunApproved, payoutRunRejected } from './payoutRun';
 import { startSink } from './sink';
 import { monthEndValuation } from './valuation';
 import {
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
 				TRANSFER_LOG,
 				PAYOUT_ONCE,
 			],
-			publish: [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, USDC_EXAMPLE_ID, PAYOUT_RUN_ID, BLOCK_LOG_ID, TRANSFER_LOG_ID],
+			publish: [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, USDC_EXAMPLE_ID, BLOCK_LOG_ID, TRANSFER_LOG_ID],
 		});
 
 		console.log('Examples through `n8n execute --id`:');
