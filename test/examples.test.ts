@@ -1,6 +1,9 @@
 /** The workflow files users import (examples/) and the real-n8n test imports (test/n8n/workflows/). */
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
+import type { INodeType } from 'n8n-workflow';
+
+import { PACKAGE_DIRS } from '../playground/paths';
 
 const root = join(__dirname, '..');
 const workflowFiles = ['examples', 'test/n8n/workflows'].flatMap((dir) =>
@@ -59,4 +62,33 @@ test('the payout runs sign with a Payout ID per row and send with Wait for Confi
 	const production = workflow('stablecoin-payout-run.json').nodes;
 	expect(production.find((node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait')).toBeDefined();
 	expect(production.filter((node) => node.type === 'n8n-nodes-base.googleSheets').map((node) => node.parameters.operation)).toEqual(['read', 'update']);
+});
+
+// "Execute workflow" runs a workflow from its Manual Trigger only when that is its one start: beside a
+// webhook or event trigger, the editor's button waits for that trigger's event instead.
+test.each(examples.filter((name) => workflow(name).nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger')))(
+	'%s: the Manual Trigger is the only start, so Execute workflow runs it at once',
+	(name) => {
+		const { nodes, connections } = workflow(name);
+		const targets = new Set(Object.values(connections).flatMap(({ main }) => main.flat().map((target) => target.node)));
+		const starts = nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote' && !targets.has(node.name));
+		expect(starts.map((node) => node.type)).toEqual(['n8n-nodes-base.manualTrigger']);
+	},
+);
+
+// Node types are package name + node name: a workflow naming a type no package declares imports, but
+// n8n cannot run or publish it ("Unrecognized node type").
+test('every Expand node type the workflows name is one a package of this repository declares', () => {
+	const declared = PACKAGE_DIRS.flatMap((dir) => {
+		const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; n8n: { nodes: string[] } };
+		return manifest.n8n.nodes.flatMap((file) => {
+			const module = require(join(dir, file.replace(/^dist\//, '').replace(/\.js$/, '.ts'))) as Record<string, new () => INodeType>;
+			return Object.values(module).map((Node) => `${manifest.name}.${new Node().description.name}`);
+		});
+	});
+	expect(declared.length).toBe(3);
+	const named = workflowFiles.flatMap((file) =>
+		(JSON.parse(readFileSync(join(root, file), 'utf8')) as Workflow).nodes.map((node) => node.type).filter((type) => type.startsWith('n8n-nodes-expand-network')),
+	);
+	for (const type of new Set(named)) expect({ type, declared: declared.includes(type) }).toEqual({ type, declared: true });
 });
