@@ -7,7 +7,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { n8nBin, n8nNode } from './install';
-import { busyPorts } from './ports';
+import { busyPorts, freePorts } from './ports';
 import { run, startProcess } from './proc';
 
 export interface N8nInstance {
@@ -89,8 +89,10 @@ export interface ExecutionResult {
  * run prints its JSON, then the error (and exits non-zero): parse the first top-level object.
  */
 export async function executeWorkflow(n8n: N8nInstance, id: string, env: NodeJS.ProcessEnv = {}): Promise<ExecutionResult> {
-	// `execute` prints the run through n8n's logger at level info.
-	const stdout = await n8nCli(n8n, ['execute', `--id=${id}`, '--rawOutput'], { allowFailure: true, env: { N8N_LOG_LEVEL: 'info', ...env } });
+	// `execute` prints the run through n8n's logger at level info. It starts a task broker of its own: on
+	// a free port, since the previous run's broker may not have let go of the instance's yet.
+	const brokerPort = String(await freePorts(n8n.port + 2, 1));
+	const stdout = await n8nCli(n8n, ['execute', `--id=${id}`, '--rawOutput'], { allowFailure: true, env: { N8N_LOG_LEVEL: 'info', N8N_RUNNERS_BROKER_PORT: brokerPort, ...env } });
 	const lines = stdout.split('\n');
 	const start = lines.findIndex((line) => line.startsWith('{'));
 	const end = lines.findIndex((line, index) => index > start && line.startsWith('}'));
