@@ -6,12 +6,15 @@
  *   expand-node-read.png    the Expand node's form for chain/getbalance (read, node version 2), executed
  *                           against the devnet: the output pane shows the balance, formatted, and the query
  *   expand-node-write.png   the Expand node's form for fungibletoken/transfer (write, version 2: 12.5 USDC in whole units)
+ *   payout-run.png          the stablecoin payout run (devnet variant) executed from the editor as a new user does:
+ *                           Execute workflow, the approval link it writes opened, every row signed, sent, confirmed
+ *   payout-run-results.png  that run's "Payout results" step: every row paid, with its transaction and block
  * The forms come from playground/screenshot-forms.json (not an example: the nodes at version 2 with values filled in).
  * Needs Chromium (Debian package `chromium`; installed with apt-get when missing and running as
  * root) and puppeteer-core, which it installs into .cache/screenshots. Not part of CI: run it when
  * the nodes' forms change and commit the images.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -31,6 +34,7 @@ const TOOLS = path.join(ROOT, '.cache', 'screenshots');
 const IMAGES = path.join(ROOT, 'docs', 'images');
 const PUPPETEER_VERSION = '24.22.0';
 const FORMS = path.join(ROOT, 'playground', 'screenshot-forms.json');
+const PAYOUT_RUN = 'stablecoin-payout-run.devnet.json';
 
 /**
  * The part of puppeteer-core's API used here. puppeteer-core is installed on first use into
@@ -80,6 +84,29 @@ async function ensureTools(): Promise<Puppeteer> {
 	return createRequire(manifest)('puppeteer-core') as Puppeteer;
 }
 
+/** A JSON file a workflow writes, once it is there and complete. */
+async function waitForJson<T>(file: string, timeoutMs: number): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		try {
+			return JSON.parse(readFileSync(file, 'utf8')) as T;
+		} catch (error) {
+			if (Date.now() > deadline) throw new Error(`${file} was not written within ${timeoutMs / 1000} s: ${String(error)}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+/** Opens the approval link; n8n saves the waiting execution before it listens for the resume call. */
+async function approveRun(url: string): Promise<void> {
+	for (let attempt = 0; ; attempt++) {
+		const response = await fetch(url);
+		if (response.ok) return;
+		if (attempt === 60) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
 async function main(): Promise<void> {
 	const puppeteer = await ensureTools();
 	await ensureN8n();
@@ -90,7 +117,7 @@ async function main(): Promise<void> {
 	const profile = mkdtempSync(path.join(tmpdir(), 'expand-chromium-'));
 	let browser: Browser | undefined;
 	try {
-		await prepareInstance(n8n, tarballs, devnet, { workflows: ['treasury-report.json', FORMS] });
+		await prepareInstance(n8n, tarballs, devnet, { workflows: ['treasury-report.json', PAYOUT_RUN, FORMS] });
 		running = await startN8n(n8n);
 		await new N8nRest(running.url).setupOwnerAndLogin();
 
@@ -158,6 +185,39 @@ async function main(): Promise<void> {
 		};
 		await openNode('expandScreenshotForms', 'Get Balance', 'expand-node-read.png', 'balanceFormatted');
 		await openNode('expandScreenshotForms', 'Transfer', 'expand-node-write.png');
+
+		// The payout run as the README tells a new user to run it: Execute workflow in the editor, then the
+		// approval link from payout-approval.json; the image shows the finished run on the canvas.
+		// Wide and low: the run is one long row of nodes, and zoom to fit then draws them large enough to read.
+		await page.setViewport({ width: 2200, height: 760, deviceScaleFactor: 1 });
+		await page.goto(`${running.url}/workflow/expandPayoutRunDevnet`, { waitUntil: 'networkidle2', timeout: 60_000 });
+		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+		await dismissPopups();
+		const executeWorkflow = await page.waitForSelector('[data-test-id="execute-workflow-button"]', { visible: true, timeout: 30_000 });
+		await executeWorkflow!.click();
+		const approval = await waitForJson<Array<{ approveUrl: string }>>(path.join(n8n.outputDir, 'payout-approval.json'), 120_000);
+		await approveRun(approval[0].approveUrl);
+		const [result] = await waitForJson<Array<{ approved: boolean; rows: Array<{ rowId: string; status: string; transactionHash: string }> }>>(
+			path.join(n8n.outputDir, 'payout-run.json'),
+			120_000,
+		);
+		const unpaid = result.rows.filter((row) => row.status !== 'paid');
+		if (!result.approved || unpaid.length > 0) throw new Error(`The payout run executed in the editor did not pay every row: ${JSON.stringify(result)}`);
+		log(`payout run from the editor: ${result.rows.map((row) => `row ${row.rowId} ${row.status} ${row.transactionHash}`).join('; ')}`);
+		await page.waitForFunction(`!document.querySelector('[data-test-id="stop-execution-button"]')`, { timeout: 60_000 });
+		await page.keyboard.press('1');
+		await settle(1500);
+		await page.screenshot({ path: path.join(IMAGES, 'payout-run.png') as `${string}.png` });
+		log('saved docs/images/payout-run.png');
+		// What the run writes back, in the output of its "Payout results" step.
+		await page.setViewport({ width: 1440, height: 860, deviceScaleFactor: 1 });
+		const results = await page.waitForSelector('[data-test-id="canvas-node"][data-node-name="Payout results"]', { timeout: 30_000 });
+		await results!.click({ count: 2 });
+		await page.waitForSelector('[data-test-id="ndv"]', { visible: true, timeout: 30_000 });
+		await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(result.rows[0].transactionHash.slice(0, 12))})`, { timeout: 30_000 });
+		await settle(1500);
+		await page.screenshot({ path: path.join(IMAGES, 'payout-run-results.png') as `${string}.png` });
+		log('saved docs/images/payout-run-results.png');
 	} finally {
 		await browser?.close();
 		rmSync(profile, { recursive: true, force: true });
