@@ -40,6 +40,15 @@ function webhook(path: string, method: 'GET' | 'POST'): Node {
 }
 
 /** The last node: a Set node with the given fields (expressions) and who ran the execution, which the test reads from Postgres. */
+/** Sends the signed transaction of each item on chain 31337. */
+const send: Node = {
+	name: 'Send',
+	type: 'n8n-nodes-expand-network.expand',
+	typeVersion: 1,
+	parameters: { resource: 'chain', operation: 'sendtransaction', chainId: '31337', rawTransaction: '={{ $json.rawTransaction }}' },
+	credentials: expandApi(),
+};
+
 function report(fields: Record<string, string>): Node {
 	const assignments = Object.entries({ ...fields, instance: '={{ $env.EXPAND_QUEUE_INSTANCE }}', executionId: '={{ $execution.id }}' }).map(([name, value], index) => ({
 		id: `field-${index}`,
@@ -161,13 +170,7 @@ export const payoutWorkflow = (pauseSeconds: number) =>
 				options: {},
 			},
 		},
-		{
-			name: 'Send',
-			type: 'n8n-nodes-expand-network.expand',
-			typeVersion: 1,
-			parameters: { resource: 'chain', operation: 'sendtransaction', chainId: '31337', rawTransaction: '={{ $json.rawTransaction }}' },
-			credentials: expandApi(),
-		},
+		send,
 		report({ payoutId: "={{ $('Sign').item.json.payoutId }}", transactionHash: "={{ $('Sign').item.json.transactionHash }}", nonce: "={{ $('Sign').item.json.nonce }}" }),
 	]);
 
@@ -189,12 +192,6 @@ export const nonceWorkflow = (pauseSeconds: number) =>
 			credentials: { expandSignerApi: { id: SIGNER_LEDGER_CREDENTIAL.id, name: SIGNER_LEDGER_CREDENTIAL.name }, ...expandApi() },
 		},
 		{ name: 'Pause', type: 'n8n-nodes-base.wait', typeVersion: 1.1, parameters: { amount: pauseSeconds, unit: 'seconds' } },
-		{
-			name: 'Send',
-			type: 'n8n-nodes-expand-network.expand',
-			typeVersion: 1,
-			parameters: { resource: 'chain', operation: 'sendtransaction', chainId: '31337', rawTransaction: '={{ $json.rawTransaction }}' },
-			credentials: expandApi(),
-		},
+		send,
 		report({ transactionHash: "={{ $('Sign').item.json.transactionHash }}", nonce: "={{ $('Sign').item.json.nonce }}", to: "={{ $('Sign').item.json.to }}" }),
 	]);
