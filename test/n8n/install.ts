@@ -31,15 +31,17 @@ export const readsCommunityPackagesVariable = (version: string) => {
  * N8N_COMMUNITY_PACKAGES when `declare` is set.
  */
 export async function manualInstall(tarballs: string[], declare: boolean): Promise<string> {
-	const n8n = instance(path.join(USER_FOLDERS, 'manual-install'), await freePorts(5890, 2));
-	const nodesDir = path.join(n8n.userFolder, '.n8n', 'nodes');
-	rmSync(n8n.userFolder, { recursive: true, force: true });
+	const userFolder = path.join(USER_FOLDERS, 'manual-install');
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	rmSync(userFolder, { recursive: true, force: true });
 	mkdirSync(nodesDir, { recursive: true });
 	await run('npm', ['install', '--omit=dev', '--omit=peer', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], { cwd: nodesDir, capture: true });
 	for (const name of [CORE, SIGNER]) assert(existsSync(path.join(nodesDir, 'node_modules', name, 'package.json')), `${name} in .n8n/nodes/node_modules`);
 	assert(!existsSync(path.join(nodesDir, 'node_modules', 'n8n-workflow')), 'no second n8n-workflow beside it (the peer dependency is n8n\'s own)');
 
 	const env = declare ? { N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true', N8N_COMMUNITY_PACKAGES: COMMUNITY_PACKAGES } : {};
+	// Ports picked after the install, not before it: free then, they may not be half a minute later.
+	const n8n = instance(userFolder, await freePorts(5890, 2));
 	const running = await startN8n(n8n, { env });
 	try {
 		const rest = new N8nRest(running.url);
