@@ -177,20 +177,37 @@ function order(nodes: Node[], forms: OperationForm[]): { sorted: Node[] } | { cy
 type DisplayRule = Required<INodeProperties>['displayOptions'];
 
 /**
- * The display rule of a share, the shorter of two equivalent forms: its operations shown, or the
- * other operations of its resources hidden (the same pairs, as the share is a whole cross product).
+ * The display rule of a share, the shortest of equivalent forms: its resources and operations shown,
+ * or its resources shown and their other operations hidden (the same pairs, as the share is a whole
+ * cross product); and, when no other resource has one of its operations, the operations alone,
+ * shown or the others hidden.
  */
 function displayRule(universe: Universe, share: Share, keys: { resource: string; operation: string }): DisplayRule {
-	const hidden = new Set<string>();
-	for (const resource of share.resources) {
-		for (const operation of universe.get(resource) ?? []) if (!share.operations.has(operation)) hidden.add(operation);
-	}
+	const others = (resources: Iterable<string>) => {
+		const hidden = new Set<string>();
+		for (const resource of resources) {
+			for (const operation of universe.get(resource) ?? []) if (!share.operations.has(operation)) hidden.add(operation);
+		}
+		return [...hidden];
+	};
 	const resources = { [keys.resource]: [...share.resources] };
-	if (!hidden.size) return { show: resources };
-	const showing: DisplayRule = { show: { ...resources, [keys.operation]: [...share.operations] } };
-	const hiding: DisplayRule = { show: resources, hide: { [keys.operation]: [...hidden] } };
-	const length = (values: Iterable<string>) => [...values].reduce((sum, value) => sum + value.length + 3, 0);
-	return length(hidden) + keys.operation.length < length(share.operations) ? hiding : showing;
+	const operations = { [keys.operation]: [...share.operations] };
+	const hidden = others(share.resources);
+	const candidates: DisplayRule[] = hidden.length
+		? [{ show: { ...resources, ...operations } }, { show: resources, hide: { [keys.operation]: hidden } }]
+		: [{ show: resources }];
+	if (crossProduct(universe, universe.keys(), share.operations).length === share.pairs.size) {
+		candidates.push({ show: operations }, { hide: { [keys.operation]: others(universe.keys()) } });
+	}
+	const length = (rule: DisplayRule) => JSON.stringify(rule).length;
+	return candidates.reduce((shortest, rule) => (length(rule) < length(shortest) ? rule : shortest));
+}
+
+/** A property's own display rule (its version, its chain families) and the rule that scopes it to its share. */
+function merged(own: DisplayRule | undefined, rule: DisplayRule): DisplayRule {
+	const show = { ...own?.show, ...rule.show };
+	const hide = { ...own?.hide, ...rule.hide };
+	return { ...(Object.keys(show).length ? { show } : {}), ...(Object.keys(hide).length ? { hide } : {}) };
 }
 
 /** The collection's options of a node, each shared among the node's pairs that offer it. */
@@ -207,23 +224,11 @@ function sharedOptions(node: Node, forms: OperationForm[]): INodeProperties[] {
 			byKey.set(key, entry);
 		}
 	}
-	const everyResource = new Set(universe.keys());
 	const options = [...byKey.values()].flatMap(({ option, pairs }) =>
 		partition(universe, pairs).map((share): INodeProperties => {
 			if (share.pairs.size === members.length) return option;
-			// The resource rule is left out where the operations alone pick the same pairs.
-			const byOperation = { ...share, resources: everyResource };
-			const alone = crossProduct(universe, everyResource, share.operations).length === share.pairs.size;
-			const rule = displayRule(universe, alone ? byOperation : share, { resource: '/resource', operation: '/operation' });
-			if (alone) delete rule.show!['/resource'];
-			const own = option.displayOptions;
-			return {
-				...option,
-				displayOptions: {
-					show: { ...own?.show, ...rule.show },
-					...(rule.hide || own?.hide ? { hide: { ...own?.hide, ...rule.hide } } : {}),
-				},
-			};
+			const rule = displayRule(universe, share, { resource: '/resource', operation: '/operation' });
+			return { ...option, displayOptions: merged(option.displayOptions, rule) };
 		}),
 	);
 	return options.sort((a, b) => a.displayName.localeCompare(b.displayName));
@@ -260,12 +265,7 @@ export function shareProperties(forms: OperationForm[]): INodeProperties[] {
 		return {
 			...node.property,
 			...(node.property.type === 'collection' ? { options: sharedOptions(node, forms) } : {}),
-			displayOptions: {
-				show: { ...node.property.displayOptions?.show, ...rule.show },
-				...(rule.hide || node.property.displayOptions?.hide
-					? { hide: { ...node.property.displayOptions?.hide, ...rule.hide } }
-					: {}),
-			},
+			displayOptions: merged(node.property.displayOptions, rule),
 		};
 	});
 }
