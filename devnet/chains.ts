@@ -16,8 +16,8 @@ export interface LocalChain {
 	close(): Promise<void>;
 }
 
-/** A fresh EVM chain with hardhat's 20 funded deterministic accounts, served on 127.0.0.1. */
-export async function startChain(chainId: number, options: { logging?: boolean } = {}): Promise<LocalChain> {
+/** A fresh EVM chain with hardhat's 20 funded deterministic accounts, served on 127.0.0.1 (`port`: 0 or undefined, a free one). */
+export async function startChain(chainId: number, options: { logging?: boolean; port?: number } = {}): Promise<LocalChain> {
 	const config = resolveConfig(__filename, {
 		networks: {
 			hardhat: {
@@ -30,7 +30,7 @@ export async function startChain(chainId: number, options: { logging?: boolean }
 		},
 	});
 	const provider: EIP1193Provider = await createProvider(config, 'hardhat');
-	const server = new JsonRpcServer({ hostname: '127.0.0.1', port: 0, provider });
+	const server = new JsonRpcServer({ hostname: '127.0.0.1', port: options.port ?? 0, provider });
 	const { port } = await server.listen();
 	return {
 		chainId: String(chainId),

@@ -17,6 +17,8 @@ export interface DevnetOptions {
 	port?: number;
 	historicalPort?: number;
 	streamPort?: number;
+	/** Ports of the EVM chains' JSON-RPC endpoints, in the order of CHAIN_IDS (0 or missing: a free port). */
+	chainRpcPorts?: number[];
 	/** Port of the Solana chain's JSON-RPC endpoint (0 or undefined: a free port). */
 	solanaRpcPort?: number;
 	/** Accepted keys; the default key when none are given. */
@@ -78,8 +80,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		// Chains are created one after the other: EDR registers its provider factories on first use,
 		// and two concurrent creations race ("Provider for provided chain type does not exist").
 		const chains: LocalChain[] = [];
-		for (const chainId of CHAIN_IDS) {
-			const chain = await startChain(chainId, { logging: options.quiet === false });
+		for (const [index, chainId] of CHAIN_IDS.entries()) {
+			const chain = await startChain(chainId, { logging: options.quiet === false, port: options.chainRpcPorts?.[index] });
 			started.push(chain);
 			chains.push(chain);
 		}

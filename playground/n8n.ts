@@ -85,12 +85,12 @@ export interface ExecutionResult {
 }
 
 /**
- * `n8n execute --id <id> --rawOutput`: the run's JSON. Stdout starts with banner lines, and a failed
+ * `n8n execute --id <id> --rawOutput`: the run's JSON (`env`: more variables, which workflows read as `$env`). Stdout starts with banner lines, and a failed
  * run prints its JSON, then the error (and exits non-zero): parse the first top-level object.
  */
-export async function executeWorkflow(n8n: N8nInstance, id: string): Promise<ExecutionResult> {
+export async function executeWorkflow(n8n: N8nInstance, id: string, env: NodeJS.ProcessEnv = {}): Promise<ExecutionResult> {
 	// `execute` prints the run through n8n's logger at level info.
-	const stdout = await n8nCli(n8n, ['execute', `--id=${id}`, '--rawOutput'], { allowFailure: true, env: { N8N_LOG_LEVEL: 'info' } });
+	const stdout = await n8nCli(n8n, ['execute', `--id=${id}`, '--rawOutput'], { allowFailure: true, env: { N8N_LOG_LEVEL: 'info', ...env } });
 	const lines = stdout.split('\n');
 	const start = lines.findIndex((line) => line.startsWith('{'));
 	const end = lines.findIndex((line, index) => index > start && line.startsWith('}'));

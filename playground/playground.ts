@@ -3,8 +3,13 @@ import type { Devnet } from '../devnet';
 import type { N8nInstance } from './n8n';
 import { devnetCredentials, exampleFiles, freshUserFolder, importCredentials, importWorkflows, publishWorkflow } from './prepare';
 
-/** Fixed devnet ports for the playground, so its credentials stay readable. */
-export const PLAYGROUND_DEVNET_PORTS = { port: 9545, historicalPort: 9546, streamPort: 9547 };
+/**
+ * Fixed devnet ports for the playground, so its credentials and JSON-RPC URLs stay the same from start to
+ * start: the API on `first`, then historical, stream, chains 31337 and 31338, and Solana.
+ */
+export function playgroundDevnetPorts(first = 9545) {
+	return { port: first, historicalPort: first + 1, streamPort: first + 2, chainRpcPorts: [first + 3, first + 4], solanaRpcPort: first + 5 };
+}
 
 /** Example workflow ids (the `id` inside each examples/*.json). */
 export const EXAMPLE_IDS = {
@@ -13,10 +18,12 @@ export const EXAMPLE_IDS = {
 	priceAlertDevnet: 'expandAlertDevnet',
 	transferWatchDevnet: 'expandWatchDevnet',
 	solanaPayoutDevnet: 'expandSolPayoutDevnet',
+	payoutRunDevnet: 'expandPayoutRunDevnet',
+	valuationDevnet: 'expandValuationDevnet',
 };
 
-/** The devnet trigger examples, active in the playground. */
-export const TRIGGER_EXAMPLES = [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet];
+/** The devnet examples active in the playground: the trigger ones, and the payout run (its webhook start, beside Execute). */
+export const TRIGGER_EXAMPLES = [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, EXAMPLE_IDS.payoutRunDevnet];
 
 /** Fresh user folder, both packages installed, devnet credentials and the given workflows imported, some published. */
 export async function prepareInstance(

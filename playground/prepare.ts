@@ -19,6 +19,11 @@ export const PAYOUT_WALLET_INDEX = 3;
 /** The Solana payout example pays from the devnet's Solana wallet 1. */
 export const SOLANA_PAYOUT_WALLET_INDEX = 1;
 
+/** Where the EVM signing key credential (wallet 3) keeps signed payout IDs (the stablecoin payout run's): inside the folder n8n may write to. */
+export function evmLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
+	return path.join(n8n.outputDir, 'evm-payout-ledger');
+}
+
 /** Where the Solana key credential keeps signed payout IDs: inside the folder n8n may write to, created with it. */
 export function solanaLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
 	return path.join(n8n.outputDir, 'solana-payout-ledger');
@@ -35,7 +40,7 @@ export function devnetCredentials(
 		},
 		{
 			...SIGNER_CREDENTIAL,
-			data: { keyType: 'privateKey', privateKey: devnet.chains[0].wallets[PAYOUT_WALLET_INDEX].privateKey },
+			data: { keyType: 'privateKey', privateKey: devnet.chains[0].wallets[PAYOUT_WALLET_INDEX].privateKey, payoutLedgerFolder: evmLedgerFolder(n8n) },
 		},
 		{
 			...SOLANA_CREDENTIAL,
@@ -59,6 +64,7 @@ export function exampleFiles(): string[] {
 export async function freshUserFolder(n8n: N8nInstance, tarballs: string[]): Promise<void> {
 	rmSync(n8n.userFolder, { recursive: true, force: true });
 	mkdirSync(solanaLedgerFolder(n8n), { recursive: true });
+	mkdirSync(evmLedgerFolder(n8n), { recursive: true });
 	await installPackages(n8n.userFolder, tarballs);
 }
 

@@ -2,8 +2,11 @@
  * The README's main command: starts the devnet, runs a multi-chain balance report workflow
  * (wallets × chains × native asset and tokens → Expand chain/getbalance with formatted amounts)
  * through n8n's own execution engine, prints the report and stops the devnet. n8n-core's files go
- * to a temporary folder that is removed at the end (scripts/engine/userFolder.ts), not to ~/.n8n.
+ * to a temporary folder in the project's .cache that is removed at the end (scripts/engine/userFolder.ts),
+ * not to ~/.n8n: nothing is written outside the project folder.
  */
+import './engineHome';
+
 import { startDevnet } from '../devnet';
 import { releaseEngine, runExpand } from './engine/n8n';
 

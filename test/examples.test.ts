@@ -20,3 +20,43 @@ test.each(workflowFiles.map((file, index) => [file, ids[index]]))('%s has an ID 
 test('workflow IDs are unique', () => {
 	expect(new Set(ids).size).toBe(ids.length);
 });
+
+const examples = readdirSync(join(root, 'examples')).filter((name) => name.endsWith('.json'));
+type Workflow = { nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>; connections: Record<string, { main: Array<Array<{ node: string }>> }> };
+const workflow = (name: string) => JSON.parse(readFileSync(join(root, 'examples', name), 'utf8')) as Workflow;
+
+test('every example has a devnet variant, and every devnet variant an example', () => {
+	const production = examples.filter((name) => !name.endsWith('.devnet.json')).map((name) => name.replace(/\.json$/, ''));
+	const devnet = examples.filter((name) => name.endsWith('.devnet.json')).map((name) => name.replace(/\.devnet\.json$/, ''));
+	expect(devnet.sort()).toEqual(production.sort());
+});
+
+test('the real-n8n test (test/n8n/run.ts) imports every devnet variant', () => {
+	const runner = readFileSync(join(root, 'test', 'n8n', 'run.ts'), 'utf8');
+	for (const name of examples.filter((file) => file.endsWith('.devnet.json'))) expect({ name, imported: runner.includes(`'${name}'`) }).toEqual({ name, imported: true });
+});
+
+// A renamed node leaves expressions and connections pointing at nothing; n8n only says so when the run reaches them.
+test.each(examples)('%s: connections and $("…") references name nodes of the workflow', (name) => {
+	const { nodes, connections } = workflow(name);
+	const names = new Set(nodes.map((node) => node.name));
+	expect(names.size).toBe(nodes.length);
+	for (const [from, { main }] of Object.entries(connections)) {
+		expect(names.has(from) ? from : `missing: ${from}`).toBe(from);
+		for (const target of main.flat()) expect(names.has(target.node) ? target.node : `missing: ${target.node}`).toBe(target.node);
+	}
+	const referenced = [...JSON.stringify(nodes.map((node) => node.parameters)).matchAll(/\$\(\\?['"]([^'"\\]+)\\?['"]\)/g)].map((match) => match[1]);
+	for (const target of referenced) expect(names.has(target) ? target : `missing: ${target}`).toBe(target);
+});
+
+test('the payout runs sign with a Payout ID per row and send with Wait for Confirmation; production asks Slack and writes back to the sheet', () => {
+	for (const name of ['stablecoin-payout-run.json', 'stablecoin-payout-run.devnet.json']) {
+		const { nodes } = workflow(name);
+		const sign = nodes.find((node) => node.type.endsWith('.expandSigner') && node.parameters.operation === 'signTransaction');
+		expect(sign?.parameters.payoutId).toBe('={{ $json.payoutId }}');
+		expect(nodes.find((node) => node.parameters.operation === 'sendtransaction')?.parameters.waitForConfirmation).toBe(true);
+	}
+	const production = workflow('stablecoin-payout-run.json').nodes;
+	expect(production.find((node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait')).toBeDefined();
+	expect(production.filter((node) => node.type === 'n8n-nodes-base.googleSheets').map((node) => node.parameters.operation)).toEqual(['read', 'update']);
+});

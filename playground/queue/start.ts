@@ -17,7 +17,7 @@ import { ensureN8n, N8N_VERSION } from '../install';
 import { type RunningN8n, startN8n } from '../n8n';
 import { packPackages } from '../pack';
 import { USER_FOLDERS } from '../paths';
-import { PLAYGROUND_DEVNET_PORTS, TRIGGER_EXAMPLES } from '../playground';
+import { playgroundDevnetPorts, TRIGGER_EXAMPLES } from '../playground';
 import { devnetCredentials, exampleFiles, importCredentials, importWorkflows, publishWorkflow, solanaLedgerFolder } from '../prepare';
 import { log, onInterrupt } from '../proc';
 import { N8nRest, OWNER } from '../rest';
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
 	log('Starting PostgreSQL and Redis...');
 	const services = await startServices({ postgres: 5833, redis: 5834 }, { name: 'playground' });
 	log('Starting the devnet...');
-	const devnet = await startDevnet({ ...PLAYGROUND_DEVNET_PORTS, blockTime });
+	const devnet = await startDevnet({ ...playgroundDevnetPorts(), blockTime });
 	const home = path.join(USER_FOLDERS, 'queue-playground');
 	// Folders every instance may use: the Solana key's payout ledger must be one for all workers.
 	const shared = { outputDir: path.join(home, 'shared') };

@@ -12,9 +12,10 @@
  *    against the chains (balances, prices, mined transfers). The Solana payout (SOL and USDC on
  *    chain 901) moves the balances exactly, and run again it pays nobody twice.
  *    A 20-recipient payout with payout IDs is killed (SIGKILL) after some sends and run again: every
- *    recipient is paid exactly once, checked by balances.
+ *    recipient is paid exactly once, checked by balances. The month-end valuation at a past block
+ *    equals the chains at that block (valuation.ts).
  * 2. n8n runs (`n8n start`): node and credential types, the credential test with a right and a wrong
- *    key, the active price alert, large-transfer watch and "USDC received → Slack" example (Slack
+ *    key, the stablecoin payout run rejected, approved and approved again (payoutRun.ts), the active price alert, large-transfer watch and "USDC received → Slack" example (Slack
  *    is a local stand-in), then the polling triggers exactly once across an n8n restart and a
  *    deactivation while blocks and transfers keep coming, and after a change of watched addresses
  *    or chain (triggers.ts).
@@ -36,7 +37,9 @@ import { N8nRest } from '../../playground/rest';
 import { USER_FOLDERS } from '../../playground/paths';
 import { assert, check, equal, jsonLines, pause, results, until } from './check';
 import { COMMUNITY_PACKAGES, manualInstall, readsCommunityPackagesVariable } from './install';
+import { PAYOUT_RUN_ID, payoutRunAgain, payoutRunApproved, payoutRunRejected } from './payoutRun';
 import { startSink } from './sink';
+import { monthEndValuation } from './valuation';
 import {
 	BLOCK_LOG,
 	BLOCK_LOG_ID,
@@ -122,11 +125,13 @@ async function main(): Promise<void> {
 				'price-alert.devnet.json',
 				'large-transfer-watch.devnet.json',
 				'usdc-received-slack.devnet.json',
+				'stablecoin-payout-run.devnet.json',
+				'month-end-valuation.devnet.json',
 				BLOCK_LOG,
 				TRANSFER_LOG,
 				PAYOUT_ONCE,
 			],
-			publish: [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, USDC_EXAMPLE_ID, BLOCK_LOG_ID, TRANSFER_LOG_ID],
+			publish: [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, USDC_EXAMPLE_ID, PAYOUT_RUN_ID, BLOCK_LOG_ID, TRANSFER_LOG_ID],
 		});
 
 		console.log('Examples through `n8n execute --id`:');
@@ -246,6 +251,10 @@ async function main(): Promise<void> {
 			equal((await holdings()).map(String), after.map(String), 'balances unchanged by the rerun');
 		});
 
+		await check('month-end valuation at a past time: every row equals the chain at that block, priced by the DEX, the total exact, the summary posted', () =>
+			monthEndValuation(devnet, n8n, slack),
+		);
+
 		await check('exactly-once payout: n8n killed after some of 20 sends, run again: every recipient paid once (balances)', async () => {
 			const ledger = out('payout-ledger');
 			mkdirSync(ledger, { recursive: true });
@@ -334,6 +343,12 @@ async function main(): Promise<void> {
 			const offline = await rest!.testCredential({ ...EXPAND_CREDENTIAL, data: { ...data, baseUrl: 'http://127.0.0.1:9' } });
 			equal(offline.status, 'Error', 'status with an unreachable base URL');
 		});
+
+		await check('stablecoin payout run, rejected at the approval step: nothing signed, nothing sent', () => payoutRunRejected(session));
+		await check('stablecoin payout run, approved: preflight totals, every row paid exactly once on the chain, hashes and blocks written back', () =>
+			payoutRunApproved(session),
+		);
+		await check('stablecoin payout run, approved again: nobody paid twice (payout IDs)', () => payoutRunAgain(session));
 
 		// The stream runs on the runtime's own WebSocket, which Node 20 (the oldest n8n's) lacks.
 		if (!(await runtimeHasWebSocket()))

@@ -73,7 +73,8 @@ const key = (transfer: { transactionHash: string; logIndex: number }) => `${tran
 async function slackText(devnet: Devnet, chain: DevnetChain, hash: string, from: number, to: number, amount: string): Promise<string> {
 	const receipt = await devnet.rpc<{ blockNumber: string }>(chain.chainId, 'eth_getTransactionReceipt', [hash]);
 	const [sender, receiver] = [chain.wallets[from].address.toLowerCase(), chain.wallets[to].address.toLowerCase()];
-	return `:moneybag: ${amount} USDC received by ${receiver} from ${sender} (block ${Number(BigInt(receipt.blockNumber))}, tx ${hash})`;
+	// The devnet variant's explorer entry for chain 31337 (examples/usdc-received-slack.devnet.json).
+	return `:moneybag: ${amount} USDC received by ${receiver} from ${sender} (block ${Number(BigInt(receipt.blockNumber))}): https://explorer.devnet.invalid/tx/${hash}`;
 }
 
 const messages = (slack: Sink) => slack.received.map((body) => (body as { text?: unknown }).text);
@@ -94,7 +95,7 @@ export async function usdcReceivedExample(session: Session): Promise<void> {
 	await until('the Slack stand-in to receive a message', () => slack.received.length > 0);
 	// Two poll intervals: a second message for the same transfer would have come by now.
 	await pause(2000);
-	equal(messages(slack), [await slackText(devnet, chain, received, 1, 3, '250.5')], 'the messages received (sender, amount in USDC, transaction hash)');
+	equal(messages(slack), [await slackText(devnet, chain, received, 1, 3, '250.5')], 'the messages received (sender, amount in USDC, explorer link of the transaction)');
 }
 
 /** Blocks since the start of the block log: each number once, no gap, the chain's own hashes. */

@@ -1,0 +1,77 @@
+/**
+ * What `npm run playground` prints once n8n is ready: the editor and its login, the credentials and
+ * the wallets they sign with, every funded wallet, every token with its address and decimals, the
+ * devnet's URLs and JSON-RPC ports, and how to run `n8n execute` beside the editor.
+ */
+import * as path from 'node:path';
+
+import type { Devnet } from '../devnet';
+import { n8nBin, n8nNode } from './install';
+import type { N8nInstance } from './n8n';
+import { EXPAND_CREDENTIAL, PAYOUT_WALLET_INDEX, SIGNER_CREDENTIAL, SOLANA_CREDENTIAL, SOLANA_PAYOUT_WALLET_INDEX, evmLedgerFolder, solanaLedgerFolder } from './prepare';
+import { ROOT } from './paths';
+
+/** What the devnet's fixtures do with each EVM wallet (devnet/README.md, Fixtures). */
+const WALLET_ROLES: Record<number, string> = {
+	0: 'deployer of the fixtures',
+	1: '10,000 USDC, 5,000 DAI, 100 LINK (sent 250 USDC to wallet 2); Treasury in the examples',
+	2: '10,000 USDC, 5,000 DAI, 100 LINK (+250 USDC from wallet 1); Operations in the examples',
+	3: `10,000 USDC, 5,000 DAI, 100 LINK; the key of credential "${SIGNER_CREDENTIAL.name}": pays the payout examples`,
+	9: 'collects the fees of chain/createfeetransaction',
+};
+
+const relative = (file: string) => (file.startsWith(ROOT) ? path.relative(process.cwd(), file) || '.' : file);
+
+export function banner(options: { devnet: Devnet; n8n: N8nInstance; url: string; login: { email: string; password: string }; version: string; seconds: number; blockTime: number; brokerPortHint: number }): string {
+	const { devnet, n8n, url, login } = options;
+	const [chain] = devnet.chains;
+	const solana = devnet.solana;
+	const tokens = (entry: (typeof devnet.chains)[number]) => Object.values(entry.tokens).map((token) => `${token.symbol.padEnd(5)} ${token.address}  ${token.decimals} decimals`);
+	const executeEnv = [
+		`N8N_USER_FOLDER=${n8n.userFolder}`,
+		`N8N_RUNNERS_BROKER_PORT=${options.brokerPortHint}`,
+		'N8N_BLOCK_ENV_ACCESS_IN_NODE=false',
+		'N8N_DIAGNOSTICS_ENABLED=false',
+		`EXPAND_EXAMPLES_OUTPUT=${n8n.outputDir}`,
+		`N8N_RESTRICT_FILE_ACCESS_TO=${n8n.outputDir}`,
+	];
+	return `
+n8n ${options.version} with n8n-nodes-expand-network is ready (${options.seconds} s)
+
+  Editor:   ${url}
+  Login:    ${login.email} / ${login.password}
+
+Credentials (imported, encrypted by n8n):
+  "${EXPAND_CREDENTIAL.name}"   API ${devnet.baseUrl}, historical ${devnet.historicalUrl}, stream ${devnet.streamUrl}, key ${devnet.apiKey}
+  "${SIGNER_CREDENTIAL.name}"   private key of EVM wallet ${PAYOUT_WALLET_INDEX} ${chain.wallets[PAYOUT_WALLET_INDEX].address}, no policy limits,
+      payout ledger ${relative(evmLedgerFolder(n8n))}
+  "${SOLANA_CREDENTIAL.name}"   Solana wallet ${SOLANA_PAYOUT_WALLET_INDEX} ${solana.wallets[SOLANA_PAYOUT_WALLET_INDEX].address}, chain ${solana.chainId} only,
+      payout ledger ${relative(solanaLedgerFolder(n8n))}
+
+Chains (JSON-RPC; the devnet's accounts are unlocked, eth_sendTransaction works from any wallet below):
+${devnet.chains.map((entry) => `  ${entry.chainId}  ${entry.rpcUrl}`).join('\n')}
+  ${solana.chainId.padEnd(5)}  ${solana.rpcUrl} (Solana Devnet on litesvm)
+  ${options.blockTime ? `A block every ${options.blockTime / 1000} s` : 'Blocks on transactions only'}; every start begins from the same fresh chains.
+
+Tokens (the same addresses on ${devnet.chains.map((entry) => entry.chainId).join(' and ')}):
+${tokens(chain).map((line) => `  ${line}`).join('\n')}
+  Uniswap V2 router ${chain.uniswapV2.router} (dexId ${devnet.chains.map((entry) => `${devnet.dexIds[entry.chainId]} on ${entry.chainId}`).join(', ')})
+  On ${solana.chainId}: USDC mint ${solana.usdc.address}  ${solana.usdc.decimals} decimals
+
+Funded EVM wallets (10,000 ETH each on both chains; keys: mnemonic "test test test test test test test test test test test junk",
+m/44'/60'/0'/0/<n>; wallets 10-19 of it are funded too, and the payout run pays 13-15):
+${chain.wallets.map((wallet, index) => `  ${String(index).padStart(2)}  ${wallet.address}${WALLET_ROLES[index] ? `  ${WALLET_ROLES[index]}` : ''}`).join('\n')}
+Funded Solana wallets (100 SOL; wallets 0-3 with 10,000 USDC):
+${solana.wallets.map((wallet) => `  ${wallet.index}  ${wallet.address}${wallet.index === SOLANA_PAYOUT_WALLET_INDEX ? `  the key of "${SOLANA_CREDENTIAL.name}"` : ''}`).join('\n')}
+
+Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert,
+  the large-transfer watch and the stablecoin payout run's webhook (POST ${url}/webhook/expand-payout-run-devnet).
+Files: the devnet variants write to ${relative(n8n.outputDir)}
+
+n8n execute beside the editor (it starts its own task broker: give it a free port, not the editor's ${n8n.port + 1}):
+  ${executeEnv.join(' \\\n    ')} \\
+    ${relative(n8nNode())} ${relative(n8nBin())} execute --id=expandTreasuryDevnet
+
+Ctrl-C stops n8n and the devnet. Each start begins from a fresh devnet and a fresh n8n user folder (${relative(n8n.userFolder)}).
+`;
+}
