@@ -177,28 +177,36 @@ function order(nodes: Node[], forms: OperationForm[]): { sorted: Node[] } | { cy
 type DisplayRule = Required<INodeProperties>['displayOptions'];
 
 /**
- * The display rule of a share, the shortest of equivalent forms: its resources and operations shown,
- * or its resources shown and their other operations hidden (the same pairs, as the share is a whole
- * cross product); and, when no other resource has one of its operations, the operations alone,
- * shown or the others hidden.
+ * The display rule of a share, the shortest of equivalent forms. The share is a whole cross product
+ * (resources × operations), so it may be written as: its resources and operations shown; its
+ * resources shown (or the other resources hidden) and their other operations hidden; or its
+ * operations shown and the other resources that have one of them hidden (none: the operations alone,
+ * shown or all others hidden).
  */
 function displayRule(universe: Universe, share: Share, keys: { resource: string; operation: string }): DisplayRule {
-	const others = (resources: Iterable<string>) => {
+	const otherOperations = (resources: Iterable<string>) => {
 		const hidden = new Set<string>();
 		for (const resource of resources) {
 			for (const operation of universe.get(resource) ?? []) if (!share.operations.has(operation)) hidden.add(operation);
 		}
-		return [...hidden];
+		return hidden.size ? { [keys.operation]: [...hidden] } : {};
 	};
 	const resources = { [keys.resource]: [...share.resources] };
 	const operations = { [keys.operation]: [...share.operations] };
-	const hidden = others(share.resources);
-	const candidates: DisplayRule[] = hidden.length
-		? [{ show: { ...resources, ...operations } }, { show: resources, hide: { [keys.operation]: hidden } }]
-		: [{ show: resources }];
-	if (crossProduct(universe, universe.keys(), share.operations).length === share.pairs.size) {
-		candidates.push({ show: operations }, { hide: { [keys.operation]: others(universe.keys()) } });
-	}
+	const otherResources = [...universe.keys()].filter((resource) => !share.resources.has(resource));
+	const sharingOperations = otherResources.filter((resource) =>
+		[...share.operations].some((operation) => universe.get(resource)!.has(operation)),
+	);
+	const hidden = otherOperations(share.resources);
+	const candidates: DisplayRule[] = [
+		{ show: { ...resources, ...(Object.keys(hidden).length ? operations : {}) } },
+		{ show: resources, hide: hidden },
+		{ hide: { [keys.resource]: otherResources, ...hidden } },
+		sharingOperations.length
+			? { show: operations, hide: { [keys.resource]: sharingOperations } }
+			: { show: operations },
+	];
+	if (!sharingOperations.length) candidates.push({ hide: otherOperations(universe.keys()) });
 	const length = (rule: DisplayRule) => JSON.stringify(rule).length;
 	return candidates.reduce((shortest, rule) => (length(rule) < length(shortest) ? rule : shortest));
 }
