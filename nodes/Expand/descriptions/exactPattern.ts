@@ -41,7 +41,7 @@ function patternOf(node: Trie): string {
 
 /**
  * A regular expression (source) that matches exactly the given words, written compactly by sharing
- * their prefixes: `^(90[01]|1(0[01]|50[01]))$` for 900, 901, 1000, 1001, 1500, 1501.
+ * their prefixes and joining branches that end alike: `^(90[01]|1[05]0[01])$` for 900, 901, 1000, 1001, 1500, 1501.
  */
 export function exactPattern(words: string[]): string {
 	return `^${patternOf(trieOf(words))}$`;
