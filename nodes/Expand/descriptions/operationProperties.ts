@@ -1,6 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { returnsUnsignedTransaction } from '../../shared/catalog';
+import { isPromoted, returnsUnsignedTransaction } from '../../shared/catalog';
 import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
 import { chainIdProperty } from '../../shared/chain/chainProperty';
 import {
@@ -14,7 +14,6 @@ import {
 	returnAllProperty,
 	rpcProperty,
 } from './commonProperties';
-import { isPromoted } from '../../shared/catalog';
 import { chainFamilyRule } from './chainFamilyRule';
 import { parameterProperty } from './parameterProperty';
 import { protocolProperty } from './protocolProperty';
