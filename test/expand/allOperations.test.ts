@@ -6,6 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { operations } from '../../nodes/shared/catalog';
+import { familiesOf } from '../../nodes/shared/catalog/families';
 import { protocols } from '../../nodes/shared/catalog/protocols';
 import type { OperationSpec, ParameterSpec } from '../../nodes/shared/catalog/types';
 import { runExpand } from '../helpers/n8n';
@@ -51,7 +52,10 @@ function caseFor(operation: OperationSpec): Case {
 		expected[name] = operation.method === 'GET' ? value.query : value.body;
 	};
 	if (operation.chain) {
-		parameters.chainId = '137';
+		// Parameters of other chain families are hidden on a listed chain, and n8n drops hidden values;
+		// Chain set by expression hides none, so every parameter of the operation is on the form.
+		const familyBound = operation.parameters.some((parameter) => familiesOf(parameter).length > 0);
+		parameters.chainId = familyBound ? '={{ "137" }}' : '137';
 		place('chainId', { query: '137', body: '137' });
 	}
 	if (operation.protocol) {

@@ -19,10 +19,12 @@ function oneCopyPerOperation(forms: OperationForm[]): INodeProperties[] {
 	);
 }
 
-/** Values that decide what a form shows: the operation, and the switches that open further fields. */
+/** Values that decide what a form shows: the operation, the chain's family, and the switches that open further fields. */
 function formStates(resource: string, operation: string) {
-	return [false, true].flatMap((returnAll) =>
-		[false, true].map((waitForConfirmation) => ({ resource, operation, returnAll, waitForConfirmation })),
+	return [undefined, '1', '900', '1500'].flatMap((chainId) =>
+		[false, true].flatMap((returnAll) =>
+			[false, true].map((waitForConfirmation) => ({ resource, operation, returnAll, waitForConfirmation, ...(chainId ? { chainId } : {}) })),
+		),
 	);
 }
 

@@ -77,7 +77,7 @@ const formatAmountsProperty: INodeProperties = {
 /** Off in version 1, whose outputs stay as they were; on from version 2, so a read shows amounts people can read. */
 export const formatAmountsProperties: INodeProperties[] = [
 	{ ...formatAmountsProperty, displayOptions: { show: { '@version': [1] } } },
-	{ ...formatAmountsProperty, default: true, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
+	{ ...formatAmountsProperty, default: true, displayOptions: { hide: { '@version': [1] } } },
 ];
 
 const amountsInOptions = [
@@ -116,7 +116,7 @@ export const amountsInProperties: INodeProperties[] = [
 		options: amountsInOptions,
 		default: 'whole',
 		description: AMOUNTS_IN,
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+		displayOptions: { hide: { '@version': [1] } },
 	},
 ];
 

@@ -1,6 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { returnsUnsignedTransaction } from '../../shared/catalog';
+import { isPromoted, returnsUnsignedTransaction } from '../../shared/catalog';
 import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
 import { chainIdProperty } from '../../shared/chain/chainProperty';
 import {
@@ -14,7 +14,7 @@ import {
 	returnAllProperty,
 	rpcProperty,
 } from './commonProperties';
-import { isPromoted } from '../../shared/catalog';
+import { chainFamilyRule } from './chainFamilyRule';
 import { parameterProperty } from './parameterProperty';
 import { protocolProperty } from './protocolProperty';
 
@@ -30,7 +30,7 @@ function notice(name: string, displayName: string): INodeProperties {
 
 /** Version 1 keeps optional who/what fields in Additional Fields, where its saved workflows hold them. */
 const VERSION_1 = { show: { '@version': [1] } };
-const FROM_VERSION_2 = { show: { '@version': [{ _cnd: { gte: 2 } }] } };
+const FROM_VERSION_2 = { hide: { '@version': [1] } };
 
 const ROLE_ORDER = ['who', 'what', 'amount'];
 
@@ -41,6 +41,17 @@ function byRole(parameters: ParameterSpec[]): ParameterSpec[] {
 		return index < 0 ? ROLE_ORDER.length : index;
 	};
 	return [...parameters].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * A parameter's property with its display rule: the version that shows it (`display`), and hidden
+ * while Chain holds a chain of a family that does not use it (`chain` is how Chain is reached from
+ * where the property sits).
+ */
+function scoped(parameter: ParameterSpec, chain: 'chainId' | '/chainId', display?: IDisplayOptions): INodeProperties {
+	const hide = chainFamilyRule(parameter, chain);
+	const displayOptions = hide ? { ...display, hide: { ...display?.hide, ...hide } } : display;
+	return displayOptions ? { ...parameterProperty(parameter), displayOptions } : parameterProperty(parameter);
 }
 
 /** Every property one operation needs, without displayOptions (the caller scopes them). */
@@ -58,7 +69,7 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 	if (operation.protocol) properties.push(protocolProperty(operation.protocol));
 	properties.push(
 		...byRole([...required, ...promoted]).map((parameter) =>
-			parameter.required ? parameterProperty(parameter) : { ...parameterProperty(parameter), displayOptions: FROM_VERSION_2 },
+			scoped(parameter, 'chainId', parameter.required ? undefined : FROM_VERSION_2),
 		),
 	);
 	if (operation.parameters.some((parameter) => parameter.unit)) properties.push(...amountsInProperties);
@@ -71,9 +82,7 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 	}
 
 	const additional = [
-		...optional.map((parameter) =>
-			isPromoted(parameter) ? { ...parameterProperty(parameter), displayOptions: VERSION_1 } : parameterProperty(parameter),
-		),
+		...optional.map((parameter) => scoped(parameter, '/chainId', isPromoted(parameter) ? VERSION_1 : undefined)),
 		...(operation.chain ? [chainSymbolProperty, rpcProperty] : []),
 	].sort((a, b) => a.displayName.localeCompare(b.displayName));
 	if (additional.length) {

@@ -177,20 +177,45 @@ function order(nodes: Node[], forms: OperationForm[]): { sorted: Node[] } | { cy
 type DisplayRule = Required<INodeProperties>['displayOptions'];
 
 /**
- * The display rule of a share, the shorter of two equivalent forms: its operations shown, or the
- * other operations of its resources hidden (the same pairs, as the share is a whole cross product).
+ * The display rule of a share, the shortest of equivalent forms. The share is a whole cross product
+ * (resources × operations), so it may be written as: its resources and operations shown; its
+ * resources shown (or the other resources hidden) and their other operations hidden; or its
+ * operations shown and the other resources that have one of them hidden (none: the operations alone,
+ * shown or all others hidden).
  */
 function displayRule(universe: Universe, share: Share, keys: { resource: string; operation: string }): DisplayRule {
-	const hidden = new Set<string>();
-	for (const resource of share.resources) {
-		for (const operation of universe.get(resource) ?? []) if (!share.operations.has(operation)) hidden.add(operation);
-	}
+	const otherOperations = (resources: Iterable<string>) => {
+		const hidden = new Set<string>();
+		for (const resource of resources) {
+			for (const operation of universe.get(resource) ?? []) if (!share.operations.has(operation)) hidden.add(operation);
+		}
+		return hidden.size ? { [keys.operation]: [...hidden] } : {};
+	};
 	const resources = { [keys.resource]: [...share.resources] };
-	if (!hidden.size) return { show: resources };
-	const showing: DisplayRule = { show: { ...resources, [keys.operation]: [...share.operations] } };
-	const hiding: DisplayRule = { show: resources, hide: { [keys.operation]: [...hidden] } };
-	const length = (values: Iterable<string>) => [...values].reduce((sum, value) => sum + value.length + 3, 0);
-	return length(hidden) + keys.operation.length < length(share.operations) ? hiding : showing;
+	const operations = { [keys.operation]: [...share.operations] };
+	const otherResources = [...universe.keys()].filter((resource) => !share.resources.has(resource));
+	const sharingOperations = otherResources.filter((resource) =>
+		[...share.operations].some((operation) => universe.get(resource)!.has(operation)),
+	);
+	const hidden = otherOperations(share.resources);
+	const candidates: DisplayRule[] = [
+		{ show: { ...resources, ...(Object.keys(hidden).length ? operations : {}) } },
+		{ show: resources, hide: hidden },
+		{ hide: { [keys.resource]: otherResources, ...hidden } },
+		sharingOperations.length
+			? { show: operations, hide: { [keys.resource]: sharingOperations } }
+			: { show: operations },
+	];
+	if (!sharingOperations.length) candidates.push({ hide: otherOperations(universe.keys()) });
+	const length = (rule: DisplayRule) => JSON.stringify(rule).length;
+	return candidates.reduce((shortest, rule) => (length(rule) < length(shortest) ? rule : shortest));
+}
+
+/** A property's own display rule (its version, its chain families) and the rule that scopes it to its share. */
+function merged(own: DisplayRule | undefined, rule: DisplayRule): DisplayRule {
+	const show = { ...own?.show, ...rule.show };
+	const hide = { ...own?.hide, ...rule.hide };
+	return { ...(Object.keys(show).length ? { show } : {}), ...(Object.keys(hide).length ? { hide } : {}) };
 }
 
 /** The collection's options of a node, each shared among the node's pairs that offer it. */
@@ -207,23 +232,11 @@ function sharedOptions(node: Node, forms: OperationForm[]): INodeProperties[] {
 			byKey.set(key, entry);
 		}
 	}
-	const everyResource = new Set(universe.keys());
 	const options = [...byKey.values()].flatMap(({ option, pairs }) =>
 		partition(universe, pairs).map((share): INodeProperties => {
 			if (share.pairs.size === members.length) return option;
-			// The resource rule is left out where the operations alone pick the same pairs.
-			const byOperation = { ...share, resources: everyResource };
-			const alone = crossProduct(universe, everyResource, share.operations).length === share.pairs.size;
-			const rule = displayRule(universe, alone ? byOperation : share, { resource: '/resource', operation: '/operation' });
-			if (alone) delete rule.show!['/resource'];
-			const own = option.displayOptions;
-			return {
-				...option,
-				displayOptions: {
-					show: { ...own?.show, ...rule.show },
-					...(rule.hide || own?.hide ? { hide: { ...own?.hide, ...rule.hide } } : {}),
-				},
-			};
+			const rule = displayRule(universe, share, { resource: '/resource', operation: '/operation' });
+			return { ...option, displayOptions: merged(option.displayOptions, rule) };
 		}),
 	);
 	return options.sort((a, b) => a.displayName.localeCompare(b.displayName));
@@ -260,12 +273,7 @@ export function shareProperties(forms: OperationForm[]): INodeProperties[] {
 		return {
 			...node.property,
 			...(node.property.type === 'collection' ? { options: sharedOptions(node, forms) } : {}),
-			displayOptions: {
-				show: { ...node.property.displayOptions?.show, ...rule.show },
-				...(rule.hide || node.property.displayOptions?.hide
-					? { hide: { ...node.property.displayOptions?.hide, ...rule.hide } }
-					: {}),
-			},
+			displayOptions: merged(node.property.displayOptions, rule),
 		};
 	});
 }

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isPromoted } from '../../shared/catalog';
 import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
 import { itemError } from '../../shared/errors';
+import { checkChainFamilyFields } from './chainFamilyFields';
 import { type PreparedValue, prepareValues } from './validation';
 
 /** Checks for the parameters the engine adds to operations (chain selection). */
@@ -70,6 +71,7 @@ export function readItemParameters(this: IExecuteFunctions, operation: Operation
 	for (const parameter of operation.parameters.filter(topLevel)) {
 		raw[parameter.name] = this.getNodeParameter(parameter.name, itemIndex, '');
 	}
+	if (operation.chain) checkChainFamilyFields(this.getNode(), itemIndex, operation, raw.chainSymbol);
 	// The API prefers chainId when both are sent, so a chosen symbol must travel alone.
 	if (typeof raw.chainSymbol === 'string' && raw.chainSymbol.trim() !== '') delete raw.chainId;
 

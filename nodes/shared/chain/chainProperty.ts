@@ -11,5 +11,5 @@ export const chainIdProperty: INodeProperties = {
 		.sort((a, b) => a.name.localeCompare(b.name)),
 	default: '1',
 	description:
-		'Chain to use. Choose from the list, or specify any chain ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>. Ignored when Chain Symbol is set under Additional Fields.',
+		'Chain to use. Choose from the list, and the form shows the fields of its chain family, or specify any chain ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>. Chain Symbol under Additional Fields overrides it.',
 };
