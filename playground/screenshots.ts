@@ -14,7 +14,7 @@
  * root) and puppeteer-core, which it installs into .cache/screenshots. Not part of CI: run it when
  * the nodes' forms change and commit the images.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -23,6 +23,7 @@ import { startDevnet } from '../devnet';
 import { ensureN8n } from './install';
 import { instance, startN8n } from './n8n';
 import { packPackages } from './pack';
+import { runPayoutRun } from './payoutRun';
 import { prepareInstance } from './playground';
 import { freePorts } from './ports';
 import { log, run } from './proc';
@@ -82,29 +83,6 @@ async function ensureTools(): Promise<Puppeteer> {
 		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: TOOLS, capture: true });
 	}
 	return createRequire(manifest)('puppeteer-core') as Puppeteer;
-}
-
-/** A JSON file a workflow writes, once it is there and complete. */
-async function waitForJson<T>(file: string, timeoutMs: number): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		try {
-			return JSON.parse(readFileSync(file, 'utf8')) as T;
-		} catch (error) {
-			if (Date.now() > deadline) throw new Error(`${file} was not written within ${timeoutMs / 1000} s: ${String(error)}`);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-}
-
-/** Opens the approval link; n8n saves the waiting execution before it listens for the resume call. */
-async function approveRun(url: string): Promise<void> {
-	for (let attempt = 0; ; attempt++) {
-		const response = await fetch(url);
-		if (response.ok) return;
-		if (attempt === 60) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
 }
 
 async function main(): Promise<void> {
@@ -194,13 +172,7 @@ async function main(): Promise<void> {
 		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
 		await dismissPopups();
 		const executeWorkflow = await page.waitForSelector('[data-test-id="execute-workflow-button"]', { visible: true, timeout: 30_000 });
-		await executeWorkflow!.click();
-		const approval = await waitForJson<Array<{ approveUrl: string }>>(path.join(n8n.outputDir, 'payout-approval.json'), 120_000);
-		await approveRun(approval[0].approveUrl);
-		const [result] = await waitForJson<Array<{ approved: boolean; rows: Array<{ rowId: string; status: string; transactionHash: string }> }>>(
-			path.join(n8n.outputDir, 'payout-run.json'),
-			120_000,
-		);
+		const { result } = await runPayoutRun((name) => path.join(n8n.outputDir, name), () => executeWorkflow!.click(), 'approve');
 		const unpaid = result.rows.filter((row) => row.status !== 'paid');
 		if (!result.approved || unpaid.length > 0) throw new Error(`The payout run executed in the editor did not pay every row: ${JSON.stringify(result)}`);
 		log(`payout run from the editor: ${result.rows.map((row) => `row ${row.rowId} ${row.status} ${row.transactionHash}`).join('; ')}`);

@@ -25,19 +25,6 @@ export function equal<T>(actual: T, expected: T, what: string): void {
 	if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
-export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` every 250 ms until it returns something truthy; fails after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-		await pause(250);
-	}
-}
-
 /** The lines of a JSON-lines file the workflows append to ([] while it does not exist). */
 export function jsonLines<T>(file: string): T[] {
 	if (!existsSync(file)) return [];

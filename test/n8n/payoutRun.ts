@@ -4,12 +4,13 @@
  * payout-approval.json, checked against the chain. Called by run.ts in this order: rejected, approved,
  * approved again.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 import { HDNodeWallet, Interface, parseUnits } from 'ethers';
 
+import { type PayoutRunResult, runPayoutRun } from '../../playground/payoutRun';
 import { PAYOUT_WALLET_INDEX } from '../../playground/prepare';
-import { assert, equal, until } from './check';
+import { assert, equal } from './check';
 import type { Session } from './triggers';
 
 export const PAYOUT_RUN_ID = 'expandPayoutRunDevnet';
@@ -28,12 +29,6 @@ const DEVNET_MNEMONIC = 'test test test test test test test test test test test 
 /** Hardhat account `index` of the devnet's mnemonic (devnet.chains[].wallets lists 0 to 9 only). */
 const walletAddress = (index: number) => HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
 
-interface RunResult {
-	runId: string;
-	approved: boolean;
-	rows: Array<{ rowId: string; address: string; token: string; units: string; payoutId: string; status: string; transactionHash: string; blockNumber: string }>;
-}
-
 /** The holdings the run may move: each token of each recipient and of the payer, and the payer's nonce. */
 async function holdings(session: Session): Promise<{ balances: Record<string, bigint>; nonce: number }> {
 	const chain = session.devnet.chains[0];
@@ -49,31 +44,15 @@ async function holdings(session: Session): Promise<{ balances: Record<string, bi
 	return { balances, nonce };
 }
 
-/** A JSON file the workflow writes, once it is there and complete. */
-function jsonFile<T>(file: string): T | undefined {
-	try {
-		return JSON.parse(readFileSync(file, 'utf8')) as T;
-	} catch {
-		return undefined;
-	}
-}
-
 /** Balances as strings, for equal(). */
 const shown = (state: { balances: Record<string, bigint>; nonce: number }) => ({ nonce: state.nonce, balances: Object.fromEntries(Object.entries(state.balances).map(([key, value]) => [key, String(value)])) });
 
 /** Starts the run as Execute workflow does, answers the approval request, and returns what the run wrote. */
-async function runPayout(session: Session, decision: 'approve' | 'reject'): Promise<RunResult> {
-	const [approvalFile, resultFile] = [session.out('payout-approval.json'), session.out('payout-run.json')];
-	rmSync(approvalFile, { force: true });
-	rmSync(resultFile, { force: true });
-	await session.rest().runManually(PAYOUT_RUN_ID, START);
-	const [request] = await until('the approval request (payout-approval.json)', () => jsonFile<Array<{ approveUrl: string; rejectUrl: string; text: string; totals: Record<string, { units: string; amount: string }> }>>(approvalFile), 60_000);
+async function runPayout(session: Session, decision: 'approve' | 'reject'): Promise<PayoutRunResult> {
+	const { request, result } = await runPayoutRun(session.out, () => session.rest().runManually(PAYOUT_RUN_ID, START), decision);
 	equal(request.totals, { USDC: { units: '2230500000', amount: '2230.5' }, DAI: { units: '475250000000000000000', amount: '475.25' } }, 'totals per token in the approval request');
 	assert(request.text.includes('Fees, estimated'), `the approval request shows the fee estimate: ${request.text}`);
-	// n8n saves the waiting execution before it listens for the resume call: retry while it is not waiting yet.
-	const url = decision === 'approve' ? request.approveUrl : request.rejectUrl;
-	await until(`the Wait node to accept ${url}`, async () => (await fetch(url)).ok, 30_000);
-	return (await until('the run result (payout-run.json)', () => jsonFile<RunResult[]>(resultFile), 90_000))[0];
+	return result;
 }
 
 function ledgerFiles(session: Session): string[] {
@@ -119,7 +98,7 @@ export async function payoutRunApproved(session: Session): Promise<string> {
 
 export async function payoutRunAgain(session: Session): Promise<string> {
 	const before = await holdings(session);
-	const paid = JSON.parse(readFileSync(session.out('payout-run.json'), 'utf8')) as RunResult[];
+	const paid = JSON.parse(readFileSync(session.out('payout-run.json'), 'utf8')) as PayoutRunResult[];
 	const result = await runPayout(session, 'approve');
 	equal(
 		result.rows.map((row) => [row.status, row.transactionHash]),

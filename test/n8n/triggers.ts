@@ -10,7 +10,8 @@ import { formatUnits, id as keccakId } from 'ethers';
 
 import type { Devnet, DevnetChain } from '../../devnet';
 import type { N8nRest, WorkflowData } from '../../playground/rest';
-import { assert, equal, jsonLines, pause, until } from './check';
+import { assert, equal, jsonLines } from './check';
+import { pause, until } from '../../playground/wait';
 import type { Sink } from './sink';
 import { headOf, sendUsdc, startTraffic } from './traffic';
 

@@ -11,7 +11,8 @@ import { Interface, formatUnits } from 'ethers';
 import type { Devnet } from '../../devnet';
 import { type N8nInstance, executeWorkflow, runError } from '../../playground/n8n';
 import { EXAMPLE_IDS } from '../../playground/playground';
-import { assert, equal, pause } from './check';
+import { assert, equal } from './check';
+import { pause } from '../../playground/wait';
 import type { Sink } from './sink';
 import { sendUsdc } from './traffic';
 

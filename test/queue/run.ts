@@ -31,7 +31,8 @@ import { USER_FOLDERS } from '../../playground/paths';
 import { devnetCredentials, importCredentials, importWorkflows, publishWorkflow } from '../../playground/prepare';
 import { freshQueueFolders, type QueueInstance, queueInstances, type QueueSettings, type RunningWorker, startWorker } from '../../playground/queue/cluster';
 import { startServices } from '../../playground/queue/services';
-import { assert, check, equal, results, until } from '../n8n/check';
+import { assert, check, equal, results } from '../n8n/check';
+import { until } from '../../playground/wait';
 import { startRecordingProxy } from '../helpers/recordingProxy';
 import { call, startCollector } from './servers';
 import {
