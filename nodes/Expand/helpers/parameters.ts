@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { isPromoted } from '../../shared/catalog';
 import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
@@ -59,17 +59,37 @@ function readExtra(this: IExecuteFunctions, operation: OperationSpec, itemIndex:
 	return { extra, rawBody: rawBody as IDataObject };
 }
 
+const isSet = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/**
+ * A field saved at the top or, by an earlier release's form, in Additional Fields
+ * (descriptions/earlierPlacements.ts): the one that is set; two different values are refused
+ * rather than one of them guessed.
+ */
+function oneOfTwoPlaces(node: INode, itemIndex: number, name: string, places: { top: unknown; additional: unknown }): unknown {
+	if (!isSet(places.additional)) return places.top;
+	if (!isSet(places.top) || places.top === places.additional) return places.additional;
+	throw itemError(
+		node,
+		itemIndex,
+		`The parameter "${name}" is set twice with different values, at the top (${String(places.top)}) and in Additional Fields (${String(places.additional)}): clear one of them`,
+	);
+}
+
 /** Reads one item's values from the form (API names), checks them, and returns them ready to send. */
 export function readItemParameters(this: IExecuteFunctions, operation: OperationSpec, itemIndex: number): ItemParameters {
-	const raw: Record<string, unknown> = {};
-	const hasAdditional = operation.chain || operation.parameters.some((spec) => !spec.required);
-	if (hasAdditional) Object.assign(raw, this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject);
+	const { typeVersion } = this.getNode();
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const raw: Record<string, unknown> = { ...additional };
 	if (operation.chain) raw.chainId = this.getNodeParameter('chainId', itemIndex, '');
 	if (operation.protocol) raw[operation.protocol] = this.getNodeParameter(operation.protocol, itemIndex, '');
 	// Version 1 keeps promoted fields in Additional Fields; from version 2 they are at the top.
-	const topLevel = (spec: ParameterSpec) => spec.required || (isPromoted(spec) && this.getNode().typeVersion >= 2);
+	const topLevel = (spec: ParameterSpec) => spec.required || (isPromoted(spec) && typeVersion >= 2);
 	for (const parameter of operation.parameters.filter(topLevel)) {
-		raw[parameter.name] = this.getNodeParameter(parameter.name, itemIndex, '');
+		raw[parameter.name] = oneOfTwoPlaces(this.getNode(), itemIndex, parameter.name, {
+			top: this.getNodeParameter(parameter.name, itemIndex, ''),
+			additional: additional[parameter.name],
+		});
 	}
 	if (operation.chain) checkChainFamilyFields(this.getNode(), itemIndex, operation, raw.chainSymbol);
 	// The API prefers chainId when both are sent, so a chosen symbol must travel alone.
