@@ -13,7 +13,7 @@ import type { INodeType } from 'n8n-workflow';
 
 import { startDevnet } from '../../devnet';
 import { EXPAND, registerNodeType, releaseEngine, SIGNER, TRIGGER } from '../../scripts/engine/n8n';
-import { runSaved, savedRuns } from './savedRuns';
+import { removeLedgers, runSaved, savedRuns } from './savedRuns';
 
 async function nodeClass(file: string): Promise<INodeType> {
 	const exports = (await import(file)) as Record<string, new () => INodeType>;
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
 	} finally {
 		await devnet.stop();
 		releaseEngine();
+		removeLedgers();
 	}
 	const ordered = Object.fromEntries(savedRuns.filter((run) => run.file in expected).map((run) => [run.file, expected[run.file]]));
 	writeFileSync(out, `${JSON.stringify(ordered, null, '\t')}\n`);

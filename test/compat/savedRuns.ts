@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -29,6 +29,11 @@ export interface SavedRun {
 const LEDGERS = mkdtempSync(path.join(tmpdir(), 'expand-compat-ledgers-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = LEDGERS;
 const ledgerFolder = () => mkdtempSync(path.join(LEDGERS, 'run-'));
+
+/** Removes the runs' payout ledgers; call once no more runs follow. */
+export function removeLedgers(): void {
+	rmSync(LEDGERS, { recursive: true, force: true });
+}
 
 const api = (devnet: Devnet) => ({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, streamUrl: '' });
 

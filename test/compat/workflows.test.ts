@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { type Devnet, startDevnet } from '../../devnet';
 import { releaseEngine } from '../helpers/n8n';
 import { asRecorded, type RunDigest } from './digest';
-import { runSaved, savedRuns } from './savedRuns';
+import { removeLedgers, runSaved, savedRuns } from './savedRuns';
 
 const RELEASE = path.join(__dirname, '0.1.0');
 const expected = JSON.parse(readFileSync(path.join(RELEASE, 'expected.json'), 'utf8')) as Record<string, RunDigest>;
@@ -23,6 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	await devnet.stop();
 	releaseEngine();
+	removeLedgers();
 });
 
 test('every saved run has what it did on its release recorded', () => {
