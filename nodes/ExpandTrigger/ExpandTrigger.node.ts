@@ -9,7 +9,9 @@ export class ExpandTrigger implements INodeType {
 		name: 'expandTrigger',
 		icon: { light: 'file:../../icons/expand.svg', dark: 'file:../../icons/expand.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Version 2: Minimum Value in whole units only (version 1 also reads the first release's wei).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["event"] === "newBlock" ? "New block on " + $parameter["chainId"] : $parameter["event"] === "tokenTransfer" ? "Token transfer on " + $parameter["chainId"] : "Ticker price"}}',
 		description: 'Starts the workflow on new blocks of a chain, on token transfers, or on live ticker prices, through expand.network',
 		defaults: { name: 'Expand Trigger' },

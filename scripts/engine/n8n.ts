@@ -338,13 +338,14 @@ export async function activateTrigger(
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	mode: 'trigger' | 'manual' = 'trigger',
 	staticData: IDataObject = {},
+	typeVersion = 2,
 ): Promise<ActiveTrigger> {
 	prepareEngine();
 	const node: INode = {
 		id: 'trigger-node',
 		name: 'Trigger',
 		type: TRIGGER,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters,
 		credentials: Object.fromEntries(Object.keys(credentials).map((type) => [type, { id: type, name: type }])),

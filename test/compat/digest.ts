@@ -1,7 +1,7 @@
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 
 import { findOperation } from '../../nodes/shared/catalog';
-import type { RunResult } from '../helpers/n8n';
+import type { RunResult } from '../../scripts/engine/n8n';
 
 /**
  * What a saved workflow's run must keep from one release to the next: per node of this
@@ -15,7 +15,7 @@ export interface RunDigest {
 }
 
 /** Key paths of a JSON value, list entries under `[]`: `data.balance`, `logs[].address`. */
-function fieldPaths(value: unknown, prefix = ''): string[] {
+export function fieldPaths(value: unknown, prefix = ''): string[] {
 	if (Array.isArray(value)) return [prefix ? `${prefix}[]` : '[]', ...value.flatMap((entry) => fieldPaths(entry, `${prefix}[]`))];
 	if (value === null || typeof value !== 'object') return prefix ? [prefix] : [];
 	return Object.entries(value).flatMap(([key, entry]) => {

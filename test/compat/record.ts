@@ -1,7 +1,8 @@
 /* eslint-disable no-console -- a command-line tool */
 /**
  * `tsx test/compat/record.ts <release> <checkout> [file...]`: runs the release's saved workflows
- * (test/compat/<release>/workflows, the runs of savedRuns.ts; or only the files named) on a fresh
+ * (test/compat/<release>/workflows, the runs of savedRuns.ts and savedTriggers.ts; or only the
+ * files named; Ticker Price needs Node.js 22 or later) on a fresh
  * devnet with the nodes of `<checkout>`, a checkout of the commit that saved them (`git worktree add --detach <dir> <commit>`, this
  * repository's node_modules linked into it), and writes what they did to
  * test/compat/<release>/expected.json, which workflows.test.ts holds every later release to.
@@ -14,6 +15,7 @@ import type { INodeType } from 'n8n-workflow';
 import { startDevnet } from '../../devnet';
 import { EXPAND, registerNodeType, releaseEngine, SIGNER, TRIGGER } from '../../scripts/engine/n8n';
 import { removeLedgers, runSaved, savedRuns } from './savedRuns';
+import { runSavedTrigger, savedTriggers } from './savedTriggers';
 
 async function nodeClass(file: string): Promise<INodeType> {
 	const exports = (await import(file)) as Record<string, new () => INodeType>;
@@ -33,8 +35,13 @@ async function main(): Promise<void> {
 	const expected = (existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {}) as Record<string, unknown>;
 	const devnet = await startDevnet();
 	try {
-		for (const run of savedRuns.filter((candidate) => files.length === 0 || files.includes(candidate.file))) {
+		const chosen = (file: string) => files.length === 0 || files.includes(file);
+		for (const run of savedRuns.filter((candidate) => chosen(candidate.file))) {
 			expected[run.file] = await runSaved(devnet, path.join(folder, 'workflows'), run);
+			console.log(`${run.file}: ${JSON.stringify(expected[run.file]).slice(0, 160)}`);
+		}
+		for (const run of savedTriggers.filter((candidate) => chosen(candidate.file))) {
+			expected[run.file] = await runSavedTrigger(devnet, path.join(folder, 'workflows'), run);
 			console.log(`${run.file}: ${JSON.stringify(expected[run.file]).slice(0, 160)}`);
 		}
 	} finally {
@@ -42,7 +49,7 @@ async function main(): Promise<void> {
 		releaseEngine();
 		removeLedgers();
 	}
-	const ordered = Object.fromEntries(savedRuns.filter((run) => run.file in expected).map((run) => [run.file, expected[run.file]]));
+	const ordered = Object.fromEntries([...savedRuns, ...savedTriggers].filter((run) => run.file in expected).map((run) => [run.file, expected[run.file]]));
 	writeFileSync(out, `${JSON.stringify(ordered, null, '\t')}\n`);
 }
 

@@ -2,7 +2,7 @@
  * Workflows saved by a release run unchanged on this one: each release folder's saved workflows
  * (test/compat/<release>/workflows) run in the engine on the devnet, and every node of this
  * repository's packages gives the items and every field it gave then, builds the same transactions and
- * moves the same balances (test/compat/<release>/expected.json, recorded with that release's nodes
+ * moves the same balances; saved triggers emit what they emitted for the same chain activity (test/compat/<release>/expected.json, recorded with that release's nodes
  * by record.ts). The one change a user makes is the signer package's migration of node types.
  */
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { type Devnet, startDevnet } from '../../devnet';
 import { releaseEngine } from '../helpers/n8n';
 import { asRecorded, type RunDigest } from './digest';
 import { removeLedgers, runSaved, savedRuns } from './savedRuns';
+import { runSavedTrigger, savedTriggers } from './savedTriggers';
 
 const RELEASE = path.join(__dirname, '0.1.0');
 const expected = JSON.parse(readFileSync(path.join(RELEASE, 'expected.json'), 'utf8')) as Record<string, RunDigest>;
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 test('every saved run has what it did on its release recorded', () => {
-	expect(Object.keys(expected)).toEqual(savedRuns.map((run) => run.file));
+	expect(Object.keys(expected)).toEqual([...savedRuns, ...savedTriggers].map((run) => run.file));
 });
 
 test.each(savedRuns.map((run) => [run.file, run]))(
@@ -37,4 +38,13 @@ test.each(savedRuns.map((run) => [run.file, run]))(
 		expect(asRecorded(digest, expected[file])).toEqual(expected[file]);
 	},
 	120_000,
+);
+
+test.each(savedTriggers.map((run) => [run.file, run]))(
+	'0.1.0 %s: the trigger as saved emits the items and fields it emitted on its release',
+	async (file, run) => {
+		const digest = await runSavedTrigger(devnet, path.join(RELEASE, 'workflows'), run);
+		expect(asRecorded(digest, expected[file])).toEqual(expected[file]);
+	},
+	60_000,
 );

@@ -5,17 +5,16 @@ import { findChain } from '../../../shared/catalog/chains';
 import type { ChainClient } from '../../../shared/chain/chainClient';
 import { activateBlockEvent } from '../../blocks/activate';
 import { fetchBlocks, headNumber } from '../../blocks/follow';
-import { addressList, followSettings, nativeAsset, wholeUnits } from '../../settings';
+import { addressList, followSettings } from '../../settings';
 import { blockItems, type ItemOptions } from './items';
+import { minValueOf } from './minValue';
 
 function itemOptions(trigger: ITriggerFunctions, chainId: string): ItemOptions {
 	const options = trigger.getNodeParameter('options', {}) as IDataObject;
-	const minValueText = String(options.minValue ?? '').trim();
-	const native = minValueText ? nativeAsset(trigger, chainId, 'Minimum Value') : undefined;
 	return {
 		output: trigger.getNodeParameter('output', 'block') as ItemOptions['output'],
 		watched: addressList(trigger, options.watchedAddresses, 'Watched Addresses'),
-		minValue: native ? wholeUnits(trigger, minValueText, 'Minimum Value', native.decimals, native.symbol) : undefined,
+		minValue: minValueOf(trigger, chainId),
 		nativeDecimals: findChain(chainId)?.nativeDecimals,
 	};
 }
