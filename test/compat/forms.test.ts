@@ -6,7 +6,7 @@ import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { brokenFields } from '../../scripts/compat/compareForms';
 import { type FormSnapshot, formSnapshot } from '../../scripts/compat/formSnapshot';
 import { packageNodes } from '../../scripts/compat/packageNodes';
-import { renamedNodeTypes } from './renamedNodeTypes';
+import { renamedNodeTypes } from './migration';
 
 const ROOT = path.join(__dirname, '..', '..');
 

@@ -7,7 +7,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import type { Devnet } from '../../devnet';
 import { readSavedWorkflow, runSavedWorkflow, type SavedWorkflow } from '../../scripts/engine/savedWorkflow';
 import { digestRun, type RunDigest } from './digest';
-import { renamedNodeTypes } from './renamedNodeTypes';
+import { migrateWorkflows } from './migration';
 
 const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -86,9 +86,11 @@ async function balanceOf(devnet: Devnet, watched: Watched): Promise<bigint> {
 	return BigInt(body.data.balance);
 }
 
-/** The saved workflow with the node types renamed as the signer package's migration renames them. */
+/** The saved workflow after the signer package's migration (the one change a user makes to upgrade). */
 export function migrated(workflow: SavedWorkflow): SavedWorkflow {
-	return { ...workflow, nodes: workflow.nodes.map((node) => ({ ...node, type: renamedNodeTypes[node.type] ?? node.type })) };
+	const copy = structuredClone(workflow);
+	migrateWorkflows(copy);
+	return copy;
 }
 
 /** Runs one saved workflow of a release folder on the devnet and digests what it did. */

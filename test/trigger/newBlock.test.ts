@@ -115,6 +115,27 @@ test('a reorganisation is detected and the replacement blocks are emitted flagge
 	await trigger.close();
 });
 
+test.each([
+	['whole units with decimals', '0.5', true],
+	['wei, as the first release saved it (an integer from 1 gwei up)', '500000000000000000', true],
+	['whole units below 1 gwei as an integer ("1" ETH)', '1', false],
+])('node version 1 reads a saved Minimum Value in %s', async (_reading, minValue, emitted) => {
+	const [, alice, , , dave] = devnet.chains[1].wallets;
+	const trigger = await activateTrigger(
+		{ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1, output: 'transaction', options: { watchedAddresses: dave.address, minValue } },
+		credentials(),
+		'trigger',
+		{},
+		1,
+	);
+	active.push(trigger);
+	await sendOnDevnet(devnet, CHAIN, alice, { to: dave.address, value: 700_000_000_000_000_000n }); // 0.7 ETH
+	await sendOnDevnet(devnet, CHAIN, alice, { to: dave.address, value: 100_000_000_000_000_000n }); // 0.1 ETH
+	await sendOnDevnet(devnet, CHAIN, alice, { to: dave.address, value: 2_000_000_000_000_000_000n }); // 2 ETH: above every reading, the last
+	await settle(trigger, emitted ? 2 : 1);
+	expect(items(trigger).map((tx) => tx.value)).toEqual([...(emitted ? ['700000000000000000'] : []), '2000000000000000000']);
+});
+
 test('per-transaction output with watched addresses and a minimum value', async () => {
 	const [, alice, bob, carol] = devnet.chains[1].wallets;
 	const trigger = await activate({ output: 'transaction', options: { watchedAddresses: `${carol.address.toLowerCase()}`, minValue: '0.000000000000001' } });

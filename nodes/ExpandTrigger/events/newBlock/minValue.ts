@@ -1,5 +1,6 @@
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
+import { findChain } from '../../../shared/catalog/chains';
 import { nativeAsset, wholeUnits } from '../../settings';
 
 const INTEGER = /^\d+$/;
@@ -13,13 +14,8 @@ const INTEGER = /^\d+$/;
  * integer is the smallest unit.
  */
 function savedMinValue(trigger: ITriggerFunctions, text: string, chainId: string): bigint | undefined {
-	let native: { decimals: number; symbol: string } | undefined;
-	try {
-		native = nativeAsset(trigger, chainId, 'Minimum Value');
-	} catch (error) {
-		if (INTEGER.test(text)) return BigInt(text);
-		throw error;
-	}
+	if (INTEGER.test(text) && !findChain(chainId)) return BigInt(text);
+	const native = nativeAsset(trigger, chainId, 'Minimum Value');
 	if (INTEGER.test(text) && BigInt(text) >= 10n ** BigInt(Math.ceil(native.decimals / 2))) return BigInt(text);
 	return wholeUnits(trigger, text, 'Minimum Value', native.decimals, native.symbol);
 }
