@@ -39,6 +39,7 @@ import { assert, check, equal, jsonLines, results } from './check';
 import { pause, until } from '../../playground/wait';
 import { COMMUNITY_PACKAGES, manualInstall, readsCommunityPackagesVariable } from './install';
 import { payoutRunAgain, payoutRunApproved, payoutRunRejected } from './payoutRun';
+import { firstReleasePayout } from './firstRelease';
 import { startSink } from './sink';
 import { monthEndValuation } from './valuation';
 import {
@@ -212,6 +213,10 @@ async function main(): Promise<void> {
 			equal(String(before[0] - after[0]), String(125500000n + 80000000n + 42125000n), 'sender balance change');
 		});
 
+
+		await check('a payout saved on the first release (From, To, Token Address, Gas in Additional Fields; the Signer in the first package), migrated and imported over the example, pays the same amounts', () =>
+			firstReleasePayout(devnet, n8n),
+		);
 
 		await check('Solana payout: SOL and USDC signed in n8n and sent on chain 901, balances moved exactly; run again, nobody is paid twice', async () => {
 			const solana = devnet.solana;
