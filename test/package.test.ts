@@ -42,7 +42,7 @@ test.each([
 	expect(existsSync(join(dir, 'LICENSE'))).toBe(true);
 	expect(existsSync(join(dir, 'README.md'))).toBe(true);
 	expect(pkg.keywords).toContain('n8n-community-node-package');
-	expect(pkg.files).toEqual(['dist']);
+	expect(pkg.files).toContain('dist'); // what else is packed: test/pack.test.ts
 	expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
 	expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 	for (const path of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(existsSync(join(dir, path))).toBe(true);

@@ -1,0 +1,67 @@
+/**
+ * What `npm publish` would put on the registry, per package (`npm pack --dry-run`, after the build
+ * that `npm test` runs first): exactly the manifest, README, LICENSE, CHANGELOG and the compiled
+ * dist (plus the signer's migration command); no sources, tests, devnet, playground or caches; every
+ * node and credential the manifest declares, each loading and naming itself as declared.
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+
+import type { ICredentialType, INodeType } from 'n8n-workflow';
+
+const ROOT = path.join(__dirname, '..');
+
+interface Package {
+	name: string;
+	dir: string;
+	/** Files the package may ship beside the common ones. */
+	extra: RegExp[];
+}
+
+const PACKAGES: Package[] = [
+	{ name: 'n8n-nodes-expand-network', dir: ROOT, extra: [] },
+	{ name: 'n8n-nodes-expand-network-signer', dir: path.join(ROOT, 'packages', 'signer'), extra: [/^bin\/migrate-workflows\.js$/] },
+];
+
+const SHIPPED = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/, /^index\.js$/, /^dist\/.+\.(js|d\.ts|js\.map|node\.json|svg)$/];
+/** Compiled from what only development uses: never in a package, whatever the patterns allow. */
+const NEVER = /^dist\/(test|devnet|playground|scripts|bench|examples|docs)\//;
+
+function packed(dir: string): string[] {
+	const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: dir, encoding: 'utf8' });
+	if (result.status !== 0) throw new Error(`npm pack --dry-run failed in ${dir}: ${result.stderr}`);
+	const [{ files }] = JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as Array<{ files: Array<{ path: string }> }>;
+	return files.map((file) => file.path).sort();
+}
+
+const lists = new Map(PACKAGES.map((pkg) => [pkg.name, packed(pkg.dir)]));
+
+describe.each(PACKAGES)('$name as npm would publish it', ({ name, dir, extra }) => {
+	const files = lists.get(name)!;
+	const manifest = require(path.join(dir, 'package.json')) as { n8n: { nodes: string[]; credentials: string[] }; bin?: Record<string, string> };
+
+	test('only the manifest, README, LICENSE, CHANGELOG and compiled files', () => {
+		expect(files.filter((file) => ![...SHIPPED, ...extra].some((pattern) => pattern.test(file)) || NEVER.test(file))).toEqual([]);
+		expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']));
+	});
+
+	test('every node and credential the manifest declares, loading from the packed files', () => {
+		for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) expect(files).toContain(file);
+		for (const file of manifest.n8n.nodes) {
+			const exports = require(path.join(dir, file)) as Record<string, new () => INodeType>;
+			const node = new (Object.values(exports)[0])();
+			expect(file).toBe(`dist/nodes/${node.description.displayName.replace(/ /g, '')}/${node.description.displayName.replace(/ /g, '')}.node.js`);
+			expect(files).toContain(file.replace(/\.js$/, '.json'));
+		}
+		for (const file of manifest.n8n.credentials) {
+			const exports = require(path.join(dir, file)) as Record<string, new () => ICredentialType>;
+			expect(new (Object.values(exports)[0])().name).toMatch(/^expand\w*Api$/);
+		}
+		for (const command of Object.values(manifest.bin ?? {})) expect(files).toContain(command);
+	});
+});
+
+test('the core ships no signer code, the signer no other node', () => {
+	expect(lists.get('n8n-nodes-expand-network')!.filter((file) => /ExpandSigner|credentials\/ExpandS/.test(file))).toEqual([]);
+	expect(lists.get('n8n-nodes-expand-network-signer')!.filter((file) => /^dist\/nodes\/Expand(Trigger)?\//.test(file))).toEqual([]);
+});
