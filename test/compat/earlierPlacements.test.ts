@@ -9,17 +9,10 @@ import { earlierAdditionalFields } from '../../nodes/Expand/descriptions/earlier
 import { findOperation } from '../../nodes/shared/catalog';
 import type { OperationSpec } from '../../nodes/shared/catalog/types';
 import { runExpand } from '../helpers/n8n';
-import { envelope, type RecordingServer, startRecordingServer } from '../helpers/recordingServer';
+import { envelope, useRecordingServer } from '../helpers/recordingServer';
 import { sample } from '../helpers/sampleValue';
 
-let server: RecordingServer;
-beforeAll(async () => {
-	server = await startRecordingServer();
-	server.respondWith(() => envelope({ ok: true }));
-});
-afterAll(async () => {
-	await server.close();
-});
+const server = useRecordingServer();
 
 const cases = Object.entries(earlierAdditionalFields).flatMap(([version, operations]) =>
 	Object.entries(operations).map(([key, names]) => {
@@ -44,9 +37,11 @@ function formValues(operation: OperationSpec, moved: string[], place: 'top' | 'a
 }
 
 async function run(values: INodeParameters, typeVersion: number) {
-	server.requests.length = 0;
-	const result = await runExpand(values, { typeVersion, continueOnFail: true, credentials: { apiKey: 'k', baseUrl: server.baseUrl, historicalUrl: server.historicalUrl } });
-	return { output: result.output('Expand').map((item) => item.json), requests: server.requests.map(({ method, path, query, body }) => ({ method, path, query, body })) };
+	const { current } = server;
+	current.requests.length = 0;
+	current.respondWith(() => envelope({ ok: true }));
+	const result = await runExpand(values, { typeVersion, continueOnFail: true, credentials: { apiKey: 'k', baseUrl: current.baseUrl, historicalUrl: current.historicalUrl } });
+	return { output: result.output('Expand').map((item) => item.json), requests: current.requests.map(({ method, path, query, body }) => ({ method, path, query, body })) };
 }
 
 test('the table names real operations and parameters', () => {
