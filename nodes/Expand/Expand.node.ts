@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { router } from './actions/router';
 import { buildProperties } from './descriptions';
+import { NODE_VERSIONS } from './descriptions/operationProperties';
 
 export class Expand implements INodeType {
 	description: INodeTypeDescription = {
@@ -10,7 +11,7 @@ export class Expand implements INodeType {
 		name: 'expand',
 		icon: { light: 'file:../../icons/expand.svg', dark: 'file:../../icons/expand.dark.svg' },
 		group: ['transform'],
-		version: [1, 2],
+		version: NODE_VERSIONS,
 		defaultVersion: 2,
 		subtitle: '={{$parameter["resource"] + "/" + $parameter["operation"]}}',
 		description: 'Read on-chain data and build transactions on many chains and DeFi protocols with expand.network',

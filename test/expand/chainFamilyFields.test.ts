@@ -35,21 +35,29 @@ function form(values: INodeParameters, version = 2): { fields: string[]; additio
 const transfer = (chainId: string) => ({ resource: 'fungibletoken', operation: 'transfer', chainId });
 
 describe('Fungible Token → Transfer', () => {
-	test.each([1, 2])('version %i: on an EVM chain the EVM fields are shown and the Solana fields are not', (version) => {
+	test('version 2: on an EVM chain the EVM fields are shown and the Solana fields are not', () => {
 		for (const chainId of ['1', '8453', '31337']) {
-			const { fields, additional } = form(transfer(chainId), version);
+			const { fields, additional } = form(transfer(chainId), 2);
 			expect(fields).toEqual(expect.arrayContaining(EVM_TRANSFER));
 			for (const name of SOLANA_TRANSFER) expect(fields).not.toContain(name);
 			expect(additional).toContain('gasPriority');
 		}
 	});
 
-	test.each([1, 2])('version %i: on a Solana chain the Solana fields are shown and the EVM fields are not', (version) => {
+	test('version 2: on a Solana chain the Solana fields are shown and the EVM fields are not', () => {
 		for (const chainId of ['900', '901']) {
-			const { fields, additional } = form(transfer(chainId), version);
+			const { fields, additional } = form(transfer(chainId), 2);
 			expect(fields).toEqual(expect.arrayContaining(SOLANA_TRANSFER));
 			for (const name of EVM_TRANSFER) expect(fields).not.toContain(name);
 			expect(additional).not.toContain('gasPriority');
+		}
+	});
+
+	test('version 1 shows both families\' fields on every chain, as its first release did', () => {
+		for (const chainId of ['1', '31337', '900', '901']) {
+			const { fields, additional } = form(transfer(chainId), 1);
+			expect(fields).toEqual(expect.arrayContaining([...EVM_TRANSFER, ...SOLANA_TRANSFER]));
+			expect(additional).toContain('gasPriority');
 		}
 	});
 
@@ -81,6 +89,9 @@ describe('Fungible Token → Transfer', () => {
 		const onEvm = resolve('1');
 		for (const name of EVM_TRANSFER) expect(onEvm[name]).toBe(`${name}-value`);
 		for (const name of SOLANA_TRANSFER) expect(onEvm).not.toHaveProperty(name);
+
+		const savedOnVersion1 = NodeHelpers.getNodeParameters(properties, { ...transfer('1'), ...values }, true, false, { typeVersion: 1 } as never, description)!;
+		for (const name of [...EVM_TRANSFER, ...SOLANA_TRANSFER]) expect(savedOnVersion1[name]).toBe(`${name}-value`);
 	});
 });
 
@@ -106,14 +117,14 @@ describe('every operation on every chain family', () => {
 		expect(new Set(bound.flatMap((parameter) => parameter.protocols)).size).toBeGreaterThanOrEqual(5);
 	});
 
-	test.each(families)('on %s chains every parameter the chain uses is shown, and only parameters of other families are hidden', (family) => {
+	test.each(families)('on %s chains every parameter the chain uses is shown, and from version 2 only parameters of other families are hidden', (family) => {
 		for (const chain of chains.filter((candidate) => candidate.family === family)) {
 			for (const operation of chainOperations) {
 				for (const version of [1, 2]) {
 					const shown = form({ resource: operation.resource, operation: operation.operation, chainId: chain.chainId }, version);
 					for (const parameter of operation.parameters) {
 						const tags = parameter.protocols ?? [];
-						const otherFamiliesOnly = tags.length > 0 && tags.every((tag) => chainFamilies.has(tag) && tag !== family);
+						const otherFamiliesOnly = version >= 2 && tags.length > 0 && tags.every((tag) => chainFamilies.has(tag) && tag !== family);
 						const where = `${operation.resource}/${operation.operation} "${parameter.name}" on ${chain.name} (v${version})`;
 						expect([where, isShown(parameter, shown, version)]).toEqual([where, !otherFamiliesOnly]);
 					}
@@ -197,6 +208,16 @@ describe('a run through the engine', () => {
 			[`${refusal} (item 1)`, { item: 1 }],
 		]);
 		expect(server.requests).toHaveLength(0);
+	});
+
+	test('version 1: Chain Symbol of another family than Chain is sent with every field, as the first release sent it', async () => {
+		server.requests.length = 0;
+		const result = await runExpand(
+			{ ...transfer('1'), amount: '1500000', ...solanaFields, additionalFields: { chainSymbol: 'SOL' } },
+			{ credentials: credentials(), typeVersion: 1 },
+		);
+		expect(result.error).toBeUndefined();
+		expect(server.requests.map((request) => request.body)).toEqual([{ chainSymbol: 'SOL', amount: '1500000', ...solanaFields }]);
 	});
 
 	test('Chain Symbol of the same family as Chain is sent as before', async () => {

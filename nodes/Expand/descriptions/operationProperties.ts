@@ -29,11 +29,23 @@ function notice(name: string, displayName: string): INodeProperties {
 	return { displayName, name, type: 'notice', default: '' };
 }
 
-/** Version 1 keeps optional who/what fields in Additional Fields, where its saved workflows hold them. */
+/** The versions of the Expand node (Expand.node.ts). */
+export const NODE_VERSIONS = [1, 2];
 const VERSION_1 = [1];
-const FROM_VERSION_2 = { hide: { '@version': VERSION_1 } };
+const FROM_VERSION_2 = NODE_VERSIONS.filter((version) => version >= 2);
 
-const inVersions = (versions: number[]): IDisplayOptions => ({ show: { '@version': versions } });
+/** A display rule that shows a property in these versions only; none when it shows in all. */
+function inVersions(versions: number[]): IDisplayOptions | undefined {
+	if (NODE_VERSIONS.every((version) => versions.includes(version))) return undefined;
+	const hidden = NODE_VERSIONS.filter((version) => !versions.includes(version));
+	// "Hidden in version 1" is shorter than a list, and holds for versions yet to come.
+	if (hidden.length === 1 && hidden[0] === 1) return { hide: { '@version': VERSION_1 } };
+	return { show: { '@version': versions } };
+}
+
+function withDisplay(property: INodeProperties, displayOptions: IDisplayOptions | undefined): INodeProperties {
+	return displayOptions ? { ...property, displayOptions } : property;
+}
 
 const ROLE_ORDER = ['who', 'what', 'amount'];
 
@@ -47,14 +59,21 @@ function byRole(parameters: ParameterSpec[]): ParameterSpec[] {
 }
 
 /**
- * A parameter's property with its display rule: the version that shows it (`display`), and hidden
- * while Chain holds a chain of a family that does not use it (`chain` is how Chain is reached from
- * where the property sits).
+ * A parameter's properties for the versions that show it. From version 2 a parameter of some chain
+ * families is hidden while Chain holds a chain of another family (`chain` is how Chain is reached
+ * from where the property sits); version 1 shows it on every chain, as its first release did, so a
+ * value saved there is never dropped.
  */
-function scoped(parameter: ParameterSpec, chain: 'chainId' | '/chainId', display?: IDisplayOptions): INodeProperties {
+function scoped(parameter: ParameterSpec, chain: 'chainId' | '/chainId', versions: number[] = NODE_VERSIONS): INodeProperties[] {
+	const property = parameterProperty(parameter);
 	const hide = chainFamilyRule(parameter, chain);
-	const displayOptions = hide ? { ...display, hide: { ...display?.hide, ...hide } } : display;
-	return displayOptions ? { ...parameterProperty(parameter), displayOptions } : parameterProperty(parameter);
+	if (!hide) return versions.length ? [withDisplay(property, inVersions(versions))] : [];
+	const later = versions.filter((version) => version >= 2);
+	const laterRule = inVersions(later);
+	return [
+		...(versions.includes(1) ? [withDisplay(property, inVersions(VERSION_1))] : []),
+		...(later.length ? [{ ...property, displayOptions: { ...laterRule, hide: { ...laterRule?.hide, ...hide } } }] : []),
+	];
 }
 
 /** The property without the keys named: a copy that is not required, or has no placeholder. */
@@ -65,18 +84,18 @@ function without(property: INodeProperties, ...keys: Array<keyof INodeProperties
 }
 
 /**
- * A parameter's field at the top of the form. Where an earlier release of a version kept it in
- * Additional Fields, that version's top field is not marked required: the value may be in either
- * place, and the editor would otherwise flag the saved workflow (the run still refuses an empty one).
+ * A parameter's field at the top of the form (every version for a required one, from version 2 for a
+ * promoted one). Where an earlier release of a version kept it in Additional Fields, that version's
+ * top field is not marked required: the value may be in either place, and the editor would otherwise
+ * flag the saved workflow (the run still refuses an empty one).
  */
 function topProperties(operation: OperationSpec, parameter: ParameterSpec): INodeProperties[] {
-	const display = parameter.required ? undefined : FROM_VERSION_2;
-	const property = scoped(parameter, 'chainId', display);
-	const earlier = earlierAdditionalVersions(operation.resource, operation.operation, parameter.name);
-	if (!property.required || earlier.length === 0) return [property];
+	const versions = parameter.required ? NODE_VERSIONS : FROM_VERSION_2;
+	const earlier = earlierAdditionalVersions(operation.resource, operation.operation, parameter.name).filter((version) => versions.includes(version));
+	if (!parameterProperty(parameter).required || earlier.length === 0) return scoped(parameter, 'chainId', versions);
 	return [
-		scoped(parameter, 'chainId', { hide: { '@version': earlier } }),
-		without(scoped(parameter, 'chainId', inVersions(earlier)), 'required'),
+		...scoped(parameter, 'chainId', versions.filter((version) => !earlier.includes(version))),
+		...scoped(parameter, 'chainId', earlier).map((property) => without(property, 'required')),
 	];
 }
 
@@ -84,18 +103,16 @@ const EARLIER_PLACE = 'Where an earlier release saved this field, now at the top
 
 /**
  * A parameter's options in Additional Fields: its own place (every version for an optional field;
- * version 1 for a promoted one), and the place earlier releases of some versions gave it. The
- * earlier place shows no chain-family rule, as those releases did not.
+ * version 1 for a promoted one), and the place earlier releases of some versions gave it, shown with
+ * no chain-family rule, as those releases did.
  */
 function additionalProperties(operation: OperationSpec, parameter: ParameterSpec): INodeProperties[] {
-	const own = parameter.required ? [] : isPromoted(parameter) ? VERSION_1 : undefined;
-	const earlier = earlierAdditionalVersions(operation.resource, operation.operation, parameter.name).filter(
-		(version) => !own?.includes(version),
-	);
+	const own = parameter.required ? [] : isPromoted(parameter) ? VERSION_1 : NODE_VERSIONS;
+	const earlier = earlierAdditionalVersions(operation.resource, operation.operation, parameter.name).filter((version) => !own.includes(version));
 	const field = without(parameterProperty(parameter), 'required', 'placeholder');
 	return [
-		...(own === undefined ? [scoped(parameter, '/chainId')] : own.length ? [scoped(parameter, '/chainId', inVersions(own))] : []),
-		...(earlier.length && own !== undefined ? [{ ...field, description: EARLIER_PLACE, displayOptions: inVersions(earlier) }] : []),
+		...scoped(parameter, '/chainId', own).map((property) => without(property, 'required')),
+		...(earlier.length ? [withDisplay({ ...field, description: EARLIER_PLACE }, inVersions(earlier))] : []),
 	];
 }
 

@@ -91,7 +91,8 @@ export function readItemParameters(this: IExecuteFunctions, operation: Operation
 			additional: additional[parameter.name],
 		});
 	}
-	if (operation.chain) checkChainFamilyFields(this.getNode(), itemIndex, operation, raw.chainSymbol);
+	// Version 1 hides no field by chain family (descriptions/operationProperties.ts): none can be missing.
+	if (operation.chain && typeVersion >= 2) checkChainFamilyFields(this.getNode(), itemIndex, operation, raw.chainSymbol);
 	// The API prefers chainId when both are sent, so a chosen symbol must travel alone.
 	if (typeof raw.chainSymbol === 'string' && raw.chainSymbol.trim() !== '') delete raw.chainId;
 
