@@ -5,7 +5,7 @@ import { isRequiredOn } from '../../shared/catalog/requirement';
 import type { OperationSpec } from '../../shared/catalog/types';
 import { itemError } from '../../shared/errors';
 import { expandApiRequest } from '../../shared/transport';
-import { endpointRequest } from '../../shared/transport/request';
+import { endpointRequest } from '../../shared/transport/ownEndpoints';
 import type { ItemParameters } from './parameters';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -39,7 +39,7 @@ export async function fillEstimates(this: IExecuteFunctions, operation: Operatio
 			? { to: tokenAddress, data: `0xa9059cbb${word(value(to).slice(2).toLowerCase())}${word(BigInt(value(amount)).toString(16))}`, value: '0' }
 			: { to: value(to), data: '0x', value: value(amount) };
 		const chain = Object.fromEntries(['chainId', 'chainSymbol', 'rpc'].filter((name) => parameters.values.has(name)).map((name) => [name, parameters.values.get(name)]));
-		const answer = (await expandApiRequest.call(this, endpointRequest('chain', 'estimategas', { ...chain, from: value(from), ...call } as IDataObject), itemIndex)) as IDataObject;
+		const answer = (await expandApiRequest.call(this, endpointRequest('chain/estimategas', { ...chain, from: value(from), ...call } as IDataObject), itemIndex)) as IDataObject;
 		const estimated = String(answer?.estimatedGas ?? '');
 		if (!/^[1-9]\d*$/.test(estimated)) {
 			throw itemError(this.getNode(), itemIndex, `Chain → Estimate Gas answered without a usable "estimatedGas" for "${spec.name}"; got "${estimated.slice(0, 40)}"`);

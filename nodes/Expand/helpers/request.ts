@@ -1,13 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationSpec } from '../../shared/catalog/types';
-import { type ApiRequest, endpointBase } from '../../shared/transport/request';
+import type { ApiRequest } from '../../shared/transport/request';
 import type { ItemParameters } from './parameters';
 
 function queryValue(value: unknown): string {
 	if (Array.isArray(value)) return value.join(',');
 	if (typeof value === 'object' && value !== null) return JSON.stringify(value);
 	return String(value);
+}
+
+/** The parts of a request that come from its catalog entry. */
+function endpointBase(endpoint: OperationSpec): ApiRequest {
+	return {
+		method: endpoint.method,
+		host: endpoint.host,
+		path: endpoint.path,
+		computeUnits: endpoint.computeUnits,
+		...(endpoint.resendable ? { resendable: true } : {}),
+		...(endpoint.unwrapped ? { unwrapped: true } : {}),
+	};
 }
 
 /**

@@ -5,7 +5,7 @@ import { asNodeError } from '../../shared/errors';
 import { MAX_BLOCK_RANGE } from '../../shared/catalog/limits';
 import type { ChainClient } from '../../shared/chain/chainClient';
 import { expandApiRequest, type ApiContext } from '../../shared/transport';
-import { endpointRequest } from '../../shared/transport/request';
+import { endpointRequest } from '../../shared/transport/ownEndpoints';
 import { type Cursor, lastEmitted, REORG_WINDOW } from '../cursor';
 import { type CheckedBlock, checkRange, InvalidAnswer, quote } from './validate';
 
@@ -26,7 +26,7 @@ const sameHash = (a: string | undefined, b: string | undefined) => a !== undefin
 export async function fetchRange(context: ApiContext, chainId: string, start: number, end: number, withLogs: boolean): Promise<CheckedBlock[]> {
 	const data = await expandApiRequest.call(
 		context,
-		endpointRequest('chain', 'getblock', { chainId, startBlock: String(start), endBlock: String(end) }),
+		endpointRequest('chain/getblock', { chainId, startBlock: String(start), endBlock: String(end) }),
 		0,
 	);
 	try {

@@ -4,10 +4,9 @@
  * are all derived from these entries, so adding an endpoint is adding one entry.
  */
 
-export type HttpMethod = 'GET' | 'POST';
+import type { Host, HttpMethod } from '../transport/request';
 
-/** `base` is the credential's Base URL, `historical` its Historical URL. */
-export type Host = 'base' | 'historical';
+export type { Host, HttpMethod };
 
 /** `write` operations return an unsigned transaction to be signed and sent. */
 export type OperationKind = 'read' | 'write';

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, isNodeError } from '../errors';
 import { type ApiContext, expandApiRequest } from '../transport';
-import { endpointRequest } from '../transport/request';
+import { endpointRequest } from '../transport/ownEndpoints';
 
 /** A JSON-RPC reply: its result, or the node's error with its code and data. */
 export interface RpcAnswer<T> {
@@ -62,7 +62,7 @@ export class ChainClient {
 		const key = this.chainId ?? '';
 		if (!this.rpcUrls.has(key)) {
 			const lookup = expandApiRequest
-				.call(this.context, endpointRequest('chain', 'getpublicrpc', this.chainValues), this.itemIndex)
+				.call(this.context, endpointRequest('chain/getpublicrpc', this.chainValues), this.itemIndex)
 				.then(async (data) => {
 					const url = String((data as IDataObject).rpc);
 					const expected = this.chainId ? this.identity.expected(this.chainId) : undefined;

@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { findOperation } from '../catalog';
-import type { Host, HttpMethod, OperationSpec } from '../catalog/types';
+export type HttpMethod = 'GET' | 'POST';
+
+/** `base` is the credential's Base URL, `historical` its Historical URL. */
+export type Host = 'base' | 'historical';
 
 export interface ApiRequest {
 	method: HttpMethod;
@@ -16,30 +18,4 @@ export interface ApiRequest {
 	resendable?: boolean;
 	/** The answer is the payload itself, not a {status, msg, data} envelope. */
 	unwrapped?: boolean;
-}
-
-/** The parts of a request that come from its catalog entry. */
-export function endpointBase(endpoint: OperationSpec): ApiRequest {
-	return {
-		method: endpoint.method,
-		host: endpoint.host,
-		path: endpoint.path,
-		computeUnits: endpoint.computeUnits,
-		...(endpoint.resendable ? { resendable: true } : {}),
-		...(endpoint.unwrapped ? { unwrapped: true } : {}),
-	};
-}
-
-/**
- * The request of a catalog endpoint called by the nodes themselves (the chain client, the
- * trigger): method, host and path from the catalog; values in the query (GET) or body (POST).
- */
-export function endpointRequest(resource: string, operation: string, values: IDataObject = {}): ApiRequest {
-	const endpoint = findOperation(resource, operation);
-	if (!endpoint) throw new Error(`The catalog has no endpoint ${resource}/${operation}`);
-	const request = endpointBase(endpoint);
-	if (!Object.keys(values).length) return request;
-	if (endpoint.method === 'GET') request.qs = values;
-	else request.body = values;
-	return request;
 }

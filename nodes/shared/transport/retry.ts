@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../catalog/types';
+import type { HttpMethod } from './request';
 
 /** How many tries and how long between them. */
 export interface RetrySettings {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../../../shared/errors';
 import { expandApiRequest, type ApiContext } from '../../../shared/transport';
-import { endpointRequest } from '../../../shared/transport/request';
+import { endpointRequest } from '../../../shared/transport/ownEndpoints';
 import { quote } from '../../blocks/validate';
 
 export interface TokenDetails {
@@ -65,7 +65,7 @@ export class TokenDirectory {
 	private async lookUp(tokens: string[]): Promise<void> {
 		const data = await expandApiRequest.call(
 			this.context,
-			endpointRequest('fungibletoken', 'gettokendetails', { chainId: this.chainId, tokenAddress: tokens.join(',') }),
+			endpointRequest('fungibletoken/gettokendetails', { chainId: this.chainId, tokenAddress: tokens.join(',') }),
 			0,
 		);
 		const entries = (Array.isArray(data) ? data : [data]) as unknown[];
