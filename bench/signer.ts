@@ -9,7 +9,7 @@
  */
 import { Interface, Wallet, type TransactionLike } from 'ethers';
 
-import { evmIntent } from '../packages/signer/nodes/ExpandSigner/families/evm';
+import { evmIntent } from '../packages/signer/nodes/ExpandSigner/families/evm/intent';
 import { evmKeyring } from '../packages/signer/nodes/ExpandSigner/families/evm/accounts';
 import { checkFees, completeTransaction, normalizeFields, signTransaction } from '../packages/signer/nodes/ExpandSigner/families/evm/transaction';
 import { checkIntent, ExecutionTotals } from '../packages/signer/nodes/ExpandSigner/policy/check';

@@ -1,7 +1,7 @@
 /** The ERC-20 calls the spending policy reads, against ethers' own encoding; anything else is not read. */
 import { Interface } from 'ethers';
 
-import { decodeTokenCall } from '../../packages/signer/nodes/ExpandSigner/policy/erc20';
+import { decodeTokenCall } from '../../packages/signer/nodes/ExpandSigner/families/evm/erc20';
 import { describePolicy, readPolicy } from '../../packages/signer/nodes/ExpandSigner/policy/policy';
 
 const erc20 = new Interface(['function transfer(address,uint256)', 'function transferFrom(address,address,uint256)', 'function approve(address,uint256)', 'function mint(address,uint256)']);

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { accountProperties, type SignerOperation } from './common';
+import { accountProperties, type SignerOperation } from './account';
 import { evm } from './evm';
-import type { SignerFamily } from './family';
+import type { SignerFamily } from './signerFamily';
 import { solana } from './solana';
 
 /** The Signer's chain families: the Chain Family list, each family's operations and fields, and the router's dispatch come from here. */

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError, errorItem, itemError } from '../../shared/errors';
-import type { SignerFamily } from './family';
+import type { SignerFamily } from './signerFamily';
 import { familiesByName, operationOf } from './operations';
 
 /**

@@ -1,9 +1,9 @@
 import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { type ExecutionTotals, executionTotals } from '../policy/check';
-import { PayoutLedger } from '../policy/ledger';
-import { NonceClaims } from '../policy/nonceClaims';
-import { SharedFolder } from '../policy/sharedFolder';
+import { PayoutLedger } from '../ledger/payoutLedger';
+import { NonceClaims } from '../nonces/claims';
+import { SharedFolder } from '../ledger/sharedFolder';
 
 /** The execution's totals for this node and credential, so a loop over the node counts against one total. */
 export function totalsOf(this: IExecuteFunctions, credentialType: string): ExecutionTotals {

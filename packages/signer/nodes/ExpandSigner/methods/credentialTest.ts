@@ -1,6 +1,6 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { evmFamily } from '../families/evm';
+import { evmFamily } from '../families/evm/intent';
 import { SigningKeyError } from '../families/evm/accounts';
 import { SOLANA_POLICY_FORMAT, signSolanaMessage, solanaKeyring } from '../families/solana';
 import { describePolicy, PolicyError, readPolicy, type SpendingPolicy } from '../policy/policy';

@@ -1,5 +1,5 @@
 import { formatUnits } from '../../shared/amounts';
-import type { Movement, TransactionIntent } from '../families/types';
+import type { Movement, TransactionIntent } from './vocabulary';
 import { assetName, limitFor, shownAddress, type SpendingPolicy } from './policy';
 
 /** A transaction the rules refuse; the message names the rule and the value. The item is added by the caller. */

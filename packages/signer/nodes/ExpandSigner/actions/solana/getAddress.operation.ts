@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { solanaPath } from '../../families/solana';
-import { accountOf } from '../common';
+import { accountOf } from '../account';
 import type { SolanaSession } from './session';
 
 export const option: INodePropertyOptions = {

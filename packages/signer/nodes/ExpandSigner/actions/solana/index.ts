@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { SOLANA_SIGNING_KEY_CREDENTIAL } from '../../../shared/credentials';
 import { SOLANA_POLICY_FORMAT, describeSolanaError, solanaKeyring } from '../../families/solana';
 import { PolicyError, readPolicy } from '../../policy/policy';
-import type { SignerFamily } from '../family';
+import type { SignerFamily } from '../signerFamily';
 import { ledgerOf, totalsOf } from '../session';
 import * as getAddress from './getAddress.operation';
 import type { SolanaSession } from './session';

@@ -1,4 +1,4 @@
 import type { SolanaKeyring } from '../../families/solana';
-import type { FamilySession } from '../common';
+import type { FamilySession } from '../account';
 
 export type SolanaSession = FamilySession<SolanaKeyring>;

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 
 import { itemError } from '../../../shared/errors';
 import { messageBytes, signSolanaMessage } from '../../families/solana';
-import { accountOf } from '../common';
+import { accountOf } from '../account';
 import type { SolanaSession } from './session';
 
 export const option: INodePropertyOptions = {

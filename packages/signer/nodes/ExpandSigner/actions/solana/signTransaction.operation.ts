@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 
 import { itemError } from '../../../shared/errors';
 import { readWireTransaction, type SolanaTransaction } from '../../families/solana';
-import { accountOf } from '../common';
+import { accountOf } from '../account';
 import { chainIdProperty, payoutIdProperty, readChainId, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';

@@ -3,9 +3,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { formatUnits } from '../../../shared/amounts';
 import { refusedItem } from '../../families/evm/transaction';
 import { type SolanaAccount, type SolanaRpc, type SolanaTransaction, decodeTransaction, prepareSolanaTransaction, rpcChainReader, solanaFamily } from '../../families/solana';
-import type { Movement } from '../../families/types';
+import type { Movement } from '../../policy/vocabulary';
 import { checkIntent, Refusal } from '../../policy/check';
-import type { LedgerEntry } from '../../policy/ledger';
+import type { LedgerEntry } from '../../ledger/payoutLedger';
 import type { SolanaSession } from './session';
 
 /**

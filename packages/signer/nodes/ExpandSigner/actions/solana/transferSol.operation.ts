@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 
 import { formatUnits } from '../../../shared/amounts';
 import { latestLifetime, transferSolTransaction } from '../../families/solana';
-import { accountOf } from '../common';
+import { accountOf } from '../account';
 import { amountProperties, chainIdProperty, computeUnitPriceProperty, payoutIdProperty, readAddress, readAmount, readChainId, readComputeUnitPrice, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';

@@ -1,7 +1,7 @@
 import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { Keyring, SigningAccount } from '../types';
+import type { Keyring, SigningAccount } from '../../policy/vocabulary';
 
 export interface EvmKeyring extends Keyring {
 	account(index: number): EvmAccount;

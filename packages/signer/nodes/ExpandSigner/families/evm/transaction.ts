@@ -5,7 +5,7 @@ import type { ChainClient } from '../../../shared/chain/chainClient';
 import { itemError } from '../../../shared/errors';
 import { Refusal } from '../../policy/check';
 import type { SpendingPolicy } from '../../policy/policy';
-import type { SignedTransaction } from '../types';
+import type { SignedTransaction } from '../../policy/vocabulary';
 import type { EvmAccount } from './accounts';
 import type { ChainAnswers } from './fees';
 

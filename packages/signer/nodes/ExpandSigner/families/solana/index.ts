@@ -3,7 +3,7 @@ import type { Transaction } from '@solana/kit';
 export type { Transaction as SolanaTransaction } from '@solana/kit';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { ChainFamily, SigningAccount } from '../types';
+import type { ChainFamily, SigningAccount } from '../../policy/vocabulary';
 import { decodeTransaction } from './decode';
 import { type SolanaChainReader, type SolanaIntent, solanaIntent } from './intent';
 import { type SolanaAccount, solanaKeyring } from './keys';
@@ -43,4 +43,4 @@ export { describeSolanaError } from './errors';
 export { rentExemption, TOKEN_ACCOUNT_SIZE, type SolanaChainReader, type SolanaIntent } from './intent';
 export { SolanaAccount, type SolanaKeyring, solanaKeyring, solanaPath } from './keys';
 export { messageBytes, NotASigner, signSolanaMessage, signSolanaTransaction, type SolanaSignedTransaction } from './sign';
-export { SOLANA_POLICY_FORMAT } from './policy';
+export { SOLANA_POLICY_FORMAT } from './policyFormat';

@@ -1,7 +1,7 @@
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda } from '@solana-program/token';
 import { address } from '@solana/kit';
 
-import type { Movement, TransactionIntent } from '../types';
+import type { Movement, TransactionIntent } from '../../policy/vocabulary';
 import type { DecodedInstruction, DecodedTransaction } from './decode';
 
 /** Size of an SPL Token account, whose rent a new associated token account costs its payer. */

@@ -10,7 +10,7 @@ import {
 } from '@solana/kit';
 
 import { SigningKeyError } from '../evm/accounts';
-import type { SignedTransaction } from '../types';
+import type { SignedTransaction } from '../../policy/vocabulary';
 import type { SolanaAccount } from './keys';
 
 /** A transaction that does not ask for the account's signature: signing it would do nothing or be a mistake. */

@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 
 import { itemError } from '../../shared/errors';
 import type { EvmKeyring } from '../families/evm/accounts';
-import type { Keyring, SigningAccount } from '../families/types';
+import type { Keyring, SigningAccount } from '../policy/vocabulary';
 import type { ChainAnswers } from '../families/evm/fees';
 import type { NonceTracker } from '../families/evm/transaction';
 import type { ExecutionTotals } from '../policy/check';
-import type { PayoutLedger } from '../policy/ledger';
-import type { NonceClaims } from '../policy/nonceClaims';
+import type { PayoutLedger } from '../ledger/payoutLedger';
+import type { NonceClaims } from '../nonces/claims';
 import type { SpendingPolicy } from '../policy/policy';
 
 /** What the items of one execution share in every chain family: the accounts, the policy and its totals, the payout ledger. */

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import type { SignerOperation } from './common';
+import type { SignerOperation } from './account';
 
 /**
  * One chain family of the Signer (EVM, Solana, …): its entry in the Chain Family list, the credential

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { itemError } from '../../shared/errors';
-import { Refusal } from './check';
+import { Refusal } from '../policy/check';
 
 export type FileHelpers = Pick<IExecuteFunctions['helpers'], 'resolvePath' | 'createReadStream' | 'writeContentToFile'>;
 export type FolderFile = Awaited<ReturnType<FileHelpers['resolvePath']>>;

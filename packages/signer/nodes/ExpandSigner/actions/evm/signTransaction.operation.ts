@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toSmallestUnit } from '../../shared/amounts';
-import type { EvmSession } from './common';
+import { toSmallestUnit } from '../../../shared/amounts';
+import type { EvmSession } from '../account';
 import { signItem } from './signing';
 
 export const option: INodePropertyOptions = {

@@ -2,7 +2,7 @@ import { TypedDataEncoder } from 'ethers';
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { accountOf, type EvmSession } from './common';
+import { accountOf, type EvmSession } from '../account';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Typed Data',

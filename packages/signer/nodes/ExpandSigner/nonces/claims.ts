@@ -1,8 +1,8 @@
 import type { INode } from 'n8n-workflow';
 
 import { itemError } from '../../shared/errors';
-import { Refusal } from './check';
-import type { FolderFile, SharedFolder } from './sharedFolder';
+import { Refusal } from '../policy/check';
+import type { FolderFile, SharedFolder } from '../ledger/sharedFolder';
 
 /** What a claim file holds: who took the nonce, when, and (once signed) the transaction that uses it. */
 interface ClaimRecord {

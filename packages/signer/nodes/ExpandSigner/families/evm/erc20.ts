@@ -1,4 +1,4 @@
-import type { Movement } from '../families/types';
+import type { Movement } from '../../policy/vocabulary';
 
 /** The token operations the policy reads: their 4-byte selectors, argument count, and which argument is the recipient. */
 const OPERATIONS: Record<string, { name: string; words: number; recipient: number }> = {

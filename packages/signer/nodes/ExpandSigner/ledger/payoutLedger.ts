@@ -2,10 +2,10 @@ import { id } from 'ethers';
 import type { INode } from 'n8n-workflow';
 
 import { itemError } from '../../shared/errors';
-import { Refusal } from './check';
+import { Refusal } from '../policy/check';
 import type { FolderFile, SharedFolder } from './sharedFolder';
 
-import type { SignedTransaction } from '../families/types';
+import type { SignedTransaction } from '../policy/vocabulary';
 
 /** What a payout ID was signed as: the transaction, and the content it must keep. */
 export interface LedgerEntry {

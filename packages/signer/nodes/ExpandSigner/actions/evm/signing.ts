@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { ChainClient } from '../../shared/chain/chainClient';
-import { evmIntent } from '../families/evm';
-import type { EvmAccount } from '../families/evm/accounts';
-import { checkFees, completeTransaction, needsFillIn, normalizeFields, refusedItem, signTransaction, type TransactionFields } from '../families/evm/transaction';
-import type { SignedTransaction } from '../families/types';
-import { checkIntent, Refusal } from '../policy/check';
-import { type LedgerEntry, PayoutLedger } from '../policy/ledger';
-import type { ChainView } from '../policy/nonceClaims';
-import { accountOf, type EvmSession } from './common';
+import { ChainClient } from '../../../shared/chain/chainClient';
+import { evmIntent } from '../../families/evm/intent';
+import type { EvmAccount } from '../../families/evm/accounts';
+import { checkFees, completeTransaction, needsFillIn, normalizeFields, refusedItem, signTransaction, type TransactionFields } from '../../families/evm/transaction';
+import type { SignedTransaction } from '../../policy/vocabulary';
+import { checkIntent, Refusal } from '../../policy/check';
+import { type LedgerEntry, PayoutLedger } from '../../ledger/payoutLedger';
+import type { ChainView } from '../../nonces/claims';
+import { accountOf, type EvmSession } from '../account';
 
 /** The chain as the nonce claims see it: the account's pending count, and whether a transaction is known. */
 function chainView(client: ChainClient, address: string): ChainView {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { accountOf, type EvmSession } from './common';
+import { accountOf, type EvmSession } from '../account';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Address',

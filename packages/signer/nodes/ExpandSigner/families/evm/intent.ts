@@ -1,7 +1,7 @@
 import type { TransactionLike } from 'ethers';
 
-import { decodeTokenCall } from '../../policy/erc20';
-import type { ChainFamily, Movement, TransactionIntent } from '../types';
+import { decodeTokenCall } from './erc20';
+import type { ChainFamily, Movement, TransactionIntent } from '../../policy/vocabulary';
 import { type EvmAccount, evmKeyring } from './accounts';
 import { signTransaction } from './transaction';
 

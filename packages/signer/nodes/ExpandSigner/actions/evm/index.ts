@@ -1,15 +1,15 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { SIGNING_KEY_CREDENTIAL } from '../../shared/credentials';
-import { evmKeyring, SigningKeyError } from '../families/evm/accounts';
-import { ChainAnswers } from '../families/evm/fees';
-import { NonceTracker } from '../families/evm/transaction';
-import { PolicyError, readPolicy } from '../policy/policy';
-import type { EvmSession } from './common';
+import { SIGNING_KEY_CREDENTIAL } from '../../../shared/credentials';
+import { evmKeyring, SigningKeyError } from '../../families/evm/accounts';
+import { ChainAnswers } from '../../families/evm/fees';
+import { NonceTracker } from '../../families/evm/transaction';
+import { PolicyError, readPolicy } from '../../policy/policy';
+import type { EvmSession } from '../account';
 import * as deployContract from './deployContract.operation';
-import type { SignerFamily } from './family';
+import type { SignerFamily } from '../signerFamily';
 import * as getAddress from './getAddress.operation';
-import { ledgerOf, nonceClaimsOf, totalsOf } from './session';
+import { ledgerOf, nonceClaimsOf, totalsOf } from '../session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
 import * as signTypedData from './signTypedData.operation';
