@@ -13,6 +13,7 @@ import { evmIntent } from '../packages/signer/nodes/ExpandSigner/families/evm/in
 import { evmKeyring } from '../packages/signer/nodes/ExpandSigner/families/evm/accounts';
 import { checkFees, completeTransaction, normalizeFields, signTransaction } from '../packages/signer/nodes/ExpandSigner/families/evm/transaction';
 import { checkIntent, ExecutionTotals } from '../packages/signer/nodes/ExpandSigner/policy/check';
+import { EVM_POLICY_FORMAT } from '../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
 import { readPolicy } from '../packages/signer/nodes/ExpandSigner/policy/policy';
 import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../test/helpers/n8n';
 import { envelope, startRecordingServer } from '../test/helpers/recordingServer';
@@ -59,7 +60,7 @@ async function raw(): Promise<number> {
 async function signer(): Promise<number> {
 	const start = process.hrtime.bigint();
 	const account = evmKeyring({ keyType: 'privateKey', privateKey: KEY }).account(0);
-	const policy = readPolicy({ allowedRecipients: '', maxPerTransaction: `native = 1\n${token}:6 = 1000000` });
+	const policy = readPolicy({ allowedRecipients: '', maxPerTransaction: `native = 1\n${token}:6 = 1000000` }, EVM_POLICY_FORMAT);
 	const totals = new ExecutionTotals();
 	for (let index = 0; index < items.length; index++) {
 		const fields = normalizeFields(node, index, items[index]);

@@ -24,16 +24,18 @@ import {
 } from '@solana/kit';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { SigningKeyError } from '../../packages/signer/nodes/ExpandSigner/families/evm/accounts';
+import { SigningKeyError } from '../../packages/signer/nodes/ExpandSigner/policy/vocabulary';
 import {
+	type SolanaAccount,
 	type SolanaRpc,
+	type SolanaUnsigned,
 	NotASigner,
 	decodeTransaction,
 	latestLifetime,
 	prepareSolanaTransaction,
 	rpcChainReader,
 	signSolanaMessage,
-	solanaFamily,
+	signSolanaTransaction,
 	solanaKeyring,
 	transferSolTransaction,
 	transferTokenTransaction,
@@ -41,6 +43,8 @@ import {
 import { call, query } from '../devnet/client';
 
 let devnet: Devnet;
+/** Signs a prepared transaction as the Signer does. */
+const signPrepared = async (account: SolanaAccount, prepared: SolanaUnsigned) => await signSolanaTransaction(account, prepared.transaction, prepared.chainId);
 let rpc: SolanaRpc;
 const get = (path: string, params: Record<string, string>) => call(query(devnet.baseUrl, path, params), devnet.apiKey);
 const post = (path: string, body: unknown) => call(`${devnet.baseUrl}${path}`, devnet.apiKey, { method: 'POST', body });
@@ -125,7 +129,7 @@ describe('keys', () => {
 		const account = solanaKeyring({ keyType: 'secretKey', secretKey: mixed }).account(0);
 		expect(account.address).toBe(devnet.solana.wallets[2].address);
 		const transaction = transferSolTransaction({ from: account.address, to: devnet.solana.wallets[3].address, lamports: 1n, lifetime: await latestLifetime(rpc) });
-		await expect(solanaFamily.sign(account, { chainId: '901', transaction, intent: undefined as never })).rejects.toThrow(/public half does not match/);
+		await expect(signSolanaTransaction(account, transaction, '901')).rejects.toThrow(/public half does not match/);
 	});
 });
 
@@ -136,14 +140,14 @@ describe('sign, send, balances', () => {
 		const before = await balance(account.address);
 		const transaction = transferSolTransaction({ from: account.address, to: recipient, lamports: 1_500_000_000n, lifetime: await latestLifetime(rpc) });
 		const prepared = await prepareSolanaTransaction(transaction, '901', account, rpcChainReader(rpc));
-		expect(solanaFamily.intent(prepared, account)).toMatchObject({
+		expect(prepared.intent).toMatchObject({
 			chainId: '901',
 			from: account.address,
 			movements: [{ asset: 'native', recipient, amount: 1_500_000_000n, via: 'System transfer' }],
 			maxFee: 5000n,
 			rent: 0n,
 		});
-		const signed = await solanaFamily.sign(account, prepared);
+		const signed = await signPrepared(account, prepared);
 		expect(signed).toMatchObject({ from: account.address, chainId: '901', complete: true });
 		expect(await verified(account.address, signed.transactionHash, transaction)).toBe(true);
 		const sent = await post('/chain/sendtransaction', { chainId: '901', rawTransaction: signed.rawTransaction });
@@ -173,7 +177,7 @@ describe('sign, send, balances', () => {
 			{ asset: 'native', recipient, amount: 2_039_280n, via: "rent of the recipient's new token account", cost: true },
 			{ asset: usdc, recipient, amount: 250_000_000n, via: 'SPL Token transfer' },
 		]);
-		const signed = await solanaFamily.sign(account, prepared);
+		const signed = await signPrepared(account, prepared);
 		expect(await verified(account.address, signed.signature, transaction)).toBe(true);
 		expect((await post('/chain/sendtransaction', { chainId: '901', rawTransaction: signed.rawTransaction })).status).toBe(200);
 		expect(await balance(recipient, usdc)).toBe(250_000_000n);
@@ -201,7 +205,7 @@ describe('sign, send, balances', () => {
 		const unsignedTransfer = await prepareSolanaTransaction(transaction, '901', account, rpcChainReader(rpc));
 		// The recipient's account exists, so the owner comes from the chain and is believed because it is the recipient's associated account.
 		expect(unsignedTransfer.intent.movements).toEqual([{ asset: usdc, recipient, amount: 4_200_000n, via: 'SPL Token transfer' }]);
-		const signed = await solanaFamily.sign(account, unsignedTransfer);
+		const signed = await signPrepared(account, unsignedTransfer);
 		expect(await verified(account.address, signed.transactionHash, transaction)).toBe(true);
 		const sent = await post('/chain/sendtransaction', { chainId: '901', rawTransaction: signed.rawTransaction });
 		expect(sent.body.data.transactionHash).toBe(signed.transactionHash);
@@ -213,10 +217,10 @@ describe('sign, send, balances', () => {
 		const { blockhash } = await latestLifetime(rpc);
 		const foreign = unsigned(payer.address, [getTransferSolInstruction({ source: createNoopSigner(payer.address as never), destination: address(second.address), amount: 1n })], blockhash);
 		await expect(
-			prepareSolanaTransaction(foreign, '901', second, rpcChainReader(rpc)).then((prepared) => solanaFamily.sign(second, prepared)),
+			prepareSolanaTransaction(foreign, '901', second, rpcChainReader(rpc)).then((prepared) => signPrepared(second, prepared)),
 		).rejects.toThrow(NotASigner);
 		const both = unsigned(payer.address, [getTransferSolInstruction({ source: createNoopSigner(second.address as never), destination: address(payer.address), amount: 1n })], blockhash);
-		const signed = await solanaFamily.sign(second, await prepareSolanaTransaction(both, '901', second, rpcChainReader(rpc)));
+		const signed = await signPrepared(second, await prepareSolanaTransaction(both, '901', second, rpcChainReader(rpc)));
 		expect(signed).toMatchObject({ complete: false, transactionHash: '' });
 		expect(await verified(second.address, signed.signature, both)).toBe(true);
 	});

@@ -1,42 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { itemError } from '../../shared/errors';
-import type { EvmKeyring } from '../families/evm/accounts';
-import type { Keyring, SigningAccount } from '../policy/vocabulary';
-import type { ChainAnswers } from '../families/evm/fees';
-import type { NonceTracker } from '../families/evm/transaction';
-import type { ExecutionTotals } from '../policy/check';
-import type { PayoutLedger } from '../ledger/payoutLedger';
-import type { NonceClaims } from '../nonces/claims';
 import type { SpendingPolicy } from '../policy/policy';
-
-/** What the items of one execution share in every chain family: the accounts, the policy and its totals, the payout ledger. */
-export interface FamilySession<K extends Keyring = Keyring> {
-	keyring: K;
-	policy: SpendingPolicy;
-	totals: ExecutionTotals;
-	/** RPC URLs by chain, one lookup per chain per execution. */
-	rpcUrls: Map<string, Promise<string>>;
-	/** Undefined when the credential names no ledger folder: payout IDs are then refused. */
-	ledger?: PayoutLedger;
-}
-
-/** The EVM family's session: also nonce counters and chain answers. */
-export interface EvmSession extends FamilySession<EvmKeyring> {
-	nonces: NonceTracker;
-	answers: ChainAnswers;
-	/** Automatic nonces claimed in the credential's folder, so other executions and processes never sign the same one. */
-	claims?: NonceClaims;
-}
-
-/** One Signer operation: its entry in the Operation list, its fields, and what it does per item. */
-export interface SignerOperation<Session = EvmSession> {
-	option: INodePropertyOptions;
-	description: INodeProperties[];
-	execute(this: IExecuteFunctions, itemIndex: number, session: Session): Promise<IDataObject>;
-	/** Calls the expand.network API, so the node asks for the API credential with it. */
-	usesApi?: boolean;
-}
+import { Refusal, refusedItem } from '../policy/refusal';
+import type { SigningAccount } from '../policy/vocabulary';
 
 /** Account Index and Expected From, on every operation. */
 export const accountProperties: INodeProperties[] = [
@@ -66,10 +32,10 @@ export function accountOf<A extends SigningAccount>(context: IExecuteFunctions, 
 	const expected = String(context.getNodeParameter('expectedFrom', itemIndex, '') ?? '').trim();
 	// Compared as the family compares addresses: EVM ignores letter case (a checksum), Solana does not.
 	if (expected && session.policy.format.key(expected) !== session.policy.format.key(account.address)) {
-		throw itemError(
+		throw refusedItem(
 			context.getNode(),
 			itemIndex,
-			`Refused by the rule "expectedFrom": account ${index} of the signing credential is ${account.address}, not the expected ${expected}; nothing was signed`,
+			new Refusal('expectedFrom', `account ${index} of the signing credential is ${account.address}, not the expected ${expected}`),
 		);
 	}
 	return account;

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { accountProperties, type SignerOperation } from './account';
+import { accountProperties } from './account';
 import { evm } from './evm';
-import type { SignerFamily } from './signerFamily';
+import type { SignerFamily, SignerOperation } from './signerFamily';
 import { solana } from './solana';
 
 /** The Signer's chain families: the Chain Family list, each family's operations and fields, and the router's dispatch come from here. */

@@ -1,9 +1,22 @@
 import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { type ExecutionTotals, executionTotals } from '../policy/check';
 import { PayoutLedger } from '../ledger/payoutLedger';
-import { NonceClaims } from '../nonces/claims';
 import { SharedFolder } from '../ledger/sharedFolder';
+import { NonceClaims } from '../nonces/claims';
+import { type ExecutionTotals, executionTotals } from '../policy/check';
+import type { SpendingPolicy } from '../policy/policy';
+import type { Keyring } from '../policy/vocabulary';
+
+/** What the items of one execution share in every chain family: the accounts, the policy and its totals, the payout ledger. */
+export interface FamilySession<K extends Keyring = Keyring> {
+	keyring: K;
+	policy: SpendingPolicy;
+	totals: ExecutionTotals;
+	/** RPC URLs by chain, one lookup per chain per execution. */
+	rpcUrls: Map<string, Promise<string>>;
+	/** Undefined when the credential names no ledger folder: payout IDs are then refused. */
+	ledger?: PayoutLedger;
+}
 
 /** The execution's totals for this node and credential, so a loop over the node counts against one total. */
 export function totalsOf(this: IExecuteFunctions, credentialType: string): ExecutionTotals {

@@ -1,6 +1,13 @@
-import type { IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { SignerOperation } from './account';
+/** One Signer operation: its entry in the Operation list, its fields, and what it does per item. */
+export interface SignerOperation<Session> {
+	option: INodePropertyOptions;
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, itemIndex: number, session: Session): Promise<IDataObject>;
+	/** Calls the expand.network API, so the node asks for the API credential with it. */
+	usesApi?: boolean;
+}
 
 /**
  * One chain family of the Signer (EVM, Solana, …): its entry in the Chain Family list, the credential

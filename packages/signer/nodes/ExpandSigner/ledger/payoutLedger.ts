@@ -1,11 +1,9 @@
 import { id } from 'ethers';
 import type { INode } from 'n8n-workflow';
 
-import { itemError } from '../../shared/errors';
-import { Refusal } from '../policy/check';
-import type { FolderFile, SharedFolder } from './sharedFolder';
-
+import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
+import type { FolderFile, SharedFolder } from './sharedFolder';
 
 /** What a payout ID was signed as: the transaction, and the content it must keep. */
 export interface LedgerEntry {
@@ -48,11 +46,7 @@ export class PayoutLedger {
 	) {}
 
 	private refusal(itemIndex: number, message: string) {
-		return itemError(this.node, itemIndex, new Refusal('payoutId', message).message);
-	}
-
-	static contentOf(fields: { to?: string | null; value?: unknown; data?: string }): string {
-		return JSON.stringify([fields.to?.toLowerCase() ?? null, String(fields.value ?? '0'), (fields.data ?? '0x').toLowerCase()]);
+		return refusedItem(this.node, itemIndex, new Refusal('payoutId', message));
 	}
 
 	private fileName(chainId: string, from: string, payoutId: string): string {

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { itemError } from '../../shared/errors';
-import { Refusal } from '../policy/check';
+import { Refusal, refusedItem } from '../policy/refusal';
 
 export type FileHelpers = Pick<IExecuteFunctions['helpers'], 'resolvePath' | 'createReadStream' | 'writeContentToFile'>;
 export type FolderFile = Awaited<ReturnType<FileHelpers['resolvePath']>>;
@@ -53,14 +53,14 @@ export class SharedFolder {
 				stream = await this.helpers.createReadStream(path);
 			} catch (error) {
 				if (codeOf(error) === 'ENOENT') return undefined;
-				throw itemError(this.node, itemIndex, new Refusal(rule, `${what} cannot be opened (${(error as Error).message})`).message);
+				throw refusedItem(this.node, itemIndex, new Refusal(rule, `${what} cannot be opened (${(error as Error).message})`));
 			}
 			const chunks: Buffer[] = [];
 			for await (const chunk of stream) chunks.push(chunk as Buffer);
 			try {
 				return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
 			} catch {
-				if (attempt >= 4) throw itemError(this.node, itemIndex, new Refusal(rule, `${what} cannot be read (${String(path)}); check it by hand`).message);
+				if (attempt >= 4) throw refusedItem(this.node, itemIndex, new Refusal(rule, `${what} cannot be read (${String(path)}); check it by hand`));
 				await sleep(100);
 			}
 		}

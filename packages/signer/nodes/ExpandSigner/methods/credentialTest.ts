@@ -1,7 +1,8 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { evmFamily } from '../families/evm/intent';
-import { SigningKeyError } from '../families/evm/accounts';
+import { evmKeyring } from '../families/evm/accounts';
+import { EVM_POLICY_FORMAT } from '../families/evm/policyFormat';
+import { SigningKeyError } from '../policy/vocabulary';
 import { SOLANA_POLICY_FORMAT, signSolanaMessage, solanaKeyring } from '../families/solana';
 import { describePolicy, PolicyError, readPolicy, type SpendingPolicy } from '../policy/policy';
 
@@ -17,10 +18,10 @@ export async function expandSignerKeyTest(
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	try {
-		const keyring = evmFamily.keyring(data);
+		const keyring = evmKeyring(data);
 		const hasIndex = data.keyType === 'mnemonic' && String(data.derivationPath || '{index}').includes('{index}');
 		const accounts = Array.from({ length: hasIndex ? SHOWN_ACCOUNTS : 1 }, (_, index) => `#${index} ${keyring.account(index).address}`);
-		return validKey(accounts, hasIndex, readPolicy(data), data.payoutLedgerFolder);
+		return validKey(accounts, hasIndex, readPolicy(data, EVM_POLICY_FORMAT), data.payoutLedgerFolder);
 	} catch (error) {
 		return keyError(error);
 	}

@@ -1,7 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { itemError } from '../../shared/errors';
-import { Refusal } from '../policy/check';
+import { Refusal, refusedItem } from '../policy/refusal';
 import type { FolderFile, SharedFolder } from '../ledger/sharedFolder';
 
 /** What a claim file holds: who took the nonce, when, and (once signed) the transaction that uses it. */
@@ -67,7 +66,7 @@ export class NonceClaims {
 	}
 
 	private refuse(itemIndex: number, message: string): never {
-		throw itemError(this.node, itemIndex, new Refusal('nonceClaim', message).message);
+		throw refusedItem(this.node, itemIndex, new Refusal('nonceClaim', message));
 	}
 
 	async claim(chainId: string, address: string, wanted: bigint, itemIndex: number, chain: ChainView): Promise<HeldNonce> {

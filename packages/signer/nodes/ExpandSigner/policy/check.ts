@@ -1,13 +1,7 @@
 import { formatUnits } from '../../shared/amounts';
 import type { Movement, TransactionIntent } from './vocabulary';
 import { assetName, limitFor, shownAddress, type SpendingPolicy } from './policy';
-
-/** A transaction the rules refuse; the message names the rule and the value. The item is added by the caller. */
-export class Refusal extends Error {
-	constructor(rule: string, message: string) {
-		super(`Refused by the rule "${rule}": ${message}; nothing was signed`);
-	}
-}
+import { Refusal } from './refusal';
 
 /** What the signed transactions of one execution have moved, by chain and asset. */
 export class ExecutionTotals {
@@ -29,11 +23,15 @@ export class ExecutionTotals {
 	}
 }
 
-/** An address as people read it (checksummed); other recipients ("a new contract") as they are. */
-
 function amountText(movement: Movement, decimals: number | undefined): string {
 	const raw = movement.amount.toString();
 	return decimals === undefined ? `${raw} (smallest unit)` : `${formatUnits(raw, decimals)} (${raw} in the smallest unit)`;
+}
+
+/** The chain rule, which needs no network: every family checks it before anything is asked. */
+export function chainRefusal(policy: SpendingPolicy, chainId: string): Refusal | undefined {
+	if (!policy.chainIds.size || policy.chainIds.has(chainId)) return undefined;
+	return new Refusal('allowedChainIds', `chain ${chainId} is not one of the allowed chains (${[...policy.chainIds].join(', ')})`);
 }
 
 /**
@@ -42,9 +40,8 @@ function amountText(movement: Movement, decimals: number | undefined): string {
  * Returns the first rule broken, if any.
  */
 export function checkIntent(policy: SpendingPolicy, intent: TransactionIntent, totals: ExecutionTotals): Refusal | undefined {
-	if (policy.chainIds.size && !policy.chainIds.has(intent.chainId)) {
-		return new Refusal('allowedChainIds', `chain ${intent.chainId} is not one of the allowed chains (${[...policy.chainIds].join(', ')})`);
-	}
+	const wrongChain = chainRefusal(policy, intent.chainId);
+	if (wrongChain) return wrongChain;
 	if (policy.recipients.size) {
 		if (intent.opaqueCallTo && !policy.recipients.has(policy.format.key(intent.opaqueCallTo))) {
 			return new Refusal(

@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from 'ethers';
+import { getAddress } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { formatUnits, toSmallestUnit } from '../../shared/amounts';
@@ -56,16 +56,6 @@ export const DEFAULT_MAX_FEE_PER_GAS_GWEI = '10000';
 export const DEFAULT_MAX_GAS_LIMIT = '15000000';
 export const DEFAULT_MAX_TOTAL_FEE = '1';
 
-export const EVM_POLICY_FORMAT: PolicyFormat = {
-	addressKind: '0x addresses',
-	isAddress: (text) => isAddress(text),
-	key: (address) => address.toLowerCase(),
-	nativeDecimals: 18,
-	smallestUnit: 'wei',
-	defaultMaxTotalFee: DEFAULT_MAX_TOTAL_FEE,
-	gasRules: true,
-	readableCalls: 'native transfers and token transfer/transferFrom/approve; other contract calls refused',
-};
 const GWEI_DECIMALS = 9;
 
 /** A policy field that cannot be read; the message names the field and the line. */
@@ -111,7 +101,7 @@ function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimi
 }
 
 /** Reads the policy fields of the signing credential; a field that cannot be read is an error, never ignored. */
-export function readPolicy(credentials: ICredentialDataDecryptedObject, format: PolicyFormat = EVM_POLICY_FORMAT): SpendingPolicy {
+export function readPolicy(credentials: ICredentialDataDecryptedObject, format: PolicyFormat): SpendingPolicy {
 	const chainIds = list(credentials.allowedChainIds);
 	for (const chainId of chainIds) {
 		if (!/^[1-9]\d*$/.test(chainId)) throw new PolicyError(`The policy field "allowedChainIds" must list chain IDs above 0; got "${chainId}"`);

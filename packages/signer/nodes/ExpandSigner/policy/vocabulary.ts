@@ -1,20 +1,9 @@
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+// The Signer's vocabulary: accounts, what a transaction moves, what was signed. It imports nothing
+// of the Signer, so every part of it can use these words.
+import type { IDataObject } from 'n8n-workflow';
 
-/**
- * What the Signer asks of a chain family (EVM, Solana, …). Filling in a transaction from the
- * network is each family's own business; what every family shares is deriving accounts from the
- * stored credential, describing a transaction in the terms of the spending policy, and signing.
- */
-export interface ChainFamily<Unsigned> {
-	/** 'evm', 'solana'. */
-	readonly name: string;
-	/** The accounts of a stored credential. Throws SigningKeyError (which never quotes key material). */
-	keyring(credentials: ICredentialDataDecryptedObject): Keyring;
-	/** What a complete transaction does, for the spending policy, before it is signed. */
-	intent(transaction: Unsigned, account: SigningAccount): TransactionIntent;
-	/** Signs locally; nothing is sent. */
-	sign(account: SigningAccount, transaction: Unsigned): Promise<SignedTransaction>;
-}
+/** Thrown for a key that cannot be loaded; its message never contains the key or phrase. */
+export class SigningKeyError extends Error {}
 
 /**
  * The accounts of one credential, loaded once per execution: a mnemonic derives one per index

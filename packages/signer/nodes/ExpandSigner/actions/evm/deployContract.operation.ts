@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { EvmSession } from '../account';
+import type { EvmSession } from './session';
 import { signItem } from './signing';
 
 export const option: INodePropertyOptions = {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { accountOf, type EvmSession } from '../account';
+import { accountOf } from '../account';
+import type { EvmSession } from './session';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Address',

@@ -1,11 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { SIGNING_KEY_CREDENTIAL } from '../../../shared/credentials';
-import { evmKeyring, SigningKeyError } from '../../families/evm/accounts';
+import { evmKeyring } from '../../families/evm/accounts';
+import { SigningKeyError } from '../../policy/vocabulary';
 import { ChainAnswers } from '../../families/evm/fees';
-import { NonceTracker } from '../../families/evm/transaction';
+import { EVM_POLICY_FORMAT } from '../../families/evm/policyFormat';
+import { NonceTracker } from '../../nonces/tracker';
 import { PolicyError, readPolicy } from '../../policy/policy';
-import type { EvmSession } from '../account';
+import type { EvmSession } from './session';
 import * as deployContract from './deployContract.operation';
 import type { SignerFamily } from '../signerFamily';
 import * as getAddress from './getAddress.operation';
@@ -24,7 +26,7 @@ export const evm: SignerFamily<EvmSession> = {
 		const credentials = await this.getCredentials(SIGNING_KEY_CREDENTIAL);
 		return {
 			keyring: evmKeyring(credentials),
-			policy: readPolicy(credentials),
+			policy: readPolicy(credentials, EVM_POLICY_FORMAT),
 			nonces: new NonceTracker(),
 			answers: new ChainAnswers(),
 			rpcUrls: new Map(),

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toSmallestUnit } from '../../../shared/amounts';
-import type { EvmSession } from '../account';
+import type { EvmSession } from './session';
 import { signItem } from './signing';
 
 export const option: INodePropertyOptions = {

@@ -2,7 +2,8 @@ import { TypedDataEncoder } from 'ethers';
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { accountOf, type EvmSession } from '../account';
+import { accountOf } from '../account';
+import type { EvmSession } from './session';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Typed Data',

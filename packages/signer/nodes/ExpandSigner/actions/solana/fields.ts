@@ -3,9 +3,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { toSmallestUnit } from '../../../shared/amounts';
 import { ChainClient } from '../../../shared/chain/chainClient';
 import { itemError } from '../../../shared/errors';
-import { refusedItem } from '../../families/evm/transaction';
 import { SOLANA_CHAIN_IDENTITY, SOLANA_CHAINS, SOLANA_POLICY_FORMAT, type SolanaRpc } from '../../families/solana';
-import { Refusal } from '../../policy/check';
+import { chainRefusal } from '../../policy/check';
+import { refusedItem } from '../../policy/refusal';
 import type { SolanaSession } from './session';
 
 /** The Solana chain of the API an item signs for. */
@@ -56,9 +56,8 @@ export function readChainId(this: IExecuteFunctions, itemIndex: number, session:
 		throw itemError(this.getNode(), itemIndex, `The parameter "solanaChainId" must be ${known}; got "${chainId}"`);
 	}
 	// The chain rule needs no network: it is checked before anything is asked.
-	if (session.policy.chainIds.size && !session.policy.chainIds.has(chainId)) {
-		throw refusedItem(this.getNode(), itemIndex, new Refusal('allowedChainIds', `chain ${chainId} is not one of the allowed chains (${[...session.policy.chainIds].join(', ')})`));
-	}
+	const wrongChain = chainRefusal(session.policy, chainId);
+	if (wrongChain) throw refusedItem(this.getNode(), itemIndex, wrongChain);
 	return chainId;
 }
 

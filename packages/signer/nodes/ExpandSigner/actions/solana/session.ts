@@ -1,4 +1,4 @@
 import type { SolanaKeyring } from '../../families/solana';
-import type { FamilySession } from '../account';
+import type { FamilySession } from '../session';
 
 export type SolanaSession = FamilySession<SolanaKeyring>;

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { formatUnits } from '../../../shared/amounts';
-import { refusedItem } from '../../families/evm/transaction';
-import { type SolanaAccount, type SolanaRpc, type SolanaTransaction, decodeTransaction, prepareSolanaTransaction, rpcChainReader, solanaFamily } from '../../families/solana';
-import type { Movement } from '../../policy/vocabulary';
-import { checkIntent, Refusal } from '../../policy/check';
+import { type SolanaAccount, type SolanaRpc, type SolanaTransaction, decodeTransaction, prepareSolanaTransaction, rpcChainReader, signSolanaTransaction } from '../../families/solana';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
+import { checkIntent } from '../../policy/check';
+import { Refusal, refusedItem } from '../../policy/refusal';
+import type { Movement } from '../../policy/vocabulary';
+import { signOnce } from '../payout';
 import type { SolanaSession } from './session';
 
 /**
@@ -36,8 +37,8 @@ async function chainStatus(this: IExecuteFunctions, itemIndex: number, rpc: Sola
 
 /**
  * Reads the transaction with the programs' own clients, checks it against the spending policy and
- * signs it; with a payout ID, through the ledger (a repeat gives the earlier transaction back).
- * `details` are added to the output (the amounts in words, the rent).
+ * signs it, once per payout ID (actions/payout.ts). `details` are added to the output (the amounts in
+ * words, the rent).
  */
 export async function signSolanaItem(
 	this: IExecuteFunctions,
@@ -48,7 +49,7 @@ export async function signSolanaItem(
 	const node = this.getNode();
 	const { chainId, account, transaction, rpc } = work;
 	const prepared = await prepareSolanaTransaction(transaction, chainId, account, rpcChainReader(rpc));
-	const intent = solanaFamily.intent(prepared, account);
+	const { intent } = prepared;
 	const refusal = checkIntent(session.policy, intent, session.totals);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	const facts: IDataObject = {
@@ -60,28 +61,18 @@ export async function signSolanaItem(
 		rent: formatUnits(intent.rent.toString(), 9),
 		...work.details,
 	};
-	const signFresh = async () => {
-		const signed = await solanaFamily.sign(account, prepared);
-		session.totals.add(intent);
-		return { ...signed, ...facts };
-	};
-	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
-	if (!payoutId) return { ...(await signFresh()), repeat: false };
-	if (!session.ledger) {
-		throw refusedItem(node, itemIndex, new Refusal('payoutLedgerFolder', `payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`));
-	}
-	const content = contentOf(intent.movements);
-	const { entry, repeat } = await session.ledger.once({ chainId, from: account.address, payoutId }, itemIndex, async () => ({
-		entry: { payoutId, chainId, from: account.address, content, signed: await signFresh() },
-	}));
-	if (!repeat) return { ...entry.signed, payoutId, repeat: false, alreadySent: false };
-	if (entry.content !== content) {
-		throw refusedItem(
-			node,
-			itemIndex,
-			new Refusal('payoutId', `payout ID "${payoutId}" was already signed on ${entry.signedAt} as ${entry.signed.transactionHash} for other content (recipient, amount or asset); a payout ID is never signed for new content`),
-		);
-	}
-	const status = await chainStatus.call(this, itemIndex, rpc, entry);
-	return { ...entry.signed, payoutId, repeat: true, alreadySent: status === 'landed', chainStatus: status, firstSignedAt: entry.signedAt };
+	return await signOnce.call(this, itemIndex, session.ledger, {
+		chainId,
+		from: account.address,
+		content: contentOf(intent.movements),
+		contentWords: 'recipient, amount or asset',
+		sign: async () => ({
+			signed: { ...(await signSolanaTransaction(account, prepared.transaction, chainId)), ...facts },
+			keep: () => session.totals.add(intent),
+		}),
+		status: async (entry) => {
+			const status = await chainStatus.call(this, itemIndex, rpc, entry);
+			return { chainStatus: status, alreadySent: status === 'landed' };
+		},
+	});
 }

@@ -1,14 +1,11 @@
 import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { Keyring, SigningAccount } from '../../policy/vocabulary';
+import { type Keyring, SigningKeyError, type SigningAccount } from '../../policy/vocabulary';
 
 export interface EvmKeyring extends Keyring {
 	account(index: number): EvmAccount;
 }
-
-/** Thrown for a key that cannot be loaded; its message never contains the key or phrase. */
-export class SigningKeyError extends Error {}
 
 /** MetaMask's and BIP-44's account path; Ledger Live's is m/44'/60'/{index}'/0/0. */
 export const DEFAULT_PATH = "m/44'/60'/0'/0/{index}";

@@ -1,9 +1,7 @@
 import type { TransactionLike } from 'ethers';
 
 import { decodeTokenCall } from './erc20';
-import type { ChainFamily, Movement, TransactionIntent } from '../../policy/vocabulary';
-import { type EvmAccount, evmKeyring } from './accounts';
-import { signTransaction } from './transaction';
+import type { Movement, TransactionIntent } from '../../policy/vocabulary';
 
 /**
  * What an EVM transaction moves: its native value to `to`, and for a call the token operation its
@@ -36,12 +34,3 @@ export function evmIntent(transaction: TransactionLike, account: { address: stri
 		maxFee: BigInt(transaction.gasLimit ?? 0) * feePerGas,
 	};
 }
-
-export const evmFamily: ChainFamily<TransactionLike> = {
-	name: 'evm',
-	keyring: evmKeyring,
-	intent: evmIntent,
-	async sign(account, transaction) {
-		return signTransaction(account as EvmAccount, transaction);
-	},
-};

@@ -1,6 +1,6 @@
 import { isSolanaError } from '@solana/kit';
 
-import { SigningKeyError } from '../evm/accounts';
+import { SigningKeyError } from '../../policy/vocabulary';
 import { UnexpectedRpcAnswer } from './chain';
 import { UndecodableTransaction } from './decode';
 import { NotASigner } from './sign';

@@ -3,8 +3,7 @@ import { Mnemonic } from 'ethers';
 import { HDKey } from 'micro-ed25519-hdkey';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { SigningKeyError } from '../evm/accounts';
-import type { Keyring, SigningAccount } from '../../policy/vocabulary';
+import { type Keyring, type SigningAccount, SigningKeyError } from '../../policy/vocabulary';
 
 /** Solana's BIP-44 path (Phantom, Solflare, Backpack, `solana-keygen --derivation-path`): all levels hardened, as SLIP-0010 requires for ed25519. */
 export function solanaPath(index: number): string {

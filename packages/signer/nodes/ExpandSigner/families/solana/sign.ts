@@ -9,8 +9,7 @@ import {
 	signBytes,
 } from '@solana/kit';
 
-import { SigningKeyError } from '../evm/accounts';
-import type { SignedTransaction } from '../../policy/vocabulary';
+import { type SignedTransaction, SigningKeyError } from '../../policy/vocabulary';
 import type { SolanaAccount } from './keys';
 
 /** A transaction that does not ask for the account's signature: signing it would do nothing or be a mistake. */

@@ -1,0 +1,13 @@
+import type { EvmKeyring } from '../../families/evm/accounts';
+import type { ChainAnswers } from '../../families/evm/fees';
+import type { NonceClaims } from '../../nonces/claims';
+import type { NonceTracker } from '../../nonces/tracker';
+import type { FamilySession } from '../session';
+
+/** The EVM family's session: also nonce counters and chain answers. */
+export interface EvmSession extends FamilySession<EvmKeyring> {
+	nonces: NonceTracker;
+	answers: ChainAnswers;
+	/** Automatic nonces claimed in the credential's folder, so other executions and processes never sign the same one. */
+	claims?: NonceClaims;
+}

@@ -1,0 +1,18 @@
+import type { INode } from 'n8n-workflow';
+
+import { itemError } from '../../shared/errors';
+
+/** A transaction the rules refuse; the message names the rule and the value. The item is added by `refusedItem`. */
+export class Refusal extends Error {
+	constructor(
+		readonly rule: string,
+		message: string,
+	) {
+		super(`Refused by the rule "${rule}": ${message}; nothing was signed`);
+	}
+}
+
+/** The item's error for a refusal: the rule, the value and the item, the one way every part of the Signer refuses. */
+export function refusedItem(node: INode, itemIndex: number, refusal: Refusal) {
+	return itemError(node, itemIndex, refusal.message);
+}
