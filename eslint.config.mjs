@@ -11,10 +11,17 @@ import tseslint from 'typescript-eslint';
 
 const communityNodesRecommended = n8nCommunityNodesPlugin.configs.recommended;
 
+// The seam between the packages: the Signer reaches the core's shared code through one door,
+// packages/signer/nodes/ExpandSigner/core.ts, and nowhere else (CONTRIBUTING.md, "The seam between the packages").
+const THROUGH_THE_DOOR = {
+	regex: '(^|/)nodes/shared(/|$)',
+	message: "The Signer imports the core's shared code only through nodes/ExpandSigner/core.ts.",
+};
+
 export default tseslint.config(
 	// Only the shipped package (nodes, credentials, package.json) is held to the community rules;
 	// tests, the devnet and benchmarks are development tools that never reach n8n.
-	globalIgnores(['**/dist', 'node_modules', 'packages/signer/nodes/shared', 'test', 'devnet', 'bench', 'scripts', 'examples', 'playground', '.cache']),
+	globalIgnores(['**/dist', 'node_modules', 'test', 'devnet', 'bench', 'scripts', 'examples', 'playground', '.cache']),
 	{
 		files: ['**/*.ts'],
 		extends: [
@@ -79,6 +86,7 @@ export default tseslint.config(
 							regex: '^(?!(ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
 							message: 'Community nodes may import only n8n-workflow, lodash, moment, p-limit, luxon, zod, crypto; the signer also ethers.',
 						},
+						THROUGH_THE_DOOR,
 					],
 				},
 			],
@@ -99,9 +107,17 @@ export default tseslint.config(
 							regex: '^(?!(@solana/kit|@solana-program/(system|token|compute-budget)|micro-ed25519-hdkey|ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
 							message: 'The Solana family may import only the signer\'s libraries and @solana/kit, @solana-program/system, token, compute-budget and micro-ed25519-hdkey.',
 						},
+						THROUGH_THE_DOOR,
 					],
 				},
 			],
+		},
+	},
+	{
+		// The door itself: it re-exports the few shared modules the Signer uses, and imports nothing else.
+		files: ['./packages/signer/nodes/ExpandSigner/core.ts'],
+		rules: {
+			'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!(\\.\\./){4}nodes/shared/)', message: "The door imports only the core's shared modules." }] }],
 		},
 	},
 	{

@@ -61,7 +61,9 @@ describe.each(PACKAGES)('$name as npm would publish it', ({ name, dir, extra }) 
 	});
 });
 
-test('the core ships no signer code, the signer no other node', () => {
+test('the core ships no signer code, the signer no other node and no catalog', () => {
 	expect(lists.get('n8n-nodes-expand-network')!.filter((file) => /ExpandSigner|credentials\/ExpandS/.test(file))).toEqual([]);
 	expect(lists.get('n8n-nodes-expand-network-signer')!.filter((file) => /^dist\/nodes\/Expand(Trigger)?\//.test(file))).toEqual([]);
+	// The signer ships the core's code it uses (through its door), never the catalog.
+	expect(lists.get('n8n-nodes-expand-network-signer')!.filter((file) => /^dist\/nodes\/shared\/catalog\//.test(file))).toEqual([]);
 });

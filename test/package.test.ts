@@ -79,8 +79,14 @@ test("the signer's runtime dependencies are ethers and Solana's libraries, impor
 	expect(external.filter((name) => ![...N8N_ALLOWED_IMPORTS, ...SOLANA_LIBRARIES, 'ethers'].includes(name))).toEqual([]);
 });
 
-test('the signer carries its own compiled copy of nodes/shared and requires nothing outside its package', () => {
-	expect(existsSync(join(signerRoot, 'dist', 'nodes', 'shared', 'transport', 'index.js'))).toBe(true);
+test('the signer carries compiled copies of only the core modules its door names, no catalog, and requires nothing outside its package', () => {
+	const door = readFileSync(join(signerRoot, 'nodes', 'ExpandSigner', 'core.ts'), 'utf8');
+	const named = [...door.matchAll(/from '(?:\.\.\/){4}(nodes\/shared\/[\w/]+)'/g)].map((match) => match[1]);
+	expect(named.length).toBeGreaterThan(0);
+	const shared = files(join(signerRoot, 'dist', 'nodes', 'shared')).filter((path) => path.endsWith('.js'));
+	for (const module of named) expect(shared).toContain(join(signerRoot, 'dist', `${module}.js`));
+	expect(shared.filter((path) => path.includes(`${join('shared', 'catalog')}`))).toEqual([]);
+	expect(shared.length).toBeLessThan(20);
 	for (const path of files(join(signerRoot, 'dist')).filter((file) => file.endsWith('.js'))) {
 		for (const name of requiredModules(path).filter((module) => module.startsWith('.'))) {
 			const target = join(path, '..', name);

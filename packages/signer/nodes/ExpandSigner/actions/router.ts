@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { asNodeError, errorItem, itemError } from '../../shared/errors';
+import { asNodeError, errorItem, itemError } from '../core';
 import type { SignerFamily } from './signerFamily';
 import { familiesByName, operationOf } from './operations';
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { itemError } from '../../shared/errors';
+import { itemError } from '../core';
 import { Refusal, refusedItem } from '../policy/refusal';
 
 export type FileHelpers = Pick<IExecuteFunctions['helpers'], 'resolvePath' | 'createReadStream' | 'writeContentToFile'>;

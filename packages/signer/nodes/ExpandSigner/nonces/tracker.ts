@@ -1,4 +1,4 @@
-import type { ChainClient } from '../../shared/chain/chainClient';
+import type { ChainClient } from '../core';
 import type { ChainView } from './claims';
 
 /**

@@ -1,4 +1,4 @@
-import { formatUnits } from '../../shared/amounts';
+import { formatUnits } from '../core';
 import type { Movement, TransactionIntent } from './vocabulary';
 import { assetName, limitFor, shownAddress, type SpendingPolicy } from './policy';
 import { Refusal } from './refusal';

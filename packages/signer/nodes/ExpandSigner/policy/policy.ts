@@ -1,7 +1,7 @@
 import { getAddress } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { formatUnits, toSmallestUnit } from '../../shared/amounts';
+import { formatUnits, toSmallestUnit } from '../core';
 
 /**
  * The spending policy of a signing credential. Every field is optional; the fee ceilings have

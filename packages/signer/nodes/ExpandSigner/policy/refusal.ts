@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { itemError } from '../../shared/errors';
+import { itemError } from '../core';
 
 /** A transaction the rules refuse; the message names the rule and the value. The item is added by `refusedItem`. */
 export class Refusal extends Error {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toSmallestUnit } from '../../../shared/amounts';
+import { toSmallestUnit } from '../../core';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
 

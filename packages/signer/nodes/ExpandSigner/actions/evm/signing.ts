@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { ChainClient } from '../../../shared/chain/chainClient';
+import { ChainClient } from '../../core';
 import type { EvmAccount } from '../../families/evm/accounts';
 import { evmIntent } from '../../families/evm/intent';
 import { checkFees, completeTransaction, needsFillIn, normalizeFields, signTransaction, type TransactionFields } from '../../families/evm/transaction';

@@ -1,8 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { toSmallestUnit } from '../../../shared/amounts';
-import { ChainClient } from '../../../shared/chain/chainClient';
-import { itemError } from '../../../shared/errors';
+import { ChainClient, itemError, toSmallestUnit } from '../../core';
 import { SOLANA_CHAIN_IDENTITY, SOLANA_CHAINS, SOLANA_POLICY_FORMAT, type SolanaRpc } from '../../families/solana';
 import { chainRefusal } from '../../policy/check';
 import { refusedItem } from '../../policy/refusal';

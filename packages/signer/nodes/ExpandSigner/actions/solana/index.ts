@@ -1,6 +1,5 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { SOLANA_SIGNING_KEY_CREDENTIAL } from '../../../shared/credentials';
 import { SOLANA_POLICY_FORMAT, describeSolanaError, solanaKeyring } from '../../families/solana';
 import { PolicyError, readPolicy } from '../../policy/policy';
 import type { SignerFamily } from '../signerFamily';
@@ -12,19 +11,22 @@ import * as signTransaction from './signTransaction.operation';
 import * as transferSol from './transferSol.operation';
 import * as transferToken from './transferToken.operation';
 
+/** Its keys' credential type (credentials/, in this package). */
+const CREDENTIAL = 'expandSolanaKeyApi';
+
 /** Solana (900) and Solana Devnet (901), built and signed with @solana/kit and the @solana-program clients. */
 export const solana: SignerFamily<SolanaSession> = {
 	option: { name: 'Solana', value: 'solana', description: 'Solana and Solana Devnet: SOL and SPL token transfers, transactions the API prepares' },
-	credential: SOLANA_SIGNING_KEY_CREDENTIAL,
+	credential: CREDENTIAL,
 	operations: [getAddress, signMessage, signTransaction, transferSol, transferToken],
 	defaultOperation: 'transferSol',
 	async openSession(this: IExecuteFunctions): Promise<SolanaSession> {
-		const credentials = await this.getCredentials(SOLANA_SIGNING_KEY_CREDENTIAL);
+		const credentials = await this.getCredentials(CREDENTIAL);
 		return {
 			keyring: solanaKeyring(credentials),
 			policy: readPolicy(credentials, SOLANA_POLICY_FORMAT),
 			rpcUrls: new Map(),
-			totals: totalsOf.call(this, SOLANA_SIGNING_KEY_CREDENTIAL),
+			totals: totalsOf.call(this, CREDENTIAL),
 			ledger: ledgerOf.call(this, credentials),
 		};
 	},

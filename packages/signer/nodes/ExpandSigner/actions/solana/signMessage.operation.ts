@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { itemError } from '../../../shared/errors';
+import { itemError } from '../../core';
 import { messageBytes, signSolanaMessage } from '../../families/solana';
 import { accountOf } from '../account';
 import type { SolanaSession } from './session';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { itemError } from '../../../shared/errors';
+import { itemError } from '../../core';
 import { readWireTransaction, type SolanaTransaction } from '../../families/solana';
 import { accountOf } from '../account';
 import { chainIdProperty, payoutIdProperty, readChainId, rpcOf } from './fields';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { formatUnits } from '../../../shared/amounts';
+import { formatUnits } from '../../core';
 import { type SolanaAccount, type SolanaRpc, type SolanaTransaction, decodeTransaction, prepareSolanaTransaction, rpcChainReader, signSolanaTransaction } from '../../families/solana';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { checkIntent } from '../../policy/check';

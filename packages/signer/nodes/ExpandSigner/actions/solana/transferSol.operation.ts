@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { formatUnits } from '../../../shared/amounts';
+import { formatUnits } from '../../core';
 import { latestLifetime, transferSolTransaction } from '../../families/solana';
 import { accountOf } from '../account';
 import { amountProperties, chainIdProperty, computeUnitPriceProperty, payoutIdProperty, readAddress, readAmount, readChainId, readComputeUnitPrice, rpcOf } from './fields';

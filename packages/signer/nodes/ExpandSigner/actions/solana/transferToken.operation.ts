@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { formatUnits } from '../../../shared/amounts';
-import { itemError } from '../../../shared/errors';
+import { formatUnits, itemError } from '../../core';
 import { TOKEN_ACCOUNT_SIZE, latestLifetime, mintDecimals, rentExemption, rpcChainReader, transferTokenTransaction } from '../../families/solana';
 import { accountOf } from '../account';
 import { amountProperties, chainIdProperty, computeUnitPriceProperty, payoutIdProperty, readAddress, readAmount, readChainId, readComputeUnitPrice, rpcOf } from './fields';

@@ -1,4 +1,4 @@
-import type { ChainClient } from '../../../shared/chain/chainClient';
+import type { ChainClient } from '../../core';
 
 /**
  * Chain-wide answers (the latest block's base fee, the suggested tip, the gas price) asked once per

@@ -1,8 +1,8 @@
 import { accessListify, AbiCoder, isAddress, isHexString, keccak256, Transaction, type TransactionLike } from 'ethers';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { ChainClient } from '../../../shared/chain/chainClient';
-import { itemError } from '../../../shared/errors';
+import type { ChainClient } from '../../core';
+import { itemError } from '../../core';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SpendingPolicy } from '../../policy/policy';
 import type { SignedTransaction } from '../../policy/vocabulary';

@@ -1,7 +1,7 @@
 import { TOKEN_PROGRAM_ADDRESS, getMintDecoder, getMintSize, getTokenDecoder } from '@solana-program/token';
 import { getBase64Encoder, isAddress } from '@solana/kit';
 
-import type { ChainIdentity } from '../../../shared/chain/chainClient';
+import type { ChainIdentity } from '../../core';
 import type { Lifetime } from './build';
 import type { SolanaChainReader } from './intent';
 

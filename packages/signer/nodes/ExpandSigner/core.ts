@@ -1,0 +1,9 @@
+/**
+ * The door to the core package's shared code (n8n-nodes-expand-network, nodes/shared): the only file of
+ * the Signer that reaches into the core's folder (eslint.config.mjs refuses any other). The build compiles
+ * what this file names, and only that, into the signer's own dist (dist/nodes/shared), so the package
+ * requires nothing outside itself and ships no catalog. CONTRIBUTING.md, "The seam between the packages".
+ */
+export { formatUnits, toSmallestUnit } from '../../../../nodes/shared/amounts';
+export { ChainClient, type ChainIdentity } from '../../../../nodes/shared/chain/chainClient';
+export { asNodeError, errorItem, itemError } from '../../../../nodes/shared/errors';
