@@ -1,8 +1,22 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
 import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
+
+/** The Payout ID field of an operation that signs through `signOnce`. */
+export function payoutIdProperty(operation: string): INodeProperties {
+	return {
+		displayName: 'Payout ID',
+		name: 'payoutId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.invoiceId }}',
+		description:
+			"Your own unique ID of this payment. A payout ID already signed for this account and chain is never signed again: the earlier signed transaction is returned, marked as a repeat. Needs the signing credential's Payout Ledger Folder.",
+		displayOptions: { show: { operation: [operation] } },
+	};
+}
 
 /** A transaction signed for an item and not yet passed on: `keep` once it is, `discard` (giving up what it holds, a nonce claim) when it is dropped. */
 export interface FreshSignature {

@@ -11,6 +11,8 @@ export class SigningKeyError extends Error {}
  */
 export interface Keyring {
 	account(index: number): SigningAccount;
+	/** The derivation path an account is shown with, where the family shows one (Solana's, from a mnemonic). */
+	shownPath?(index: number): string | undefined;
 }
 
 /** One account of a stored credential: its address, never its key. */

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toSmallestUnit } from '../../core';
+import { payoutIdProperty } from '../payout';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
 
@@ -44,16 +45,7 @@ export const description: INodeProperties[] = [
 			'Dot path of the transaction in the input item; leave empty when the item itself is the transaction (chainId, from, to, value, gas, data, gasPrice, nonce)',
 		displayOptions: { show: { ...show, source: ['input'] } },
 	},
-	{
-		displayName: 'Payout ID',
-		name: 'payoutId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.invoiceId }}',
-		description:
-			"Your own unique ID of this payment. A payout ID already signed for this account and chain is never signed again: the earlier signed transaction is returned, marked as a repeat. Needs the signing credential's Payout Ledger Folder.",
-		displayOptions: { show },
-	},
+	payoutIdProperty('signTransaction'),
 	{
 		displayName: 'To',
 		name: 'to',

@@ -97,19 +97,6 @@ export function computeUnitPriceProperty(operation: string): INodeProperties {
 	};
 }
 
-export function payoutIdProperty(operation: string): INodeProperties {
-	return {
-		displayName: 'Payout ID',
-		name: 'payoutId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.invoiceId }}',
-		description:
-			"Your own unique ID of this payment. A payout ID already signed for this account and chain is never signed again: the earlier signed transaction is returned, marked as a repeat. Needs the signing credential's Payout Ledger Folder.",
-		displayOptions: { show: { operation: [operation] } },
-	};
-}
-
 /** JSON-RPC of the item's chain: URL from the API (chain/getpublicrpc), the node checked by its genesis hash. */
 export function rpcOf(this: IExecuteFunctions, itemIndex: number, session: SolanaSession, chainId: string): SolanaRpc {
 	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls, SOLANA_CHAIN_IDENTITY);

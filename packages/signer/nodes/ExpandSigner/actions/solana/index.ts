@@ -2,9 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { SOLANA_POLICY_FORMAT, describeSolanaError, solanaKeyring } from '../../families/solana';
 import { PolicyError, readPolicy } from '../../policy/policy';
+import * as getAddress from '../getAddress.operation';
 import type { SignerFamily } from '../signerFamily';
 import { ledgerOf, totalsOf } from '../session';
-import * as getAddress from './getAddress.operation';
 import type { SolanaSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { itemError } from '../../core';
 import { readWireTransaction, type SolanaTransaction } from '../../families/solana';
 import { accountOf } from '../account';
-import { chainIdProperty, payoutIdProperty, readChainId, rpcOf } from './fields';
+import { payoutIdProperty } from '../payout';
+import { chainIdProperty, readChainId, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
 

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOpti
 import { formatUnits, itemError } from '../../core';
 import { TOKEN_ACCOUNT_SIZE, latestLifetime, mintDecimals, rentExemption, rpcChainReader, transferTokenTransaction } from '../../families/solana';
 import { accountOf } from '../account';
-import { amountProperties, chainIdProperty, computeUnitPriceProperty, payoutIdProperty, readAddress, readAmount, readChainId, readComputeUnitPrice, rpcOf } from './fields';
+import { payoutIdProperty } from '../payout';
+import { amountProperties, chainIdProperty, computeUnitPriceProperty, readAddress, readAmount, readChainId, readComputeUnitPrice, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
 

@@ -82,6 +82,7 @@ export function solanaKeyring(credentials: ICredentialDataDecryptedObject): Sola
 		const accounts = new Map<number, SolanaAccount>();
 		return {
 			fromMnemonic: true,
+			shownPath: solanaPath,
 			account(index: number) {
 				if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
 					throw new SigningKeyError(`Account index ${index} is not a whole number from 0 to 2147483647`);
