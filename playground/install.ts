@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { CACHE, N8N_CACHE } from './paths';
 import { log, run } from './proc';
 
-/** The oldest n8n the package supports (README, "Supported n8n versions"). */
+/** The oldest n8n the package supports (docs/development.md, "n8n versions tested"). */
 export const N8N_OLDEST = '2.8.4';
 /**
  * The latest n8n release proven here. 2.41.3, the registry's latest on 2026-11-23, does not install:
