@@ -4,7 +4,8 @@ import type { LocalChain } from './chains';
 import { type Artifact, devnetArtifacts, uniswapArtifact } from './compile';
 
 /** hardhat's well-known development mnemonic: its accounts are funded with 10,000 ETH each. */
-const MNEMONIC = 'test test test test test test test test test test test junk';
+/** The devnet's well-known mnemonic (hardhat's): every funded wallet, EVM and Solana, derives from it. */
+export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 const WALLET_COUNT = 10;
 
 export interface DevnetToken {
@@ -31,7 +32,7 @@ export interface Fixtures {
 
 export function devnetWallets(): DevnetWallet[] {
 	return Array.from({ length: WALLET_COUNT }, (_, index) => {
-		const wallet = HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`);
+		const wallet = HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`);
 		return { address: wallet.address, privateKey: wallet.privateKey };
 	});
 }

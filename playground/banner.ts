@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 
 import type { Devnet } from '../devnet';
+import { DEVNET_MNEMONIC } from '../devnet/fixtures';
 import { n8nBin, n8nNode } from './install';
 import type { N8nInstance } from './n8n';
 import { EXPAND_CREDENTIAL, PAYOUT_WALLET_INDEX, SIGNER_CREDENTIAL, SOLANA_CREDENTIAL, SOLANA_PAYOUT_WALLET_INDEX, evmLedgerFolder, solanaLedgerFolder } from './prepare';
@@ -58,7 +59,7 @@ ${tokens(chain).map((line) => `  ${line}`).join('\n')}
   Uniswap V2 router ${chain.uniswapV2.router} (dexId ${devnet.chains.map((entry) => `${devnet.dexIds[entry.chainId]} on ${entry.chainId}`).join(', ')})
   On ${solana.chainId}: USDC mint ${solana.usdc.address}  ${solana.usdc.decimals} decimals
 
-Funded EVM wallets (10,000 ETH each on both chains; keys: mnemonic "test test test test test test test test test test test junk",
+Funded EVM wallets (10,000 ETH each on both chains; keys: mnemonic "${DEVNET_MNEMONIC}",
 m/44'/60'/0'/0/<n>; wallets 10-19 of it are funded too, and the payout run pays 13-15):
 ${chain.wallets.map((wallet, index) => `  ${String(index).padStart(2)}  ${wallet.address}${WALLET_ROLES[index] ? `  ${WALLET_ROLES[index]}` : ''}`).join('\n')}
 Funded Solana wallets (100 SOL; wallets 0-3 with 10,000 USDC):

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'net';
 
 import { endpointOf } from '../api';
 import type { FaultInjector } from '../faults';
+import { readBody } from '../readBody';
 import { DateFormatError, type Meter, computeUnitsFor } from '../metering';
 import { createContext, type Handler } from './context';
 import type { ChainRuntime } from './evm';
@@ -37,15 +38,6 @@ interface Answer {
 	body: unknown;
 	/** The chain the call named, for the usage record. */
 	chainId?: string;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		request.on('error', reject);
-	});
 }
 
 function send(response: ServerResponse, answer: Answer, faults?: FaultInjector, request?: IncomingMessage): number {

@@ -8,8 +8,8 @@ import type { Devnet } from '../../devnet';
 import { readSavedWorkflow, runSavedWorkflow, type SavedWorkflow } from '../../scripts/engine/savedWorkflow';
 import { digestRun, type RunDigest } from './digest';
 import { migrateWorkflows } from './migration';
+import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 
-const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 
 /** A balance a run may move: a wallet's native asset, or a token, on a chain. */
 interface Watched {

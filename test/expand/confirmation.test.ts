@@ -9,8 +9,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { type Devnet, startDevnet } from '../../devnet';
 import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
 import { type RecordingServer, envelope, startRecordingServer } from '../helpers/recordingServer';
+import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
 
-const MNEMONIC = 'test test test test test test test test test test test junk';
 const sender = HDNodeWallet.fromPhrase(MNEMONIC, undefined, "m/44'/60'/0'/0/8");
 const erc20 = new Interface(['function transfer(address,uint256)']);
 

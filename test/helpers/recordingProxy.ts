@@ -1,6 +1,8 @@
 import { createServer, request as httpRequest, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
+import { readBody } from '../../devnet/readBody';
+
 export interface ProxiedRequest {
 	target: string;
 	method: string;
@@ -25,10 +27,7 @@ export async function startRecordingProxy(origins: string[]) {
 	for (const origin of origins) {
 		const server = createServer((incoming, outgoing) => {
 			const at = Date.now();
-			const chunks: Buffer[] = [];
-			incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-			incoming.on('end', () => {
-				const body = Buffer.concat(chunks).toString('utf8');
+			void readBody(incoming).then((body) => {
 				requests.push({ target: origin, method: incoming.method ?? '', url: incoming.url ?? '', headers: { ...incoming.headers }, body, at });
 				const target = new URL(incoming.url ?? '/', origin);
 				const forward = httpRequest(
@@ -60,3 +59,6 @@ export async function startRecordingProxy(origins: string[]) {
 		close: () => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))),
 	};
 }
+
+/** A running recording proxy. */
+export type RecordingProxy = Awaited<ReturnType<typeof startRecordingProxy>>;

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
+import { readBody } from '../../devnet/readBody';
 export type HostName = 'base' | 'historical';
 
 export interface RecordedRequest {
@@ -33,15 +34,6 @@ export interface RecordingServer {
 	requests: RecordedRequest[];
 	respondWith(responder: Responder): void;
 	close(): Promise<void>;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		request.on('error', reject);
-	});
 }
 
 function parseBody(text: string): unknown {

@@ -8,25 +8,22 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { Interface } from 'ethers';
-
-import type { Devnet } from '../../devnet';
-import { type N8nInstance, executeWorkflow, n8nCli, runError } from '../../playground/n8n';
+import { executeWorkflow, n8nCli, runError } from '../../playground/n8n';
 import { run } from '../../playground/proc';
 import { PAYOUT_WALLET_INDEX } from '../../playground/prepare';
-import { assert, equal } from './check';
+import { balanceOf } from '../helpers/chainReads';
+import { assert, equal } from '../helpers/checks';
+import type { Session } from './session';
 
 const ROOT = path.join(__dirname, '..', '..');
 const SAVED = path.join(ROOT, 'test', 'compat', '0.1.0', 'workflows', 'payout.devnet.904f474.json');
 const MIGRATION = path.join(ROOT, 'packages', 'signer', 'bin', 'migrate-workflows.js');
 const ID = 'expandPayoutDevnet';
-const erc20 = new Interface(['function balanceOf(address) view returns (uint256)']);
 
-export async function firstReleasePayout(devnet: Devnet, n8n: N8nInstance): Promise<void> {
+export async function firstReleasePayout({ devnet, n8n }: Session): Promise<void> {
 	const [chain] = devnet.chains;
 	const usdc = chain.tokens.USDC.address;
-	const balance = async (owner: string) =>
-		BigInt(await devnet.rpc<string>(chain.chainId, 'eth_call', [{ to: usdc, data: erc20.encodeFunctionData('balanceOf', [owner]) }, 'latest']));
+	const balance = (owner: string) => balanceOf(devnet, chain.chainId, owner, usdc);
 	const sender = chain.wallets[PAYOUT_WALLET_INDEX].address;
 	const recipients = [5, 6, 7].map((index) => chain.wallets[index].address);
 

@@ -6,16 +6,17 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
-import { HDNodeWallet, Interface, parseUnits } from 'ethers';
+import { HDNodeWallet, parseUnits } from 'ethers';
 
+import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { type PayoutRunResult, runPayoutRun } from '../../playground/payoutRun';
 import { PAYOUT_WALLET_INDEX } from '../../playground/prepare';
-import { assert, equal } from './check';
-import type { Session } from './triggers';
+import { balanceOf } from '../helpers/chainReads';
+import { assert, equal } from '../helpers/checks';
+import type { Session } from './session';
 
 export const PAYOUT_RUN_ID = 'expandPayoutRunDevnet';
 const START = 'Start payout run';
-const erc20 = new Interface(['function balanceOf(address) view returns (uint256)']);
 
 /** The example's stand-in sheet (its "Payout sheet" node): devnet wallets 13 to 15 are paid by wallet 3. */
 const ROWS = [
@@ -25,7 +26,6 @@ const ROWS = [
 	{ rowId: '4', wallet: 13, token: 'DAI', amount: '75.25' },
 ] as const;
 const RUN_ID = 'payroll-2026-11';
-const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 /** Hardhat account `index` of the devnet's mnemonic (devnet.chains[].wallets lists 0 to 9 only). */
 const walletAddress = (index: number) => HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
 
@@ -35,10 +35,7 @@ async function holdings(session: Session): Promise<{ balances: Record<string, bi
 	const owners = [PAYOUT_WALLET_INDEX, 13, 14, 15].map(walletAddress);
 	const balances: Record<string, bigint> = {};
 	for (const owner of owners) {
-		for (const token of ['USDC', 'DAI'] as const) {
-			const data = erc20.encodeFunctionData('balanceOf', [owner]);
-			balances[`${owner}:${token}`] = BigInt(await session.devnet.rpc<string>(chain.chainId, 'eth_call', [{ to: chain.tokens[token].address, data }, 'latest']));
-		}
+		for (const token of ['USDC', 'DAI'] as const) balances[`${owner}:${token}`] = await balanceOf(session.devnet, chain.chainId, owner, chain.tokens[token].address);
 	}
 	const nonce = Number(BigInt(await session.devnet.rpc<string>(chain.chainId, 'eth_getTransactionCount', [owners[0], 'latest'])));
 	return { balances, nonce };

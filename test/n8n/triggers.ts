@@ -10,8 +10,9 @@ import { formatUnits, id as keccakId } from 'ethers';
 
 import type { Devnet, DevnetChain } from '../../devnet';
 import type { N8nRest, WorkflowData } from '../../playground/rest';
-import { assert, equal, jsonLines } from './check';
+import { assert, equal, jsonLines } from '../helpers/checks';
 import { pause, until } from '../../playground/wait';
+import type { Session } from './session';
 import type { Sink } from './sink';
 import { headOf, sendUsdc, startTraffic } from './traffic';
 
@@ -20,17 +21,6 @@ export const BLOCK_LOG_ID = 'expandTestBlockLog';
 export const TRANSFER_LOG = path.join(__dirname, 'workflows', 'transfer-log.json');
 export const TRANSFER_LOG_ID = 'expandTestTransferLog';
 export const USDC_EXAMPLE_ID = 'expandUsdcSlackDevnet';
-
-/** What run.ts shares with these checks: the devnet, the running n8n's REST API and a restart of n8n. */
-export interface Session {
-	devnet: Devnet;
-	/** A file the example and test workflows write into. */
-	out(file: string): string;
-	rest(): N8nRest;
-	/** Stops n8n, runs `whileDown`, starts n8n again and logs in. */
-	restart(whileDown: () => Promise<void>): Promise<void>;
-	slack: Sink;
-}
 
 interface BlockLine {
 	number: number;

@@ -6,18 +6,16 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { Interface, formatUnits } from 'ethers';
+import { formatUnits } from 'ethers';
 
 import type { Devnet } from '../../devnet';
-import { type N8nInstance, executeWorkflow, runError } from '../../playground/n8n';
+import { executeWorkflow, runError } from '../../playground/n8n';
 import { EXAMPLE_IDS } from '../../playground/playground';
-import { assert, equal } from './check';
+import { balanceOf, dexPrice } from '../helpers/chainReads';
+import { assert, equal } from '../helpers/checks';
 import { pause } from '../../playground/wait';
-import type { Sink } from './sink';
+import type { Session } from './session';
 import { sendUsdc } from './traffic';
-
-const erc20 = new Interface(['function balanceOf(address) view returns (uint256)']);
-const router = new Interface(['function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)']);
 
 interface Row {
 	timestamp: string;
@@ -48,7 +46,7 @@ async function blockAt(devnet: Devnet, chainId: string, timestamp: number): Prom
 	return low;
 }
 
-export async function monthEndValuation(devnet: Devnet, n8n: N8nInstance, slack: Sink): Promise<string> {
+export async function monthEndValuation({ devnet, n8n, slack }: Session): Promise<string> {
 	const [chainA, chainB] = devnet.chains;
 	// The valuation time: the newest block of chain A; then, a second later, transfers on both chains that it must not see.
 	const head = await devnet.rpc<{ number: string; timestamp: string }>(chainA.chainId, 'eth_getBlockByNumber', ['latest', false]);
@@ -70,12 +68,7 @@ export async function monthEndValuation(devnet: Devnet, n8n: N8nInstance, slack:
 	for (const row of report.rows) {
 		const chain = devnet.chains.find((entry) => entry.chainId === row.chainId)!;
 		const token = Object.values(chain.tokens).find((entry) => entry.address === row.tokenAddress);
-		const at = async (tag: string) =>
-			BigInt(
-				row.tokenAddress === 'native'
-					? await devnet.rpc<string>(row.chainId, 'eth_getBalance', [row.address, tag])
-					: await devnet.rpc<string>(row.chainId, 'eth_call', [{ to: row.tokenAddress, data: erc20.encodeFunctionData('balanceOf', [row.address]) }, tag]),
-			);
+		const at = (tag: string) => balanceOf(devnet, row.chainId, row.address, row.tokenAddress, tag);
 		const what = `${row.chainId} ${row.wallet} ${row.asset}`;
 		const balance = await at(hex(blocks[row.chainId]));
 		equal(row.balance, String(balance), `${what} balance at block ${blocks[row.chainId]}`);
@@ -85,12 +78,7 @@ export async function monthEndValuation(devnet: Devnet, n8n: N8nInstance, slack:
 		equal(row.amount, formatUnits(balance, decimals).replace(/\.0$/, ''), `${what} whole units`);
 		// The price of one whole token in USDC's smallest unit: the router's quote (USDC itself: 1).
 		const usdc = chain.tokens.USDC;
-		let price = 10n ** BigInt(usdc.decimals);
-		if (row.tokenAddress !== usdc.address) {
-			const data = router.encodeFunctionData('getAmountsOut', [10n ** BigInt(decimals), [token?.address ?? chain.weth, usdc.address]]);
-			const [amounts] = router.decodeFunctionResult('getAmountsOut', await devnet.rpc<string>(row.chainId, 'eth_call', [{ to: chain.uniswapV2.router, data }, 'latest']));
-			price = amounts[1] as bigint;
-		}
+		const price = row.tokenAddress === usdc.address ? 10n ** BigInt(usdc.decimals) : await dexPrice(devnet, row.chainId, token?.address ?? chain.weth, decimals);
 		equal(row.usdPrice, formatUnits(price, usdc.decimals).replace(/\.0$/, ''), `${what} USD price`);
 		const value = (balance * price) / 10n ** BigInt(decimals);
 		equal(row.usdValueUnits, String(value), `${what} USD value (exact)`);

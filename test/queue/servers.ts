@@ -2,6 +2,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { readBody } from '../../devnet/readBody';
+
 async function listen(server: Server): Promise<string> {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -9,21 +11,25 @@ async function listen(server: Server): Promise<string> {
 
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
+/** What the queue test's workflows post to: every JSON body posted to /<kind>, in arrival order. */
+export interface Collector {
+	url: string;
+	posted<T>(kind: string): T[];
+	stop(): Promise<void>;
+}
+
 /** Keeps every JSON body posted to /<kind>, in arrival order. */
-export async function startCollector(): Promise<{ url: string; posted<T>(kind: string): T[]; stop(): Promise<void> }> {
+export async function startCollector(): Promise<Collector> {
 	const posts = new Map<string, unknown[]>();
-	const server = createServer((request, response) => {
-		let body = '';
-		request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-		request.on('end', () => {
-			const kind = (request.url ?? '/').slice(1);
-			try {
-				posts.set(kind, [...(posts.get(kind) ?? []), JSON.parse(body)]);
-				response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-			} catch {
-				response.writeHead(400).end();
-			}
-		});
+	const server = createServer(async (request, response) => {
+		const body = await readBody(request).catch(() => '');
+		const kind = (request.url ?? '/').slice(1);
+		try {
+			posts.set(kind, [...(posts.get(kind) ?? []), JSON.parse(body)]);
+			response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+		} catch {
+			response.writeHead(400).end();
+		}
 	});
 	const url = await listen(server);
 	return { url, posted: <T>(kind: string) => (posts.get(kind) ?? []) as T[], stop: () => close(server) };

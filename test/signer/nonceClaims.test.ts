@@ -18,9 +18,9 @@ import { HDNodeWallet } from 'ethers';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
 
 const ROOT = join(__dirname, '..', '..');
-const MNEMONIC = 'test test test test test test test test test test test junk';
 const CHAIN = '31337';
 const folder = mkdtempSync(join(tmpdir(), 'expand-nonces-'));
 // n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows; the child process gets the same.

@@ -12,8 +12,8 @@ import { HDNodeWallet } from 'ethers';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
 
-const MNEMONIC = 'test test test test test test test test test test test junk';
 const ACCOUNT = 6;
 const sender = HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${ACCOUNT}`);
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-ledger-'));

@@ -8,8 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
 
-const MNEMONIC = 'test test test test test test test test test test test junk';
 const account = (index: number) => HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
 const erc20 = new Interface(['function transfer(address,uint256)', 'function approve(address,uint256)', 'function transferFrom(address,address,uint256)']);
 const weth = new Interface(['function deposit()']);

@@ -10,8 +10,8 @@ import { type Devnet, startDevnet } from '../../devnet';
 import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec, type RunResult } from '../helpers/n8n';
 import { outputRecorder } from '../helpers/outputRecorder';
 import { startRecordingProxy } from '../helpers/recordingProxy';
+import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
 
-const MNEMONIC = 'test test test test test test test test test test test junk';
 const PATH = "m/44'/60'/0'/0/1";
 
 let devnet: Devnet;

@@ -17,6 +17,7 @@ import { toSmallestUnit } from '../../nodes/shared/amounts';
 import { expandSignerKeyTest } from '../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
 import { runSigner } from '../helpers/n8n';
 import { type RecordingServer, startRecordingServer } from '../helpers/recordingServer';
+import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 
 // The EIP-155 example transaction, signed with its published key.
 const EIP155_KEY = '0x' + '46'.repeat(32);
@@ -154,7 +155,7 @@ test('messages and typed data verify to the signing address', async () => {
 });
 
 test('Get Address and the credential test name the address, never the key; bad keys are not echoed', async () => {
-	const mnemonic = 'test test test test test test test test test test test junk';
+	const mnemonic = DEVNET_MNEMONIC;
 	const fromMnemonic = await sign({ operation: 'getAddress' }, { keyType: 'mnemonic', mnemonic, derivationPath: "m/44'/60'/0'/0/1", passphrase: '' });
 	expect(fromMnemonic.output('Signer')[0].json).toEqual({ address: ADDRESS, accountIndex: 0 });
 

@@ -29,9 +29,11 @@ import { Mnemonic } from 'ethers';
 import { HDKey } from 'micro-ed25519-hdkey';
 
 import type { SolanaChain } from './chain';
+import { DEVNET_MNEMONIC } from '../../fixtures';
 
 /** The EVM devnet's mnemonic (hardhat's), on Solana's path m/44'/501'/index'/0' (Phantom, Solflare, solana-keygen). */
-export const SOLANA_MNEMONIC = 'test test test test test test test test test test test junk';
+/** The Solana wallets derive from the devnet's one mnemonic, on Solana's path. */
+export const SOLANA_MNEMONIC = DEVNET_MNEMONIC;
 export const SOLANA_WALLET_COUNT = 5;
 const WALLET_SOL = 100n * 1_000_000_000n;
 const USDC_DECIMALS = 6;

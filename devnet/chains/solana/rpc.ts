@@ -1,8 +1,9 @@
 import { TOKEN_PROGRAM_ADDRESS, getMintDecoder, getTokenDecoder } from '@solana-program/token';
 import { type Address, address, getBase58Encoder, getBase64Decoder, getBase64Encoder, isAddress } from '@solana/kit';
-import { createServer, type IncomingMessage, type Server } from 'http';
+import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
+import { readBody } from '../../readBody';
 import { RejectedTransaction, type SolanaChain } from './chain';
 
 /** Solana JSON-RPC error codes the devnet answers with (as solana-validator does). */
@@ -133,15 +134,6 @@ function uiAmount(amount: bigint, decimals: number): string {
 	const whole = text.slice(0, text.length - decimals);
 	const fraction = text.slice(text.length - decimals).replace(/0+$/, '');
 	return fraction ? `${whole}.${fraction}` : whole;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		request.on('error', reject);
-	});
 }
 
 /** Answers one JSON-RPC request object. */

@@ -1,5 +1,5 @@
 /* eslint-disable no-console -- a command-line test runner prints its results */
-/** The real-n8n test's checks: each runs in order, prints ✓ or ✗ with its time, and is counted. */
+/** The checks of the real-n8n and queue-mode runners: each runs in order, prints ✓ or ✗ with its time, and is counted. */
 import { existsSync, readFileSync } from 'node:fs';
 
 export const results: Array<{ name: string; ok: boolean; ms: number }> = [];
