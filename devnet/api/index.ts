@@ -9,7 +9,8 @@ import { join } from 'path';
  */
 
 export interface Endpoint {
-	family: string;
+	/** The resource: the API's first path segment (the published table's `family` column). */
+	resource: string;
 	operation: string;
 	path: string;
 	method: 'GET' | 'POST';
@@ -42,8 +43,8 @@ function rows(file: string): string[][] {
 
 const names = (cell: string): string[] | undefined => (cell === '?' ? undefined : cell.split(',').filter(Boolean));
 
-export const endpoints: Endpoint[] = rows('endpoints.tsv').map(([family, operation, path, method, host, cu, kind, source]) => ({
-	family,
+export const endpoints: Endpoint[] = rows('endpoints.tsv').map(([resource, operation, path, method, host, cu, kind, source]) => ({
+	resource,
 	operation,
 	path,
 	method: method as Endpoint['method'],

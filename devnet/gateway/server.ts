@@ -17,8 +17,8 @@ import { SOLANA_SCOPES, checkRequired } from './required';
 export type HostName = 'base' | 'historical';
 
 const handlers: Record<string, Handler> = { ...chainHandlers, ...protocolHandlers };
-/** Families whose failure envelope nests the error under `data` instead of `error` (reference §1). */
-const DATA_KEY_FAMILIES = new Set(['chain', 'liquidstaking', 'rwa']);
+/** Resources whose failure envelope nests the error under `data` instead of `error` (reference §1). */
+const DATA_KEY_RESOURCES = new Set(['chain', 'liquidstaking', 'rwa']);
 const USAGE_PREFIX = '/key/usage-details/';
 
 export interface GatewayOptions {
@@ -49,9 +49,9 @@ function send(response: ServerResponse, answer: Answer, faults?: FaultInjector, 
 	return Buffer.byteLength(text);
 }
 
-function failure(family: string, error: ApiFailure): Answer {
+function failure(resource: string, error: ApiFailure): Answer {
 	const inner = error.validation ?? { message: error.message, code: error.code };
-	return { status: 400, body: { status: 400, msg: 'failed to query', [DATA_KEY_FAMILIES.has(family) ? 'data' : 'error']: inner } };
+	return { status: 400, body: { status: 400, msg: 'failed to query', [DATA_KEY_RESOURCES.has(resource) ? 'data' : 'error']: inner } };
 }
 
 /** At most `perSecond` accepted requests per key in any sliding second (a fixed window would let 2x through at its edge). */
@@ -98,12 +98,12 @@ export function createGateway(options: GatewayOptions) {
 		const chainId = () => context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
 		try {
 			// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
-			if (!handler) throw new ApiFailure(MESSAGES.notApplicable, endpoint.family === 'chain' ? 400 : 406);
+			if (!handler) throw new ApiFailure(MESSAGES.notApplicable, endpoint.resource === 'chain' ? 400 : 406);
 			checkRequired(path, params, solanaHandler ? SOLANA_SCOPES : undefined);
 			const data = await handler(context);
 			return { status: 200, body: { status: 200, msg: 'success', data }, chainId: chainId() };
 		} catch (error) {
-			if (error instanceof ApiFailure) return { ...failure(endpoint.family, error), chainId: chainId() };
+			if (error instanceof ApiFailure) return { ...failure(endpoint.resource, error), chainId: chainId() };
 			return { status: 500, body: { status: 500, msg: 'internal server error' }, chainId: chainId() };
 		}
 	}

@@ -14,9 +14,14 @@ export function isNodeError(error: unknown): error is NodeError {
 	);
 }
 
+/** A message that names its item, as every error of an item ends. */
+export function withItem(message: string, itemIndex: number): string {
+	return `${message} (item ${itemIndex})`;
+}
+
 /** The error for bad input: the message names the parameter or field, and the item. */
 export function itemError(node: INode, itemIndex: number, message: string): NodeOperationError {
-	return new NodeOperationError(node, `${message} (item ${itemIndex})`, { itemIndex });
+	return new NodeOperationError(node, withItem(message, itemIndex), { itemIndex });
 }
 
 /**

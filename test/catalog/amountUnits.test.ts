@@ -9,7 +9,7 @@ const amounts = operations.flatMap((operation) =>
 		.map((parameter) => [`${operation.resource}/${operation.operation} ${parameter.name}`, operation, parameter] as const),
 );
 
-test('the catalog has amounts in whole units in every family that names their token', () => {
+test('the catalog has amounts in whole units in every resource that names their token', () => {
 	const families = new Set(amounts.filter(([, , parameter]) => parameter.unit).map(([, operation]) => operation.resource));
 	expect([...families].sort()).toEqual(['chain', 'dex', 'fungibletoken', 'lendborrow', 'liquidstaking', 'yieldaggregator']);
 });

@@ -44,7 +44,7 @@ const label = (variant: Variant) => `${variant.scope} (${variant.source})`;
  * them. Variants the table marks undocumented take no part, so silence never makes a mismatch.
  */
 export function requiredMismatches(endpoint: Endpoint, operation: OperationSpec): string[] {
-	const key = `${endpoint.family}/${endpoint.operation}`;
+	const key = `${endpoint.resource}/${endpoint.operation}`;
 	const all = variantsOf(endpoint.path);
 	const documented = all.filter((variant) => variant.required !== undefined);
 	if (documented.length === 0) return [];

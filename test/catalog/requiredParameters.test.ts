@@ -8,9 +8,9 @@ import { operations } from '../../nodes/shared/catalog';
 import type { OperationSpec } from '../../nodes/shared/catalog/types';
 import { requiredMismatches } from './requiredMismatches';
 
-function operationOf(family: string, name: string): OperationSpec {
-	const operation = operations.find((entry) => entry.resource === family && entry.operation === name);
-	if (!operation) throw new Error(`${family}/${name} is not in the catalog`);
+function operationOf(resource: string, name: string): OperationSpec {
+	const operation = operations.find((entry) => entry.resource === resource && entry.operation === name);
+	if (!operation) throw new Error(`${resource}/${name} is not in the catalog`);
 	return operation;
 }
 
@@ -20,12 +20,12 @@ test('the table has parameter rows for every endpoint it lists', () => {
 
 test('every write endpoint requires in the catalog what the API requires, and nothing the API never requires', () => {
 	const writes = endpoints.filter((endpoint) => endpoint.kind === 'write');
-	expect(writes.flatMap((endpoint) => requiredMismatches(endpoint, operationOf(endpoint.family, endpoint.operation)))).toEqual([]);
+	expect(writes.flatMap((endpoint) => requiredMismatches(endpoint, operationOf(endpoint.resource, endpoint.operation)))).toEqual([]);
 });
 
 test('so does every read endpoint', () => {
 	const reads = endpoints.filter((endpoint) => endpoint.kind === 'read');
-	expect(reads.flatMap((endpoint) => requiredMismatches(endpoint, operationOf(endpoint.family, endpoint.operation)))).toEqual([]);
+	expect(reads.flatMap((endpoint) => requiredMismatches(endpoint, operationOf(endpoint.resource, endpoint.operation)))).toEqual([]);
 });
 
 describe('the comparison fails for the right reason', () => {
@@ -68,7 +68,7 @@ describe('the comparison fails for the right reason', () => {
 		const undocumented = endpoints.filter((endpoint) => variantsOf(endpoint.path).every((variant) => variant.required === undefined));
 		expect(undocumented.length).toBeGreaterThan(0);
 		for (const endpoint of undocumented) {
-			const operation = operationOf(endpoint.family, endpoint.operation);
+			const operation = operationOf(endpoint.resource, endpoint.operation);
 			const demanding = { ...operation, parameters: [{ name: 'invented', type: 'text' as const, required: true, description: 'not in the API' }] };
 			expect(requiredMismatches(endpoint, demanding)).toEqual([]);
 		}

@@ -6,7 +6,7 @@ const spec = loadSpecEndpoints();
 const catalogByKey = new Map(operations.map((operation) => [`${operation.resource}/${operation.operation}`, operation]));
 
 test("the repository's copy of the spec lists each endpoint once, with a method, a host and a kind", () => {
-	const keys = spec.map((row) => `${row.family}/${row.operation}`);
+	const keys = spec.map((row) => `${row.resource}/${row.operation}`);
 	expect(spec.length).toBeGreaterThan(0);
 	expect(new Set(keys).size).toBe(spec.length);
 	expect(new Set(spec.map((row) => row.path)).size).toBe(spec.length);
@@ -21,7 +21,7 @@ test('the catalog has as many operations as the spec has endpoints, plus the usa
 	expect(operations).toHaveLength(spec.length + 1);
 });
 
-test.each(spec.map((row) => [`${row.family}/${row.operation}`, row] as const))('%s is in the catalog as the spec lists it', (key, row) => {
+test.each(spec.map((row) => [`${row.resource}/${row.operation}`, row] as const))('%s is in the catalog as the spec lists it', (key, row) => {
 	const operation = catalogByKey.get(key);
 	expect(operation && `${operation.resource}/${operation.operation}`).toBe(key);
 	expect({
@@ -34,7 +34,7 @@ test.each(spec.map((row) => [`${row.family}/${row.operation}`, row] as const))('
 });
 
 test('the catalog has no endpoint the spec does not list, besides the usage report', () => {
-	const specKeys = new Set(spec.map((row) => `${row.family}/${row.operation}`));
+	const specKeys = new Set(spec.map((row) => `${row.resource}/${row.operation}`));
 	const extra = [...catalogByKey.keys()].filter((key) => !specKeys.has(key));
 	expect(extra).toEqual(['usage/usage-details']);
 });

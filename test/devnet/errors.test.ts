@@ -71,7 +71,7 @@ const chainCases: Array<[string, Case, unknown]> = [
 	['an operation that needs an outside service', { path: '/chain/gettokenmarketdata', params: () => ({ chainId: '31337', asset: 'eth' }) }, message('Given function is not applicable')],
 ];
 
-// Every other family nests it under `error`.
+// Every other resource nests it under `error`.
 const protocolCases: Array<[string, Case, unknown]> = [
 	['getprice with an unknown dexId', { path: '/dex/getprice', params: () => ({ dexId: '1200', path: `${chain().weth},${chain().tokens.USDC.address}`, amountIn: '1' }) }, message('Invalid Dex Id')],
 	['getprice without a path', { path: '/dex/getprice', params: () => ({ dexId: '1000', amountIn: '1' }) }, missingField('path')],

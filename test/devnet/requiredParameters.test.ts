@@ -14,7 +14,7 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const DATA_KEY_FAMILIES = new Set(['chain', 'liquidstaking', 'rwa']);
+const DATA_KEY_RESOURCES = new Set(['chain', 'liquidstaking', 'rwa']);
 const served = Object.keys({ ...chainHandlers, ...protocolHandlers });
 const cases = served.flatMap((path) => (servedVariant(path)?.required ?? []).map((name) => [path, name] as const));
 
@@ -35,5 +35,5 @@ test.each(cases)('%s without %s answers its missingProperty', async (path, name)
 			? await call(`${host}${path}`, devnet.apiKey, { method: 'POST', body: params })
 			: await call(query(host, path, params), devnet.apiKey);
 	const inner = { valid: false, message: { missingProperty: name }, code: 400 };
-	expect(reply).toEqual({ status: 400, body: { status: 400, msg: 'failed to query', [DATA_KEY_FAMILIES.has(endpoint.family) ? 'data' : 'error']: inner } });
+	expect(reply).toEqual({ status: 400, body: { status: 400, msg: 'failed to query', [DATA_KEY_RESOURCES.has(endpoint.resource) ? 'data' : 'error']: inner } });
 });

@@ -15,7 +15,7 @@ import { sample } from '../helpers/sampleValue';
 import { loadSpecEndpoints } from '../helpers/spec';
 
 const API_KEY = 'all-ops-key';
-const spec = new Map(loadSpecEndpoints().map((row) => [`${row.family}/${row.operation}`, row]));
+const spec = new Map(loadSpecEndpoints().map((row) => [`${row.resource}/${row.operation}`, row]));
 
 interface Case {
 	key: string;

@@ -1,5 +1,5 @@
 /**
- * Whole-unit amounts of the protocol families whose protocol ID sets the chain (lendborrow, dex):
+ * Whole-unit amounts of the resources whose protocol ID sets the chain (lendborrow, dex):
  * the decimals are looked up on the protocol's chain, which the devnet does not have (its chains
  * are 31337 and 31338), so a recording API on 127.0.0.1 answers the lookups as the API does.
  */

@@ -7,8 +7,8 @@ export function loadSpecEndpoints(): SpecEndpoint[] {
 	return endpoints;
 }
 
-export function specEndpoint(family: string, operation: string): SpecEndpoint {
-	const found = endpoints.find((row) => row.family === family && row.operation === operation);
-	if (!found) throw new Error(`${family}/${operation} is not in the spec`);
+export function specEndpoint(resource: string, operation: string): SpecEndpoint {
+	const found = endpoints.find((row) => row.resource === resource && row.operation === operation);
+	if (!found) throw new Error(`${resource}/${operation} is not in the spec`);
 	return found;
 }

@@ -160,7 +160,7 @@ test('explicit nonces are kept; automatic ones start at the pending count and co
 test('a refusing JSON-RPC node and malformed fields fail with messages naming the field and the item', async () => {
 	serve({ chainId: 31337, pendingNonce: 0, tip: 1n, gasPrice: 1n, estimate: '21000', failing: 'eth_getTransactionCount' });
 	const refused = await sign([{ chainId: '31337', to: TO, gas: '21000', gasPrice: '1' }]);
-	expect(refused.error?.message).toBe("The chain's JSON-RPC node refused eth_getTransactionCount: header not found");
+	expect(refused.error?.message).toBe("The chain's JSON-RPC node refused eth_getTransactionCount: header not found (item 0)");
 
 	api.respondWith((request) =>
 		request.path === '/chain/getpublicrpc' ? envelope({ rpc: 'http://127.0.0.1:1/rpc' }) : { status: 404, body: { status: 404, msg: 'not found' } },

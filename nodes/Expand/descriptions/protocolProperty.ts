@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { protocols } from '../../shared/catalog/protocols';
 import type { ProtocolParameter } from '../../shared/catalog/types';
 
-/** The family's protocol selector: the known protocols by name, or any ID by expression. */
+/** The resource's protocol selector: the known protocols by name, or any ID by expression. */
 export function protocolProperty(parameter: ProtocolParameter): INodeProperties {
 	const protocol = protocols[parameter];
 	const options = [

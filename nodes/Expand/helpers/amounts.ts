@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { findOperation } from '../../shared/catalog';
 import { chainOf } from '../../shared/catalog/chains';
+import { itemError } from '../../shared/errors';
 import type { AmountSpec, OperationSpec } from '../../shared/catalog/types';
 import { expandApiRequest } from '../../shared/transport';
 import type { ItemParameters } from './parameters';
@@ -45,7 +45,7 @@ async function fetchTokenDetails(
 	const details = (Array.isArray(data) ? data[0] : data) as IDataObject | undefined;
 	const decimals = Number(details?.decimals);
 	if (!details || !Number.isInteger(decimals) || decimals < 0) {
-		throw new NodeOperationError(this.getNode(), `The API returned no decimals for token ${token}`, { itemIndex });
+		throw itemError(this.getNode(), itemIndex, `The API returned no decimals for token ${token}`);
 	}
 	return { decimals, symbol: String(details.symbol ?? '') };
 }
@@ -61,11 +61,7 @@ export async function detailsFor(
 	const chain = chainOf(values.get('chainId') ?? '1', values.get('chainSymbol'));
 	if (!token || token.toLowerCase() === NATIVE_PLACEHOLDER) {
 		if (!chain) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The decimals of the native asset of chain "${values.get('chainId') ?? values.get('chainSymbol')}" are not known; turn off "Add Formatted Amounts" and use Amounts In: Smallest Units for it (item ${itemIndex})`,
-				{ itemIndex },
-			);
+			throw itemError(this.getNode(), itemIndex, `The decimals of the native asset of chain "${values.get('chainId') ?? values.get('chainSymbol')}" are not known; turn off "Add Formatted Amounts" and use Amounts In: Smallest Units for it`);
 		}
 		return { decimals: chain.nativeDecimals, symbol: chain.nativeSymbol };
 	}

@@ -1,6 +1,6 @@
 import type { ResourceSpec } from './types';
 
-/** The API's path families, each a resource of the Expand node. */
+/** The API's path groups (`chain`, `dex`, ...), each a resource of the Expand node. */
 export const resources: ResourceSpec[] = [
 	{ value: 'aa', name: 'Account Abstraction', description: 'Paymaster data and user operations (ERC-4337)' },
 	{ value: 'bridge', name: 'Bridge', description: 'Cross-chain bridge quotes, routes, liquidity and transfers' },

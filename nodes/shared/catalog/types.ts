@@ -110,7 +110,7 @@ export interface AmountSpec {
 /** A cross-parameter check, implemented in helpers/validation.ts. */
 export type ValidationRule = 'blockRange';
 
-/** Protocol-selection parameters, one per protocol family (docs/reference/expand-api.md §3). */
+/** Protocol-selection parameters, one per resource that selects a protocol (docs/reference/expand-api.md §3). */
 export type ProtocolParameter =
 	| 'dexId'
 	| 'lendborrowId'
@@ -123,7 +123,7 @@ export type ProtocolParameter =
 	| 'nftProtocolId';
 
 export interface OperationSpec {
-	/** The API's path family: `chain`, `dex`, ..., or `usage` for the usage report. */
+	/** The resource: the API's first path segment, `chain`, `dex`, ..., or `usage` for the usage report. */
 	resource: string;
 	/** The API's operation name: `getbalance`, `historical/logs`, `issue`. */
 	operation: string;
@@ -140,7 +140,7 @@ export interface OperationSpec {
 	kind: OperationKind;
 	/** Takes the common chain parameters chainId, chainSymbol and rpc. */
 	chain: boolean;
-	/** The family's protocol-selection parameter, when the operation takes one. */
+	/** The resource's protocol-selection parameter, when the operation takes one. */
 	protocol?: ProtocolParameter;
 	/** The response is not wrapped in {status, msg, data} (the usage report). */
 	unwrapped?: boolean;
@@ -177,7 +177,7 @@ export interface OperationSpec {
 }
 
 export interface ResourceSpec {
-	/** The API's path family, used as the resource value. */
+	/** The API's first path segment, used as the resource value. */
 	value: string;
 	name: string;
 	description: string;

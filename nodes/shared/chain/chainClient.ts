@@ -1,7 +1,7 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { asNodeError, isNodeError } from '../errors';
+import { asNodeError, isNodeError, itemError, withItem } from '../errors';
 import { type ApiContext, expandApiRequest } from '../transport';
 import { endpointRequest } from '../transport/ownEndpoints';
 
@@ -78,11 +78,7 @@ export class ChainClient {
 	private async verifyChain(url: string, chainId: string, expected: string): Promise<void> {
 		const reported = this.identity.read(await this.send<unknown>(url, this.identity.method, []));
 		if (reported !== expected) {
-			throw new NodeOperationError(
-				this.context.getNode(),
-				`Refused by the rule "rpcChainId": the JSON-RPC node the API gave for chain ${chainId} answers ${this.identity.method} ${reported}; nothing was sent to it (item ${this.itemIndex})`,
-				{ itemIndex: this.itemIndex },
-			);
+			throw itemError(this.context.getNode(), this.itemIndex, `Refused by the rule "rpcChainId": the JSON-RPC node the API gave for chain ${chainId} answers ${this.identity.method} ${reported}; nothing was sent to it`);
 		}
 	}
 
@@ -103,7 +99,7 @@ export class ChainClient {
 		const response = await this.exchange<T>(url, method, params);
 		if (response.error || response.result === undefined) {
 			throw new NodeApiError(this.context.getNode(), { message: response.error?.message ?? 'no result' }, {
-				message: `The chain's JSON-RPC node refused ${method}: ${response.error?.message ?? 'no result'}`,
+				message: withItem(`The chain's JSON-RPC node refused ${method}: ${response.error?.message ?? 'no result'}`, this.itemIndex),
 				itemIndex: this.itemIndex,
 			});
 		}
@@ -127,7 +123,7 @@ export class ChainClient {
 			if (isNodeError(caught)) throw asNodeError(this.context.getNode(), caught, this.itemIndex);
 			const cause = String((caught as Error | undefined)?.message ?? caught);
 			throw new NodeApiError(this.context.getNode(), { message: cause } as JsonObject, {
-				message: `The chain's JSON-RPC node did not answer ${method} (item ${this.itemIndex})`,
+				message: withItem(`The chain's JSON-RPC node did not answer ${method}`, this.itemIndex),
 				description: cause,
 				itemIndex: this.itemIndex,
 			});

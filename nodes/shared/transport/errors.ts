@@ -14,7 +14,7 @@ function text(value: unknown): string | undefined {
 
 /**
  * The API's own words for a failure. The failure envelope nests them under `error` (most
- * families) or `data` (chain, liquidstaking, rwa); the gateway answers 403/429 with `message`.
+ * resources) or `data` (chain, liquidstaking, rwa); the gateway answers 403/429 with `message`.
  */
 function apiMessage(body: unknown): string | undefined {
 	if (!isObject(body)) return text(body);

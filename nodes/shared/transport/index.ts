@@ -1,8 +1,8 @@
 import type { IAllExecuteFunctions, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiRequest } from './request';
 import { EXPAND_API_CREDENTIAL } from '../credentials';
+import { itemError } from '../errors';
 import { sleepUnlessAborted } from '../sleep';
 import { connectionError, notJsonError, responseError } from './errors';
 import { backoffMs, connectionFailure, type FailureKind, mayRetry, retryAfterMs, statusFailure, triesAllowed } from './retry';
@@ -59,7 +59,7 @@ export async function expandApiRequest(this: ApiContext, request: ApiRequest, it
 
 	for (let total = 1; ; total++) {
 		const refusal = session.budget.reserve(request.computeUnits, itemIndex, endpoint);
-		if (refusal) throw new NodeOperationError(node, `${refusal} (item ${itemIndex})`, { itemIndex });
+		if (refusal) throw itemError(node, itemIndex, `${refusal}`);
 		if (credential.perSecond) await credential.pacer.take(credential.perSecond, signal);
 		const options: IHttpRequestOptions = {
 			method: request.method,

@@ -1,7 +1,7 @@
 import { getBytes, hashMessage, isHexString } from 'ethers';
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { itemError } from '../../core';
 import { accountOf } from '../account';
 import type { EvmSession } from './session';
 
@@ -38,9 +38,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 	const text = this.getNodeParameter('message', itemIndex) as string;
 	const asBytes = this.getNodeParameter('messageIsHex', itemIndex, false) as boolean;
 	if (asBytes && !isHexString(text)) {
-		throw new NodeOperationError(this.getNode(), `The parameter "message" must be 0x-prefixed hex bytes when "Message Is Hex Bytes" is on (item ${itemIndex})`, {
-			itemIndex,
-		});
+		throw itemError(this.getNode(), itemIndex, `The parameter "message" must be 0x-prefixed hex bytes when "Message Is Hex Bytes" is on`);
 	}
 	const message = asBytes ? getBytes(text) : text;
 	return {

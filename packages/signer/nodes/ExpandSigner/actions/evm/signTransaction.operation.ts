@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { toSmallestUnit } from '../../core';
+import { itemError, toSmallestUnit } from '../../core';
 import { payoutIdProperty } from '../payout';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
@@ -145,11 +144,7 @@ function readFromInput(this: IExecuteFunctions, itemIndex: number): IDataObject 
 	let value: unknown = this.getInputData()[itemIndex].json;
 	for (const key of path ? path.split('.') : []) value = (value as IDataObject | undefined)?.[key];
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`No transaction object at "${path || '(the item)'}" in the input item (item ${itemIndex})`,
-			{ itemIndex },
-		);
+		throw itemError(this.getNode(), itemIndex, `No transaction object at "${path || '(the item)'}" in the input item`);
 	}
 	return value as IDataObject;
 }
@@ -162,11 +157,7 @@ function readFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		const decimals = this.getNodeParameter('decimals', itemIndex) as number;
 		const converted = toSmallestUnit(amount, decimals);
 		if (converted === undefined) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The parameter "amount" must be a decimal number with at most ${decimals} decimal places; got "${amount}" (item ${itemIndex})`,
-				{ itemIndex },
-			);
+			throw itemError(this.getNode(), itemIndex, `The parameter "amount" must be a decimal number with at most ${decimals} decimal places; got "${amount}"`);
 		}
 		value = converted;
 	}
@@ -175,7 +166,7 @@ function readFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		try {
 			accessList = JSON.parse(accessList || '[]');
 		} catch {
-			throw new NodeOperationError(this.getNode(), `The parameter "accessList" is not valid JSON (item ${itemIndex})`, { itemIndex });
+			throw itemError(this.getNode(), itemIndex, `The parameter "accessList" is not valid JSON`);
 		}
 	}
 	return {

@@ -1,7 +1,7 @@
 import { TypedDataEncoder } from 'ethers';
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { itemError } from '../../core';
 import { accountOf } from '../account';
 import type { EvmSession } from './session';
 
@@ -31,12 +31,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 	try {
 		data = typeof raw === 'string' ? JSON.parse(raw) : raw;
 	} catch {
-		throw new NodeOperationError(this.getNode(), `The parameter "typedData" is not valid JSON (item ${itemIndex})`, { itemIndex });
+		throw itemError(this.getNode(), itemIndex, `The parameter "typedData" is not valid JSON`);
 	}
 	if (!data?.domain || !data.types || !data.message) {
-		throw new NodeOperationError(this.getNode(), `The parameter "typedData" needs domain, types and message (item ${itemIndex})`, {
-			itemIndex,
-		});
+		throw itemError(this.getNode(), itemIndex, `The parameter "typedData" needs domain, types and message`);
 	}
 	const types = Object.fromEntries(Object.entries(data.types).filter(([name]) => name !== 'EIP712Domain'));
 	let hash: string;
@@ -44,9 +42,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 		// Encoding errors describe the typed data only, so their text can be passed on.
 		hash = TypedDataEncoder.hash(data.domain, types, data.message);
 	} catch (error) {
-		throw new NodeOperationError(this.getNode(), `The typed data cannot be encoded: ${(error as Error).message} (item ${itemIndex})`, {
-			itemIndex,
-		});
+		throw itemError(this.getNode(), itemIndex, `The typed data cannot be encoded: ${(error as Error).message}`);
 	}
 	// Signing errors are left to the router, which replaces the library's text.
 	return { signature: await account.wallet.signTypedData(data.domain, types, data.message), hash, address: account.address, accountIndex: account.index };

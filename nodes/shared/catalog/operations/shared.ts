@@ -1,7 +1,7 @@
 import type { ParameterSpec } from '../types';
 
 /**
- * Parameters and patterns shared by the protocol families (docs/reference/expand-api.md §1 "Common write params").
+ * Parameters and patterns shared by the resources' operations (docs/reference/expand-api.md §1 "Common write params").
  * Patterns are the backend schema's own regular expressions, copied as the reference gives them.
  */
 
@@ -45,7 +45,7 @@ export const tokenAddress = (description = 'Address of the token contract', extr
 	...extra,
 });
 
-/** `amount`: how much, as the family counts it (the description says in which unit). */
+/** `amount`: how much, as the resource counts it (the description says in which unit). */
 export const amount = (description: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 	name: 'amount',
 	type: 'text',
@@ -102,5 +102,5 @@ export function involveBaseToken(extra: Partial<ParameterSpec> = {}): ParameterS
 	};
 }
 
-/** The writes of most families: signer, gas limit and optional gas price. */
+/** The writes of most resources: signer, gas limit and optional gas price. */
 export const signerAndGas: ParameterSpec[] = [from(), gas, gasPriority];
