@@ -21,7 +21,17 @@ const THROUGH_THE_DOOR = {
 export default tseslint.config(
 	// Only the shipped package (nodes, credentials, package.json) is held to the community rules;
 	// tests, the devnet and benchmarks are development tools that never reach n8n.
-	globalIgnores(['**/dist', 'node_modules', 'test', 'devnet', 'bench', 'scripts', 'examples', 'playground', '.cache']),
+	globalIgnores([
+		'**/dist',
+		'node_modules',
+		'test',
+		'devnet',
+		'bench',
+		'scripts',
+		'examples',
+		'playground',
+		'.cache',
+	]),
 	{
 		files: ['**/*.ts'],
 		extends: [
@@ -83,8 +93,10 @@ export default tseslint.config(
 				{
 					patterns: [
 						{
-							regex: '^(?!(ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
-							message: 'Community nodes may import only n8n-workflow, lodash, moment, p-limit, luxon, zod, crypto; the signer also ethers.',
+							regex:
+								'^(?!(ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message:
+								'Community nodes may import only n8n-workflow, lodash, moment, p-limit, luxon, zod, crypto; the signer also ethers.',
 						},
 						THROUGH_THE_DOOR,
 					],
@@ -104,8 +116,10 @@ export default tseslint.config(
 				{
 					patterns: [
 						{
-							regex: '^(?!(@solana/kit|@solana-program/(system|token|compute-budget)|micro-ed25519-hdkey|ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
-							message: 'The Solana family may import only the signer\'s libraries and @solana/kit, @solana-program/system, token, compute-budget and micro-ed25519-hdkey.',
+							regex:
+								'^(?!(@solana/kit|@solana-program/(system|token|compute-budget)|micro-ed25519-hdkey|ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message:
+								"The Solana family may import only the signer's libraries and @solana/kit, @solana-program/system, token, compute-budget and micro-ed25519-hdkey.",
 						},
 						THROUGH_THE_DOOR,
 					],
@@ -117,7 +131,17 @@ export default tseslint.config(
 		// The door itself: it re-exports the few shared modules the Signer uses, and imports nothing else.
 		files: ['./packages/signer/nodes/ExpandSigner/core.ts'],
 		rules: {
-			'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!(\\.\\./){4}nodes/shared/)', message: "The door imports only the core's shared modules." }] }],
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex: '^(?!(\\.\\./){4}nodes/shared/)',
+							message: "The door imports only the core's shared modules.",
+						},
+					],
+				},
+			],
 		},
 	},
 	{

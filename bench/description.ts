@@ -24,7 +24,9 @@ const json = JSON.stringify(node.description);
 process.stdout.write(JSON.stringify({ workflowMs, loadMs, json, properties: node.description.properties.length }));
 `;
 
-const samples = Array.from({ length: RUNS }, () => JSON.parse(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' })));
+const samples = Array.from({ length: RUNS }, () =>
+	JSON.parse(execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' })),
+);
 const loads = samples.map((sample) => sample.loadMs).sort((a, b) => a - b);
 const { json, properties } = samples[0];
 const bytes = Buffer.byteLength(json);
@@ -33,7 +35,9 @@ const median = loads[Math.floor(loads.length / 2)];
 console.log(
 	`description: ${properties} properties, ${(bytes / 1024).toFixed(1)} KiB of JSON (${(gzipped / 1024).toFixed(1)} KiB gzipped, as the editor downloads it)`,
 );
-const workflowMedian = samples.map((sample) => sample.workflowMs).sort((a, b) => a - b)[Math.floor(RUNS / 2)];
+const workflowMedian = samples.map((sample) => sample.workflowMs).sort((a, b) => a - b)[
+	Math.floor(RUNS / 2)
+];
 console.log(
 	`Expand module load + construct, n8n-workflow already loaded (${RUNS} fresh processes): median ${median.toFixed(1)} ms, min ${loads[0].toFixed(1)} ms, max ${loads[loads.length - 1].toFixed(1)} ms`,
 );

@@ -11,7 +11,12 @@ import { Interface, Wallet, type TransactionLike } from 'ethers';
 
 import { evmIntent } from '../packages/signer/nodes/ExpandSigner/families/evm/intent';
 import { evmKeyring } from '../packages/signer/nodes/ExpandSigner/families/evm/accounts';
-import { checkFees, completeTransaction, normalizeFields, signTransaction } from '../packages/signer/nodes/ExpandSigner/families/evm/transaction';
+import {
+	checkFees,
+	completeTransaction,
+	normalizeFields,
+	signTransaction,
+} from '../packages/signer/nodes/ExpandSigner/families/evm/transaction';
 import { checkIntent, ExecutionTotals } from '../packages/signer/nodes/ExpandSigner/policy/check';
 import { EVM_POLICY_FORMAT } from '../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
 import { readPolicy } from '../packages/signer/nodes/ExpandSigner/policy/policy';
@@ -21,7 +26,14 @@ import { envelope, startRecordingServer } from '../test/helpers/recordingServer'
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const COUNT = 1000;
 const ROUNDS = 7;
-const node = { name: 'Signer', type: 'bench', typeVersion: 1, position: [0, 0], parameters: {}, id: 'bench' } as never;
+const node = {
+	name: 'Signer',
+	type: 'bench',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+	id: 'bench',
+} as never;
 const erc20 = new Interface(['function transfer(address,uint256)']);
 const token = '0x' + '5f'.repeat(20);
 
@@ -30,7 +42,13 @@ const items = Array.from({ length: COUNT }, (_, index) => ({
 	chainId: '1',
 	to: index % 2 ? token : `0x${(0x1000 + index).toString(16).padStart(40, '0')}`,
 	value: index % 2 ? '0' : String(1000 + index),
-	data: index % 2 ? erc20.encodeFunctionData('transfer', [`0x${(0x2000 + index).toString(16).padStart(40, '0')}`, 10_000 + index]) : '0x',
+	data:
+		index % 2
+			? erc20.encodeFunctionData('transfer', [
+					`0x${(0x2000 + index).toString(16).padStart(40, '0')}`,
+					10_000 + index,
+				])
+			: '0x',
 	gas: index % 2 ? '65000' : '21000',
 	maxFeePerGas: '30000000000',
 	maxPriorityFeePerGas: '1000000000',
@@ -60,7 +78,10 @@ async function raw(): Promise<number> {
 async function signer(): Promise<number> {
 	const start = process.hrtime.bigint();
 	const account = evmKeyring({ keyType: 'privateKey', privateKey: KEY }).account(0);
-	const policy = readPolicy({ allowedRecipients: '', maxPerTransaction: `native = 1\n${token}:6 = 1000000` }, EVM_POLICY_FORMAT);
+	const policy = readPolicy(
+		{ allowedRecipients: '', maxPerTransaction: `native = 1\n${token}:6 = 1000000` },
+		EVM_POLICY_FORMAT,
+	);
 	const totals = new ExecutionTotals();
 	for (let index = 0; index < items.length; index++) {
 		const fields = normalizeFields(node, index, items[index]);
@@ -74,14 +95,19 @@ async function signer(): Promise<number> {
 	return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function signing() {
 	// Same results first: the node's path signs exactly what ethers signs.
 	const account = evmKeyring({ keyType: 'privateKey', privateKey: KEY }).account(0);
 	const fields = normalizeFields(node, 0, items[1]);
-	const mine = signTransaction(account, await completeTransaction(node, 0, fields, account, undefined)).rawTransaction;
-	if (mine !== (await wallet.signTransaction(rawTransactions[1]))) throw new Error('the node and ethers signed different bytes');
+	const mine = signTransaction(
+		account,
+		await completeTransaction(node, 0, fields, account, undefined),
+	).rawTransaction;
+	if (mine !== (await wallet.signTransaction(rawTransactions[1])))
+		throw new Error('the node and ethers signed different bytes');
 	await raw();
 	await signer();
 	const rawTimes: number[] = [];
@@ -91,7 +117,9 @@ async function signing() {
 		signerTimes.push(await signer());
 	}
 	const ratio = median(signerTimes) / median(rawTimes);
-	console.log(`| Sign ${COUNT} transactions (every field given; checks, policy, signing) | Expand Signer path: median ${median(signerTimes).toFixed(0)} ms | raw ethers signTransaction: median ${median(rawTimes).toFixed(0)} ms | ratio ${ratio.toFixed(2)}× (${ROUNDS} interleaved rounds) |`);
+	console.log(
+		`| Sign ${COUNT} transactions (every field given; checks, policy, signing) | Expand Signer path: median ${median(signerTimes).toFixed(0)} ms | raw ethers signTransaction: median ${median(rawTimes).toFixed(0)} ms | ratio ${ratio.toFixed(2)}× (${ROUNDS} interleaved rounds) |`,
+	);
 }
 
 async function autoFill() {
@@ -111,16 +139,34 @@ async function autoFill() {
 	});
 	const run = async (count: number) => {
 		server.requests.length = 0;
-		const items = Array.from({ length: count }, (_, index) => ({ chainId: '1', to: `0x${(0x3000 + index).toString(16).padStart(40, '0')}`, value: '1' }));
+		const items = Array.from({ length: count }, (_, index) => ({
+			chainId: '1',
+			to: `0x${(0x3000 + index).toString(16).padStart(40, '0')}`,
+			value: '1',
+		}));
 		const result = await runPipeline(
 			[
 				{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-				{ name: 'Signer', type: SIGNER, parameters: { operation: 'signTransaction', source: 'input' } },
+				{
+					name: 'Signer',
+					type: SIGNER,
+					parameters: { operation: 'signTransaction', source: 'input' },
+				},
 			],
-			{ ...expandCredentials({ apiKey: 'k', baseUrl: server.baseUrl, historicalUrl: server.historicalUrl }), expandSignerApi: { keyType: 'privateKey', privateKey: KEY } },
+			{
+				...expandCredentials({
+					apiKey: 'k',
+					baseUrl: server.baseUrl,
+					historicalUrl: server.historicalUrl,
+				}),
+				expandSignerApi: { keyType: 'privateKey', privateKey: KEY },
+			},
 		);
 		if (result.error) throw result.error;
-		return { api: server.requests.filter((request) => request.path !== '/rpc').length, rpc: server.requests.filter((request) => request.path === '/rpc').length };
+		return {
+			api: server.requests.filter((request) => request.path !== '/rpc').length,
+			rpc: server.requests.filter((request) => request.path === '/rpc').length,
+		};
 	};
 	const one = await run(1);
 	const hundred = await run(100);

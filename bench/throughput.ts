@@ -24,26 +24,39 @@ const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const HTTP_REQUEST = 'n8n-nodes-base.httpRequest';
 
 function nodesBaseDir(): string | undefined {
-	const candidates = [process.env.N8N_NODES_BASE, join(__dirname, '..', '.cache', 'n8n', 'node_modules', 'n8n-nodes-base')];
-	return candidates.find((dir) => dir && existsSync(join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js')));
+	const candidates = [
+		process.env.N8N_NODES_BASE,
+		join(__dirname, '..', '.cache', 'n8n', 'node_modules', 'n8n-nodes-base'),
+	];
+	return candidates.find(
+		(dir) => dir && existsSync(join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js')),
+	);
 }
 
 function loadHttpRequestNode(): boolean {
 	const dir = nodesBaseDir();
 	if (!dir) {
-		console.log('n8n-nodes-base NOT FOUND (set N8N_NODES_BASE or run `npm run playground` once to install n8n into .cache/n8n): the HTTP Request node rows are left out.\n');
+		console.log(
+			'n8n-nodes-base NOT FOUND (set N8N_NODES_BASE or run `npm run playground` once to install n8n into .cache/n8n): the HTTP Request node rows are left out.\n',
+		);
 		return false;
 	}
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { HttpRequest } = require(join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'));
 	n8n.registerNodeType(HTTP_REQUEST, new HttpRequest());
-	console.log(`HTTP Request node from ${dir} (n8n-nodes-base ${require(join(dir, 'package.json')).version})\n`);
+	console.log(
+		`HTTP Request node from ${dir} (n8n-nodes-base ${require(join(dir, 'package.json')).version})\n`,
+	);
 	return true;
 }
 
 /** The mock API: every call is a getbalance success envelope, sent after `latency` ms. */
 async function startMockApi(latency: number): Promise<{ url: string; server: Server }> {
-	const body = JSON.stringify({ status: 200, msg: 'success', data: { balance: '1000000000000000000' } });
+	const body = JSON.stringify({
+		status: 200,
+		msg: 'success',
+		data: { balance: '1000000000000000000' },
+	});
 	const server = createServer((incoming, outgoing) => {
 		incoming.resume();
 		incoming.on('end', () => {
@@ -72,8 +85,11 @@ async function rawLoop(urls: string[], concurrency: number, apiKey = API_KEY): P
 					const chunks: Buffer[] = [];
 					incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
 					incoming.on('end', () => {
-						const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { status?: number };
-						if (incoming.statusCode !== 200 || answer.status !== 200) reject(new Error(`raw loop: HTTP ${incoming.statusCode}`));
+						const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+							status?: number;
+						};
+						if (incoming.statusCode !== 200 || answer.status !== 200)
+							reject(new Error(`raw loop: HTTP ${incoming.statusCode}`));
 						else resolve();
 					});
 				});
@@ -88,17 +104,45 @@ async function rawLoop(urls: string[], concurrency: number, apiKey = API_KEY): P
 
 const items = JSON.stringify(Array.from({ length: ITEMS }, (_, index) => ({ index })));
 
-async function expandRun(url: string, parallelRequests: number, maxRequestsPerSecond?: number, count = ITEMS, apiKey = API_KEY) {
+async function expandRun(
+	url: string,
+	parallelRequests: number,
+	maxRequestsPerSecond?: number,
+	count = ITEMS,
+	apiKey = API_KEY,
+) {
 	const result = await n8n.runPipeline(
 		[
-			{ name: 'Items', type: n8n.ITEMS, parameters: { items: JSON.stringify(Array.from({ length: count }, () => ({}))) } },
-			{ name: 'Expand', type: n8n.EXPAND, parameters: { resource: 'chain', operation: 'getbalance', chainId: '31337', address: WALLET, options: { parallelRequests } } },
+			{
+				name: 'Items',
+				type: n8n.ITEMS,
+				parameters: { items: JSON.stringify(Array.from({ length: count }, () => ({}))) },
+			},
+			{
+				name: 'Expand',
+				type: n8n.EXPAND,
+				parameters: {
+					resource: 'chain',
+					operation: 'getbalance',
+					chainId: '31337',
+					address: WALLET,
+					options: { parallelRequests },
+				},
+			},
 		],
-		n8n.expandCredentials({ apiKey, baseUrl: url, historicalUrl: url, ...(maxRequestsPerSecond ? { maxRequestsPerSecond } : {}) }),
+		n8n.expandCredentials({
+			apiKey,
+			baseUrl: url,
+			historicalUrl: url,
+			...(maxRequestsPerSecond ? { maxRequestsPerSecond } : {}),
+		}),
 	);
 	const output = result.output('Expand');
 	const failed = output.filter((item) => item.json.error).length + (result.error ? count : 0);
-	if (output.length !== count || failed) throw new Error(`Expand run: ${output.length} items, ${failed} failed, ${result.error?.message ?? ''}`);
+	if (output.length !== count || failed)
+		throw new Error(
+			`Expand run: ${output.length} items, ${failed} failed, ${result.error?.message ?? ''}`,
+		);
 }
 
 async function httpRequestRun(url: string) {
@@ -112,7 +156,12 @@ async function httpRequestRun(url: string) {
 					method: 'GET',
 					url: `${url}/chain/getbalance`,
 					sendQuery: true,
-					queryParameters: { parameters: [{ name: 'chainId', value: '31337' }, { name: 'address', value: WALLET }] },
+					queryParameters: {
+						parameters: [
+							{ name: 'chainId', value: '31337' },
+							{ name: 'address', value: WALLET },
+						],
+					},
 					sendHeaders: true,
 					headerParameters: { parameters: [{ name: 'x-api-key', value: API_KEY }] },
 					options: {},
@@ -121,7 +170,10 @@ async function httpRequestRun(url: string) {
 		],
 		{},
 	);
-	if (result.output('HTTP').length !== ITEMS) throw new Error(`HTTP Request run: ${result.output('HTTP').length} items, ${result.error?.message ?? ''}`);
+	if (result.output('HTTP').length !== ITEMS)
+		throw new Error(
+			`HTTP Request run: ${result.output('HTTP').length} items, ${result.error?.message ?? ''}`,
+		);
 }
 
 const median = (values: number[]) => {
@@ -137,8 +189,13 @@ async function timed(run: () => Promise<void>): Promise<number> {
 }
 
 /** Runs every contender once per round, in turn, so drifts of the machine hit them alike. */
-async function interleaved(contenders: Record<string, () => Promise<void>>, rounds: number): Promise<Record<string, number>> {
-	const times: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+async function interleaved(
+	contenders: Record<string, () => Promise<void>>,
+	rounds: number,
+): Promise<Record<string, number>> {
+	const times: Record<string, number[]> = Object.fromEntries(
+		Object.keys(contenders).map((name) => [name, []]),
+	);
 	for (const run of Object.values(contenders)) await run(); // warm-up, not counted
 	for (let round = 0; round < rounds; round++) {
 		for (const [name, run] of Object.entries(contenders)) times[name].push(await timed(run));
@@ -146,15 +203,21 @@ async function interleaved(contenders: Record<string, () => Promise<void>>, roun
 	return Object.fromEntries(Object.entries(times).map(([name, values]) => [name, median(values)]));
 }
 
-const ms = (value: number) => `${value >= 1000 ? (value / 1000).toFixed(2) + ' s' : value.toFixed(0) + ' ms'}`;
+const ms = (value: number) =>
+	`${value >= 1000 ? (value / 1000).toFixed(2) + ' s' : value.toFixed(0) + ' ms'}`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
 async function latencyTable(withHttpRequest: boolean) {
-	console.log(`| Server latency | Expand, 10 in parallel (default) | raw loop, 10 at once | Expand, 100 in parallel | raw loop, 100 at once | HTTP Request node | Expand 10 / raw 10 | Expand 100 / HTTP Request | Expand 10 / HTTP Request |`);
+	console.log(
+		`| Server latency | Expand, 10 in parallel (default) | raw loop, 10 at once | Expand, 100 in parallel | raw loop, 100 at once | HTTP Request node | Expand 10 / raw 10 | Expand 100 / HTTP Request | Expand 10 / HTTP Request |`,
+	);
 	console.log('|---|---|---|---|---|---|---|---|---|');
 	for (const latency of [0, 50]) {
 		const api = await startMockApi(latency);
-		const urls = Array.from({ length: ITEMS }, () => `${api.url}/chain/getbalance?chainId=31337&address=${WALLET}`);
+		const urls = Array.from(
+			{ length: ITEMS },
+			() => `${api.url}/chain/getbalance?chainId=31337&address=${WALLET}`,
+		);
 		const contenders: Record<string, () => Promise<void>> = {
 			expand10: () => expandRun(api.url, 10),
 			raw10: () => rawLoop(urls, 10),
@@ -164,7 +227,8 @@ async function latencyTable(withHttpRequest: boolean) {
 		};
 		const m = await interleaved(contenders, ROUNDS);
 		const http = m.httpRequest === undefined ? 'n/a' : ms(m.httpRequest);
-		const vsHttp = (expand: number) => (m.httpRequest === undefined ? 'n/a' : ratio(expand, m.httpRequest));
+		const vsHttp = (expand: number) =>
+			m.httpRequest === undefined ? 'n/a' : ratio(expand, m.httpRequest);
 		console.log(
 			`| ${latency} ms | ${ms(m.expand10)} | ${ms(m.raw10)} | ${ms(m.expand100)} | ${ms(m.raw100)} | ${http} | ${ratio(m.expand10, m.raw10)} | ${vsHttp(m.expand100)} | ${vsHttp(m.expand10)} |`,
 		);
@@ -183,13 +247,19 @@ async function rateLimitedRun() {
 	}
 	await devnet.stop();
 	const value = median(times);
-	console.log(`\n| --rate-limit 10, 100 items, Max Requests per Second 10 | median | vs ideal 10 s | failures |`);
+	console.log(
+		`\n| --rate-limit 10, 100 items, Max Requests per Second 10 | median | vs ideal 10 s | failures |`,
+	);
 	console.log('|---|---|---|---|');
-	console.log(`| Expand (default options) | ${ms(value)} | ${ratio(value, 10_000)} | 0 (every run checks all 100 items succeeded) |`);
+	console.log(
+		`| Expand (default options) | ${ms(value)} | ${ratio(value, 10_000)} | 0 (every run checks all 100 items succeeded) |`,
+	);
 }
 
 async function main() {
-	console.log(`Rounds: ${ROUNDS} (median of each, contenders interleaved), ${ITEMS} items, Node ${process.version}\n`);
+	console.log(
+		`Rounds: ${ROUNDS} (median of each, contenders interleaved), ${ITEMS} items, Node ${process.version}\n`,
+	);
 	const withHttpRequest = loadHttpRequestNode();
 	await latencyTable(withHttpRequest);
 	await rateLimitedRun();

@@ -17,7 +17,8 @@ const RANGE = 10;
 const ROUNDS = Number(process.argv[2] ?? 5);
 const CHAIN = '31338';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
 	const devnet = await startDevnet();
@@ -30,15 +31,22 @@ async function main() {
 
 	const get = (path: string, agent: Agent) =>
 		new Promise<void>((resolve, reject) => {
-			const call = request(`${devnet.historicalUrl}${path}`, { agent, headers: { 'x-api-key': devnet.apiKey } }, (response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => {
-					const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { blocks: unknown[] } };
-					if (response.statusCode !== 200 || body.data.blocks.length !== RANGE) reject(new Error(`bad answer for ${path}`));
-					else resolve();
-				});
-			});
+			const call = request(
+				`${devnet.historicalUrl}${path}`,
+				{ agent, headers: { 'x-api-key': devnet.apiKey } },
+				(response) => {
+					const chunks: Buffer[] = [];
+					response.on('data', (chunk: Buffer) => chunks.push(chunk));
+					response.on('end', () => {
+						const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+							data: { blocks: unknown[] };
+						};
+						if (response.statusCode !== 200 || body.data.blocks.length !== RANGE)
+							reject(new Error(`bad answer for ${path}`));
+						else resolve();
+					});
+				},
+			);
 			call.on('error', reject);
 			call.end();
 		});
@@ -51,7 +59,10 @@ async function main() {
 			while (next <= head) {
 				const start = next;
 				next += RANGE;
-				await get(`/chain/getblock?chainId=${CHAIN}&startBlock=${start}&endBlock=${start + RANGE - 1}`, agent);
+				await get(
+					`/chain/getblock?chainId=${CHAIN}&startBlock=${start}&endBlock=${start + RANGE - 1}`,
+					agent,
+				);
 			}
 		};
 		await Promise.all(Array.from({ length: CATCH_UP_CONCURRENCY }, worker));
@@ -61,12 +72,24 @@ async function main() {
 	/** A fresh trigger starting at the first backlog block: activation, then one poll to the emit. */
 	async function trigger(): Promise<{ ms: number; emits: number }> {
 		const active = await activateTrigger(
-			{ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 59, options: { startBlock: first } },
-			expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl }),
+			{
+				event: 'newBlock',
+				chainId: CHAIN,
+				pollIntervalSeconds: 59,
+				options: { startBlock: first },
+			},
+			expandCredentials({
+				apiKey: devnet.apiKey,
+				baseUrl: devnet.baseUrl,
+				historicalUrl: devnet.historicalUrl,
+			}),
 		);
 		// Activation starts the first poll in the background; it is timed from here to its emit.
 		const started = performance.now();
-		await waitFor(() => active.emitted.flat().length >= BACKLOG || active.errors.length > 0, 120000);
+		await waitFor(
+			() => active.emitted.flat().length >= BACKLOG || active.errors.length > 0,
+			120000,
+		);
 		const ms = performance.now() - started;
 		await active.close();
 		if (active.errors.length) throw active.errors[0];
@@ -86,12 +109,20 @@ async function main() {
 		rawFresh.push(await rawLoop(fresh));
 	}
 	const ratio = median(polled) / median(raw);
-	console.log(`Trigger catch-up, ${BACKLOG}-block backlog, ${BACKLOG / RANGE} range requests, ${CATCH_UP_CONCURRENCY} in flight, ${ROUNDS} interleaved rounds`);
+	console.log(
+		`Trigger catch-up, ${BACKLOG}-block backlog, ${BACKLOG / RANGE} range requests, ${CATCH_UP_CONCURRENCY} in flight, ${ROUNDS} interleaved rounds`,
+	);
 	console.log(`| What | Median | Ratio |`);
 	console.log(`|---|---|---|`);
-	console.log(`| Raw keep-alive loop of parallel range requests | ${(median(raw) / 1000).toFixed(2)} s | 1.00 |`);
-	console.log(`| Raw loop, a new connection per request | ${(median(rawFresh) / 1000).toFixed(2)} s | ${(median(rawFresh) / median(raw)).toFixed(2)} |`);
-	console.log(`| New Block trigger, one poll (${emits} emit${emits === 1 ? '' : 's'}) | ${(median(polled) / 1000).toFixed(2)} s | ${ratio.toFixed(2)} |`);
+	console.log(
+		`| Raw keep-alive loop of parallel range requests | ${(median(raw) / 1000).toFixed(2)} s | 1.00 |`,
+	);
+	console.log(
+		`| Raw loop, a new connection per request | ${(median(rawFresh) / 1000).toFixed(2)} s | ${(median(rawFresh) / median(raw)).toFixed(2)} |`,
+	);
+	console.log(
+		`| New Block trigger, one poll (${emits} emit${emits === 1 ? '' : 's'}) | ${(median(polled) / 1000).toFixed(2)} s | ${ratio.toFixed(2)} |`,
+	);
 	await devnet.stop();
 	keepAlive.destroy();
 }

@@ -24,7 +24,8 @@ export class ExpandApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'The key issued on the expand.network account page. It is sent as the x-api-key header.',
+			description:
+				'The key issued on the expand.network account page. It is sent as the x-api-key header.',
 		},
 		{
 			displayName: 'Base URL',
@@ -60,7 +61,10 @@ export class ExpandApi implements ICredentialType {
 
 	// A function rather than a generic {{$credentials.apiKey}} rule: n8n evaluates a rule's expression on
 	// every request, which was the largest share of the node's CPU time per item at volume.
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		requestOptions.headers = { ...requestOptions.headers, 'x-api-key': String(credentials.apiKey) };
 		return requestOptions;
 	}

@@ -17,7 +17,10 @@ export interface LocalChain {
 }
 
 /** A fresh EVM chain with hardhat's 20 funded deterministic accounts, served on 127.0.0.1 (`port`: 0 or undefined, a free one). */
-export async function startChain(chainId: number, options: { logging?: boolean; port?: number } = {}): Promise<LocalChain> {
+export async function startChain(
+	chainId: number,
+	options: { logging?: boolean; port?: number } = {},
+): Promise<LocalChain> {
 	const config = resolveConfig(__filename, {
 		networks: {
 			hardhat: {
@@ -36,7 +39,8 @@ export async function startChain(chainId: number, options: { logging?: boolean; 
 		chainId: String(chainId),
 		rpcUrl: `http://127.0.0.1:${port}`,
 		provider,
-		rpc: <T>(method: string, params: unknown[] = []) => provider.request({ method, params }) as Promise<T>,
+		rpc: <T>(method: string, params: unknown[] = []) =>
+			provider.request({ method, params }) as Promise<T>,
 		close: () => server.close(),
 	};
 }

@@ -8,7 +8,8 @@ function option(name: string): string | undefined {
 	return index === -1 ? undefined : process.argv[index + 1];
 }
 
-const numberOption = (name: string) => (option(name) === undefined ? undefined : Number(option(name)));
+const numberOption = (name: string) =>
+	option(name) === undefined ? undefined : Number(option(name));
 
 /** Fault flags (shares as fractions, e.g. --server-errors 0.2), each overriding the config file's `faults`. */
 function faultOptions(config: FaultOptions): FaultOptions {
@@ -47,24 +48,46 @@ async function main(): Promise<void> {
 	console.log(`expand devnet ready in ${Date.now() - started} ms`);
 	console.log(`  Base URL:       ${devnet.baseUrl}`);
 	console.log(`  Historical URL: ${devnet.historicalUrl}`);
-	console.log(`  Stream URL:     ${devnet.streamUrl}  (ticker prices of chain ${devnet.chains[0].chainId})`);
+	console.log(
+		`  Stream URL:     ${devnet.streamUrl}  (ticker prices of chain ${devnet.chains[0].chainId})`,
+	);
 	console.log(`  API key:        ${devnet.apiKey}`);
 	console.log(`  Chain IDs:      ${devnet.chains.map((chain) => chain.chainId).join(', ')}`);
 	for (const chain of devnet.chains) {
-		console.log(`\n  Chain ${chain.chainId}  JSON-RPC ${chain.rpcUrl}  dexId ${devnet.dexIds[chain.chainId]} (Uniswap V2)`);
-		for (const token of Object.values(chain.tokens)) console.log(`    ${token.symbol.padEnd(5)} ${token.address}  ${token.decimals} decimals`);
-		console.log(`    Uniswap V2 factory ${chain.uniswapV2.factory}, router ${chain.uniswapV2.router}`);
-		for (const [pair, address] of Object.entries(chain.uniswapV2.pairs)) console.log(`    pool ${pair.padEnd(10)} ${address}`);
-		console.log(`    NFT ${chain.nft.symbol} ${chain.nft.address}, tokens ${chain.nft.tokenIds.join(', ')}`);
+		console.log(
+			`\n  Chain ${chain.chainId}  JSON-RPC ${chain.rpcUrl}  dexId ${devnet.dexIds[chain.chainId]} (Uniswap V2)`,
+		);
+		for (const token of Object.values(chain.tokens))
+			console.log(`    ${token.symbol.padEnd(5)} ${token.address}  ${token.decimals} decimals`);
+		console.log(
+			`    Uniswap V2 factory ${chain.uniswapV2.factory}, router ${chain.uniswapV2.router}`,
+		);
+		for (const [pair, address] of Object.entries(chain.uniswapV2.pairs))
+			console.log(`    pool ${pair.padEnd(10)} ${address}`);
+		console.log(
+			`    NFT ${chain.nft.symbol} ${chain.nft.address}, tokens ${chain.nft.tokenIds.join(', ')}`,
+		);
 	}
-	console.log('\n  Funded wallets (10,000 ETH each at genesis; development keys, never use them elsewhere):');
-	for (const wallet of devnet.chains[0].wallets) console.log(`    ${wallet.address}  ${wallet.privateKey}`);
+	console.log(
+		'\n  Funded wallets (10,000 ETH each at genesis; development keys, never use them elsewhere):',
+	);
+	for (const wallet of devnet.chains[0].wallets)
+		console.log(`    ${wallet.address}  ${wallet.privateKey}`);
 	const { solana } = devnet;
-	console.log(`\n  Chain ${solana.chainId} (${solana.symbol}, Solana on litesvm)  JSON-RPC ${solana.rpcUrl}`);
-	console.log(`    ${solana.usdc.symbol}  ${solana.usdc.address}  ${solana.usdc.decimals} decimals, SPL Token mint (authority: wallet 0)`);
-	console.log(`    Wallets: "${solana.mnemonic}" on m/44'/501'/i'/0', 100 SOL each; wallets 0-3 hold 10,000 USDC, wallet 4 has no USDC account.`);
-	console.log('    Secret keys in base58 (Phantom/Solflare export format); development keys, never use them elsewhere:');
-	for (const wallet of solana.wallets) console.log(`    ${wallet.index}  ${wallet.address}  ${wallet.secretKey}`);
+	console.log(
+		`\n  Chain ${solana.chainId} (${solana.symbol}, Solana on litesvm)  JSON-RPC ${solana.rpcUrl}`,
+	);
+	console.log(
+		`    ${solana.usdc.symbol}  ${solana.usdc.address}  ${solana.usdc.decimals} decimals, SPL Token mint (authority: wallet 0)`,
+	);
+	console.log(
+		`    Wallets: "${solana.mnemonic}" on m/44'/501'/i'/0', 100 SOL each; wallets 0-3 hold 10,000 USDC, wallet 4 has no USDC account.`,
+	);
+	console.log(
+		'    Secret keys in base58 (Phantom/Solflare export format); development keys, never use them elsewhere:',
+	);
+	for (const wallet of solana.wallets)
+		console.log(`    ${wallet.index}  ${wallet.address}  ${wallet.secretKey}`);
 	console.log('\nCtrl-C stops the devnet.');
 	const stop = async () => {
 		await devnet.stop();

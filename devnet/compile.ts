@@ -13,9 +13,17 @@ export function devnetArtifacts(): Record<'DevToken' | 'DevNFT', Artifact> {
 }
 
 /** Uniswap V2 and WETH9 as published on npm (their `bytecode` has no 0x prefix). */
-export function uniswapArtifact(name: 'UniswapV2Factory' | 'UniswapV2Router02' | 'WETH9' | 'UniswapV2Pair'): Artifact {
-	const folder = name === 'UniswapV2Factory' || name === 'UniswapV2Pair' ? '@uniswap/v2-core/build' : '@uniswap/v2-periphery/build';
+export function uniswapArtifact(
+	name: 'UniswapV2Factory' | 'UniswapV2Router02' | 'WETH9' | 'UniswapV2Pair',
+): Artifact {
+	const folder =
+		name === 'UniswapV2Factory' || name === 'UniswapV2Pair'
+			? '@uniswap/v2-core/build'
+			: '@uniswap/v2-periphery/build';
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const json = require(`${folder}/${name}.json`) as { abi: unknown[]; bytecode: string };
-	return { abi: json.abi, bytecode: json.bytecode.startsWith('0x') ? json.bytecode : `0x${json.bytecode}` };
+	return {
+		abi: json.abi,
+		bytecode: json.bytecode.startsWith('0x') ? json.bytecode : `0x${json.bytecode}`,
+	};
 }

@@ -1,4 +1,12 @@
-import { BrowserProvider, Contract, ContractFactory, HDNodeWallet, MaxUint256, parseUnits, type Signer } from 'ethers';
+import {
+	BrowserProvider,
+	Contract,
+	ContractFactory,
+	HDNodeWallet,
+	MaxUint256,
+	parseUnits,
+	type Signer,
+} from 'ethers';
 
 import type { LocalChain } from './chains';
 import { type Artifact, devnetArtifacts, uniswapArtifact } from './compile';
@@ -24,7 +32,14 @@ export interface Fixtures {
 	tokens: Record<string, DevnetToken>;
 	weth: string;
 	uniswapV2: { factory: string; router: string; pairs: Record<string, string> };
-	nft: { address: string; name: string; symbol: string; tokenIds: string[]; owner: string; owners: Record<string, string> };
+	nft: {
+		address: string;
+		name: string;
+		symbol: string;
+		tokenIds: string[];
+		owner: string;
+		owners: Record<string, string>;
+	};
 	wallets: DevnetWallet[];
 	/** Block number after the fixtures were deployed. */
 	deployedAt: number;
@@ -38,7 +53,11 @@ export function devnetWallets(): DevnetWallet[] {
 }
 
 async function deploy(signer: Signer, artifact: Artifact, ...args: unknown[]): Promise<Contract> {
-	const contract = await new ContractFactory(artifact.abi as never, artifact.bytecode, signer).deploy(...args);
+	const contract = await new ContractFactory(
+		artifact.abi as never,
+		artifact.bytecode,
+		signer,
+	).deploy(...args);
 	await contract.waitForDeployment();
 	return contract as Contract;
 }
@@ -65,24 +84,55 @@ const POOLS: Array<[string, string, string]> = [
  * every address is the same on every start and on both chains.
  */
 export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
-	const provider = new BrowserProvider(chain.provider as never, Number(chain.chainId), { polling: false, cacheTimeout: -1 });
+	const provider = new BrowserProvider(chain.provider as never, Number(chain.chainId), {
+		polling: false,
+		cacheTimeout: -1,
+	});
 	const wallets = devnetWallets();
-	const signers = await Promise.all(wallets.slice(0, 5).map((wallet) => provider.getSigner(wallet.address)));
+	const signers = await Promise.all(
+		wallets.slice(0, 5).map((wallet) => provider.getSigner(wallet.address)),
+	);
 	const [deployer, alice, bob, carol] = signers;
 	const { DevToken, DevNFT } = devnetArtifacts();
 
 	const tokenContracts: Record<string, Contract> = {};
 	const tokens: Record<string, DevnetToken> = {};
 	for (const token of TOKENS) {
-		const contract = await deploy(deployer, DevToken, token.name, token.symbol, token.decimals, parseUnits(token.supply, token.decimals));
+		const contract = await deploy(
+			deployer,
+			DevToken,
+			token.name,
+			token.symbol,
+			token.decimals,
+			parseUnits(token.supply, token.decimals),
+		);
 		tokenContracts[token.symbol] = contract;
-		tokens[token.symbol] = { symbol: token.symbol, name: token.name, address: await contract.getAddress(), decimals: token.decimals };
+		tokens[token.symbol] = {
+			symbol: token.symbol,
+			name: token.name,
+			address: await contract.getAddress(),
+			decimals: token.decimals,
+		};
 	}
 	const weth = await deploy(deployer, uniswapArtifact('WETH9'));
 	tokenContracts.WETH = weth;
-	tokens.WETH = { symbol: 'WETH', name: 'Wrapped Ether', address: await weth.getAddress(), decimals: 18 };
-	const factory = await deploy(deployer, uniswapArtifact('UniswapV2Factory'), await deployer.getAddress());
-	const router = await deploy(deployer, uniswapArtifact('UniswapV2Router02'), await factory.getAddress(), tokens.WETH.address);
+	tokens.WETH = {
+		symbol: 'WETH',
+		name: 'Wrapped Ether',
+		address: await weth.getAddress(),
+		decimals: 18,
+	};
+	const factory = await deploy(
+		deployer,
+		uniswapArtifact('UniswapV2Factory'),
+		await deployer.getAddress(),
+	);
+	const router = await deploy(
+		deployer,
+		uniswapArtifact('UniswapV2Router02'),
+		await factory.getAddress(),
+		tokens.WETH.address,
+	);
 	const routerAddress = await router.getAddress();
 
 	await send(weth.deposit({ value: parseUnits('1000', 18) }));
@@ -116,14 +166,29 @@ export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
 	const aliceUsdc = tokenContracts.USDC.connect(alice) as Contract;
 	await send(aliceUsdc.transfer(await bob.getAddress(), parseUnits('250', 6)));
 	await send(aliceUsdc.approve(routerAddress, MaxUint256));
-	await send((tokenContracts.DAI.connect(alice) as Contract).approve(await carol.getAddress(), parseUnits('500', 18)));
-	await send((tokenContracts.LINK.connect(alice) as Contract).approve(routerAddress, parseUnits('42', 18)));
-	await send((tokenContracts.LINK.connect(bob) as Contract).approve(routerAddress, parseUnits('1000', 18)));
+	await send(
+		(tokenContracts.DAI.connect(alice) as Contract).approve(
+			await carol.getAddress(),
+			parseUnits('500', 18),
+		),
+	);
+	await send(
+		(tokenContracts.LINK.connect(alice) as Contract).approve(routerAddress, parseUnits('42', 18)),
+	);
+	await send(
+		(tokenContracts.LINK.connect(bob) as Contract).approve(routerAddress, parseUnits('1000', 18)),
+	);
 	await send(alice.sendTransaction({ to: await carol.getAddress(), value: parseUnits('1.5', 18) }));
 
 	const nft = await deploy(deployer, DevNFT, 'Devnet Punks', 'DPUNK');
 	const owners: Record<string, string> = {};
-	for (const [tokenId, owner] of [[1, alice], [2, alice], [3, alice], [4, bob], [5, bob]] as const) {
+	for (const [tokenId, owner] of [
+		[1, alice],
+		[2, alice],
+		[3, alice],
+		[4, bob],
+		[5, bob],
+	] as const) {
 		await send(nft.mint(await owner.getAddress(), tokenId));
 		owners[String(tokenId)] = await owner.getAddress();
 	}
@@ -132,7 +197,14 @@ export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
 		tokens,
 		weth: tokens.WETH.address,
 		uniswapV2: { factory: await factory.getAddress(), router: routerAddress, pairs },
-		nft: { address: await nft.getAddress(), name: 'Devnet Punks', symbol: 'DPUNK', tokenIds: Object.keys(owners), owner: owners['1'], owners },
+		nft: {
+			address: await nft.getAddress(),
+			name: 'Devnet Punks',
+			symbol: 'DPUNK',
+			tokenIds: Object.keys(owners),
+			owner: owners['1'],
+			owners,
+		},
 		wallets,
 		deployedAt: Number(await chain.rpc<string>('eth_blockNumber')),
 	};

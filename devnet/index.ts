@@ -1,5 +1,10 @@
 import { type LocalChain, startChain } from './chains';
-import { type SolanaChain, type SolanaFixtures, type SolanaWallet, startSolanaChain } from './chains/solana';
+import {
+	type SolanaChain,
+	type SolanaFixtures,
+	type SolanaWallet,
+	startSolanaChain,
+} from './chains/solana';
 import { FaultInjector, type FaultOptions } from './faults';
 import { deployFixtures, type DevnetToken, type DevnetWallet, type Fixtures } from './fixtures';
 import { DEX_IDS } from './gateway/context';
@@ -81,23 +86,42 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		// and two concurrent creations race ("Provider for provided chain type does not exist").
 		const chains: LocalChain[] = [];
 		for (const [index, chainId] of CHAIN_IDS.entries()) {
-			const chain = await startChain(chainId, { logging: options.quiet === false, port: options.chainRpcPorts?.[index] });
+			const chain = await startChain(chainId, {
+				logging: options.quiet === false,
+				port: options.chainRpcPorts?.[index],
+			});
 			started.push(chain);
 			chains.push(chain);
 		}
 		// Deploying the fixtures is mostly waiting on the engine, which runs off the JS thread.
-		const ready = await Promise.all(chains.map(async (chain) => ({ ...chain, fixtures: await deployFixtures(chain) })));
-		const runtimes = new Map<string, ChainRuntime>(ready.map((runtime) => [runtime.chainId, runtime]));
+		const ready = await Promise.all(
+			chains.map(async (chain) => ({ ...chain, fixtures: await deployFixtures(chain) })),
+		);
+		const runtimes = new Map<string, ChainRuntime>(
+			ready.map((runtime) => [runtime.chainId, runtime]),
+		);
 		const solana = await startSolanaChain(options.solanaRpcPort ?? 0);
 		started.push(solana);
 		const apiKeys = new Set(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
 		const meter = new Meter();
 		const faults = new FaultInjector(options.faults);
-		const gateway = createGateway({ chains: runtimes, solana: new Map([[solana.chainId, solana]]), meter, apiKeys, rateLimitPerSecond: options.rateLimitPerSecond, faults });
+		const gateway = createGateway({
+			chains: runtimes,
+			solana: new Map([[solana.chainId, solana]]),
+			meter,
+			apiKeys,
+			rateLimitPerSecond: options.rateLimitPerSecond,
+			faults,
+		});
 		const base = await gateway.listen('base', options.port ?? 0);
 		const historical = await gateway.listen('historical', options.historicalPort ?? 0);
 
-		const stream = new TickerStream({ chain: [...runtimes.values()][0], meter, apiKeys, port: options.streamPort });
+		const stream = new TickerStream({
+			chain: [...runtimes.values()][0],
+			meter,
+			apiKeys,
+			port: options.streamPort,
+		});
 		await stream.start();
 
 		const listeners = new Set<(chainId: string, blockNumber: number) => void>();
@@ -106,21 +130,39 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		});
 		// Heads as of start, so blocks mined right after startDevnet() returns are reported too.
 		const lastSeen = new Map<string, number>(
-			await Promise.all(ready.map(async (runtime) => [runtime.chainId, Number(BigInt(await runtime.rpc<string>('eth_blockNumber')))] as const)),
+			await Promise.all(
+				ready.map(
+					async (runtime) =>
+						[
+							runtime.chainId,
+							Number(BigInt(await runtime.rpc<string>('eth_blockNumber'))),
+						] as const,
+				),
+			),
 		);
-		const chainOf = (chainId: string) => runtimes.get(chainId) ?? (() => { throw new Error(`no devnet chain ${chainId}`); })();
+		const chainOf = (chainId: string) =>
+			runtimes.get(chainId) ??
+			(() => {
+				throw new Error(`no devnet chain ${chainId}`);
+			})();
 		// Blocks come from transactions, mine() and the optional interval alike: watching the head catches them all.
 		const watch = setInterval(async () => {
 			for (const runtime of runtimes.values()) {
-				const head = Number(BigInt(await runtime.rpc<string>('eth_blockNumber').catch(() => '0x0')));
+				const head = Number(
+					BigInt(await runtime.rpc<string>('eth_blockNumber').catch(() => '0x0')),
+				);
 				const last = lastSeen.get(runtime.chainId) ?? head;
 				lastSeen.set(runtime.chainId, head);
-				for (let number = last + 1; number <= head; number++) listeners.forEach((listener) => listener(runtime.chainId, number));
+				for (let number = last + 1; number <= head; number++)
+					listeners.forEach((listener) => listener(runtime.chainId, number));
 			}
 		}, 100);
 		solana.chain.onBlock((slot) => listeners.forEach((listener) => listener(solana.chainId, slot)));
 		const autoMine = options.blockTime
-			? setInterval(() => runtimes.forEach((runtime) => void runtime.rpc('evm_mine').catch(() => undefined)), options.blockTime)
+			? setInterval(
+					() => runtimes.forEach((runtime) => void runtime.rpc('evm_mine').catch(() => undefined)),
+					options.blockTime,
+				)
 			: undefined;
 
 		return {
@@ -128,10 +170,24 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			historicalUrl: historical.url,
 			streamUrl: stream.url,
 			apiKey: [...apiKeys][0],
-			chains: [...runtimes.values()].map((runtime) => ({ chainId: runtime.chainId, rpcUrl: runtime.rpcUrl, ...runtime.fixtures })),
-			solana: { chainId: solana.chainId, symbol: solana.symbol, rpcUrl: solana.rpcUrl, chain: solana.chain, ...solana.fixtures },
-			dexId: Object.keys(DEX_IDS).find((dexId) => DEX_IDS[dexId] === String(CHAIN_IDS[0])) as string,
-			dexIds: Object.fromEntries(Object.entries(DEX_IDS).map(([dexId, chainId]) => [chainId, dexId])),
+			chains: [...runtimes.values()].map((runtime) => ({
+				chainId: runtime.chainId,
+				rpcUrl: runtime.rpcUrl,
+				...runtime.fixtures,
+			})),
+			solana: {
+				chainId: solana.chainId,
+				symbol: solana.symbol,
+				rpcUrl: solana.rpcUrl,
+				chain: solana.chain,
+				...solana.fixtures,
+			},
+			dexId: Object.keys(DEX_IDS).find(
+				(dexId) => DEX_IDS[dexId] === String(CHAIN_IDS[0]),
+			) as string,
+			dexIds: Object.fromEntries(
+				Object.entries(DEX_IDS).map(([dexId, chainId]) => [chainId, dexId]),
+			),
 			async mine(chainId, blocks = 1) {
 				if (chainId === solana.chainId) {
 					for (let index = 0; index < blocks; index++) solana.chain.mine();
@@ -156,7 +212,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 				clearInterval(watch);
 				await stream.stop();
 				if (autoMine) clearInterval(autoMine);
-				await Promise.all([base.server, historical.server].map((server) => new Promise((resolve) => server.close(resolve))));
+				await Promise.all(
+					[base.server, historical.server].map(
+						(server) => new Promise((resolve) => server.close(resolve)),
+					),
+				);
 				await Promise.all(started.map((chain) => chain.close()));
 			},
 		};

@@ -53,9 +53,16 @@ export class Meter {
 	}
 
 	/** The usage-details answer: totals in the window, and the newest 100 calls when asked. */
-	summary(apiKey: string, query: { startDate?: string; endDate?: string; includeDetails?: string }) {
-		const endDay = parseDay(query.endDate, 'endDate') ?? new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z');
-		const startDay = parseDay(query.startDate, 'startDate') ?? new Date(endDay.getTime() - DEFAULT_WINDOW_DAYS * DAY_MS);
+	summary(
+		apiKey: string,
+		query: { startDate?: string; endDate?: string; includeDetails?: string },
+	) {
+		const endDay =
+			parseDay(query.endDate, 'endDate') ??
+			new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z');
+		const startDay =
+			parseDay(query.startDate, 'startDate') ??
+			new Date(endDay.getTime() - DEFAULT_WINDOW_DAYS * DAY_MS);
 		const from = startDay.getTime();
 		const to = endDay.getTime() + DAY_MS;
 		const inWindow = this.items(apiKey).filter((item) => {
@@ -68,7 +75,9 @@ export class Meter {
 		return {
 			overAllComputeUnits: inWindow.reduce((sum, item) => sum + item.totalComputeUnits, 0),
 			overAllWebSocketMessageUnits: messageUnits,
-			...(query.includeDetails === 'true' ? { latest100Items: inWindow.slice(0, DETAIL_LIMIT) } : {}),
+			...(query.includeDetails === 'true'
+				? { latest100Items: inWindow.slice(0, DETAIL_LIMIT) }
+				: {}),
 		};
 	}
 }

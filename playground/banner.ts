@@ -9,7 +9,15 @@ import type { Devnet } from '../devnet';
 import { DEVNET_MNEMONIC } from '../devnet/fixtures';
 import { n8nBin, n8nNode } from './install';
 import type { N8nInstance } from './n8n';
-import { EXPAND_CREDENTIAL, PAYOUT_WALLET_INDEX, SIGNER_CREDENTIAL, SOLANA_CREDENTIAL, SOLANA_PAYOUT_WALLET_INDEX, evmLedgerFolder, solanaLedgerFolder } from './prepare';
+import {
+	EXPAND_CREDENTIAL,
+	PAYOUT_WALLET_INDEX,
+	SIGNER_CREDENTIAL,
+	SOLANA_CREDENTIAL,
+	SOLANA_PAYOUT_WALLET_INDEX,
+	evmLedgerFolder,
+	solanaLedgerFolder,
+} from './prepare';
 import { ROOT } from './paths';
 
 /** What the devnet's fixtures do with each EVM wallet (devnet/README.md, Fixtures). */
@@ -21,13 +29,26 @@ const WALLET_ROLES: Record<number, string> = {
 	9: 'collects the fees of chain/createfeetransaction',
 };
 
-const relative = (file: string) => (file.startsWith(ROOT) ? path.relative(process.cwd(), file) || '.' : file);
+const relative = (file: string) =>
+	file.startsWith(ROOT) ? path.relative(process.cwd(), file) || '.' : file;
 
-export function banner(options: { devnet: Devnet; n8n: N8nInstance; url: string; login: { email: string; password: string }; version: string; seconds: number; blockTime: number; brokerPortHint: number }): string {
+export function banner(options: {
+	devnet: Devnet;
+	n8n: N8nInstance;
+	url: string;
+	login: { email: string; password: string };
+	version: string;
+	seconds: number;
+	blockTime: number;
+	brokerPortHint: number;
+}): string {
 	const { devnet, n8n, url, login } = options;
 	const [chain] = devnet.chains;
 	const solana = devnet.solana;
-	const tokens = (entry: (typeof devnet.chains)[number]) => Object.values(entry.tokens).map((token) => `${token.symbol.padEnd(5)} ${token.address}  ${token.decimals} decimals`);
+	const tokens = (entry: (typeof devnet.chains)[number]) =>
+		Object.values(entry.tokens).map(
+			(token) => `${token.symbol.padEnd(5)} ${token.address}  ${token.decimals} decimals`,
+		);
 	const executeEnv = [
 		`N8N_USER_FOLDER=${n8n.userFolder}`,
 		`N8N_RUNNERS_BROKER_PORT=${options.brokerPortHint}`,
@@ -55,7 +76,9 @@ ${devnet.chains.map((entry) => `  ${entry.chainId}  ${entry.rpcUrl}`).join('\n')
   ${options.blockTime ? `A block every ${options.blockTime / 1000} s` : 'Blocks on transactions only'}; every start begins from the same fresh chains.
 
 Tokens (the same addresses on ${devnet.chains.map((entry) => entry.chainId).join(' and ')}):
-${tokens(chain).map((line) => `  ${line}`).join('\n')}
+${tokens(chain)
+	.map((line) => `  ${line}`)
+	.join('\n')}
   Uniswap V2 router ${chain.uniswapV2.router} (dexId ${devnet.chains.map((entry) => `${devnet.dexIds[entry.chainId]} on ${entry.chainId}`).join(', ')})
   On ${solana.chainId}: USDC mint ${solana.usdc.address}  ${solana.usdc.decimals} decimals
 

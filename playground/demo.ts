@@ -28,11 +28,17 @@ async function main(): Promise<void> {
 		const result = await executeWorkflow(n8n, EXAMPLE_IDS.treasuryDevnet);
 		const failure = runError(result);
 		if (failure) throw new Error(`The treasury report failed: ${failure}`);
-		const [report] = JSON.parse(readFileSync(path.join(n8n.outputDir, 'treasury-report.json'), 'utf8')) as Array<{ text: string; rows: unknown[] }>;
-		log(`executed in ${((Date.now() - ran) / 1000).toFixed(1)} s; ${report.rows.length} balances; report file ${path.join(n8n.outputDir, 'treasury-report.json')}\n`);
+		const [report] = JSON.parse(
+			readFileSync(path.join(n8n.outputDir, 'treasury-report.json'), 'utf8'),
+		) as Array<{ text: string; rows: unknown[] }>;
+		log(
+			`executed in ${((Date.now() - ran) / 1000).toFixed(1)} s; ${report.rows.length} balances; report file ${path.join(n8n.outputDir, 'treasury-report.json')}\n`,
+		);
 		console.log(report.text.replace(/\*/g, ''));
 		const usage = devnet.usage();
-		console.log(`\n${usage.length} API calls, ${usage.reduce((sum, call) => sum + call.totalComputeUnits, 0)} compute units (metered by the devnet). Total ${Math.round((Date.now() - started) / 1000)} s.`);
+		console.log(
+			`\n${usage.length} API calls, ${usage.reduce((sum, call) => sum + call.totalComputeUnits, 0)} compute units (metered by the devnet). Total ${Math.round((Date.now() - started) / 1000)} s.`,
+		);
 	} finally {
 		await devnet.stop();
 	}

@@ -81,22 +81,36 @@ export async function n8nCli(
 
 export interface ExecutionResult {
 	status: string;
-	data: { resultData: { error?: { message: string; description?: string; node?: { name: string } }; runData: Record<string, unknown>; lastNodeExecuted?: string } };
+	data: {
+		resultData: {
+			error?: { message: string; description?: string; node?: { name: string } };
+			runData: Record<string, unknown>;
+			lastNodeExecuted?: string;
+		};
+	};
 }
 
 /**
  * `n8n execute --id <id> --rawOutput`: the run's JSON (`env`: more variables, which workflows read as `$env`). Stdout starts with banner lines, and a failed
  * run prints its JSON, then the error (and exits non-zero): parse the first top-level object.
  */
-export async function executeWorkflow(n8n: N8nInstance, id: string, env: NodeJS.ProcessEnv = {}): Promise<ExecutionResult> {
+export async function executeWorkflow(
+	n8n: N8nInstance,
+	id: string,
+	env: NodeJS.ProcessEnv = {},
+): Promise<ExecutionResult> {
 	// `execute` prints the run through n8n's logger at level info. It starts a task broker of its own: on
 	// a free port, since the previous run's broker may not have let go of the instance's yet.
 	const brokerPort = String(await freePorts(n8n.port + 2, 1));
-	const stdout = await n8nCli(n8n, ['execute', `--id=${id}`, '--rawOutput'], { allowFailure: true, env: { N8N_LOG_LEVEL: 'info', N8N_RUNNERS_BROKER_PORT: brokerPort, ...env } });
+	const stdout = await n8nCli(n8n, ['execute', `--id=${id}`, '--rawOutput'], {
+		allowFailure: true,
+		env: { N8N_LOG_LEVEL: 'info', N8N_RUNNERS_BROKER_PORT: brokerPort, ...env },
+	});
 	const lines = stdout.split('\n');
 	const start = lines.findIndex((line) => line.startsWith('{'));
 	const end = lines.findIndex((line, index) => index > start && line.startsWith('}'));
-	if (start === -1 || end === -1) throw new Error(`n8n execute --id=${id} printed no run:\n${stdout.slice(-2000)}`);
+	if (start === -1 || end === -1)
+		throw new Error(`n8n execute --id=${id} printed no run:\n${stdout.slice(-2000)}`);
 	return JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutionResult;
 }
 
@@ -114,7 +128,11 @@ export interface RunningN8n {
 }
 
 /** Waits until `url` answers with n8n's settings (a JSON object), not merely with anything. */
-async function waitForSettings(url: string, timeoutMs: number, exited: () => string | undefined): Promise<void> {
+async function waitForSettings(
+	url: string,
+	timeoutMs: number,
+	exited: () => string | undefined,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const why = exited();
@@ -126,7 +144,8 @@ async function waitForSettings(url: string, timeoutMs: number, exited: () => str
 		} catch {
 			// not listening yet, or not answering with the settings yet
 		}
-		if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+		if (Date.now() > deadline)
+			throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
@@ -135,9 +154,15 @@ async function waitForSettings(url: string, timeoutMs: number, exited: () => str
  * Starts `n8n start` and resolves once the REST API answers. Output goes to `<userFolder>/n8n.log`,
  * and also to the terminal with `echo`; `env` adds variables (workflows read them as `$env`).
  */
-export async function startN8n(n8n: N8nInstance, options: { echo?: boolean; logLevel?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningN8n> {
+export async function startN8n(
+	n8n: N8nInstance,
+	options: { echo?: boolean; logLevel?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunningN8n> {
 	const busy = await busyPorts(n8n.port, 2);
-	if (busy.length > 0) throw new Error(`Port ${busy.join(' and ')} on 127.0.0.1 is in use by another program: n8n needs ${n8n.port} and its task broker ${n8n.port + 1}`);
+	if (busy.length > 0)
+		throw new Error(
+			`Port ${busy.join(' and ')} on 127.0.0.1 is in use by another program: n8n needs ${n8n.port} and its task broker ${n8n.port + 1}`,
+		);
 	mkdirSync(n8n.outputDir, { recursive: true });
 	const logFile = createWriteStream(path.join(n8n.userFolder, 'n8n.log'), { flags: 'a' });
 	let tail = '';
@@ -145,7 +170,10 @@ export async function startN8n(n8n: N8nInstance, options: { echo?: boolean; logL
 	// to n8n alone, which finishes its running executions before it stops its task runner.
 	const child = startProcess(n8nNode(), [n8nBin(), 'start'], {
 		terminate: 'main',
-		env: { ...process.env, ...n8nEnv(n8n, { N8N_LOG_LEVEL: options.logLevel ?? 'info', ...options.env }) },
+		env: {
+			...process.env,
+			...n8nEnv(n8n, { N8N_LOG_LEVEL: options.logLevel ?? 'info', ...options.env }),
+		},
 		onOutput: (chunk) => {
 			logFile.write(chunk);
 			tail = (tail + chunk.toString()).slice(-4000);

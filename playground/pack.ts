@@ -20,8 +20,14 @@ export async function packPackages(options: { build?: boolean } = {}): Promise<s
 	mkdirSync(PACK_DIR, { recursive: true });
 	const tarballs: string[] = [];
 	for (const dir of PACKAGE_DIRS) {
-		const { stdout } = await run('npm', ['pack', '--pack-destination', PACK_DIR, '--json', '--loglevel=error'], { cwd: dir, capture: true });
-		const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>;
+		const { stdout } = await run(
+			'npm',
+			['pack', '--pack-destination', PACK_DIR, '--json', '--loglevel=error'],
+			{ cwd: dir, capture: true },
+		);
+		const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{
+			filename: string;
+		}>;
 		const tarball = path.join(PACK_DIR, path.basename(filename));
 		log(`Packed ${path.relative(ROOT, tarball)}`);
 		tarballs.push(tarball);
@@ -42,19 +48,33 @@ export async function installPackages(userFolder: string, tarballs: string[]): P
  */
 export async function installPackage(userFolder: string, tarball: string): Promise<void> {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	const { stdout: packed } = await run('tar', ['-xzOf', tarball, 'package/package.json'], { capture: true });
+	const { stdout: packed } = await run('tar', ['-xzOf', tarball, 'package/package.json'], {
+		capture: true,
+	});
 	const packageName = String((JSON.parse(packed) as { name: unknown }).name);
 	const packageDir = path.join(nodesDir, 'node_modules', packageName);
 	rmSync(packageDir, { recursive: true, force: true });
 	mkdirSync(packageDir, { recursive: true });
 	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], { capture: true });
 	const manifestFile = path.join(packageDir, 'package.json');
-	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
+	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
+		readFileSync(manifestFile, 'utf8'),
+	) as Record<string, unknown>;
 	void [devDependencies, peerDependencies, optionalDependencies];
 	writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
 	await run(
 		'npm',
-		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false', '--prefer-offline', '--loglevel=error'],
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+			'--prefer-offline',
+			'--loglevel=error',
+		],
 		{ cwd: packageDir, capture: true },
 	);
 	const nodesManifest = path.join(nodesDir, 'package.json');

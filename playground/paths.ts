@@ -12,7 +12,8 @@ export const N8N_CACHE = path.join(CACHE, 'n8n');
  * installed package would resolve n8n-workflow from the repository's node_modules (Node walks up
  * the folders before n8n's NODE_PATH), not from n8n as in a user's installation.
  */
-export const USER_FOLDERS = process.env.EXPAND_PLAYGROUND_HOME ?? path.join(tmpdir(), 'n8n-nodes-expand-network');
+export const USER_FOLDERS =
+	process.env.EXPAND_PLAYGROUND_HOME ?? path.join(tmpdir(), 'n8n-nodes-expand-network');
 /** Where `npm pack` puts the package tarballs: beside the user folders, so runs with their own EXPAND_PLAYGROUND_HOME never share one. */
 export const PACK_DIR = path.join(USER_FOLDERS, 'pack');
 export const EXAMPLES = path.join(ROOT, 'examples');

@@ -17,7 +17,16 @@ export interface PayoutApprovalRequest {
 export interface PayoutRunResult {
 	runId: string;
 	approved: boolean;
-	rows: Array<{ rowId: string; address: string; token: string; units: string; payoutId: string; status: string; transactionHash: string; blockNumber: string }>;
+	rows: Array<{
+		rowId: string;
+		address: string;
+		token: string;
+		units: string;
+		payoutId: string;
+		status: string;
+		transactionHash: string;
+		blockNumber: string;
+	}>;
 }
 
 /** A JSON file a workflow writes, once it is there and complete. */
@@ -38,14 +47,25 @@ export async function runPayoutRun(
 	start: () => Promise<unknown>,
 	decision: 'approve' | 'reject',
 ): Promise<{ request: PayoutApprovalRequest; result: PayoutRunResult }> {
-	const [approvalFile, resultFile] = [outputFile('payout-approval.json'), outputFile('payout-run.json')];
+	const [approvalFile, resultFile] = [
+		outputFile('payout-approval.json'),
+		outputFile('payout-run.json'),
+	];
 	rmSync(approvalFile, { force: true });
 	rmSync(resultFile, { force: true });
 	await start();
-	const [request] = await until('the approval request (payout-approval.json)', () => jsonFile<PayoutApprovalRequest[]>(approvalFile), 120_000);
+	const [request] = await until(
+		'the approval request (payout-approval.json)',
+		() => jsonFile<PayoutApprovalRequest[]>(approvalFile),
+		120_000,
+	);
 	// n8n saves the waiting execution before it listens for the resume call: retry while it is not waiting yet.
 	const url = decision === 'approve' ? request.approveUrl : request.rejectUrl;
 	await until(`the Wait node to accept ${url}`, async () => (await fetch(url)).ok, 30_000);
-	const [result] = await until('the run result (payout-run.json)', () => jsonFile<PayoutRunResult[]>(resultFile), 120_000);
+	const [result] = await until(
+		'the run result (payout-run.json)',
+		() => jsonFile<PayoutRunResult[]>(resultFile),
+		120_000,
+	);
 	return { request, result };
 }

@@ -1,14 +1,27 @@
 /** The prepared instance shared by the playground, the demo and the real-n8n tests. */
 import type { Devnet } from '../devnet';
 import type { N8nInstance } from './n8n';
-import { devnetCredentials, exampleFiles, freshUserFolder, importCredentials, importWorkflows, publishWorkflow } from './prepare';
+import {
+	devnetCredentials,
+	exampleFiles,
+	freshUserFolder,
+	importCredentials,
+	importWorkflows,
+	publishWorkflow,
+} from './prepare';
 
 /**
  * Fixed devnet ports for the playground, so its credentials and JSON-RPC URLs stay the same from start to
  * start: the API on `first`, then historical, stream, chains 31337 and 31338, and Solana.
  */
 export function playgroundDevnetPorts(first = 9545) {
-	return { port: first, historicalPort: first + 1, streamPort: first + 2, chainRpcPorts: [first + 3, first + 4], solanaRpcPort: first + 5 };
+	return {
+		port: first,
+		historicalPort: first + 1,
+		streamPort: first + 2,
+		chainRpcPorts: [first + 3, first + 4],
+		solanaRpcPort: first + 5,
+	};
 }
 
 /** Example workflow ids (the `id` inside each examples/*.json). */

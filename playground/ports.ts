@@ -25,5 +25,7 @@ export async function freePorts(preferred: number, count: number, attempts = 50)
 	for (let first = preferred; first < preferred + attempts * count; first += count) {
 		if ((await busyPorts(first, count)).length === 0) return first;
 	}
-	throw new Error(`No ${count} free consecutive ports on 127.0.0.1 between ${preferred} and ${preferred + attempts * count}`);
+	throw new Error(
+		`No ${count} free consecutive ports on 127.0.0.1 between ${preferred} and ${preferred + attempts * count}`,
+	);
 }

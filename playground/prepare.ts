@@ -11,9 +11,21 @@ import { installPackages } from './pack';
 import { EXAMPLES } from './paths';
 
 /** Ids and names the example workflows reference. */
-export const EXPAND_CREDENTIAL = { id: 'expandDevnetKey01', name: 'Expand API (devnet)', type: 'expandApi' };
-export const SIGNER_CREDENTIAL = { id: 'expandSignerKey01', name: 'Expand Signing Key (devnet wallet 3)', type: 'expandSignerApi' };
-export const SOLANA_CREDENTIAL = { id: 'expandSolanaKey01', name: 'Expand Solana Key (devnet wallet 1)', type: 'expandSolanaKeyApi' };
+export const EXPAND_CREDENTIAL = {
+	id: 'expandDevnetKey01',
+	name: 'Expand API (devnet)',
+	type: 'expandApi',
+};
+export const SIGNER_CREDENTIAL = {
+	id: 'expandSignerKey01',
+	name: 'Expand Signing Key (devnet wallet 3)',
+	type: 'expandSignerApi',
+};
+export const SOLANA_CREDENTIAL = {
+	id: 'expandSolanaKey01',
+	name: 'Expand Solana Key (devnet wallet 1)',
+	type: 'expandSolanaKeyApi',
+};
 /** The payout example pays from devnet wallet 3 (hardhat account 3). */
 export const PAYOUT_WALLET_INDEX = 3;
 /** The Solana payout example pays from the devnet's Solana wallet 1. */
@@ -36,11 +48,20 @@ export function devnetCredentials(
 	return [
 		{
 			...EXPAND_CREDENTIAL,
-			data: { apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, streamUrl: devnet.streamUrl },
+			data: {
+				apiKey: devnet.apiKey,
+				baseUrl: devnet.baseUrl,
+				historicalUrl: devnet.historicalUrl,
+				streamUrl: devnet.streamUrl,
+			},
 		},
 		{
 			...SIGNER_CREDENTIAL,
-			data: { keyType: 'privateKey', privateKey: devnet.chains[0].wallets[PAYOUT_WALLET_INDEX].privateKey, payoutLedgerFolder: evmLedgerFolder(n8n) },
+			data: {
+				keyType: 'privateKey',
+				privateKey: devnet.chains[0].wallets[PAYOUT_WALLET_INDEX].privateKey,
+				payoutLedgerFolder: evmLedgerFolder(n8n),
+			},
 		},
 		{
 			...SOLANA_CREDENTIAL,
@@ -82,7 +103,11 @@ export async function importWorkflows(n8n: N8nInstance, files: string[]): Promis
 	const dir = path.join(n8n.userFolder, 'import', 'workflows');
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
-	for (const file of files) copyFileSync(path.isAbsolute(file) ? file : path.join(EXAMPLES, file), path.join(dir, path.basename(file)));
+	for (const file of files)
+		copyFileSync(
+			path.isAbsolute(file) ? file : path.join(EXAMPLES, file),
+			path.join(dir, path.basename(file)),
+		);
 	await n8nCli(n8n, ['import:workflow', '--separate', `--input=${dir}`]);
 }
 

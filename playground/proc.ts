@@ -23,7 +23,11 @@ export interface RunOptions {
 }
 
 /** Runs a command to completion; rejects with its output on a non-zero exit. */
-export function run(command: string, args: string[], options: RunOptions = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
+export function run(
+	command: string,
+	args: string[],
+	options: RunOptions = {},
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
 	return new Promise((resolve, reject) => {
 		const spawnOptions: SpawnOptions = {
 			cwd: options.cwd,
@@ -41,7 +45,9 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
 			stderr += chunk;
 			if (options.showStderr) process.stderr.write(chunk);
 		});
-		const timer = options.timeoutMs ? setTimeout(() => signalGroup(child, 'SIGKILL', false), options.timeoutMs) : undefined;
+		const timer = options.timeoutMs
+			? setTimeout(() => signalGroup(child, 'SIGKILL', false), options.timeoutMs)
+			: undefined;
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
 			if (timer) clearTimeout(timer);
@@ -104,7 +110,12 @@ export function startProcess(
 	args: string[],
 	options: ProcessOptions = {},
 ): StartedProcess {
-	const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const child = spawn(command, args, {
+		cwd: options.cwd,
+		env: options.env ?? process.env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
 	if (options.onOutput) {
 		child.stdout?.on('data', options.onOutput);
 		child.stderr?.on('data', options.onOutput);

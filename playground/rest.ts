@@ -56,28 +56,40 @@ export class N8nRest {
 			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		const setCookie = response.headers.getSetCookie().find((value) => value.startsWith('n8n-auth='));
+		const setCookie = response.headers
+			.getSetCookie()
+			.find((value) => value.startsWith('n8n-auth='));
 		if (setCookie) this.cookie = setCookie.split(';')[0];
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
 		let json: { data?: T } = {};
 		try {
 			if (text) json = JSON.parse(text) as { data?: T };
 		} catch {
-			throw new Error(`${method} ${path}: ${response.status} answered with ${response.headers.get('content-type') ?? 'no content type'}, not JSON: ${text.slice(0, 300)}`);
+			throw new Error(
+				`${method} ${path}: ${response.status} answered with ${response.headers.get('content-type') ?? 'no content type'}, not JSON: ${text.slice(0, 300)}`,
+			);
 		}
 		return (json && typeof json === 'object' && 'data' in json ? json.data : json) as T;
 	}
 
 	/** Creates the owner account of a fresh instance (skipped when an owner exists), then logs in. */
 	async setupOwnerAndLogin(): Promise<void> {
-		const settings = await this.request<{ userManagement: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
-		if (settings.userManagement.showSetupOnFirstLoad !== false) await this.request('POST', '/rest/owner/setup', OWNER);
+		const settings = await this.request<{ userManagement: { showSetupOnFirstLoad?: boolean } }>(
+			'GET',
+			'/rest/settings',
+		);
+		if (settings.userManagement.showSetupOnFirstLoad !== false)
+			await this.request('POST', '/rest/owner/setup', OWNER);
 		await this.login();
 	}
 
 	async login(): Promise<void> {
-		await this.request('POST', '/rest/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+		await this.request('POST', '/rest/login', {
+			emailOrLdapLoginId: OWNER.email,
+			password: OWNER.password,
+		});
 	}
 
 	nodeTypes(): Promise<Array<{ name: string; displayName: string; version: number | number[] }>> {
@@ -89,7 +101,12 @@ export class N8nRest {
 	}
 
 	/** The editor's credential "Test" button: POST /rest/credentials/test (the id of a saved credential, the form's data). */
-	testCredential(credential: { id: string; name: string; type: string; data: Record<string, unknown> }): Promise<CredentialTestResult> {
+	testCredential(credential: {
+		id: string;
+		name: string;
+		type: string;
+		data: Record<string, unknown>;
+	}): Promise<CredentialTestResult> {
 		return this.request('POST', '/rest/credentials/test', { credentials: credential });
 	}
 
@@ -104,16 +121,26 @@ export class N8nRest {
 	 */
 	async runManually(id: string, trigger: string): Promise<string> {
 		const workflowData = await this.workflow(id);
-		const started = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/rest/workflows/${id}/run`, {
-			workflowData,
-			triggerToStartFrom: { name: trigger },
-		});
-		if (!started.executionId) throw new Error(`Execute workflow of ${id} from "${trigger}" started no execution: ${JSON.stringify(started)}`);
+		const started = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
+			'POST',
+			`/rest/workflows/${id}/run`,
+			{
+				workflowData,
+				triggerToStartFrom: { name: trigger },
+			},
+		);
+		if (!started.executionId)
+			throw new Error(
+				`Execute workflow of ${id} from "${trigger}" started no execution: ${JSON.stringify(started)}`,
+			);
 		return started.executionId;
 	}
 
 	/** The editor's Save: a new draft version when the nodes change (static data is left as it is). */
-	updateWorkflow(id: string, changes: Partial<Pick<WorkflowData, 'nodes' | 'connections'>>): Promise<WorkflowData> {
+	updateWorkflow(
+		id: string,
+		changes: Partial<Pick<WorkflowData, 'nodes' | 'connections'>>,
+	): Promise<WorkflowData> {
 		return this.request('PATCH', `/rest/workflows/${id}`, changes);
 	}
 
@@ -122,14 +149,20 @@ export class N8nRest {
 	 * once that version's triggers run (n8n 2.41 answers the request first and applies it after).
 	 */
 	async activateWorkflow(id: string, versionId: string): Promise<WorkflowData> {
-		const workflow = await this.request<WorkflowData>('POST', `/rest/workflows/${id}/activate`, { versionId });
+		const workflow = await this.request<WorkflowData>('POST', `/rest/workflows/${id}/activate`, {
+			versionId,
+		});
 		await this.untilApplied(id, versionId);
 		return workflow;
 	}
 
 	/** The editor's Unpublish. Resolves once the workflow's triggers are closed. */
 	async deactivateWorkflow(id: string): Promise<WorkflowData> {
-		const workflow = await this.request<WorkflowData>('POST', `/rest/workflows/${id}/deactivate`, {});
+		const workflow = await this.request<WorkflowData>(
+			'POST',
+			`/rest/workflows/${id}/deactivate`,
+			{},
+		);
 		await this.untilApplied(id, null);
 		return workflow;
 	}
@@ -141,9 +174,16 @@ export class N8nRest {
 	 */
 	async publicationStatus(id: string): Promise<PublicationStatus | undefined> {
 		try {
-			return await this.request<PublicationStatus>('GET', `/rest/workflows/${id}/publication-status`);
+			return await this.request<PublicationStatus>(
+				'GET',
+				`/rest/workflows/${id}/publication-status`,
+			);
 		} catch (error) {
-			if (error instanceof Error && error.message.startsWith(`GET /rest/workflows/${id}/publication-status: 404`)) return undefined;
+			if (
+				error instanceof Error &&
+				error.message.startsWith(`GET /rest/workflows/${id}/publication-status: 404`)
+			)
+				return undefined;
 			throw error;
 		}
 	}
@@ -160,14 +200,25 @@ export class N8nRest {
 			if (!publication) return;
 			if (publication.status !== 'in_progress') {
 				if (versionId === null && publication.status === 'not_published') return;
-				if (versionId !== null && publication.status === 'published' && publication.liveVersionId === versionId) return;
+				if (
+					versionId !== null &&
+					publication.status === 'published' &&
+					publication.liveVersionId === versionId
+				)
+					return;
 				if (publication.status === 'failed' || publication.status === 'partial') {
-					const errors = publication.triggers.filter((trigger) => trigger.errorMessage).map((trigger) => `${trigger.nodeId}: ${trigger.errorMessage}`);
-					throw new Error(`Publishing workflow ${id} ${publication.status === 'failed' ? 'failed' : 'partly failed'}: ${errors.join('; ') || 'no trigger message'}`);
+					const errors = publication.triggers
+						.filter((trigger) => trigger.errorMessage)
+						.map((trigger) => `${trigger.nodeId}: ${trigger.errorMessage}`);
+					throw new Error(
+						`Publishing workflow ${id} ${publication.status === 'failed' ? 'failed' : 'partly failed'}: ${errors.join('; ') || 'no trigger message'}`,
+					);
 				}
 			}
 			if (Date.now() > deadline) {
-				throw new Error(`Workflow ${id}: n8n did not ${versionId ? `publish version ${versionId}` : 'unpublish it'} within ${PUBLICATION_TIMEOUT_MS / 1000} s (${JSON.stringify(publication)})`);
+				throw new Error(
+					`Workflow ${id}: n8n did not ${versionId ? `publish version ${versionId}` : 'unpublish it'} within ${PUBLICATION_TIMEOUT_MS / 1000} s (${JSON.stringify(publication)})`,
+				);
 			}
 			await new Promise((resolve) => setTimeout(resolve, PUBLICATION_POLL_MS));
 		}
@@ -179,7 +230,12 @@ export class N8nRest {
 	}
 
 	/** The newest 100 executions of a workflow (n8n 2.41 refuses a larger limit). */
-	executions(workflowId: string): Promise<{ results: Array<{ id: string; status: string; mode: string }>; count: number }> {
-		return this.request('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
+	executions(
+		workflowId: string,
+	): Promise<{ results: Array<{ id: string; status: string; mode: string }>; count: number }> {
+		return this.request(
+			'GET',
+			`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`,
+		);
 	}
 }

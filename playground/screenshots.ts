@@ -47,11 +47,18 @@ interface ElementHandle {
 }
 interface Page {
 	goto(url: string, options?: { waitUntil?: 'networkidle2'; timeout?: number }): Promise<unknown>;
-	waitForSelector(selector: string, options?: { visible?: boolean; timeout?: number }): Promise<ElementHandle | null>;
+	waitForSelector(
+		selector: string,
+		options?: { visible?: boolean; timeout?: number },
+	): Promise<ElementHandle | null>;
 	waitForFunction(expression: string, options?: { timeout?: number }): Promise<unknown>;
 	type(selector: string, text: string): Promise<void>;
 	keyboard: { press(key: string): Promise<void> };
-	setViewport(viewport: { width: number; height: number; deviceScaleFactor: number }): Promise<void>;
+	setViewport(viewport: {
+		width: number;
+		height: number;
+		deviceScaleFactor: number;
+	}): Promise<void>;
 	evaluate(expression: string): Promise<unknown>;
 	screenshot(options: { path: `${string}.png` }): Promise<unknown>;
 }
@@ -70,17 +77,37 @@ interface Puppeteer {
 
 async function ensureTools(): Promise<Puppeteer> {
 	if (!existsSync(CHROMIUM)) {
-		if (process.getuid?.() !== 0) throw new Error('Chromium is missing: apt-get install chromium (as root), then run this again.');
+		if (process.getuid?.() !== 0)
+			throw new Error(
+				'Chromium is missing: apt-get install chromium (as root), then run this again.',
+			);
 		log('Installing Chromium (apt-get install chromium)...');
 		await run('apt-get', ['update', '-qq'], { capture: true });
-		await run('apt-get', ['install', '-y', '-qq', 'chromium'], { capture: true, env: { DEBIAN_FRONTEND: 'noninteractive' } });
+		await run('apt-get', ['install', '-y', '-qq', 'chromium'], {
+			capture: true,
+			env: { DEBIAN_FRONTEND: 'noninteractive' },
+		});
 	}
 	const manifest = path.join(TOOLS, 'package.json');
 	if (!existsSync(path.join(TOOLS, 'node_modules', 'puppeteer-core'))) {
 		mkdirSync(TOOLS, { recursive: true });
-		writeFileSync(manifest, JSON.stringify({ name: 'screenshot-tools', private: true, dependencies: { 'puppeteer-core': PUPPETEER_VERSION } }, null, 2));
+		writeFileSync(
+			manifest,
+			JSON.stringify(
+				{
+					name: 'screenshot-tools',
+					private: true,
+					dependencies: { 'puppeteer-core': PUPPETEER_VERSION },
+				},
+				null,
+				2,
+			),
+		);
 		log(`Installing puppeteer-core ${PUPPETEER_VERSION} into .cache/screenshots...`);
-		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: TOOLS, capture: true });
+		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
+			cwd: TOOLS,
+			capture: true,
+		});
 	}
 	return createRequire(manifest)('puppeteer-core') as Puppeteer;
 }
@@ -95,7 +122,9 @@ async function main(): Promise<void> {
 	const profile = mkdtempSync(path.join(tmpdir(), 'expand-chromium-'));
 	let browser: Browser | undefined;
 	try {
-		await prepareInstance(n8n, tarballs, devnet, { workflows: ['treasury-report.json', PAYOUT_RUN, FORMS] });
+		await prepareInstance(n8n, tarballs, devnet, {
+			workflows: ['treasury-report.json', PAYOUT_RUN, FORMS],
+		});
 		running = await startN8n(n8n);
 		await new N8nRest(running.url).setupOwnerAndLogin();
 
@@ -129,7 +158,10 @@ async function main(): Promise<void> {
 		};
 
 		// The canvas: the treasury report with its Sheets and Slack ends.
-		await page.goto(`${running.url}/workflow/expandTreasuryReport`, { waitUntil: 'networkidle2', timeout: 60_000 });
+		await page.goto(`${running.url}/workflow/expandTreasuryReport`, {
+			waitUntil: 'networkidle2',
+			timeout: 60_000,
+		});
 		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
 		await dismissPopups();
 		await page.keyboard.press('1'); // zoom to fit
@@ -144,49 +176,95 @@ async function main(): Promise<void> {
 		const showOutputJson = `[...document.querySelectorAll('*')]
 			.filter((element) => element.textContent.trim() === 'JSON' && element.children.length === 0)
 			.sort((a, b) => b.getBoundingClientRect().left - a.getBoundingClientRect().left)[0]?.click()`;
-		const openNode = async (workflowId: string, nodeName: string, file: string, executed?: string) => {
-			await page.goto(`${running!.url}/workflow/${workflowId}`, { waitUntil: 'networkidle2', timeout: 60_000 });
+		const openNode = async (
+			workflowId: string,
+			nodeName: string,
+			file: string,
+			executed?: string,
+		) => {
+			await page.goto(`${running!.url}/workflow/${workflowId}`, {
+				waitUntil: 'networkidle2',
+				timeout: 60_000,
+			});
 			await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
 			await dismissPopups();
-			const node = await page.waitForSelector(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`, { timeout: 30_000 });
+			const node = await page.waitForSelector(
+				`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`,
+				{ timeout: 30_000 },
+			);
 			await node!.click({ count: 2 });
 			await page.waitForSelector('[data-test-id="ndv"]', { visible: true, timeout: 30_000 });
 			if (executed) {
-				const execute = await page.waitForSelector('[data-test-id="ndv"] [data-test-id="node-execute-button"]', { visible: true, timeout: 30_000 });
+				const execute = await page.waitForSelector(
+					'[data-test-id="ndv"] [data-test-id="node-execute-button"]',
+					{ visible: true, timeout: 30_000 },
+				);
 				await execute!.click();
-				await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(executed)})`, { timeout: 60_000 });
+				await page.waitForFunction(
+					`document.body.innerText.includes(${JSON.stringify(executed)})`,
+					{ timeout: 60_000 },
+				);
 				await page.evaluate(showOutputJson);
 			}
 			await settle(1500);
 			await page.screenshot({ path: path.join(IMAGES, file) as `${string}.png` });
 			log(`saved docs/images/${file}`);
 		};
-		await openNode('expandScreenshotForms', 'Get Balance', 'expand-node-read.png', 'balanceFormatted');
+		await openNode(
+			'expandScreenshotForms',
+			'Get Balance',
+			'expand-node-read.png',
+			'balanceFormatted',
+		);
 		await openNode('expandScreenshotForms', 'Transfer', 'expand-node-write.png');
 
 		// The payout run as the README tells a new user to run it: Execute workflow in the editor, then the
 		// approval link from payout-approval.json; the image shows the finished run on the canvas.
 		// Wide and low: the run is one long row of nodes, and zoom to fit then draws them large enough to read.
 		await page.setViewport({ width: 2200, height: 760, deviceScaleFactor: 1 });
-		await page.goto(`${running.url}/workflow/expandPayoutRunDevnet`, { waitUntil: 'networkidle2', timeout: 60_000 });
+		await page.goto(`${running.url}/workflow/expandPayoutRunDevnet`, {
+			waitUntil: 'networkidle2',
+			timeout: 60_000,
+		});
 		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
 		await dismissPopups();
-		const executeWorkflow = await page.waitForSelector('[data-test-id="execute-workflow-button"]', { visible: true, timeout: 30_000 });
-		const { result } = await runPayoutRun((name) => path.join(n8n.outputDir, name), () => executeWorkflow!.click(), 'approve');
+		const executeWorkflow = await page.waitForSelector('[data-test-id="execute-workflow-button"]', {
+			visible: true,
+			timeout: 30_000,
+		});
+		const { result } = await runPayoutRun(
+			(name) => path.join(n8n.outputDir, name),
+			() => executeWorkflow!.click(),
+			'approve',
+		);
 		const unpaid = result.rows.filter((row) => row.status !== 'paid');
-		if (!result.approved || unpaid.length > 0) throw new Error(`The payout run executed in the editor did not pay every row: ${JSON.stringify(result)}`);
-		log(`payout run from the editor: ${result.rows.map((row) => `row ${row.rowId} ${row.status} ${row.transactionHash}`).join('; ')}`);
-		await page.waitForFunction(`!document.querySelector('[data-test-id="stop-execution-button"]')`, { timeout: 60_000 });
+		if (!result.approved || unpaid.length > 0)
+			throw new Error(
+				`The payout run executed in the editor did not pay every row: ${JSON.stringify(result)}`,
+			);
+		log(
+			`payout run from the editor: ${result.rows.map((row) => `row ${row.rowId} ${row.status} ${row.transactionHash}`).join('; ')}`,
+		);
+		await page.waitForFunction(
+			`!document.querySelector('[data-test-id="stop-execution-button"]')`,
+			{ timeout: 60_000 },
+		);
 		await page.keyboard.press('1');
 		await settle(1500);
 		await page.screenshot({ path: path.join(IMAGES, 'payout-run.png') as `${string}.png` });
 		log('saved docs/images/payout-run.png');
 		// What the run writes back, in the output of its "Payout results" step.
 		await page.setViewport({ width: 1440, height: 860, deviceScaleFactor: 1 });
-		const results = await page.waitForSelector('[data-test-id="canvas-node"][data-node-name="Payout results"]', { timeout: 30_000 });
+		const results = await page.waitForSelector(
+			'[data-test-id="canvas-node"][data-node-name="Payout results"]',
+			{ timeout: 30_000 },
+		);
 		await results!.click({ count: 2 });
 		await page.waitForSelector('[data-test-id="ndv"]', { visible: true, timeout: 30_000 });
-		await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(result.rows[0].transactionHash.slice(0, 12))})`, { timeout: 30_000 });
+		await page.waitForFunction(
+			`document.body.innerText.includes(${JSON.stringify(result.rows[0].transactionHash.slice(0, 12))})`,
+			{ timeout: 30_000 },
+		);
 		await settle(1500);
 		await page.screenshot({ path: path.join(IMAGES, 'payout-run-results.png') as `${string}.png` });
 		log('saved docs/images/payout-run-results.png');

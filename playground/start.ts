@@ -47,10 +47,15 @@ function linkN8nModules(): void {
 async function main(): Promise<void> {
 	const started = Date.now();
 	const port = Number(option('port') ?? process.env.EXPAND_PLAYGROUND_PORT ?? 5678);
-	const devnetPorts = playgroundDevnetPorts(Number(option('devnet-port') ?? process.env.EXPAND_DEVNET_PORT ?? 9545));
+	const devnetPorts = playgroundDevnetPorts(
+		Number(option('devnet-port') ?? process.env.EXPAND_DEVNET_PORT ?? 9545),
+	);
 	const blockTime = Number(option('block-time') ?? 10_000);
 	const taken = await busyPorts(devnetPorts.port, 6);
-	if (taken.length > 0) throw new Error(`Port ${taken.join(', ')} on 127.0.0.1 is in use: the devnet needs ${devnetPorts.port} to ${devnetPorts.port + 5}; choose others with --devnet-port <n>`);
+	if (taken.length > 0)
+		throw new Error(
+			`Port ${taken.join(', ')} on 127.0.0.1 is in use: the devnet needs ${devnetPorts.port} to ${devnetPorts.port + 5}; choose others with --devnet-port <n>`,
+		);
 	await ensureN8n();
 	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	linkN8nModules();
@@ -91,7 +96,16 @@ async function main(): Promise<void> {
 	// A free port for the task broker of an `n8n execute` beside the editor (the editor's broker has port + 1).
 	const brokerPortHint = await freePorts(port + 10, 1);
 	console.log(
-		banner({ devnet, n8n, url: running.url, login: OWNER, version: N8N_VERSION, seconds: Math.round((Date.now() - started) / 1000), blockTime, brokerPortHint }),
+		banner({
+			devnet,
+			n8n,
+			url: running.url,
+			login: OWNER,
+			version: N8N_VERSION,
+			seconds: Math.round((Date.now() - started) / 1000),
+			blockTime,
+			brokerPortHint,
+		}),
 	);
 }
 

@@ -12,7 +12,10 @@ import { ensureNode24 } from '../playground/install';
 
 async function main(): Promise<void> {
 	const node = typeof WebSocket === 'function' ? process.execPath : await ensureNode24();
-	if (node !== process.execPath) console.log(`[jest] Node ${process.versions.node} has no built-in WebSocket: running jest on ${path.relative(process.cwd(), node)}`);
+	if (node !== process.execPath)
+		console.log(
+			`[jest] Node ${process.versions.node} has no built-in WebSocket: running jest on ${path.relative(process.cwd(), node)}`,
+		);
 	const jest = path.join(__dirname, '..', 'node_modules', 'jest', 'bin', 'jest.js');
 	const result = spawnSync(node, [jest, ...process.argv.slice(2)], { stdio: 'inherit' });
 	process.exit(result.status ?? 1);

@@ -13,12 +13,18 @@ async function main(): Promise<void> {
 	const properties = buildProperties();
 	const code = `import type { INodeProperties } from 'n8n-workflow';\n\nexport const properties: INodeProperties[] = ${JSON.stringify(properties, null, '\t')};\n`;
 	const eslint = new ESLint({ cwd: root });
-	const [result] = await eslint.lintText(code, { filePath: join(root, 'nodes', 'Expand', 'GeneratedProperties.ts') });
+	const [result] = await eslint.lintText(code, {
+		filePath: join(root, 'nodes', 'Expand', 'GeneratedProperties.ts'),
+	});
 	const lines = code.split('\n');
 	for (const message of result.messages) {
-		console.error(`${message.ruleId ?? 'eslint'}: ${message.message}\n    ${lines[message.line - 1]?.trim()}`);
+		console.error(
+			`${message.ruleId ?? 'eslint'}: ${message.message}\n    ${lines[message.line - 1]?.trim()}`,
+		);
 	}
-	console.log(`generated Expand properties: ${properties.length} properties, ${result.messages.length} lint messages`);
+	console.log(
+		`generated Expand properties: ${properties.length} properties, ${result.messages.length} lint messages`,
+	);
 	if (result.messages.length) process.exit(1);
 }
 

@@ -18,7 +18,9 @@ function requiredCell(parameter: ParameterSpec): string {
 function parameterRow(parameter: ParameterSpec, where: string): string {
 	const notes = [
 		parameter.default !== undefined ? `default \`${String(parameter.default)}\`` : '',
-		parameter.options ? `one of ${parameter.options.map((option) => `\`${option}\``).join(', ')}` : '',
+		parameter.options
+			? `one of ${parameter.options.map((option) => `\`${option}\``).join(', ')}`
+			: '',
 		parameter.patternHint ? parameter.patternHint : '',
 		parameter.protocols?.length ? `used by ${parameter.protocols.join(', ')}` : '',
 	].filter(Boolean);
@@ -38,27 +40,53 @@ function operationSection(operation: OperationSpec): string[] {
 		`- Compute units: ${operation.computeUnits ?? 'not listed in the spec'}`,
 		`- Kind: ${operation.kind}${returnsUnsignedTransaction(operation) ? ': returns an unsigned transaction; sign it with Expand Signer, then send it with chain / sendtransaction' : ''}`,
 	];
-	if (operation.pagination) lines.push(`- Paged: Return All follows \`${operation.pagination.requestParam}\``);
-	if (operation.amounts?.length) lines.push(`- Add Formatted Amounts: ${operation.amounts.map((amount) => `\`${amount.field}\``).join(', ')}`);
+	if (operation.pagination)
+		lines.push(`- Paged: Return All follows \`${operation.pagination.requestParam}\``);
+	if (operation.amounts?.length)
+		lines.push(
+			`- Add Formatted Amounts: ${operation.amounts.map((amount) => `\`${amount.field}\``).join(', ')}`,
+		);
 	if (operation.undocumented) {
-		lines.push('- Parameters not documented in public sources: the form offers Extra Parameters' + (operation.method === 'POST' ? ' and a Raw JSON Body' : ''));
+		lines.push(
+			'- Parameters not documented in public sources: the form offers Extra Parameters' +
+				(operation.method === 'POST' ? ' and a Raw JSON Body' : ''),
+		);
 	}
 	const parameters: ParameterSpec[] = [
 		...(operation.chain
-			? [
-					{ name: 'chainId', type: 'text', description: 'Chain ID (list of known chains, or any ID)', default: '1' },
+			? ([
+					{
+						name: 'chainId',
+						type: 'text',
+						description: 'Chain ID (list of known chains, or any ID)',
+						default: '1',
+					},
 					{ name: 'chainSymbol', type: 'text', description: 'Chain symbol instead of chainId' },
 					{ name: 'rpc', type: 'text', description: 'JSON-RPC URL the API should use' },
-				] as ParameterSpec[]
+				] as ParameterSpec[])
 			: []),
 		...(operation.protocol
-			? [{ name: operation.protocol, type: 'text', description: `${protocols[operation.protocol].displayName} ID`, default: protocols[operation.protocol].default } as ParameterSpec]
+			? [
+					{
+						name: operation.protocol,
+						type: 'text',
+						description: `${protocols[operation.protocol].displayName} ID`,
+						default: protocols[operation.protocol].default,
+					} as ParameterSpec,
+				]
 			: []),
 		...operation.parameters,
 	];
 	if (parameters.length) {
 		lines.push('', '| Parameter | Type | Required | In | Notes |', '|---|---|---|---|---|');
-		lines.push(...parameters.map((parameter) => parameterRow(parameter, operation.path.includes('{apiKey}') && parameter.name === 'apiKey' ? 'path' : where)));
+		lines.push(
+			...parameters.map((parameter) =>
+				parameterRow(
+					parameter,
+					operation.path.includes('{apiKey}') && parameter.name === 'apiKey' ? 'path' : where,
+				),
+			),
+		);
 	}
 	lines.push('');
 	return lines;

@@ -33,18 +33,33 @@ async function main(): Promise<void> {
 				additionalFields: { tokenAddress: '={{ $json.token }}' },
 				formatAmounts: true,
 			},
-			{ items: rows, credentials: { apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl } },
+			{
+				items: rows,
+				credentials: {
+					apiKey: devnet.apiKey,
+					baseUrl: devnet.baseUrl,
+					historicalUrl: devnet.historicalUrl,
+				},
+			},
 		);
 		if (result.error) throw result.error;
-		console.log(`Multi-chain balance report (devnet ${devnet.baseUrl}, execution ${result.status})\n`);
-		console.log(`${'chain'.padEnd(7)} ${'wallet'.padEnd(53)} ${'asset'.padEnd(6)} ${'balance'.padStart(28)}  raw (smallest unit)`);
+		console.log(
+			`Multi-chain balance report (devnet ${devnet.baseUrl}, execution ${result.status})\n`,
+		);
+		console.log(
+			`${'chain'.padEnd(7)} ${'wallet'.padEnd(53)} ${'asset'.padEnd(6)} ${'balance'.padStart(28)}  raw (smallest unit)`,
+		);
 		result.output('Expand').forEach((item, index) => {
 			const row = rows[index];
 			const { balanceFormatted, symbol, balance } = item.json as Record<string, string>;
-			console.log(`${row.chainId.padEnd(7)} ${row.wallet.padEnd(53)} ${symbol.padEnd(6)} ${balanceFormatted.padStart(28)}  ${balance}`);
+			console.log(
+				`${row.chainId.padEnd(7)} ${row.wallet.padEnd(53)} ${symbol.padEnd(6)} ${balanceFormatted.padStart(28)}  ${balance}`,
+			);
 		});
 		const usage = devnet.usage();
-		console.log(`\n${usage.length} API calls, ${usage.reduce((sum, call) => sum + call.totalComputeUnits, 0)} compute units (metered by the devnet).`);
+		console.log(
+			`\n${usage.length} API calls, ${usage.reduce((sum, call) => sum + call.totalComputeUnits, 0)} compute units (metered by the devnet).`,
+		);
 	} finally {
 		await devnet.stop();
 		releaseEngine();

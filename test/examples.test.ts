@@ -11,32 +11,46 @@ const workflowFiles = ['examples', 'test/n8n/workflows'].flatMap((dir) =>
 		.filter((name) => name.endsWith('.json'))
 		.map((name) => join(dir, name)),
 );
-const ids = workflowFiles.map((file) => (JSON.parse(readFileSync(join(root, file), 'utf8')) as { id: string }).id);
+const ids = workflowFiles.map(
+	(file) => (JSON.parse(readFileSync(join(root, file), 'utf8')) as { id: string }).id,
+);
 
 // n8n saves a workflow's static data (where the polling triggers keep their cursor) only when its ID
 // has 1 to 21 characters (isWorkflowIdValid in n8n's utils): with a longer ID, imported as it is by
 // `n8n import:workflow`, the trigger would start afresh after every restart. Letters and digits, as n8n's own IDs.
-test.each(workflowFiles.map((file, index) => [file, ids[index]]))('%s has an ID n8n keeps static data for (%s)', (_file, id) => {
-	expect(id).toMatch(/^[A-Za-z0-9]{1,21}$/);
-});
+test.each(workflowFiles.map((file, index) => [file, ids[index]]))(
+	'%s has an ID n8n keeps static data for (%s)',
+	(_file, id) => {
+		expect(id).toMatch(/^[A-Za-z0-9]{1,21}$/);
+	},
+);
 
 test('workflow IDs are unique', () => {
 	expect(new Set(ids).size).toBe(ids.length);
 });
 
 const examples = readdirSync(join(root, 'examples')).filter((name) => name.endsWith('.json'));
-type Workflow = { nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>; connections: Record<string, { main: Array<Array<{ node: string }>> }> };
-const workflow = (name: string) => JSON.parse(readFileSync(join(root, 'examples', name), 'utf8')) as Workflow;
+type Workflow = {
+	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown> }>;
+	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+};
+const workflow = (name: string) =>
+	JSON.parse(readFileSync(join(root, 'examples', name), 'utf8')) as Workflow;
 
 test('every example has a devnet variant, and every devnet variant an example', () => {
-	const production = examples.filter((name) => !name.endsWith('.devnet.json')).map((name) => name.replace(/\.json$/, ''));
-	const devnet = examples.filter((name) => name.endsWith('.devnet.json')).map((name) => name.replace(/\.devnet\.json$/, ''));
+	const production = examples
+		.filter((name) => !name.endsWith('.devnet.json'))
+		.map((name) => name.replace(/\.json$/, ''));
+	const devnet = examples
+		.filter((name) => name.endsWith('.devnet.json'))
+		.map((name) => name.replace(/\.devnet\.json$/, ''));
 	expect(devnet.sort()).toEqual(production.sort());
 });
 
 test('the real-n8n test (test/n8n/run.ts) imports every devnet variant', () => {
 	const runner = readFileSync(join(root, 'test', 'n8n', 'run.ts'), 'utf8');
-	for (const name of examples.filter((file) => file.endsWith('.devnet.json'))) expect({ name, imported: runner.includes(`'${name}'`) }).toEqual({ name, imported: true });
+	for (const name of examples.filter((file) => file.endsWith('.devnet.json')))
+		expect({ name, imported: runner.includes(`'${name}'`) }).toEqual({ name, imported: true });
 });
 
 // A renamed node leaves expressions and connections pointing at nothing; n8n only says so when the run reaches them.
@@ -46,49 +60,82 @@ test.each(examples)('%s: connections and $("…") references name nodes of the w
 	expect(names.size).toBe(nodes.length);
 	for (const [from, { main }] of Object.entries(connections)) {
 		expect(names.has(from) ? from : `missing: ${from}`).toBe(from);
-		for (const target of main.flat()) expect(names.has(target.node) ? target.node : `missing: ${target.node}`).toBe(target.node);
+		for (const target of main.flat())
+			expect(names.has(target.node) ? target.node : `missing: ${target.node}`).toBe(target.node);
 	}
-	const referenced = [...JSON.stringify(nodes.map((node) => node.parameters)).matchAll(/\$\(\\?['"]([^'"\\]+)\\?['"]\)/g)].map((match) => match[1]);
-	for (const target of referenced) expect(names.has(target) ? target : `missing: ${target}`).toBe(target);
+	const referenced = [
+		...JSON.stringify(nodes.map((node) => node.parameters)).matchAll(
+			/\$\(\\?['"]([^'"\\]+)\\?['"]\)/g,
+		),
+	].map((match) => match[1]);
+	for (const target of referenced)
+		expect(names.has(target) ? target : `missing: ${target}`).toBe(target);
 });
 
 test('the payout runs sign with a Payout ID per row and send with Wait for Confirmation; production asks Slack and writes back to the sheet', () => {
 	for (const name of ['stablecoin-payout-run.json', 'stablecoin-payout-run.devnet.json']) {
 		const { nodes } = workflow(name);
-		const sign = nodes.find((node) => node.type.endsWith('.expandSigner') && node.parameters.operation === 'signTransaction');
+		const sign = nodes.find(
+			(node) =>
+				node.type.endsWith('.expandSigner') && node.parameters.operation === 'signTransaction',
+		);
 		expect(sign?.parameters.payoutId).toBe('={{ $json.payoutId }}');
-		expect(nodes.find((node) => node.parameters.operation === 'sendtransaction')?.parameters.waitForConfirmation).toBe(true);
+		expect(
+			nodes.find((node) => node.parameters.operation === 'sendtransaction')?.parameters
+				.waitForConfirmation,
+		).toBe(true);
 	}
 	const production = workflow('stablecoin-payout-run.json').nodes;
-	expect(production.find((node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait')).toBeDefined();
-	expect(production.filter((node) => node.type === 'n8n-nodes-base.googleSheets').map((node) => node.parameters.operation)).toEqual(['read', 'update']);
+	expect(
+		production.find(
+			(node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait',
+		),
+	).toBeDefined();
+	expect(
+		production
+			.filter((node) => node.type === 'n8n-nodes-base.googleSheets')
+			.map((node) => node.parameters.operation),
+	).toEqual(['read', 'update']);
 });
 
 // "Execute workflow" runs a workflow from its Manual Trigger only when that is its one start: beside a
 // webhook or event trigger, the editor's button waits for that trigger's event instead.
-test.each(examples.filter((name) => workflow(name).nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger')))(
-	'%s: the Manual Trigger is the only start, so Execute workflow runs it at once',
-	(name) => {
-		const { nodes, connections } = workflow(name);
-		const targets = new Set(Object.values(connections).flatMap(({ main }) => main.flat().map((target) => target.node)));
-		const starts = nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote' && !targets.has(node.name));
-		expect(starts.map((node) => node.type)).toEqual(['n8n-nodes-base.manualTrigger']);
-	},
-);
+test.each(
+	examples.filter((name) =>
+		workflow(name).nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger'),
+	),
+)('%s: the Manual Trigger is the only start, so Execute workflow runs it at once', (name) => {
+	const { nodes, connections } = workflow(name);
+	const targets = new Set(
+		Object.values(connections).flatMap(({ main }) => main.flat().map((target) => target.node)),
+	);
+	const starts = nodes.filter(
+		(node) => node.type !== 'n8n-nodes-base.stickyNote' && !targets.has(node.name),
+	);
+	expect(starts.map((node) => node.type)).toEqual(['n8n-nodes-base.manualTrigger']);
+});
 
 // Node types are package name + node name: a workflow naming a type no package declares imports, but
 // n8n cannot run or publish it ("Unrecognized node type").
 test('every Expand node type the workflows name is one a package of this repository declares', () => {
 	const declared = PACKAGE_DIRS.flatMap((dir) => {
-		const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; n8n: { nodes: string[] } };
+		const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+			name: string;
+			n8n: { nodes: string[] };
+		};
 		return manifest.n8n.nodes.flatMap((file) => {
-			const module = require(join(dir, file.replace(/^dist\//, '').replace(/\.js$/, '.ts'))) as Record<string, new () => INodeType>;
+			const module = require(
+				join(dir, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')),
+			) as Record<string, new () => INodeType>;
 			return Object.values(module).map((Node) => `${manifest.name}.${new Node().description.name}`);
 		});
 	});
 	expect(declared.length).toBe(3);
 	const named = workflowFiles.flatMap((file) =>
-		(JSON.parse(readFileSync(join(root, file), 'utf8')) as Workflow).nodes.map((node) => node.type).filter((type) => type.startsWith('n8n-nodes-expand-network')),
+		(JSON.parse(readFileSync(join(root, file), 'utf8')) as Workflow).nodes
+			.map((node) => node.type)
+			.filter((type) => type.startsWith('n8n-nodes-expand-network')),
 	);
-	for (const type of new Set(named)) expect({ type, declared: declared.includes(type) }).toEqual({ type, declared: true });
+	for (const type of new Set(named))
+		expect({ type, declared: declared.includes(type) }).toEqual({ type, declared: true });
 });

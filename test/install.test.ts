@@ -11,8 +11,15 @@ import { COMMUNITY_PACKAGES } from './n8n/install';
 
 const root = join(__dirname, '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
-const manifest = JSON.parse(read('package.json')) as { name: string; version: string; engines: Record<string, string> };
-const signer = JSON.parse(read('packages/signer/package.json')) as { name: string; version: string };
+const manifest = JSON.parse(read('package.json')) as {
+	name: string;
+	version: string;
+	engines: Record<string, string>;
+};
+const signer = JSON.parse(read('packages/signer/package.json')) as {
+	name: string;
+	version: string;
+};
 const bothPackages = `${manifest.name}@${manifest.version} ${signer.name}@${signer.version}`;
 
 test('package.json states the supported n8n range from the oldest version tested', () => {
@@ -35,5 +42,7 @@ test('the docs show the N8N_COMMUNITY_PACKAGES value the real-n8n test uses', ()
 		{ name: signer.name, version: signer.version },
 	]);
 	expect(read('docs/install.md')).toContain(`N8N_COMMUNITY_PACKAGES='${COMMUNITY_PACKAGES}'`);
-	expect(read('examples/docker/README.md')).toContain(`N8N_COMMUNITY_PACKAGES: '${COMMUNITY_PACKAGES}'`);
+	expect(read('examples/docker/README.md')).toContain(
+		`N8N_COMMUNITY_PACKAGES: '${COMMUNITY_PACKAGES}'`,
+	);
 });

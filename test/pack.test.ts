@@ -20,17 +20,33 @@ interface Package {
 
 const PACKAGES: Package[] = [
 	{ name: 'n8n-nodes-expand-network', dir: ROOT, extra: [] },
-	{ name: 'n8n-nodes-expand-network-signer', dir: path.join(ROOT, 'packages', 'signer'), extra: [/^bin\/migrate-workflows\.js$/] },
+	{
+		name: 'n8n-nodes-expand-network-signer',
+		dir: path.join(ROOT, 'packages', 'signer'),
+		extra: [/^bin\/migrate-workflows\.js$/],
+	},
 ];
 
-const SHIPPED = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/, /^index\.js$/, /^dist\/.+\.(js|d\.ts|js\.map|node\.json|svg)$/];
+const SHIPPED = [
+	/^package\.json$/,
+	/^README\.md$/,
+	/^LICENSE$/,
+	/^CHANGELOG\.md$/,
+	/^index\.js$/,
+	/^dist\/.+\.(js|d\.ts|js\.map|node\.json|svg)$/,
+];
 /** Compiled from what only development uses: never in a package, whatever the patterns allow. */
 const NEVER = /^dist\/(test|devnet|playground|scripts|bench|examples|docs)\//;
 
 function packed(dir: string): string[] {
-	const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: dir, encoding: 'utf8' });
+	const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], {
+		cwd: dir,
+		encoding: 'utf8',
+	});
 	if (result.status !== 0) throw new Error(`npm pack --dry-run failed in ${dir}: ${result.stderr}`);
-	const [{ files }] = JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as Array<{ files: Array<{ path: string }> }>;
+	const [{ files }] = JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as Array<{
+		files: Array<{ path: string }>;
+	}>;
 	return files.map((file) => file.path).sort();
 }
 
@@ -38,19 +54,31 @@ const lists = new Map(PACKAGES.map((pkg) => [pkg.name, packed(pkg.dir)]));
 
 describe.each(PACKAGES)('$name as npm would publish it', ({ name, dir, extra }) => {
 	const files = lists.get(name)!;
-	const manifest = require(path.join(dir, 'package.json')) as { n8n: { nodes: string[]; credentials: string[] }; bin?: Record<string, string> };
+	const manifest = require(path.join(dir, 'package.json')) as {
+		n8n: { nodes: string[]; credentials: string[] };
+		bin?: Record<string, string>;
+	};
 
 	test('only the manifest, README, LICENSE, CHANGELOG and compiled files', () => {
-		expect(files.filter((file) => ![...SHIPPED, ...extra].some((pattern) => pattern.test(file)) || NEVER.test(file))).toEqual([]);
-		expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']));
+		expect(
+			files.filter(
+				(file) => ![...SHIPPED, ...extra].some((pattern) => pattern.test(file)) || NEVER.test(file),
+			),
+		).toEqual([]);
+		expect(files).toEqual(
+			expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']),
+		);
 	});
 
 	test('every node and credential the manifest declares, loading from the packed files', () => {
-		for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) expect(files).toContain(file);
+		for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials])
+			expect(files).toContain(file);
 		for (const file of manifest.n8n.nodes) {
 			const exports = require(path.join(dir, file)) as Record<string, new () => INodeType>;
 			const node = new (Object.values(exports)[0])();
-			expect(file).toBe(`dist/nodes/${node.description.displayName.replace(/ /g, '')}/${node.description.displayName.replace(/ /g, '')}.node.js`);
+			expect(file).toBe(
+				`dist/nodes/${node.description.displayName.replace(/ /g, '')}/${node.description.displayName.replace(/ /g, '')}.node.js`,
+			);
 			expect(files).toContain(file.replace(/\.js$/, '.json'));
 		}
 		for (const file of manifest.n8n.credentials) {
@@ -62,8 +90,20 @@ describe.each(PACKAGES)('$name as npm would publish it', ({ name, dir, extra }) 
 });
 
 test('the core ships no signer code, the signer no other node and no catalog', () => {
-	expect(lists.get('n8n-nodes-expand-network')!.filter((file) => /ExpandSigner|credentials\/ExpandS/.test(file))).toEqual([]);
-	expect(lists.get('n8n-nodes-expand-network-signer')!.filter((file) => /^dist\/nodes\/Expand(Trigger)?\//.test(file))).toEqual([]);
+	expect(
+		lists
+			.get('n8n-nodes-expand-network')!
+			.filter((file) => /ExpandSigner|credentials\/ExpandS/.test(file)),
+	).toEqual([]);
+	expect(
+		lists
+			.get('n8n-nodes-expand-network-signer')!
+			.filter((file) => /^dist\/nodes\/Expand(Trigger)?\//.test(file)),
+	).toEqual([]);
 	// The signer ships the core's code it uses (through its door), never the catalog.
-	expect(lists.get('n8n-nodes-expand-network-signer')!.filter((file) => /^dist\/nodes\/shared\/catalog\//.test(file))).toEqual([]);
+	expect(
+		lists
+			.get('n8n-nodes-expand-network-signer')!
+			.filter((file) => /^dist\/nodes\/shared\/catalog\//.test(file)),
+	).toEqual([]);
 });

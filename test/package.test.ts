@@ -29,61 +29,104 @@ function requiredModules(path: string): string[] {
 }
 
 /** What n8n's verification lets a community node load (@n8n/community-nodes/no-restricted-imports). */
-const N8N_ALLOWED_IMPORTS = ['n8n-workflow', 'lodash', 'moment', 'p-limit', 'luxon', 'zod', 'crypto', 'node:crypto'];
-const SOLANA_LIBRARIES = ['@solana-program/compute-budget', '@solana-program/system', '@solana-program/token', '@solana/kit', 'micro-ed25519-hdkey'];
+const N8N_ALLOWED_IMPORTS = [
+	'n8n-workflow',
+	'lodash',
+	'moment',
+	'p-limit',
+	'luxon',
+	'zod',
+	'crypto',
+	'node:crypto',
+];
+const SOLANA_LIBRARIES = [
+	'@solana-program/compute-budget',
+	'@solana-program/system',
+	'@solana-program/token',
+	'@solana/kit',
+	'micro-ed25519-hdkey',
+];
 
 test.each([
 	['n8n-nodes-expand-network', root, manifest],
 	['n8n-nodes-expand-network-signer', signerRoot, signerManifest],
-])('%s declares every node and credential of its folder, and they exist in its dist after the build', (name, dir, pkg) => {
-	expect(pkg.name).toBe(name);
-	expect(pkg.version).toBe(manifest.version);
-	expect(pkg.license).toBe('MIT');
-	expect(existsSync(join(dir, 'LICENSE'))).toBe(true);
-	expect(existsSync(join(dir, 'README.md'))).toBe(true);
-	expect(pkg.keywords).toContain('n8n-community-node-package');
-	expect(pkg.files).toContain('dist'); // what else is packed: test/pack.test.ts
-	expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
-	expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
-	for (const path of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(existsSync(join(dir, path))).toBe(true);
-	const sources = nodeSources(dir);
-	expect(sources.length).toBeGreaterThan(0);
-	expect(pkg.n8n.nodes.sort()).toEqual(sources.map((source) => `dist/${source.replace(/\.ts$/, '.js')}`).sort());
-	const credentialSources = readdirSync(join(dir, 'credentials')).filter((file) => file.endsWith('.credentials.ts'));
-	expect(pkg.n8n.credentials.sort()).toEqual(credentialSources.map((file) => `dist/credentials/${file.replace(/\.ts$/, '.js')}`).sort());
-});
+])(
+	'%s declares every node and credential of its folder, and they exist in its dist after the build',
+	(name, dir, pkg) => {
+		expect(pkg.name).toBe(name);
+		expect(pkg.version).toBe(manifest.version);
+		expect(pkg.license).toBe('MIT');
+		expect(existsSync(join(dir, 'LICENSE'))).toBe(true);
+		expect(existsSync(join(dir, 'README.md'))).toBe(true);
+		expect(pkg.keywords).toContain('n8n-community-node-package');
+		expect(pkg.files).toContain('dist'); // what else is packed: test/pack.test.ts
+		expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
+		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		for (const path of [...pkg.n8n.nodes, ...pkg.n8n.credentials])
+			expect(existsSync(join(dir, path))).toBe(true);
+		const sources = nodeSources(dir);
+		expect(sources.length).toBeGreaterThan(0);
+		expect(pkg.n8n.nodes.sort()).toEqual(
+			sources.map((source) => `dist/${source.replace(/\.ts$/, '.js')}`).sort(),
+		);
+		const credentialSources = readdirSync(join(dir, 'credentials')).filter((file) =>
+			file.endsWith('.credentials.ts'),
+		);
+		expect(pkg.n8n.credentials.sort()).toEqual(
+			credentialSources.map((file) => `dist/credentials/${file.replace(/\.ts$/, '.js')}`).sort(),
+		);
+	},
+);
 
-test('the core package has no runtime dependencies and loads only modules n8n\'s verification allows', () => {
+test("the core package has no runtime dependencies and loads only modules n8n's verification allows", () => {
 	expect(manifest.dependencies).toBeUndefined();
 	const compiled = files(join(root, 'dist')).filter((path) => path.endsWith('.js'));
 	expect(compiled.length).toBeGreaterThan(20);
-	const external = [...new Set(compiled.flatMap(requiredModules))].filter((name) => !name.startsWith('.'));
+	const external = [...new Set(compiled.flatMap(requiredModules))].filter(
+		(name) => !name.startsWith('.'),
+	);
 	expect(external).toContain('n8n-workflow');
 	expect(external.filter((name) => !N8N_ALLOWED_IMPORTS.includes(name))).toEqual([]);
 	expect(compiled.some((path) => path.includes('ExpandSigner'))).toBe(false);
 });
 
 test("the signer's runtime dependencies are ethers and Solana's libraries, imported only by its own files", () => {
-	expect(Object.keys(signerManifest.dependencies).sort()).toEqual([...SOLANA_LIBRARIES, 'ethers'].sort());
+	expect(Object.keys(signerManifest.dependencies).sort()).toEqual(
+		[...SOLANA_LIBRARIES, 'ethers'].sort(),
+	);
 	const compiled = files(join(signerRoot, 'dist')).filter((path) => path.endsWith('.js'));
-	const importersOf = (library: string) => compiled.filter((path) => requiredModules(path).includes(library)).map((path) => relative(signerRoot, path));
+	const importersOf = (library: string) =>
+		compiled
+			.filter((path) => requiredModules(path).includes(library))
+			.map((path) => relative(signerRoot, path));
 	const ethersImporters = importersOf('ethers');
 	expect(ethersImporters.length).toBeGreaterThan(0);
 	for (const path of ethersImporters) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\//);
 	for (const library of SOLANA_LIBRARIES) {
 		const importers = importersOf(library);
 		expect(importers.length).toBeGreaterThan(0);
-		for (const path of importers) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\/families\/solana\//);
+		for (const path of importers)
+			expect(path).toMatch(/^dist\/nodes\/ExpandSigner\/families\/solana\//);
 	}
-	const external = [...new Set(compiled.flatMap(requiredModules))].filter((name) => !name.startsWith('.'));
-	expect(external.filter((name) => ![...N8N_ALLOWED_IMPORTS, ...SOLANA_LIBRARIES, 'ethers'].includes(name))).toEqual([]);
+	const external = [...new Set(compiled.flatMap(requiredModules))].filter(
+		(name) => !name.startsWith('.'),
+	);
+	expect(
+		external.filter(
+			(name) => ![...N8N_ALLOWED_IMPORTS, ...SOLANA_LIBRARIES, 'ethers'].includes(name),
+		),
+	).toEqual([]);
 });
 
 test('the signer carries compiled copies of only the core modules its door names, no catalog, and requires nothing outside its package', () => {
 	const door = readFileSync(join(signerRoot, 'nodes', 'ExpandSigner', 'core.ts'), 'utf8');
-	const named = [...door.matchAll(/from '(?:\.\.\/){4}(nodes\/shared\/[\w/]+)'/g)].map((match) => match[1]);
+	const named = [...door.matchAll(/from '(?:\.\.\/){4}(nodes\/shared\/[\w/]+)'/g)].map(
+		(match) => match[1],
+	);
 	expect(named.length).toBeGreaterThan(0);
-	const shared = files(join(signerRoot, 'dist', 'nodes', 'shared')).filter((path) => path.endsWith('.js'));
+	const shared = files(join(signerRoot, 'dist', 'nodes', 'shared')).filter((path) =>
+		path.endsWith('.js'),
+	);
 	for (const module of named) expect(shared).toContain(join(signerRoot, 'dist', `${module}.js`));
 	expect(shared.filter((path) => path.includes(`${join('shared', 'catalog')}`))).toEqual([]);
 	expect(shared.length).toBeLessThan(20);

@@ -41,26 +41,39 @@ function rows(file: string): string[][] {
 	return lines.map((line) => line.split('\t'));
 }
 
-const names = (cell: string): string[] | undefined => (cell === '?' ? undefined : cell.split(',').filter(Boolean));
+const names = (cell: string): string[] | undefined =>
+	cell === '?' ? undefined : cell.split(',').filter(Boolean);
 
-export const endpoints: Endpoint[] = rows('endpoints.tsv').map(([resource, operation, path, method, host, cu, kind, source]) => ({
-	resource,
-	operation,
-	path,
-	method: method as Endpoint['method'],
-	host: host as Endpoint['host'],
-	computeUnits: cu === '' ? undefined : Number(cu),
-	kind: kind as Endpoint['kind'],
-	source,
-}));
+export const endpoints: Endpoint[] = rows('endpoints.tsv').map(
+	([resource, operation, path, method, host, cu, kind, source]) => ({
+		resource,
+		operation,
+		path,
+		method: method as Endpoint['method'],
+		host: host as Endpoint['host'],
+		computeUnits: cu === '' ? undefined : Number(cu),
+		kind: kind as Endpoint['kind'],
+		source,
+	}),
+);
 
 const endpointsByPath = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
 
-export const variants: Variant[] = rows('parameters.tsv').map(([path, scope, required, optional, source]) => {
-	const endpoint = endpointsByPath.get(path);
-	if (!endpoint) throw new Error(`parameters.tsv names ${path}, which endpoints.tsv does not list`);
-	return { path, scope, required: names(required), optional: names(optional), where: endpoint.method === 'GET' ? 'query' : 'body', source };
-});
+export const variants: Variant[] = rows('parameters.tsv').map(
+	([path, scope, required, optional, source]) => {
+		const endpoint = endpointsByPath.get(path);
+		if (!endpoint)
+			throw new Error(`parameters.tsv names ${path}, which endpoints.tsv does not list`);
+		return {
+			path,
+			scope,
+			required: names(required),
+			optional: names(optional),
+			where: endpoint.method === 'GET' ? 'query' : 'body',
+			source,
+		};
+	},
+);
 
 /** The endpoint of a path (lower case, as the table spells every path). */
 export function endpointOf(path: string): Endpoint | undefined {

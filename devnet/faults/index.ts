@@ -116,7 +116,12 @@ export class FaultInjector {
 	 * Called with the answer of a processed call instead of writing it: sends it with the drawn
 	 * fault. Returns the bytes sent, or undefined when the call has no fault to apply here.
 	 */
-	deliver(request: IncomingMessage, response: ServerResponse, status: number, text: string): number | undefined {
+	deliver(
+		request: IncomingMessage,
+		response: ServerResponse,
+		status: number,
+		text: string,
+	): number | undefined {
 		const call = this.calls.get(request);
 		if (call) call.answer = text;
 		switch (call?.fault) {

@@ -26,7 +26,8 @@ export function createContext(params: Params, chains: Map<string, ChainRuntime>)
 		chains,
 		chain() {
 			const symbol = params.chainSymbol ? String(params.chainSymbol).toUpperCase() : undefined;
-			const byId = params.chainId !== undefined && params.chainId !== '' ? String(params.chainId) : undefined;
+			const byId =
+				params.chainId !== undefined && params.chainId !== '' ? String(params.chainId) : undefined;
 			// The API answers an unknown symbol like an unknown ID (getChainId finds no chain): "Invalid chain ID".
 			const chainId = byId ?? (symbol ? (CHAIN_SYMBOLS[symbol] ?? symbol) : [...chains.keys()][0]);
 			return context.useChain(chainId);

@@ -30,8 +30,10 @@ export const uniswapPair = new Interface([
 	'function totalSupply() view returns (uint256)',
 ]);
 
-const hexToNumber = (value: unknown) => (value === undefined || value === null ? value : Number(BigInt(value as string)));
-const hexToDecimal = (value: unknown) => (value === undefined || value === null ? value : BigInt(value as string).toString());
+const hexToNumber = (value: unknown) =>
+	value === undefined || value === null ? value : Number(BigInt(value as string));
+const hexToDecimal = (value: unknown) =>
+	value === undefined || value === null ? value : BigInt(value as string).toString();
 
 /** eth_call of a view function, decoded. */
 export async function readContract(
@@ -75,9 +77,13 @@ export function logRecord(log: RawLog) {
 
 /** A transaction in the spec's record shape, from the node's transaction and receipt. */
 export async function transactionRecord(chain: LocalChain, tx: Record<string, unknown>) {
-	const receipt = await chain.rpc<Record<string, unknown> | null>('eth_getTransactionReceipt', [tx.hash]);
+	const receipt = await chain.rpc<Record<string, unknown> | null>('eth_getTransactionReceipt', [
+		tx.hash,
+	]);
 	const gasUsed = BigInt((receipt?.gasUsed as string) ?? '0x0');
-	const effectiveGasPrice = BigInt((receipt?.effectiveGasPrice as string) ?? (tx.gasPrice as string) ?? '0x0');
+	const effectiveGasPrice = BigInt(
+		(receipt?.effectiveGasPrice as string) ?? (tx.gasPrice as string) ?? '0x0',
+	);
 	return {
 		chainId: chain.chainId,
 		hash: tx.hash,
@@ -139,7 +145,10 @@ export async function blockRecord(chain: LocalChain, block: Record<string, unkno
 	};
 }
 
-export async function getRawBlock(chain: LocalChain, tag: string): Promise<Record<string, unknown> | null> {
+export async function getRawBlock(
+	chain: LocalChain,
+	tag: string,
+): Promise<Record<string, unknown> | null> {
 	const method = tag.length === 66 ? 'eth_getBlockByHash' : 'eth_getBlockByNumber';
 	return await chain.rpc<Record<string, unknown> | null>(method, [tag, true]);
 }
@@ -150,7 +159,10 @@ export async function blockAtTimestamp(chain: LocalChain, timestamp: number): Pr
 	let high = await headNumber(chain);
 	while (low < high) {
 		const middle = Math.ceil((low + high) / 2);
-		const block = await chain.rpc<{ timestamp: string }>('eth_getBlockByNumber', [toBlockTag(middle), false]);
+		const block = await chain.rpc<{ timestamp: string }>('eth_getBlockByNumber', [
+			toBlockTag(middle),
+			false,
+		]);
 		if (Number(BigInt(block.timestamp)) <= timestamp) low = middle;
 		else high = middle - 1;
 	}

@@ -41,5 +41,9 @@ export function fail(key: keyof typeof MESSAGES, code = 400): never {
 
 /** What the schema validator answers for a missing required parameter. */
 export function missing(name: string): never {
-	throw new ApiFailure(`missing ${name}`, 400, { valid: false, message: { missingProperty: name }, code: 400 });
+	throw new ApiFailure(`missing ${name}`, 400, {
+		valid: false,
+		message: { missingProperty: name },
+		code: 400,
+	});
 }

@@ -25,7 +25,11 @@ export function address(params: Params, name: string, optional = false): string 
 export function list(params: Params, name: string): string[] {
 	const value = params[name];
 	if (value === undefined || value === '') return missing(name);
-	return Array.isArray(value) ? value.map(String) : String(value).split(',').map((entry) => entry.trim());
+	return Array.isArray(value)
+		? value.map(String)
+		: String(value)
+				.split(',')
+				.map((entry) => entry.trim());
 }
 
 export function wholeNumber(params: Params, name: string): bigint | undefined {

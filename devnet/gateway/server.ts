@@ -40,7 +40,12 @@ interface Answer {
 	chainId?: string;
 }
 
-function send(response: ServerResponse, answer: Answer, faults?: FaultInjector, request?: IncomingMessage): number {
+function send(
+	response: ServerResponse,
+	answer: Answer,
+	faults?: FaultInjector,
+	request?: IncomingMessage,
+): number {
 	const text = JSON.stringify(answer.body);
 	const faulted = request && faults?.deliver(request, response, answer.status, text);
 	if (faulted !== undefined) return faulted;
@@ -51,7 +56,14 @@ function send(response: ServerResponse, answer: Answer, faults?: FaultInjector, 
 
 function failure(resource: string, error: ApiFailure): Answer {
 	const inner = error.validation ?? { message: error.message, code: error.code };
-	return { status: 400, body: { status: 400, msg: 'failed to query', [DATA_KEY_RESOURCES.has(resource) ? 'data' : 'error']: inner } };
+	return {
+		status: 400,
+		body: {
+			status: 400,
+			msg: 'failed to query',
+			[DATA_KEY_RESOURCES.has(resource) ? 'data' : 'error']: inner,
+		},
+	};
 }
 
 /** At most `perSecond` accepted requests per key in any sliding second (a fixed window would let 2x through at its edge). */
@@ -75,7 +87,12 @@ class RateLimiter {
 export function createGateway(options: GatewayOptions) {
 	const limiter = new RateLimiter(options.rateLimitPerSecond);
 
-	async function answerCall(host: HostName, request: IncomingMessage, path: string, url: URL): Promise<Answer> {
+	async function answerCall(
+		host: HostName,
+		request: IncomingMessage,
+		path: string,
+		url: URL,
+	): Promise<Answer> {
 		const endpoint = endpointOf(path);
 		if (!endpoint || endpoint.host !== host || endpoint.method !== request.method) {
 			return { status: 404, body: { message: 'Not Found' } };
@@ -95,20 +112,31 @@ export function createGateway(options: GatewayOptions) {
 		const solanaHandler = solanaRoute(path, params, options.solana ?? new Map());
 		const handler = solanaHandler ?? handlers[path];
 		const context = createContext(params, options.chains);
-		const chainId = () => context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
+		const chainId = () =>
+			context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
 		try {
 			// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
-			if (!handler) throw new ApiFailure(MESSAGES.notApplicable, endpoint.resource === 'chain' ? 400 : 406);
+			if (!handler)
+				throw new ApiFailure(MESSAGES.notApplicable, endpoint.resource === 'chain' ? 400 : 406);
 			checkRequired(path, params, solanaHandler ? SOLANA_SCOPES : undefined);
 			const data = await handler(context);
 			return { status: 200, body: { status: 200, msg: 'success', data }, chainId: chainId() };
 		} catch (error) {
-			if (error instanceof ApiFailure) return { ...failure(endpoint.resource, error), chainId: chainId() };
-			return { status: 500, body: { status: 500, msg: 'internal server error' }, chainId: chainId() };
+			if (error instanceof ApiFailure)
+				return { ...failure(endpoint.resource, error), chainId: chainId() };
+			return {
+				status: 500,
+				body: { status: 500, msg: 'internal server error' },
+				chainId: chainId(),
+			};
 		}
 	}
 
-	async function handle(host: HostName, request: IncomingMessage, response: ServerResponse): Promise<void> {
+	async function handle(
+		host: HostName,
+		request: IncomingMessage,
+		response: ServerResponse,
+	): Promise<void> {
 		const started = Date.now();
 		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
 		// Express routes are case-insensitive and tolerate a trailing slash.
@@ -126,10 +154,20 @@ export function createGateway(options: GatewayOptions) {
 		if (host === 'base' && path.startsWith(USAGE_PREFIX)) {
 			const key = decodeURIComponent(url.pathname.slice(USAGE_PREFIX.length)).replace(/\/+$/, '');
 			try {
-				send(response, { status: 200, body: options.meter.summary(key, Object.fromEntries(url.searchParams)) });
+				send(response, {
+					status: 200,
+					body: options.meter.summary(key, Object.fromEntries(url.searchParams)),
+				});
 			} catch (error) {
 				if (!(error instanceof DateFormatError)) throw error;
-				send(response, { status: 400, body: { status: 400, msg: 'failed to query', error: { code: 400, message: error.message } } });
+				send(response, {
+					status: 400,
+					body: {
+						status: 400,
+						msg: 'failed to query',
+						error: { code: 400, message: error.message },
+					},
+				});
 			}
 			return;
 		}
@@ -148,7 +186,9 @@ export function createGateway(options: GatewayOptions) {
 
 	async function listen(host: HostName, port: number): Promise<{ server: Server; url: string }> {
 		const server = createServer((request, response) => {
-			handle(host, request, response).catch(() => send(response, { status: 500, body: { status: 500, msg: 'internal server error' } }));
+			handle(host, request, response).catch(() =>
+				send(response, { status: 500, body: { status: 500, msg: 'internal server error' } }),
+			);
 		});
 		await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
 		return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };

@@ -14,7 +14,10 @@ export interface TickerPrice {
 /** Prices of the ticker tokens against the USDC-like token, from the Uniswap V2 fixture at the head. */
 export async function tickerPrices(chain: ChainRuntime): Promise<TickerPrice[]> {
 	const { tokens, uniswapV2 } = chain.fixtures;
-	const block = await chain.rpc<{ number: string; timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+	const block = await chain.rpc<{ number: string; timestamp: string }>('eth_getBlockByNumber', [
+		'latest',
+		false,
+	]);
 	const prices: TickerPrice[] = [];
 	for (const symbol of Object.keys(tickerTokens(uniswapV2.pairs, tokens))) {
 		const token = tokens[symbol];

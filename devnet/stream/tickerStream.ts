@@ -44,11 +44,14 @@ export class TickerStream {
 		const server = new WebSocketServer({
 			host: '127.0.0.1',
 			port: this.port || this.options.port || 0,
-			verifyClient: ({ req }: { req: IncomingMessage }) => this.options.apiKeys.has(String(req.headers['x-api-key'] ?? '')),
+			verifyClient: ({ req }: { req: IncomingMessage }) =>
+				this.options.apiKeys.has(String(req.headers['x-api-key'] ?? '')),
 		});
 		await new Promise<void>((resolve) => server.once('listening', resolve));
 		this.port = (server.address() as AddressInfo).port;
-		server.on('connection', (socket, request) => this.accept(socket, String(request.headers['x-api-key'])));
+		server.on('connection', (socket, request) =>
+			this.accept(socket, String(request.headers['x-api-key'])),
+		);
 		this.server = server;
 	}
 
@@ -84,13 +87,18 @@ export class TickerStream {
 				socket.send(JSON.stringify({ error: 'Unknown action' }));
 				return;
 			}
-			const subscriber = [...this.subscribers].find((entry) => entry.socket === socket) ?? { socket, apiKey, symbols: new Set<string>() };
+			const subscriber = [...this.subscribers].find((entry) => entry.socket === socket) ?? {
+				socket,
+				apiKey,
+				symbols: new Set<string>(),
+			};
 			if (request.symbol) subscriber.symbols.add(request.symbol.toUpperCase());
 			this.subscribers.add(subscriber);
 			this.send(subscriber, await tickerPrices(this.options.chain));
 		});
 		socket.on('close', () => {
-			for (const subscriber of this.subscribers) if (subscriber.socket === socket) this.subscribers.delete(subscriber);
+			for (const subscriber of this.subscribers)
+				if (subscriber.socket === socket) this.subscribers.delete(subscriber);
 		});
 	}
 

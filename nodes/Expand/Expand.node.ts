@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { router } from './actions/router';
@@ -14,7 +19,8 @@ export class Expand implements INodeType {
 		version: NODE_VERSIONS,
 		defaultVersion: 2,
 		subtitle: '={{$parameter["resource"] + "/" + $parameter["operation"]}}',
-		description: 'Read on-chain data and build transactions on many chains and DeFi protocols with expand.network',
+		description:
+			'Read on-chain data and build transactions on many chains and DeFi protocols with expand.network',
 		defaults: { name: 'Expand' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

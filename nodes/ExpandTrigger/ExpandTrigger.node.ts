@@ -1,4 +1,9 @@
-import type { INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	INodeType,
+	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { eventProperties, eventsByName } from './events';
@@ -12,8 +17,10 @@ export class ExpandTrigger implements INodeType {
 		// Version 2: Minimum Value in whole units only (version 1 also reads the first release's wei).
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["event"] === "newBlock" ? "New block on " + $parameter["chainId"] : $parameter["event"] === "tokenTransfer" ? "Token transfer on " + $parameter["chainId"] : "Ticker price"}}',
-		description: 'Starts the workflow on new blocks of a chain, on token transfers, or on live ticker prices, through expand.network',
+		subtitle:
+			'={{$parameter["event"] === "newBlock" ? "New block on " + $parameter["chainId"] : $parameter["event"] === "tokenTransfer" ? "Token transfer on " + $parameter["chainId"] : "Ticker price"}}',
+		description:
+			'Starts the workflow on new blocks of a chain, on token transfers, or on live ticker prices, through expand.network',
 		defaults: { name: 'Expand Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -24,7 +31,8 @@ export class ExpandTrigger implements INodeType {
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const name = this.getNodeParameter('event') as string;
 		const event = eventsByName.get(name);
-		if (!event) throw new NodeOperationError(this.getNode(), `The event "${name}" is not supported`);
+		if (!event)
+			throw new NodeOperationError(this.getNode(), `The event "${name}" is not supported`);
 		return await event.activate.call(this);
 	}
 }

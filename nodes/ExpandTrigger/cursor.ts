@@ -32,10 +32,15 @@ export interface Cursor extends CursorIdentity {
 
 const sameIdentity = (stored: Partial<Cursor>, identity: CursorIdentity) =>
 	// Cursors written before the event and origin were stored belong to New Block from the head.
-	(stored.event ?? 'newBlock') === identity.event && stored.chainId === identity.chainId && (stored.origin ?? '') === identity.origin;
+	(stored.event ?? 'newBlock') === identity.event &&
+	stored.chainId === identity.chainId &&
+	(stored.origin ?? '') === identity.origin;
 
 const isEntry = (entry: unknown): entry is EmittedBlock =>
-	typeof entry === 'object' && entry !== null && Number.isSafeInteger((entry as EmittedBlock).number) && typeof (entry as EmittedBlock).hash === 'string';
+	typeof entry === 'object' &&
+	entry !== null &&
+	Number.isSafeInteger((entry as EmittedBlock).number) &&
+	typeof (entry as EmittedBlock).hash === 'string';
 
 /**
  * A copy of the stored cursor, or undefined when there is none for this identity. A poll works on
@@ -45,9 +50,17 @@ const isEntry = (entry: unknown): entry is EmittedBlock =>
  */
 export function readCursor(staticData: IDataObject, identity: CursorIdentity): Cursor | undefined {
 	const stored = staticData.cursor as Partial<Cursor> | undefined;
-	if (!stored || !sameIdentity(stored, identity) || !Array.isArray(stored.recent) || !stored.recent.every(isEntry)) return undefined;
+	if (
+		!stored ||
+		!sameIdentity(stored, identity) ||
+		!Array.isArray(stored.recent) ||
+		!stored.recent.every(isEntry)
+	)
+		return undefined;
 	const recent = stored.recent.map((entry) => ({ number: entry.number, hash: entry.hash }));
-	const next = Number.isSafeInteger(stored.next) ? (stored.next as number) : (recent[recent.length - 1]?.number ?? -1) + 1;
+	const next = Number.isSafeInteger(stored.next)
+		? (stored.next as number)
+		: (recent[recent.length - 1]?.number ?? -1) + 1;
 	return { ...identity, next, recent };
 }
 

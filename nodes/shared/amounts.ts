@@ -25,5 +25,8 @@ export function toSmallestUnit(amount: string, decimals: number): string | undef
 	const [, whole, fraction = ''] = match;
 	const significant = fraction.replace(/0+$/, '');
 	if (significant.length > decimals) return undefined;
-	return (BigInt(whole) * 10n ** BigInt(decimals) + BigInt(significant.padEnd(decimals, '0') || '0')).toString();
+	return (
+		BigInt(whole) * 10n ** BigInt(decimals) +
+		BigInt(significant.padEnd(decimals, '0') || '0')
+	).toString();
 }

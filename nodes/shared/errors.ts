@@ -36,7 +36,8 @@ export function asNodeError(
 ): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	const options = itemIndex === undefined ? {} : { itemIndex };
-	if (isNodeError(error) || !replacement) return new NodeOperationError(node, error as Error, options);
+	if (isNodeError(error) || !replacement)
+		return new NodeOperationError(node, error as Error, options);
 	const suffix = itemIndex === undefined ? '' : ` (item ${itemIndex})`;
 	return new NodeOperationError(node, `${replacement(error)}${suffix}`, options);
 }

@@ -15,14 +15,20 @@ function flatten(done) {
 	const door = path.join('dist', 'nodes', 'ExpandSigner', 'core.js');
 	const text = fs.readFileSync(door, 'utf8');
 	const moved = text.split('require("../../../../nodes/shared/').join('require("../shared/');
-	if (moved === text) throw new Error(`${door} requires nothing from ../../../../nodes/shared/: the door moved, update flatten() in gulpfile.js`);
+	if (moved === text)
+		throw new Error(
+			`${door} requires nothing from ../../../../nodes/shared/: the door moved, update flatten() in gulpfile.js`,
+		);
 	fs.writeFileSync(door, moved);
 	done();
 }
 
 // tsc emits only JavaScript; n8n also needs the icons and the codex JSON next to the nodes.
 function buildAssets() {
-	return src(['icons/**/*.svg', 'nodes/ExpandSigner/**/*.node.json'], { base: '.', encoding: false }).pipe(dest('dist'));
+	return src(['icons/**/*.svg', 'nodes/ExpandSigner/**/*.node.json'], {
+		base: '.',
+		encoding: false,
+	}).pipe(dest('dist'));
 }
 
 exports.build = series(flatten, buildAssets);

@@ -36,7 +36,12 @@ export interface QueueInstance extends N8nInstance {
 }
 
 /** The queue-mode environment of one instance, on top of the single-process playground's (playground/n8n.ts). */
-function queueEnv(settings: QueueSettings, name: string, port: number, outputDir: string): NodeJS.ProcessEnv {
+function queueEnv(
+	settings: QueueSettings,
+	name: string,
+	port: number,
+	outputDir: string,
+): NodeJS.ProcessEnv {
 	return {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
@@ -67,15 +72,23 @@ function queueInstance(settings: QueueSettings, name: string, port: number): Que
 	return { ...base, name, env: queueEnv(settings, name, port, base.outputDir) };
 }
 
-export function queueInstances(settings: QueueSettings): { main: QueueInstance; workers: QueueInstance[] } {
+export function queueInstances(settings: QueueSettings): {
+	main: QueueInstance;
+	workers: QueueInstance[];
+} {
 	return {
 		main: queueInstance(settings, 'main', settings.mainPort),
-		workers: Array.from({ length: settings.workers }, (_, index) => queueInstance(settings, `worker-${index + 1}`, settings.workerPortBase + 2 * (index + 1))),
+		workers: Array.from({ length: settings.workers }, (_, index) =>
+			queueInstance(settings, `worker-${index + 1}`, settings.workerPortBase + 2 * (index + 1)),
+		),
 	};
 }
 
 /** Fresh user folders with both packages installed in each (in parallel). */
-export async function freshQueueFolders(instances: QueueInstance[], tarballs: string[]): Promise<void> {
+export async function freshQueueFolders(
+	instances: QueueInstance[],
+	tarballs: string[],
+): Promise<void> {
 	await Promise.all(
 		instances.map(async (target) => {
 			rmSync(target.userFolder, { recursive: true, force: true });
@@ -94,17 +107,24 @@ export interface RunningWorker {
 }
 
 /** Starts `n8n worker` and resolves once its readiness endpoint says the database and Redis are connected. */
-export async function startWorker(target: QueueInstance, options: { concurrency?: number; timeoutMs?: number } = {}): Promise<RunningWorker> {
+export async function startWorker(
+	target: QueueInstance,
+	options: { concurrency?: number; timeoutMs?: number } = {},
+): Promise<RunningWorker> {
 	mkdirSync(target.outputDir, { recursive: true });
 	const logFile = createWriteStream(path.join(target.userFolder, 'n8n.log'), { flags: 'a' });
 	let output = '';
-	const child = startProcess(process.execPath, [n8nBin(), 'worker', `--concurrency=${options.concurrency ?? 10}`], {
-		env: { ...process.env, ...n8nEnv(target, { N8N_LOG_LEVEL: 'info' }) },
-		onOutput: (chunk) => {
-			logFile.write(chunk);
-			output += chunk.toString();
+	const child = startProcess(
+		process.execPath,
+		[n8nBin(), 'worker', `--concurrency=${options.concurrency ?? 10}`],
+		{
+			env: { ...process.env, ...n8nEnv(target, { N8N_LOG_LEVEL: 'info' }) },
+			onOutput: (chunk) => {
+				logFile.write(chunk);
+				output += chunk.toString();
+			},
 		},
-	});
+	);
 	const stop = async () => {
 		await child.stop();
 		logFile.end();
@@ -113,12 +133,21 @@ export async function startWorker(target: QueueInstance, options: { concurrency?
 	const deadline = Date.now() + (options.timeoutMs ?? 180_000);
 	for (;;) {
 		const failure =
-			child.exitCode() !== undefined ? `${target.name} exited with ${child.exitCode()}` : Date.now() > deadline ? `${url} was not ready in time` : undefined;
+			child.exitCode() !== undefined
+				? `${target.name} exited with ${child.exitCode()}`
+				: Date.now() > deadline
+					? `${url} was not ready in time`
+					: undefined;
 		if (failure) {
 			await stop();
 			throw new Error(`${failure}:\n${output.slice(-3000)}`);
 		}
-		if (await fetch(url).then((response) => response.ok).catch(() => false)) break;
+		if (
+			await fetch(url)
+				.then((response) => response.ok)
+				.catch(() => false)
+		)
+			break;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	return { instance: target, process: child, log: () => output, stop };

@@ -3,7 +3,15 @@
  * `postgresql`, `redis-server`), run as real servers on 127.0.0.1 with their data under
  * `.cache/queue/`. Installed once (apt-get as root); a machine that has them skips apt entirely.
  */
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	chmodSync,
+	chownSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 
 import { ROOT } from '../paths';
@@ -16,7 +24,6 @@ export interface ServicePorts {
 	postgres: number;
 	redis: number;
 }
-
 
 const POSTGRES_USER = 'postgres';
 
@@ -35,15 +42,25 @@ function redisBin(): string | undefined {
 }
 
 /** Installs PostgreSQL and Redis with apt-get when either is missing (fresh machine only). */
-export async function ensureServicePackages(): Promise<{ postgresBin: string; redisServer: string }> {
+export async function ensureServicePackages(): Promise<{
+	postgresBin: string;
+	redisServer: string;
+}> {
 	if (!postgresBin() || !redisBin()) {
-		if (process.getuid?.() !== 0) throw new Error('PostgreSQL or Redis is missing: run as root once, or `apt-get install -y postgresql redis-server`');
+		if (process.getuid?.() !== 0)
+			throw new Error(
+				'PostgreSQL or Redis is missing: run as root once, or `apt-get install -y postgresql redis-server`',
+			);
 		const started = Date.now();
 		log('Installing PostgreSQL and Redis from the Debian packages (first run only)...');
 		const env = { DEBIAN_FRONTEND: 'noninteractive' };
 		await run('apt-get', ['update', '-q'], { capture: true, env });
 		// policy-rc.d-free container: the packages' own services are not used (the cluster below is ours).
-		await run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'postgresql', 'redis-server'], { capture: true, env, timeoutMs: 600_000 });
+		await run(
+			'apt-get',
+			['install', '-y', '-q', '--no-install-recommends', 'postgresql', 'redis-server'],
+			{ capture: true, env, timeoutMs: 600_000 },
+		);
 		log(`PostgreSQL and Redis installed in ${Math.round((Date.now() - started) / 1000)} s`);
 	}
 	const pg = postgresBin();
@@ -54,7 +71,9 @@ export async function ensureServicePackages(): Promise<{ postgresBin: string; re
 
 /** Runs a command as the postgres user when we are root (PostgreSQL refuses to run as root). */
 function asPostgres(command: string, args: string[]): [string, string[]] {
-	return process.getuid?.() === 0 ? ['runuser', ['-u', POSTGRES_USER, '--', command, ...args]] : [command, args];
+	return process.getuid?.() === 0
+		? ['runuser', ['-u', POSTGRES_USER, '--', command, ...args]]
+		: [command, args];
 }
 
 export interface RunningServices {
@@ -68,12 +87,18 @@ export interface RunningServices {
 	stop(): Promise<void>;
 }
 
-async function waitUntil(what: string, probe: () => Promise<boolean>, exited: () => number | undefined, timeoutMs = 30_000): Promise<void> {
+async function waitUntil(
+	what: string,
+	probe: () => Promise<boolean>,
+	exited: () => number | undefined,
+	timeoutMs = 30_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		if (exited() !== undefined) throw new Error(`${what} exited with ${exited()}`);
 		if (await probe().catch(() => false)) return;
-		if (Date.now() > deadline) throw new Error(`${what} did not start within ${timeoutMs / 1000} s`);
+		if (Date.now() > deadline)
+			throw new Error(`${what} did not start within ${timeoutMs / 1000} s`);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 }
@@ -94,7 +119,12 @@ export async function startServices(
 	mkdirSync(home, { recursive: true });
 	for (const dir of [redisDir, pgSocket]) mkdirSync(dir, { recursive: true });
 	const asRoot = process.getuid?.() === 0;
-	const postgresIds = asRoot ? await run('id', ['-u', POSTGRES_USER], { capture: true }).then(async ({ stdout }) => [Number(stdout), Number((await run('id', ['-g', POSTGRES_USER], { capture: true })).stdout)]) : undefined;
+	const postgresIds = asRoot
+		? await run('id', ['-u', POSTGRES_USER], { capture: true }).then(async ({ stdout }) => [
+				Number(stdout),
+				Number((await run('id', ['-g', POSTGRES_USER], { capture: true })).stdout),
+			])
+		: undefined;
 
 	if (!existsSync(path.join(pgData, 'PG_VERSION'))) {
 		rmSync(pgData, { recursive: true, force: true });
@@ -102,7 +132,20 @@ export async function startServices(
 		if (postgresIds) chownSync(pgData, postgresIds[0], postgresIds[1]);
 		chmodSync(pgData, 0o700);
 		log(`Creating a PostgreSQL cluster in ${pgData}...`);
-		await run(...asPostgres(path.join(bins.postgresBin, 'initdb'), ['-D', pgData, '--username', POSTGRES_USER, '--auth', 'trust', '--encoding', 'UTF8', '--no-sync']), { capture: true });
+		await run(
+			...asPostgres(path.join(bins.postgresBin, 'initdb'), [
+				'-D',
+				pgData,
+				'--username',
+				POSTGRES_USER,
+				'--auth',
+				'trust',
+				'--encoding',
+				'UTF8',
+				'--no-sync',
+			]),
+			{ capture: true },
+		);
 	}
 	if (postgresIds) {
 		chownSync(pgSocket, postgresIds[0], postgresIds[1]);
@@ -116,14 +159,22 @@ export async function startServices(
 	const output = (name: string) => (chunk: Buffer) => options.onOutput?.(name, chunk);
 	const postgres = startProcess(
 		...asPostgres(path.join(bins.postgresBin, 'postgres'), [
-			'-D', pgData,
-			'-c', `port=${ports.postgres}`,
-			'-c', 'listen_addresses=127.0.0.1',
-			'-c', `unix_socket_directories=${pgSocket}`,
-			'-c', 'fsync=off',
-			'-c', 'synchronous_commit=off',
-			'-c', 'full_page_writes=off',
-			'-c', 'max_connections=100',
+			'-D',
+			pgData,
+			'-c',
+			`port=${ports.postgres}`,
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			`unix_socket_directories=${pgSocket}`,
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+			'-c',
+			'max_connections=100',
 		]),
 		{ onOutput: output('postgres') },
 	);
@@ -131,12 +182,53 @@ export async function startServices(
 	writeFileSync(redisConfig, '# settings are on the command line (playground/queue/services.ts)\n');
 	const redis = startProcess(
 		bins.redisServer,
-		[redisConfig, '--port', String(ports.redis), '--bind', '127.0.0.1', '--dir', redisDir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes', '--loglevel', 'warning'],
+		[
+			redisConfig,
+			'--port',
+			String(ports.redis),
+			'--bind',
+			'127.0.0.1',
+			'--dir',
+			redisDir,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--daemonize',
+			'no',
+			'--protected-mode',
+			'yes',
+			'--loglevel',
+			'warning',
+		],
 		{ onOutput: output('redis') },
 	);
 
 	const psql = (database: string, query: string) =>
-		run('psql', ['-h', '127.0.0.1', '-p', String(ports.postgres), '-U', POSTGRES_USER, '-d', database, '-X', '-q', '-A', '-t', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', query], { capture: true });
+		run(
+			'psql',
+			[
+				'-h',
+				'127.0.0.1',
+				'-p',
+				String(ports.postgres),
+				'-U',
+				POSTGRES_USER,
+				'-d',
+				database,
+				'-X',
+				'-q',
+				'-A',
+				'-t',
+				'-F',
+				'\t',
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-c',
+				query,
+			],
+			{ capture: true },
+		);
 	const stop = async () => {
 		// SIGTERM is PostgreSQL's "smart" shutdown, which waits for clients; SIGINT ("fast") does not.
 		if (postgres.exitCode() === undefined && postgres.process.pid) {
@@ -149,10 +241,19 @@ export async function startServices(
 		await Promise.all([postgres.stop(15_000), redis.stop(5_000)]);
 	};
 	try {
-		await waitUntil('PostgreSQL', async () => (await psql('postgres', 'SELECT 1')).stdout.trim() === '1', () => postgres.exitCode());
+		await waitUntil(
+			'PostgreSQL',
+			async () => (await psql('postgres', 'SELECT 1')).stdout.trim() === '1',
+			() => postgres.exitCode(),
+		);
 		await waitUntil(
 			'Redis',
-			async () => (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(ports.redis), 'ping'], { capture: true })).stdout.trim() === 'PONG',
+			async () =>
+				(
+					await run('redis-cli', ['-h', '127.0.0.1', '-p', String(ports.redis), 'ping'], {
+						capture: true,
+					})
+				).stdout.trim() === 'PONG',
 			() => redis.exitCode(),
 		);
 	} catch (error) {

@@ -18,7 +18,14 @@ import { type RunningN8n, startN8n } from '../n8n';
 import { packPackages } from '../pack';
 import { USER_FOLDERS } from '../paths';
 import { playgroundDevnetPorts, TRIGGER_EXAMPLES } from '../playground';
-import { devnetCredentials, exampleFiles, importCredentials, importWorkflows, publishWorkflow, solanaLedgerFolder } from '../prepare';
+import {
+	devnetCredentials,
+	exampleFiles,
+	importCredentials,
+	importWorkflows,
+	publishWorkflow,
+	solanaLedgerFolder,
+} from '../prepare';
 import { log, onInterrupt } from '../proc';
 import { N8nRest, OWNER } from '../rest';
 import { freshQueueFolders, queueInstances, type RunningWorker, startWorker } from './cluster';
@@ -75,9 +82,14 @@ async function main(): Promise<void> {
 		await importCredentials(mainInstance, devnetCredentials(devnet, shared));
 		await importWorkflows(mainInstance, exampleFiles());
 		for (const id of TRIGGER_EXAMPLES) await publishWorkflow(mainInstance, id);
-		log(`Starting n8n ${N8N_VERSION} main and ${workerInstances.length} workers (logs: ${settings.home}/<instance>/n8n.log)...`);
+		log(
+			`Starting n8n ${N8N_VERSION} main and ${workerInstances.length} workers (logs: ${settings.home}/<instance>/n8n.log)...`,
+		);
 		const booted = Date.now();
-		const [runningMain, ...runningWorkers] = await Promise.all([startN8n(mainInstance), ...workerInstances.map((worker) => startWorker(worker))]);
+		const [runningMain, ...runningWorkers] = await Promise.all([
+			startN8n(mainInstance),
+			...workerInstances.map((worker) => startWorker(worker)),
+		]);
 		main = runningMain;
 		workers.push(...runningWorkers);
 		log(`main and workers ready in ${Math.round((Date.now() - booted) / 1000)} s`);

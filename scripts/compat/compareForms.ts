@@ -10,9 +10,13 @@ export function mergeSnapshots(snapshots: FormSnapshot[]): FormSnapshot {
 			const into: VersionForms = (merged[nodeVersion] ??= { selectorDefaults: {}, forms: {} });
 			Object.assign(into.selectorDefaults, selectorDefaults);
 			for (const [selection, fields] of Object.entries(forms)) {
-				const byKey = new Map((into.forms[selection] ?? []).map((field) => [fieldKey(field), field]));
+				const byKey = new Map(
+					(into.forms[selection] ?? []).map((field) => [fieldKey(field), field]),
+				);
 				for (const field of fields) byKey.set(fieldKey(field), field);
-				into.forms[selection] = [...byKey.values()].sort((a, b) => a.path.localeCompare(b.path) || a.type.localeCompare(b.type));
+				into.forms[selection] = [...byKey.values()].sort(
+					(a, b) => a.path.localeCompare(b.path) || a.type.localeCompare(b.type),
+				);
 			}
 		}
 	}
@@ -39,14 +43,17 @@ function keeps(now: SavedField, saved: SavedField): boolean {
 	);
 }
 
-const describeField = (field: SavedField) => `${field.path} (${field.type}, default ${JSON.stringify(field.default)})`;
+const describeField = (field: SavedField) =>
+	`${field.path} (${field.type}, default ${JSON.stringify(field.default)})`;
 
 function change(saved: SavedField, candidates: SavedField[]): string {
 	if (candidates.length === 0) return 'is gone or moved';
 	return candidates
 		.map((now) => {
 			const lost = (saved.values ?? []).filter((value) => !now.values?.includes(value));
-			return lost.length && now.type === saved.type && JSON.stringify(now.default) === JSON.stringify(saved.default)
+			return lost.length &&
+				now.type === saved.type &&
+				JSON.stringify(now.default) === JSON.stringify(saved.default)
 				? `no longer accepts ${lost.map((value) => JSON.stringify(value)).join(', ')}`
 				: `is now ${describeField(now)}`;
 		})
@@ -58,7 +65,11 @@ function change(saved: SavedField, candidates: SavedField[]): string {
  * operation or a field that is gone, moved, of another type or default, or an option value dropped.
  * `renamed` maps node types that moved package to their new names.
  */
-export function brokenFields(frozen: FormSnapshot, current: FormSnapshot, renamed: Record<string, string> = {}): string[] {
+export function brokenFields(
+	frozen: FormSnapshot,
+	current: FormSnapshot,
+	renamed: Record<string, string> = {},
+): string[] {
 	const broken: string[] = [];
 	for (const [nodeVersion, saved] of Object.entries(frozen)) {
 		const [type, version] = nodeVersion.split('@');
@@ -76,7 +87,9 @@ export function brokenFields(frozen: FormSnapshot, current: FormSnapshot, rename
 			for (const field of fields) {
 				const candidates = now.forms[at].filter((candidate) => candidate.path === field.path);
 				if (candidates.some((candidate) => keeps(candidate, field))) continue;
-				broken.push(`${nodeVersion} ${selection}: ${describeField(field)} ${change(field, candidates)}`);
+				broken.push(
+					`${nodeVersion} ${selection}: ${describeField(field)} ${change(field, candidates)}`,
+				);
 			}
 		}
 	}

@@ -67,7 +67,12 @@ function optionValues(property: INodeProperties): Array<string | number | boolea
 }
 
 /** The fields of one property: itself, or the options inside a collection or fixed collection. */
-function fieldsOf(property: INodeProperties, prefix: string, root: INodeParameters, node: INode): SavedField[] {
+function fieldsOf(
+	property: INodeProperties,
+	prefix: string,
+	root: INodeParameters,
+	node: INode,
+): SavedField[] {
 	const path = `${prefix}${property.name}`;
 	if (property.type === 'collection') {
 		return ((property.options ?? []) as INodeProperties[])
@@ -89,28 +94,46 @@ function fieldsOf(property: INodeProperties, prefix: string, root: INodeParamete
  * field of the form set to each of its values in turn (one at a time), so fields that only a
  * non-default switch reveals are found too.
  */
-function reachableValues(properties: INodeProperties[], selection: INodeParameters, node: INode): INodeParameters[] {
+function reachableValues(
+	properties: INodeProperties[],
+	selection: INodeParameters,
+	node: INode,
+): INodeParameters[] {
 	const start = { ...selection, ...ANY_CHAIN };
-	const defaults = { ...(NodeHelpers.getNodeParameters(properties, start, true, false, node, null) ?? {}), ...start };
+	const defaults = {
+		...(NodeHelpers.getNodeParameters(properties, start, true, false, node, null) ?? {}),
+		...start,
+	};
 	const variants: INodeParameters[] = [defaults];
 	for (const property of properties) {
 		if (SELECTORS.includes(property.name) || !shown(property, defaults, node)) continue;
 		const choices =
-			property.type === 'boolean' ? [true, false] : property.type === 'options' ? (optionValues(property) ?? []) : [];
+			property.type === 'boolean'
+				? [true, false]
+				: property.type === 'options'
+					? (optionValues(property) ?? [])
+					: [];
 		for (const choice of choices) variants.push({ ...defaults, [property.name]: choice });
 	}
 	return variants;
 }
 
-function formFields(properties: INodeProperties[], selection: INodeParameters, node: INode): SavedField[] {
+function formFields(
+	properties: INodeProperties[],
+	selection: INodeParameters,
+	node: INode,
+): SavedField[] {
 	const byKey = new Map<string, SavedField>();
 	for (const values of reachableValues(properties, selection, node)) {
 		for (const property of properties) {
 			if (SELECTORS.includes(property.name) || !shown(property, values, node)) continue;
-			for (const field of fieldsOf(property, '', values, node)) byKey.set(JSON.stringify(field), field);
+			for (const field of fieldsOf(property, '', values, node))
+				byKey.set(JSON.stringify(field), field);
 		}
 	}
-	return [...byKey.values()].sort((a, b) => a.path.localeCompare(b.path) || a.type.localeCompare(b.type));
+	return [...byKey.values()].sort(
+		(a, b) => a.path.localeCompare(b.path) || a.type.localeCompare(b.type),
+	);
 }
 
 /** Every combination of the selectors' values this node version offers, in form order. */
@@ -118,7 +141,9 @@ function selections(properties: INodeProperties[], node: INode): INodeParameters
 	let found: INodeParameters[] = [{}];
 	for (const name of SELECTORS) {
 		found = found.flatMap((selection) => {
-			const selector = properties.find((property) => property.name === name && shown(property, selection, node));
+			const selector = properties.find(
+				(property) => property.name === name && shown(property, selection, node),
+			);
 			if (!selector) return [selection];
 			return (optionValues(selector) ?? []).map((value) => ({ ...selection, [name]: value }));
 		});
@@ -140,7 +165,9 @@ function versionsOf(description: INodeTypeDescription): number[] {
 }
 
 /** The snapshot of these node types, named as a package declares them (`<package>.<node>`). */
-export function formSnapshot(nodes: Array<{ type: string; description: INodeTypeDescription }>): FormSnapshot {
+export function formSnapshot(
+	nodes: Array<{ type: string; description: INodeTypeDescription }>,
+): FormSnapshot {
 	const snapshot: FormSnapshot = {};
 	for (const { type, description } of nodes) {
 		for (const version of versionsOf(description)) {
@@ -149,7 +176,10 @@ export function formSnapshot(nodes: Array<{ type: string; description: INodeType
 			for (const selection of selections(description.properties, node)) {
 				forms[selectionKey(selection)] = formFields(description.properties, selection, node);
 			}
-			snapshot[`${type}@${version}`] = { selectorDefaults: selectorDefaults(description.properties), forms };
+			snapshot[`${type}@${version}`] = {
+				selectorDefaults: selectorDefaults(description.properties),
+				forms,
+			};
 		}
 	}
 	return snapshot;

@@ -24,7 +24,9 @@ async function describe(file: string): Promise<INodeTypeDescription> {
 
 async function snapshotOf(checkout: string): Promise<FormSnapshot> {
 	const nodes = [];
-	for (const { packageName, source } of packageNodes(path.resolve(checkout), (file) => readFileSync(file, 'utf8'))) {
+	for (const { packageName, source } of packageNodes(path.resolve(checkout), (file) =>
+		readFileSync(file, 'utf8'),
+	)) {
 		const description = await describe(source);
 		nodes.push({ type: `${packageName}.${description.name}`, description });
 	}
@@ -35,7 +37,8 @@ async function snapshotOf(checkout: string): Promise<FormSnapshot> {
 function serialize(snapshot: FormSnapshot): string {
 	const versions = Object.entries(snapshot).map(([nodeVersion, { selectorDefaults, forms }]) => {
 		const selections = Object.entries(forms).map(
-			([selection, fields]) => `\t\t\t${JSON.stringify(selection)}: [\n${fields.map((field) => `\t\t\t\t${JSON.stringify(field)}`).join(',\n')}\n\t\t\t]`,
+			([selection, fields]) =>
+				`\t\t\t${JSON.stringify(selection)}: [\n${fields.map((field) => `\t\t\t\t${JSON.stringify(field)}`).join(',\n')}\n\t\t\t]`,
 		);
 		return `\t${JSON.stringify(nodeVersion)}: {\n\t\t"selectorDefaults": ${JSON.stringify(selectorDefaults)},\n\t\t"forms": {\n${selections.join(',\n')}\n\t\t}\n\t}`;
 	});
@@ -44,7 +47,8 @@ function serialize(snapshot: FormSnapshot): string {
 
 async function main(): Promise<void> {
 	const [out, ...checkouts] = process.argv.slice(2);
-	if (!out || checkouts.length === 0) throw new Error('usage: freezeForms.ts <out.json> <checkout>...');
+	if (!out || checkouts.length === 0)
+		throw new Error('usage: freezeForms.ts <out.json> <checkout>...');
 	const snapshots = [];
 	for (const checkout of checkouts) snapshots.push(await snapshotOf(checkout));
 	const merged = mergeSnapshots(snapshots);

@@ -16,7 +16,9 @@ interface Manifest {
 function packageFolders(checkout: string): string[] {
 	const packages = path.join(checkout, 'packages');
 	const workspaces = existsSync(packages)
-		? readdirSync(packages).map((name) => path.join(packages, name)).filter((dir) => existsSync(path.join(dir, 'package.json')))
+		? readdirSync(packages)
+				.map((name) => path.join(packages, name))
+				.filter((dir) => existsSync(path.join(dir, 'package.json')))
 		: [];
 	return [checkout, ...workspaces];
 }

@@ -93,7 +93,8 @@ export function registerCredentialType(credentialType: ICredentialType): void {
 
 const nodeTypes: INodeTypes = {
 	getByName: (type) => nodeTypeRegistry[type],
-	getByNameAndVersion: (type, version) => NodeHelpers.getVersionedNodeType(nodeTypeRegistry[type], version),
+	getByNameAndVersion: (type, version) =>
+		NodeHelpers.getVersionedNodeType(nodeTypeRegistry[type], version),
 	getKnownTypes: () => ({}),
 };
 
@@ -104,7 +105,14 @@ function resolveCredentialExpressions(
 	node: INode,
 ): unknown {
 	if (typeof value !== 'string') return value;
-	return workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+	return workflow.expression.getSimpleParameterValue(
+		node,
+		value,
+		'internal',
+		{ $credentials: credentials },
+		undefined,
+		'',
+	);
 }
 
 class RunnerCredentialsHelper {
@@ -125,12 +133,18 @@ class RunnerCredentialsHelper {
 		if (!authenticate) return requestOptions;
 		// As n8n's CredentialsHelper: a function is called, a generic rule's expressions resolved.
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
-		const properties = authenticate.properties as Record<'headers' | 'qs' | 'body', IDataObject | undefined>;
+		const properties = authenticate.properties as Record<
+			'headers' | 'qs' | 'body',
+			IDataObject | undefined
+		>;
 		for (const target of ['headers', 'qs', 'body'] as const) {
 			for (const [key, value] of Object.entries(properties[target] ?? {})) {
 				const resolved = resolveCredentialExpressions(value, credentials, workflow, node);
 				const existing = (requestOptions[target] ?? {}) as IDataObject;
-				(requestOptions as unknown as Record<string, IDataObject>)[target] = { ...existing, [key]: resolved as string };
+				(requestOptions as unknown as Record<string, IDataObject>)[target] = {
+					...existing,
+					[key]: resolved as string,
+				};
 			}
 		}
 		return requestOptions;
@@ -166,7 +180,6 @@ class RunnerCredentialsHelper {
 		return true;
 	}
 }
-
 
 let executions = 0;
 
@@ -221,7 +234,9 @@ export interface RunResult {
 }
 
 /** Expand credentials for the runner; `apiKey`, `baseUrl` and `historicalUrl` as the credential type names them. */
-export function expandCredentials(data: ICredentialDataDecryptedObject): Record<string, ICredentialDataDecryptedObject> {
+export function expandCredentials(
+	data: ICredentialDataDecryptedObject,
+): Record<string, ICredentialDataDecryptedObject> {
 	return { expandApi: { streamUrl: '', ...data } };
 }
 
@@ -237,13 +252,18 @@ export async function runPipeline(
 		typeVersion: spec.typeVersion ?? 1,
 		position: [index * 200, 0],
 		parameters: spec.parameters ?? {},
-		...(spec.continueOnFail ? { onError: 'continueRegularOutput' as const, continueOnFail: true } : {}),
+		...(spec.continueOnFail
+			? { onError: 'continueRegularOutput' as const, continueOnFail: true }
+			: {}),
 		credentials:
-			spec.credentials ?? Object.fromEntries(Object.keys(credentials).map((type) => [type, { id: type, name: type }])),
+			spec.credentials ??
+			Object.fromEntries(Object.keys(credentials).map((type) => [type, { id: type, name: type }])),
 	}));
 	const connections: IConnections = {};
 	for (let index = 0; index < nodes.length - 1; index++) {
-		connections[nodes[index].name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+		connections[nodes[index].name] = {
+			main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]],
+		};
 	}
 	return await runWorkflow(nodes, connections, credentials);
 }
@@ -264,11 +284,20 @@ function afterItems(node: NodeSpec, items: object[] = [{}]): NodeSpec[] {
  */
 export function runExpand(
 	parameters: INodeParameters,
-	options: SingleNodeOptions & { credentials: ICredentialDataDecryptedObject; typeVersion?: number },
+	options: SingleNodeOptions & {
+		credentials: ICredentialDataDecryptedObject;
+		typeVersion?: number;
+	},
 ): Promise<RunResult> {
 	return runPipeline(
 		afterItems(
-			{ name: 'Expand', type: EXPAND, parameters, continueOnFail: options.continueOnFail, typeVersion: options.typeVersion },
+			{
+				name: 'Expand',
+				type: EXPAND,
+				parameters,
+				continueOnFail: options.continueOnFail,
+				typeVersion: options.typeVersion,
+			},
 			options.items,
 		),
 		expandCredentials(options.credentials),
@@ -282,11 +311,18 @@ export function runExpand(
  */
 export function runSigner(
 	parameters: INodeParameters,
-	options: SingleNodeOptions & { credentials: ICredentialDataDecryptedObject; signingKey: ICredentialDataDecryptedObject },
+	options: SingleNodeOptions & {
+		credentials: ICredentialDataDecryptedObject;
+		signingKey: ICredentialDataDecryptedObject;
+	},
 ): Promise<RunResult> {
-	const keyCredential = parameters.chainFamily === 'solana' ? 'expandSolanaKeyApi' : 'expandSignerApi';
+	const keyCredential =
+		parameters.chainFamily === 'solana' ? 'expandSolanaKeyApi' : 'expandSignerApi';
 	return runPipeline(
-		afterItems({ name: 'Signer', type: SIGNER, parameters, continueOnFail: options.continueOnFail }, options.items),
+		afterItems(
+			{ name: 'Signer', type: SIGNER, parameters, continueOnFail: options.continueOnFail },
+			options.items,
+		),
 		{ ...expandCredentials(options.credentials), [keyCredential]: options.signingKey },
 	);
 }
@@ -297,7 +333,14 @@ export async function runWorkflow(
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 ): Promise<RunResult> {
 	prepareEngine();
-	const workflowData = { id: 'test-workflow', name: 'test', nodes, connections, active: false, settings: { executionOrder: 'v1' as const } };
+	const workflowData = {
+		id: 'test-workflow',
+		name: 'test',
+		nodes,
+		connections,
+		active: false,
+		settings: { executionOrder: 'v1' as const },
+	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes });
 	const additionalData = createAdditionalData(credentials, workflowData);
 
@@ -348,9 +391,19 @@ export async function activateTrigger(
 		typeVersion,
 		position: [0, 0],
 		parameters,
-		credentials: Object.fromEntries(Object.keys(credentials).map((type) => [type, { id: type, name: type }])),
+		credentials: Object.fromEntries(
+			Object.keys(credentials).map((type) => [type, { id: type, name: type }]),
+		),
 	};
-	const workflowData = { id: 'trigger-workflow', name: 'trigger', nodes: [node], connections: {}, active: true, settings: { executionOrder: 'v1' as const }, staticData };
+	const workflowData = {
+		id: 'trigger-workflow',
+		name: 'trigger',
+		nodes: [node],
+		connections: {},
+		active: true,
+		settings: { executionOrder: 'v1' as const },
+		staticData,
+	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes });
 	const emitted: INodeExecutionData[][] = [];
 	const errors: Error[] = [];

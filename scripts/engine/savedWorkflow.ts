@@ -19,9 +19,13 @@ export function readSavedWorkflow(file: string): SavedWorkflow {
 /** The node no connection leads to, where a manual run starts. */
 function startOf(workflow: SavedWorkflow): INode {
 	const targets = new Set(
-		Object.values(workflow.connections).flatMap((outputs) => (outputs.main ?? []).flat().map((target) => target?.node)),
+		Object.values(workflow.connections).flatMap((outputs) =>
+			(outputs.main ?? []).flat().map((target) => target?.node),
+		),
 	);
-	const starts = workflow.nodes.filter((node) => !targets.has(node.name) && node.type !== 'n8n-nodes-base.stickyNote');
+	const starts = workflow.nodes.filter(
+		(node) => !targets.has(node.name) && node.type !== 'n8n-nodes-base.stickyNote',
+	);
 	if (starts.length !== 1) throw new Error(`${workflow.name}: ${starts.length} start nodes`);
 	return starts[0];
 }

@@ -8,10 +8,21 @@
  */
 import * as vm from 'node:vm';
 
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-function description(name: string, inputs: number, outputs: number, properties: INodeTypeDescription['properties'] = []): INodeTypeDescription {
+function description(
+	name: string,
+	inputs: number,
+	outputs: number,
+	properties: INodeTypeDescription['properties'] = [],
+): INodeTypeDescription {
 	return {
 		displayName: name,
 		name,
@@ -28,23 +39,47 @@ function description(name: string, inputs: number, outputs: number, properties: 
 /** Each output item paired with the input item it came from: by position when the counts match, else with the only one. */
 function paired(items: INodeExecutionData[], inputs: number): INodeExecutionData[] {
 	return items.map((item, index) =>
-		item.pairedItem !== undefined || inputs === 0 ? item : { ...item, pairedItem: { item: inputs === items.length ? index : 0 } },
+		item.pairedItem !== undefined || inputs === 0
+			? item
+			: { ...item, pairedItem: { item: inputs === items.length ? index : 0 } },
 	);
 }
 
 class Code implements INodeType {
-	description = description('code', 1, 1, [{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '' }]);
+	description = description('code', 1, 1, [
+		{ displayName: 'JavaScript', name: 'jsCode', type: 'string', default: '' },
+	]);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
 		const proxy = this.getWorkflowDataProxy(0);
-		const sandbox = vm.createContext({ $input: proxy.$input, $json: proxy.$json, $: proxy.$, $node: proxy.$node, items: input });
+		const sandbox = vm.createContext({
+			$input: proxy.$input,
+			$json: proxy.$json,
+			$: proxy.$,
+			$node: proxy.$node,
+			items: input,
+		});
 		const code = this.getNodeParameter('jsCode', 0) as string;
 		const returned = (await vm.runInContext(`(async () => {\n${code}\n})()`, sandbox)) as unknown;
-		const list = (Array.isArray(returned) ? returned : [returned]) as Array<INodeExecutionData | IDataObject>;
-		const items = list.map((entry) => (entry && typeof entry === 'object' && 'json' in entry ? (entry as INodeExecutionData) : { json: entry as IDataObject }));
+		const list = (Array.isArray(returned) ? returned : [returned]) as Array<
+			INodeExecutionData | IDataObject
+		>;
+		const items = list.map((entry) =>
+			entry && typeof entry === 'object' && 'json' in entry
+				? (entry as INodeExecutionData)
+				: { json: entry as IDataObject },
+		);
 		// Items the code passes on keep their pairing; JSON copied across the sandbox's realm.
-		return [paired(items.map((item) => ({ ...item, json: JSON.parse(JSON.stringify(item.json)) as IDataObject })), input.length)];
+		return [
+			paired(
+				items.map((item) => ({
+					...item,
+					json: JSON.parse(JSON.stringify(item.json)) as IDataObject,
+				})),
+				input.length,
+			),
+		];
 	}
 }
 
@@ -57,7 +92,11 @@ class PassThrough implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const input = this.getInputData();
-		return [input.length ? input.map((item, index) => ({ json: item.json, pairedItem: { item: index } })) : [{ json: {} }]];
+		return [
+			input.length
+				? input.map((item, index) => ({ json: item.json, pairedItem: { item: index } }))
+				: [{ json: {} }],
+		];
 	}
 }
 
@@ -66,19 +105,30 @@ class Merge implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = [0, 1].flatMap((input) =>
-			(this.getInputData(input) ?? []).map((item, index) => ({ json: item.json, pairedItem: { item: index, input } })),
+			(this.getInputData(input) ?? []).map((item, index) => ({
+				json: item.json,
+				pairedItem: { item: index, input },
+			})),
 		);
 		return [items];
 	}
 }
 
 class LoopOverItems implements INodeType {
-	description = description('splitInBatches', 1, 2, [{ displayName: 'Batch Size', name: 'batchSize', type: 'number', default: 1 }]);
+	description = description('splitInBatches', 1, 2, [
+		{ displayName: 'Batch Size', name: 'batchSize', type: 'number', default: 1 },
+	]);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const state = this.getContext('node') as { pending?: INodeExecutionData[]; done?: INodeExecutionData[] };
+		const state = this.getContext('node') as {
+			pending?: INodeExecutionData[];
+			done?: INodeExecutionData[];
+		};
 		if (state.pending === undefined) {
-			state.pending = this.getInputData().map((item, index) => ({ json: item.json, pairedItem: { item: index } }));
+			state.pending = this.getInputData().map((item, index) => ({
+				json: item.json,
+				pairedItem: { item: index },
+			}));
 			state.done = [];
 		} else {
 			state.done!.push(...this.getInputData().map((item) => ({ json: item.json })));
@@ -95,15 +145,33 @@ class LoopOverItems implements INodeType {
 /** Aggregate's "all item data": one item holding every input item's JSON under the destination field. */
 class Aggregate implements INodeType {
 	description = description('aggregate', 1, 1, [
-		{ displayName: 'Aggregate', name: 'aggregate', type: 'string', default: 'aggregateIndividualFields' },
-		{ displayName: 'Put Output in Field', name: 'destinationFieldName', type: 'string', default: 'data' },
+		{
+			displayName: 'Aggregate',
+			name: 'aggregate',
+			type: 'string',
+			default: 'aggregateIndividualFields',
+		},
+		{
+			displayName: 'Put Output in Field',
+			name: 'destinationFieldName',
+			type: 'string',
+			default: 'data',
+		},
 	]);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		if (this.getNodeParameter('aggregate', 0) !== 'aggregateAllItemData') throw new Error('The stand-in aggregates all item data only');
+		if (this.getNodeParameter('aggregate', 0) !== 'aggregateAllItemData')
+			throw new Error('The stand-in aggregates all item data only');
 		const input = this.getInputData();
 		const field = this.getNodeParameter('destinationFieldName', 0) as string;
-		return [[{ json: { [field]: input.map((item) => item.json) }, pairedItem: input.map((_item, index) => ({ item: index })) }]];
+		return [
+			[
+				{
+					json: { [field]: input.map((item) => item.json) },
+					pairedItem: input.map((_item, index) => ({ item: index })),
+				},
+			],
+		];
 	}
 }
 
@@ -115,6 +183,9 @@ export const standIns: Record<string, INodeType> = {
 	'n8n-nodes-base.aggregate': new Aggregate(),
 	'n8n-nodes-base.manualTrigger': new PassThrough('manualTrigger', true),
 	...Object.fromEntries(
-		['wait', 'convertToFile', 'readWriteFile'].map((name) => [`n8n-nodes-base.${name}`, new PassThrough(name)]),
+		['wait', 'convertToFile', 'readWriteFile'].map((name) => [
+			`n8n-nodes-base.${name}`,
+			new PassThrough(name),
+		]),
 	),
 };

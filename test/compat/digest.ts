@@ -10,17 +10,26 @@ import type { RunResult } from '../../scripts/engine/n8n';
  */
 export interface RunDigest {
 	status: string;
-	nodes: Record<string, { items: number; fields: string[]; transactions?: Array<Record<string, unknown>> }>;
+	nodes: Record<
+		string,
+		{ items: number; fields: string[]; transactions?: Array<Record<string, unknown>> }
+	>;
 	moved: Record<string, string>;
 }
 
 /** Key paths of a JSON value, list entries under `[]`: `data.balance`, `logs[].address`. */
 export function fieldPaths(value: unknown, prefix = ''): string[] {
-	if (Array.isArray(value)) return [prefix ? `${prefix}[]` : '[]', ...value.flatMap((entry) => fieldPaths(entry, `${prefix}[]`))];
+	if (Array.isArray(value))
+		return [
+			prefix ? `${prefix}[]` : '[]',
+			...value.flatMap((entry) => fieldPaths(entry, `${prefix}[]`)),
+		];
 	if (value === null || typeof value !== 'object') return prefix ? [prefix] : [];
 	return Object.entries(value).flatMap(([key, entry]) => {
 		const path = prefix ? `${prefix}.${key}` : key;
-		return entry !== null && typeof entry === 'object' ? [path, ...fieldPaths(entry, path)] : [path];
+		return entry !== null && typeof entry === 'object'
+			? [path, ...fieldPaths(entry, path)]
+			: [path];
 	});
 }
 
@@ -28,12 +37,20 @@ const PACKAGE_NODE = /^n8n-nodes-expand-network(-signer)?\./;
 
 function isWrite(node: INode): boolean {
 	const { resource, operation } = node.parameters as { resource?: string; operation?: string };
-	return resource !== undefined && operation !== undefined && findOperation(resource, operation)?.kind === 'write';
+	return (
+		resource !== undefined &&
+		operation !== undefined &&
+		findOperation(resource, operation)?.kind === 'write'
+	);
 }
 
 /** The transaction a write operation built, as the chain would execute it (Send Transaction's answer has none of these). */
 function transaction(item: INodeExecutionData): Record<string, unknown> {
-	return Object.fromEntries(['from', 'to', 'data', 'value'].filter((key) => item.json[key] !== undefined).map((key) => [key, item.json[key]]));
+	return Object.fromEntries(
+		['from', 'to', 'data', 'value']
+			.filter((key) => item.json[key] !== undefined)
+			.map((key) => [key, item.json[key]]),
+	);
 }
 
 /**
@@ -50,7 +67,11 @@ export function asRecorded(digest: RunDigest, expected: RunDigest): RunDigest {
 	return { ...digest, nodes };
 }
 
-export function digestRun(nodes: INode[], result: RunResult, moved: Record<string, string>): RunDigest {
+export function digestRun(
+	nodes: INode[],
+	result: RunResult,
+	moved: Record<string, string>,
+): RunDigest {
 	const digest: RunDigest = { status: result.status, nodes: {}, moved };
 	const runData = result.run.data.resultData.runData;
 	for (const node of nodes.filter((candidate) => PACKAGE_NODE.test(candidate.type))) {

@@ -12,12 +12,14 @@ const ROOT = path.join(__dirname, '..', '..');
 
 /** The forms of every node the repository's packages declare, as they are now. */
 function currentForms(): FormSnapshot {
-	const nodes = packageNodes(ROOT, (file) => readFileSync(file, 'utf8')).map(({ packageName, source }) => {
-		const exports = require(source) as Record<string, new () => INodeType>;
-		const NodeClass = Object.values(exports).find((value) => typeof value === 'function')!;
-		const description = new NodeClass().description as INodeTypeDescription;
-		return { type: `${packageName}.${description.name}`, description };
-	});
+	const nodes = packageNodes(ROOT, (file) => readFileSync(file, 'utf8')).map(
+		({ packageName, source }) => {
+			const exports = require(source) as Record<string, new () => INodeType>;
+			const NodeClass = Object.values(exports).find((value) => typeof value === 'function')!;
+			const description = new NodeClass().description as INodeTypeDescription;
+			return { type: `${packageName}.${description.name}`, description };
+		},
+	);
 	return formSnapshot(nodes);
 }
 
@@ -25,7 +27,8 @@ const releases = readdirSync(__dirname, { withFileTypes: true })
 	.filter((entry) => entry.isDirectory() && /^\d+\.\d+\.\d+$/.test(entry.name))
 	.map((entry) => entry.name);
 
-const frozen = (release: string) => JSON.parse(readFileSync(path.join(__dirname, release, 'forms.json'), 'utf8')) as FormSnapshot;
+const frozen = (release: string) =>
+	JSON.parse(readFileSync(path.join(__dirname, release, 'forms.json'), 'utf8')) as FormSnapshot;
 
 describe('frozen forms: every field a released node version saved a value in', () => {
 	const current = currentForms();
@@ -34,9 +37,12 @@ describe('frozen forms: every field a released node version saved a value in', (
 		expect(releases).toContain('0.1.0');
 	});
 
-	test.each(releases)('%s: is still there, of the same type, default and option values', (release) => {
-		expect(brokenFields(frozen(release), current, renamedNodeTypes)).toEqual([]);
-	});
+	test.each(releases)(
+		'%s: is still there, of the same type, default and option values',
+		(release) => {
+			expect(brokenFields(frozen(release), current, renamedNodeTypes)).toEqual([]);
+		},
+	);
 
 	test('a field moved out of Additional Fields, a changed default or a dropped option value is reported', () => {
 		const release = frozen('0.1.0');
@@ -45,8 +51,14 @@ describe('frozen forms: every field a released node version saved a value in', (
 		const form = moved['n8n-nodes-expand-network.expand@1'].forms[transfer];
 		moved['n8n-nodes-expand-network.expand@1'].forms[transfer] = form
 			.filter((field) => field.path !== 'additionalFields.from')
-			.map((field) => (field.path === 'options.parallelRequests' ? { ...field, default: 5 } : field))
-			.map((field) => (field.path === 'additionalFields.gasPriority' ? { ...field, values: ['high', 'low'] } : field));
+			.map((field) =>
+				field.path === 'options.parallelRequests' ? { ...field, default: 5 } : field,
+			)
+			.map((field) =>
+				field.path === 'additionalFields.gasPriority'
+					? { ...field, values: ['high', 'low'] }
+					: field,
+			);
 		expect(brokenFields(release, moved, renamedNodeTypes)).toEqual([
 			`n8n-nodes-expand-network.expand@1 ${transfer}: additionalFields.from (string, default "") is gone or moved`,
 			`n8n-nodes-expand-network.expand@1 ${transfer}: additionalFields.gasPriority (options, default "low") no longer accepts "medium"`,
@@ -58,9 +70,14 @@ describe('frozen forms: every field a released node version saved a value in', (
 		const signer = current['n8n-nodes-expand-network-signer.expandSigner@1'];
 		expect(signer.selectorDefaults.chainFamily).toBe('evm');
 		const saved: FormSnapshot = {
-			'n8n-nodes-expand-network.expandSigner@1': { selectorDefaults: {}, forms: { 'operation=signTransaction': [] } },
+			'n8n-nodes-expand-network.expandSigner@1': {
+				selectorDefaults: {},
+				forms: { 'operation=signTransaction': [] },
+			},
 		};
 		expect(brokenFields(saved, current, renamedNodeTypes)).toEqual([]);
-		expect(brokenFields(saved, current, {})).toEqual(['n8n-nodes-expand-network.expandSigner@1: the node version is gone']);
+		expect(brokenFields(saved, current, {})).toEqual([
+			'n8n-nodes-expand-network.expandSigner@1: the node version is gone',
+		]);
 	});
 });

@@ -4,13 +4,23 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
-const SCRIPT = path.join(__dirname, '..', '..', 'packages', 'signer', 'bin', 'migrate-workflows.js');
+const SCRIPT = path.join(
+	__dirname,
+	'..',
+	'..',
+	'packages',
+	'signer',
+	'bin',
+	'migrate-workflows.js',
+);
 const SAVED = path.join(__dirname, '0.1.0', 'workflows');
 const OLD = 'n8n-nodes-expand-network.expandSigner';
 const NEW = 'n8n-nodes-expand-network-signer.expandSigner';
 
-const saved = (file: string) => JSON.parse(readFileSync(path.join(SAVED, file), 'utf8')) as { nodes: Array<{ type: string }> };
-const migrate = (...targets: string[]) => spawnSync(process.execPath, [SCRIPT, ...targets], { encoding: 'utf8' });
+const saved = (file: string) =>
+	JSON.parse(readFileSync(path.join(SAVED, file), 'utf8')) as { nodes: Array<{ type: string }> };
+const migrate = (...targets: string[]) =>
+	spawnSync(process.execPath, [SCRIPT, ...targets], { encoding: 'utf8' });
 
 let folder: string;
 beforeEach(() => {
@@ -19,7 +29,11 @@ beforeEach(() => {
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
 test('an export of several workflows: every Expand Signer node gets the new type, nothing else changes, a second run changes nothing', () => {
-	const workflows = ['payout.devnet.json', 'solana-payout.devnet.json', 'treasury-report.devnet.json'].map(saved);
+	const workflows = [
+		'payout.devnet.json',
+		'solana-payout.devnet.json',
+		'treasury-report.devnet.json',
+	].map(saved);
 	const file = path.join(folder, 'workflows.json');
 	writeFileSync(file, JSON.stringify(workflows));
 	const first = migrate(file);
@@ -27,7 +41,8 @@ test('an export of several workflows: every Expand Signer node gets the new type
 	expect(first.stdout).toContain('3 node(s) renamed');
 	const migrated = JSON.parse(readFileSync(file, 'utf8')) as typeof workflows;
 	const expected = structuredClone(workflows);
-	for (const node of expected.flatMap((workflow) => workflow.nodes)) if (node.type === OLD) node.type = NEW;
+	for (const node of expected.flatMap((workflow) => workflow.nodes))
+		if (node.type === OLD) node.type = NEW;
 	expect(migrated).toEqual(expected);
 	expect(JSON.stringify(migrated)).not.toContain(OLD);
 
@@ -42,13 +57,16 @@ test('a folder of workflows (export --separate, --pretty): each file rewritten i
 	const files = ['payout-once.json', 'block-log.json'];
 	const dir = path.join(folder, 'separate');
 	mkdirSync(dir);
-	for (const name of files) writeFileSync(path.join(dir, name), `${JSON.stringify(saved(name), null, '\t')}\n`);
+	for (const name of files)
+		writeFileSync(path.join(dir, name), `${JSON.stringify(saved(name), null, '\t')}\n`);
 	const result = migrate(dir);
 	expect(result.status).toBe(0);
 	expect(result.stdout).toMatch(/payout-once\.json: 1 Expand Signer node\(s\) moved/);
 	expect(result.stdout).toMatch(/block-log\.json: nothing to change/);
 	const text = readFileSync(path.join(dir, 'payout-once.json'), 'utf8');
-	expect(text).toBe(`${JSON.stringify(saved('payout-once.json'), null, '\t').replace(`"${OLD}"`, `"${NEW}"`)}\n`);
+	expect(text).toBe(
+		`${JSON.stringify(saved('payout-once.json'), null, '\t').replace(`"${OLD}"`, `"${NEW}"`)}\n`,
+	);
 });
 
 test('what is not an export is refused, naming the file; no argument is a usage error', () => {

@@ -26,13 +26,30 @@ async function main(): Promise<void> {
 	const [release, checkout, ...files] = process.argv.slice(2);
 	if (!release || !checkout) throw new Error('usage: record.ts <release> <checkout> [file...]');
 	const root = path.resolve(checkout);
-	const signer = ['packages/signer/nodes/ExpandSigner/ExpandSigner.node.ts', 'nodes/ExpandSigner/ExpandSigner.node.ts'];
+	const signer = [
+		'packages/signer/nodes/ExpandSigner/ExpandSigner.node.ts',
+		'nodes/ExpandSigner/ExpandSigner.node.ts',
+	];
 	registerNodeType(EXPAND, await nodeClass(path.join(root, 'nodes/Expand/Expand.node.ts')));
-	registerNodeType(TRIGGER, await nodeClass(path.join(root, 'nodes/ExpandTrigger/ExpandTrigger.node.ts')));
-	registerNodeType(SIGNER, await nodeClass(path.join(root, signer.find((file) => existsSync(path.join(root, file)))!)));
+	registerNodeType(
+		TRIGGER,
+		await nodeClass(path.join(root, 'nodes/ExpandTrigger/ExpandTrigger.node.ts')),
+	);
+	registerNodeType(
+		SIGNER,
+		await nodeClass(
+			path.join(
+				root,
+				signer.find((file) => existsSync(path.join(root, file)))!,
+			),
+		),
+	);
 	const folder = path.join(__dirname, release);
 	const out = path.join(folder, 'expected.json');
-	const expected = (existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {}) as Record<string, unknown>;
+	const expected = (existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {}) as Record<
+		string,
+		unknown
+	>;
 	const devnet = await startDevnet();
 	try {
 		const chosen = (file: string) => files.length === 0 || files.includes(file);
@@ -49,7 +66,11 @@ async function main(): Promise<void> {
 		releaseEngine();
 		removeLedgers();
 	}
-	const ordered = Object.fromEntries([...savedRuns, ...savedTriggers].filter((run) => run.file in expected).map((run) => [run.file, expected[run.file]]));
+	const ordered = Object.fromEntries(
+		[...savedRuns, ...savedTriggers]
+			.filter((run) => run.file in expected)
+			.map((run) => [run.file, expected[run.file]]),
+	);
 	writeFileSync(out, `${JSON.stringify(ordered, null, '\t')}\n`);
 }
 

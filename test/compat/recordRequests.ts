@@ -17,9 +17,16 @@ import { requestsOf, savedParameters } from './savedRequests';
 
 async function main(): Promise<void> {
 	const [release, checkout, formsFile] = process.argv.slice(2);
-	if (!release || !checkout || !formsFile) throw new Error('usage: recordRequests.ts <release> <checkout> <forms.json>');
-	const exports = (await import(path.resolve(checkout, 'nodes/Expand/Expand.node.ts'))) as Record<string, new () => INodeType>;
-	registerNodeType(EXPAND, new (Object.values(exports).find((value) => typeof value === 'function')!)());
+	if (!release || !checkout || !formsFile)
+		throw new Error('usage: recordRequests.ts <release> <checkout> <forms.json>');
+	const exports = (await import(path.resolve(checkout, 'nodes/Expand/Expand.node.ts'))) as Record<
+		string,
+		new () => INodeType
+	>;
+	registerNodeType(
+		EXPAND,
+		new (Object.values(exports).find((value) => typeof value === 'function')!)(),
+	);
 	const forms = JSON.parse(readFileSync(formsFile, 'utf8')) as FormSnapshot;
 	const server = await startRecordingServer();
 	const recorded: Record<string, unknown> = {};
@@ -33,7 +40,10 @@ async function main(): Promise<void> {
 		await server.close();
 		releaseEngine();
 	}
-	writeFileSync(path.join(__dirname, release, 'requests.json'), `${JSON.stringify(recorded, null, '\t')}\n`);
+	writeFileSync(
+		path.join(__dirname, release, 'requests.json'),
+		`${JSON.stringify(recorded, null, '\t')}\n`,
+	);
 	console.log(`${Object.keys(recorded).length} operations recorded`);
 }
 

@@ -12,15 +12,17 @@ import '../helpers/n8n';
 import { useRecordingServer } from '../helpers/recordingServer';
 import { requestsOf, type SentRequest } from './savedRequests';
 
-const recorded = JSON.parse(readFileSync(path.join(__dirname, '0.1.0', 'requests.json'), 'utf8')) as Record<
-	string,
-	{ parameters: INodeParameters; requests: SentRequest[]; error?: string }
->;
+const recorded = JSON.parse(
+	readFileSync(path.join(__dirname, '0.1.0', 'requests.json'), 'utf8'),
+) as Record<string, { parameters: INodeParameters; requests: SentRequest[]; error?: string }>;
 
 const server = useRecordingServer();
 
-test.each(Object.entries(recorded))('0.1.0 %s: the same requests as the first release', async (_selection, saved) => {
-	const now = await requestsOf(server.current, saved.parameters);
-	expect(now.requests).toEqual(saved.requests);
-	if (saved.error === undefined) expect(now.error).toBeUndefined();
-});
+test.each(Object.entries(recorded))(
+	'0.1.0 %s: the same requests as the first release',
+	async (_selection, saved) => {
+		const now = await requestsOf(server.current, saved.parameters);
+		expect(now.requests).toEqual(saved.requests);
+		if (saved.error === undefined) expect(now.error).toBeUndefined();
+	},
+);

@@ -10,7 +10,8 @@ import { EXPAND, runPipeline, ITEMS, expandCredentials } from '../../scripts/eng
 const CHAIN = '1';
 
 /** Fields the requests do not depend on, or that pick another host or chain for the request. */
-const LEFT_OUT = /^(chainId|chainSymbol|additionalFields\.chainSymbol|additionalFields\.rpc|options\..*|extraParameters\..*|rawBody|returnAll|limit|formatAmounts|waitForConfirmation|confirmation.*)$/;
+const LEFT_OUT =
+	/^(chainId|chainSymbol|additionalFields\.chainSymbol|additionalFields\.rpc|options\..*|extraParameters\..*|rawBody|returnAll|limit|formatAmounts|waitForConfirmation|confirmation.*)$/;
 
 /** A request as the API receives it. */
 export interface SentRequest {
@@ -33,7 +34,11 @@ export function savedParameters(forms: FormSnapshot, selection: string): INodePa
 		if (LEFT_OUT.test(field.path)) continue;
 		const [place, name] = field.path.includes('.') ? field.path.split('.') : ['top', field.path];
 		const spec = specs.find((candidate) => candidate.name === name);
-		const value = field.values?.length ? field.values[field.values.length - 1] : spec ? (sample(spec).form as string) : '12';
+		const value = field.values?.length
+			? field.values[field.values.length - 1]
+			: spec
+				? (sample(spec).form as string)
+				: '12';
 		if (place === 'additionalFields') additionalFields[name] = value;
 		else if (place === 'top') parameters[name] = value;
 	}
@@ -41,7 +46,10 @@ export function savedParameters(forms: FormSnapshot, selection: string): INodePa
 }
 
 /** The requests version 1 of the registered Expand node sends for these values (or the error it gives). */
-export async function requestsOf(server: RecordingServer, parameters: INodeParameters): Promise<{ requests: SentRequest[]; error?: string }> {
+export async function requestsOf(
+	server: RecordingServer,
+	parameters: INodeParameters,
+): Promise<{ requests: SentRequest[]; error?: string }> {
 	server.requests.length = 0;
 	server.respondWith(() => envelope({ ok: true, items: [], nextPageToken: '', totalPages: 1 }));
 	const result = await runPipeline(
@@ -49,9 +57,21 @@ export async function requestsOf(server: RecordingServer, parameters: INodeParam
 			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
 			{ name: 'Expand', type: EXPAND, parameters, continueOnFail: true, typeVersion: 1 },
 		],
-		expandCredentials({ apiKey: 'saved-key', baseUrl: server.baseUrl, historicalUrl: server.historicalUrl }),
+		expandCredentials({
+			apiKey: 'saved-key',
+			baseUrl: server.baseUrl,
+			historicalUrl: server.historicalUrl,
+		}),
 	);
 	const [item] = result.output('Expand');
 	const error = item?.json.error === undefined ? undefined : String(item.json.error);
-	return { requests: server.requests.map(({ method, path, query, body }) => ({ method, path, query, body })), ...(error ? { error } : {}) };
+	return {
+		requests: server.requests.map(({ method, path, query, body }) => ({
+			method,
+			path,
+			query,
+			body,
+		})),
+		...(error ? { error } : {}),
+	};
 }

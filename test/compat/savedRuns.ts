@@ -5,11 +5,14 @@ import * as path from 'node:path';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../devnet';
-import { readSavedWorkflow, runSavedWorkflow, type SavedWorkflow } from '../../scripts/engine/savedWorkflow';
+import {
+	readSavedWorkflow,
+	runSavedWorkflow,
+	type SavedWorkflow,
+} from '../../scripts/engine/savedWorkflow';
 import { digestRun, type RunDigest } from './digest';
 import { migrateWorkflows } from './migration';
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
-
 
 /** A balance a run may move: a wallet's native asset, or a token, on a chain. */
 interface Watched {
@@ -35,17 +38,34 @@ export function removeLedgers(): void {
 	rmSync(LEDGERS, { recursive: true, force: true });
 }
 
-const api = (devnet: Devnet) => ({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, streamUrl: '' });
+const api = (devnet: Devnet) => ({
+	apiKey: devnet.apiKey,
+	baseUrl: devnet.baseUrl,
+	historicalUrl: devnet.historicalUrl,
+	streamUrl: '',
+});
 
 /** The payout examples' signing key: hardhat account 3 (the playground's payout wallet). */
-const payoutKey = (devnet: Devnet) => ({ keyType: 'privateKey', privateKey: devnet.chains[0].wallets[3].privateKey });
+const payoutKey = (devnet: Devnet) => ({
+	keyType: 'privateKey',
+	privateKey: devnet.chains[0].wallets[3].privateKey,
+});
 
-const USDC_RECIPIENTS = ['0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', '0x976EA74026E726554dB657fA54763abd0C3a0aa9', '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955'];
+const USDC_RECIPIENTS = [
+	'0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
+	'0x976EA74026E726554dB657fA54763abd0C3a0aa9',
+	'0x14dC79964da2C08b23698B3D3cc7Ca32193d9955',
+];
 
 const evmPayout = (file: string): SavedRun => ({
 	file,
 	credentials: (devnet) => ({ expandApi: api(devnet), expandSignerApi: payoutKey(devnet) }),
-	watched: (devnet) => USDC_RECIPIENTS.map((address) => ({ chainId: '31337', address, token: devnet.chains[0].tokens.USDC.address })),
+	watched: (devnet) =>
+		USDC_RECIPIENTS.map((address) => ({
+			chainId: '31337',
+			address,
+			token: devnet.chains[0].tokens.USDC.address,
+		})),
 });
 
 /** The Expand and Signer workflows of the first release's examples and real-n8n tests, run on the devnet. */
@@ -61,27 +81,54 @@ export const savedRuns: SavedRun[] = [
 		file: 'payout-once.json',
 		credentials: (devnet) => ({
 			expandApi: api(devnet),
-			expandSignerApi: { keyType: 'mnemonic', mnemonic: DEVNET_MNEMONIC, derivationPath: "m/44'/60'/0'/0/{index}", payoutLedgerFolder: ledgerFolder(), allowedChainIds: '31337' },
+			expandSignerApi: {
+				keyType: 'mnemonic',
+				mnemonic: DEVNET_MNEMONIC,
+				derivationPath: "m/44'/60'/0'/0/{index}",
+				payoutLedgerFolder: ledgerFolder(),
+				allowedChainIds: '31337',
+			},
 		}),
-		watched: () => Array.from({ length: 20 }, (_, index) => ({ chainId: '31337', address: `0x${(0xe000 + index).toString(16).padStart(40, '0')}` })),
+		watched: () =>
+			Array.from({ length: 20 }, (_, index) => ({
+				chainId: '31337',
+				address: `0x${(0xe000 + index).toString(16).padStart(40, '0')}`,
+			})),
 	},
 	{
 		file: 'solana-payout.devnet.json',
 		credentials: (devnet) => ({
 			expandApi: api(devnet),
-			expandSolanaKeyApi: { keyType: 'secretKey', secretKey: devnet.solana.wallets[1].secretKey, allowedChainIds: devnet.solana.chainId, payoutLedgerFolder: ledgerFolder() },
+			expandSolanaKeyApi: {
+				keyType: 'secretKey',
+				secretKey: devnet.solana.wallets[1].secretKey,
+				allowedChainIds: devnet.solana.chainId,
+				payoutLedgerFolder: ledgerFolder(),
+			},
 		}),
 		watched: (devnet) => [
-			...['CqMbRgMuEhQi9BUS8xP44Wk5nENm48FqJnfjEi4eNb1k', '9Tj3srBSxH7RFRCm8uharreY7ZBS49XSfpwCeYa7Xaqp'].map((address) => ({ chainId: '901', address })),
-			...['CqMbRgMuEhQi9BUS8xP44Wk5nENm48FqJnfjEi4eNb1k', '6gYw7q94fJdEwL8WkT1a6LHBdTMbix1aciALwEWPx3Wp'].map((address) => ({ chainId: '901', address, token: devnet.solana.usdc.address })),
+			...[
+				'CqMbRgMuEhQi9BUS8xP44Wk5nENm48FqJnfjEi4eNb1k',
+				'9Tj3srBSxH7RFRCm8uharreY7ZBS49XSfpwCeYa7Xaqp',
+			].map((address) => ({ chainId: '901', address })),
+			...[
+				'CqMbRgMuEhQi9BUS8xP44Wk5nENm48FqJnfjEi4eNb1k',
+				'6gYw7q94fJdEwL8WkT1a6LHBdTMbix1aciALwEWPx3Wp',
+			].map((address) => ({ chainId: '901', address, token: devnet.solana.usdc.address })),
 		],
 	},
 ];
 
 /** A balance through the devnet's API, as a user's workflow would read it. */
 async function balanceOf(devnet: Devnet, watched: Watched): Promise<bigint> {
-	const query = new URLSearchParams({ chainId: watched.chainId, address: watched.address, ...(watched.token ? { tokenAddress: watched.token } : {}) });
-	const reply = await fetch(`${devnet.baseUrl}/chain/getbalance?${query}`, { headers: { 'x-api-key': devnet.apiKey } });
+	const query = new URLSearchParams({
+		chainId: watched.chainId,
+		address: watched.address,
+		...(watched.token ? { tokenAddress: watched.token } : {}),
+	});
+	const reply = await fetch(`${devnet.baseUrl}/chain/getbalance?${query}`, {
+		headers: { 'x-api-key': devnet.apiKey },
+	});
 	const body = (await reply.json()) as { data: { balance: string } };
 	return BigInt(body.data.balance);
 }
@@ -101,7 +148,10 @@ export async function runSaved(devnet: Devnet, folder: string, run: SavedRun): P
 	const result = await runSavedWorkflow(workflow, run.credentials(devnet));
 	const after = await Promise.all(watched.map((entry) => balanceOf(devnet, entry)));
 	const moved = Object.fromEntries(
-		watched.map((entry, index) => [`${entry.chainId}:${entry.token ?? 'native'}:${entry.address}`, (after[index] - before[index]).toString()]),
+		watched.map((entry, index) => [
+			`${entry.chainId}:${entry.token ?? 'native'}:${entry.address}`,
+			(after[index] - before[index]).toString(),
+		]),
 	);
 	return digestRun(workflow.nodes, result, moved);
 }

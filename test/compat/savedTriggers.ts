@@ -5,7 +5,13 @@ import type { INode } from 'n8n-workflow';
 
 import type { Devnet } from '../../devnet';
 import { readSavedWorkflow } from '../../scripts/engine/savedWorkflow';
-import { activateTrigger, type ActiveTrigger, expandCredentials, TRIGGER, waitFor } from '../../scripts/engine/n8n';
+import {
+	activateTrigger,
+	type ActiveTrigger,
+	expandCredentials,
+	TRIGGER,
+	waitFor,
+} from '../../scripts/engine/n8n';
 import { fieldPaths, type RunDigest } from './digest';
 import { migrated } from './savedRuns';
 
@@ -19,13 +25,28 @@ export interface SavedTrigger {
 }
 
 /** A transfer of whole units of a token (or the native asset) from a devnet wallet, mined in its own block. */
-async function send(devnet: Devnet, chainId: string, from: number, asset: string, to: string, amount: string): Promise<void> {
+async function send(
+	devnet: Devnet,
+	chainId: string,
+	from: number,
+	asset: string,
+	to: string,
+	amount: string,
+): Promise<void> {
 	const chain = devnet.chains.find((entry) => entry.chainId === chainId)!;
 	const wallet = chain.wallets[from];
-	const nonce = Number(BigInt(await devnet.rpc<string>(chainId, 'eth_getTransactionCount', [wallet.address, 'pending'])));
+	const nonce = Number(
+		BigInt(
+			await devnet.rpc<string>(chainId, 'eth_getTransactionCount', [wallet.address, 'pending']),
+		),
+	);
 	const token = asset === 'native' ? undefined : chain.tokens[asset];
 	const transaction = token
-		? { to: token.address, data: erc20.encodeFunctionData('transfer', [to, parseUnits(amount, token.decimals)]), value: 0n }
+		? {
+				to: token.address,
+				data: erc20.encodeFunctionData('transfer', [to, parseUnits(amount, token.decimals)]),
+				value: 0n,
+			}
 		: { to, data: '0x', value: parseUnits(amount, 18) };
 	const signed = await new Wallet(wallet.privateKey).signTransaction({
 		...transaction,
@@ -92,11 +113,26 @@ export const savedTriggers: SavedTrigger[] = [
 const emittedItems = (trigger: ActiveTrigger) => trigger.emitted.flat();
 
 /** Activates the saved workflow's trigger node as saved, makes its activity happen and digests what it emitted. */
-export async function runSavedTrigger(devnet: Devnet, folder: string, run: SavedTrigger): Promise<RunDigest> {
+export async function runSavedTrigger(
+	devnet: Devnet,
+	folder: string,
+	run: SavedTrigger,
+): Promise<RunDigest> {
 	const workflow = migrated(readSavedWorkflow(path.join(folder, run.file)));
 	const node = workflow.nodes.find((candidate) => candidate.type === TRIGGER) as INode;
-	const credentials = expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, streamUrl: devnet.streamUrl });
-	const trigger = await activateTrigger(node.parameters, credentials, 'trigger', {}, node.typeVersion);
+	const credentials = expandCredentials({
+		apiKey: devnet.apiKey,
+		baseUrl: devnet.baseUrl,
+		historicalUrl: devnet.historicalUrl,
+		streamUrl: devnet.streamUrl,
+	});
+	const trigger = await activateTrigger(
+		node.parameters,
+		credentials,
+		'trigger',
+		{},
+		node.typeVersion,
+	);
 	try {
 		await run.activity(devnet);
 		await waitFor(() => {
@@ -114,5 +150,9 @@ export async function runSavedTrigger(devnet: Devnet, folder: string, run: Saved
 	}
 	const items = emittedItems(trigger);
 	const fields = [...new Set(items.flatMap((item) => fieldPaths(item.json)))].sort();
-	return { status: trigger.errors.length ? 'error' : 'success', nodes: { [node.name]: { items: items.length, fields } }, moved: {} };
+	return {
+		status: trigger.errors.length ? 'error' : 'success',
+		nodes: { [node.name]: { items: items.length, fields } },
+		moved: {},
+	};
 }

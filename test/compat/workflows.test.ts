@@ -15,7 +15,10 @@ import { removeLedgers, runSaved, savedRuns } from './savedRuns';
 import { runSavedTrigger, savedTriggers } from './savedTriggers';
 
 const RELEASE = path.join(__dirname, '0.1.0');
-const expected = JSON.parse(readFileSync(path.join(RELEASE, 'expected.json'), 'utf8')) as Record<string, RunDigest>;
+const expected = JSON.parse(readFileSync(path.join(RELEASE, 'expected.json'), 'utf8')) as Record<
+	string,
+	RunDigest
+>;
 
 let devnet: Devnet;
 beforeAll(async () => {

@@ -4,10 +4,17 @@ export interface Reply {
 	body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-export async function call(url: string, apiKey: string | undefined, init: { method?: string; body?: unknown } = {}): Promise<Reply> {
+export async function call(
+	url: string,
+	apiKey: string | undefined,
+	init: { method?: string; body?: unknown } = {},
+): Promise<Reply> {
 	const response = await fetch(url, {
 		method: init.method ?? 'GET',
-		headers: { ...(apiKey === undefined ? {} : { 'x-api-key': apiKey }), 'content-type': 'application/json' },
+		headers: {
+			...(apiKey === undefined ? {} : { 'x-api-key': apiKey }),
+			'content-type': 'application/json',
+		},
 		body: init.body === undefined ? undefined : JSON.stringify(init.body),
 	});
 	return { status: response.status, body: await response.json() };

@@ -44,21 +44,32 @@ describe('one devnet', () => {
 		for (const chain of devnet.chains) {
 			const { tokens, uniswapV2, nft } = chain;
 			expect({
-				USDC: tokens.USDC.address, DAI: tokens.DAI.address, LINK: tokens.LINK.address, WETH: tokens.WETH.address,
-				factory: uniswapV2.factory, router: uniswapV2.router, ...uniswapV2.pairs, nft: nft.address,
+				USDC: tokens.USDC.address,
+				DAI: tokens.DAI.address,
+				LINK: tokens.LINK.address,
+				WETH: tokens.WETH.address,
+				factory: uniswapV2.factory,
+				router: uniswapV2.router,
+				...uniswapV2.pairs,
+				nft: nft.address,
 			}).toEqual(FIXTURES);
 			expect(chain.weth).toBe(FIXTURES.WETH);
 			expect(tokens.USDC.decimals).toBe(6);
 			expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 			expect(chain.wallets[0].address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
 		}
-		expect(devnet).toMatchObject({ apiKey: 'devnet-key-0000', dexId: '1000', dexIds: { '31337': '1000', '31338': '1001' } });
+		expect(devnet).toMatchObject({
+			apiKey: 'devnet-key-0000',
+			dexId: '1000',
+			dexIds: { '31337': '1000', '31338': '1001' },
+		});
 	});
 
 	test('mine, onBlock, snapshot and revert act on one chain only', async () => {
 		const seen: Array<[string, number]> = [];
 		const unsubscribe = devnet.onBlock((chainId, blockNumber) => seen.push([chainId, blockNumber]));
-		const head = async (chainId: string) => Number(BigInt(await devnet.rpc<string>(chainId, 'eth_blockNumber')));
+		const head = async (chainId: string) =>
+			Number(BigInt(await devnet.rpc<string>(chainId, 'eth_blockNumber')));
 		const [startA, startB] = [await head('31337'), await head('31338')];
 		const snapshot = await devnet.snapshot('31337');
 		await devnet.mine('31337', 3);
@@ -79,15 +90,26 @@ describe('one devnet', () => {
 		const rpc = await fetch(devnet.chains[1].rpcUrl, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [address, 'latest'] }),
+			body: JSON.stringify({
+				jsonrpc: '2.0',
+				id: 1,
+				method: 'eth_getBalance',
+				params: [address, 'latest'],
+			}),
 		});
-		const gateway = await call(query(devnet.baseUrl, '/chain/getbalance', { chainId: '31338', address }), devnet.apiKey);
-		expect(BigInt(((await rpc.json()) as { result: string }).result).toString()).toBe(gateway.body.data.balance);
+		const gateway = await call(
+			query(devnet.baseUrl, '/chain/getbalance', { chainId: '31338', address }),
+			devnet.apiKey,
+		);
+		expect(BigInt(((await rpc.json()) as { result: string }).result).toString()).toBe(
+			gateway.body.data.balance,
+		);
 	});
 });
 
 /** Node's own list of this process's open handles: the same on every platform, unlike counting processes with ps. */
-const openHandles = () => (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+const openHandles = () =>
+	(process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
 const childProcesses = () => openHandles().filter((handle) => handle instanceof ChildProcess);
 const listeningPorts = () =>
 	openHandles()
@@ -97,7 +119,11 @@ const listeningPorts = () =>
 test('blockTime mines on its own; stop() closes every listener and leaves no child process', async () => {
 	const childrenBefore = childProcesses();
 	const devnet = await startDevnet({ blockTime: 100 });
-	const urls = [devnet.baseUrl, devnet.historicalUrl, ...devnet.chains.map((chain) => chain.rpcUrl)];
+	const urls = [
+		devnet.baseUrl,
+		devnet.historicalUrl,
+		...devnet.chains.map((chain) => chain.rpcUrl),
+	];
 	const head = async () => Number(BigInt(await devnet.rpc<string>('31338', 'eth_blockNumber')));
 	const before = await head();
 	await new Promise((resolve) => setTimeout(resolve, 450));
@@ -114,10 +140,21 @@ test('blockTime mines on its own; stop() closes every listener and leaves no chi
 
 test('the committed contract artifact is what solc makes of the sources', () => {
 	// In a child process: solc installs a process-wide unhandledRejection handler that would outlive this test.
-	const fresh = execFileSync(process.execPath, ['--import', 'tsx', '-e', "process.stdout.write(JSON.stringify(require('./devnet/contracts/solc').compileSources()))"], {
-		cwd: ROOT,
-	}).toString();
-	expect(JSON.parse(fresh)).toEqual(JSON.parse(readFileSync(join(ROOT, 'devnet', 'contracts', 'artifacts.json'), 'utf8')));
+	const fresh = execFileSync(
+		process.execPath,
+		[
+			'--import',
+			'tsx',
+			'-e',
+			"process.stdout.write(JSON.stringify(require('./devnet/contracts/solc').compileSources()))",
+		],
+		{
+			cwd: ROOT,
+		},
+	).toString();
+	expect(JSON.parse(fresh)).toEqual(
+		JSON.parse(readFileSync(join(ROOT, 'devnet', 'contracts', 'artifacts.json'), 'utf8')),
+	);
 });
 
 describe('npm run devnet (devnet/cli.ts)', () => {
@@ -132,20 +169,52 @@ describe('npm run devnet (devnet/cli.ts)', () => {
 		folder = mkdtempSync(join(tmpdir(), 'devnet-cli-'));
 		const config = join(folder, 'devnet.json');
 		writeFileSync(config, JSON.stringify({ apiKeys: ['cfg-key'], rateLimitPerSecond: 2 }));
-		child = spawn(process.execPath, ['--import', 'tsx', 'devnet/cli.ts', '--config', config, '--port', '0', '--historical-port', '0', '--stream-port', '0'], { cwd: ROOT });
+		child = spawn(
+			process.execPath,
+			[
+				'--import',
+				'tsx',
+				'devnet/cli.ts',
+				'--config',
+				config,
+				'--port',
+				'0',
+				'--historical-port',
+				'0',
+				'--stream-port',
+				'0',
+			],
+			{ cwd: ROOT },
+		);
 		let output = '';
 		child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		const deadline = Date.now() + 30_000;
-		while (!output.includes('Ctrl-C stops') && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
-		for (const text of ['Base URL:', 'Historical URL:', 'API key:        cfg-key', 'Chain IDs:      31337, 31338', FIXTURES.USDC, FIXTURES.router, '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266']) {
+		while (!output.includes('Ctrl-C stops') && Date.now() < deadline && child.exitCode === null)
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		for (const text of [
+			'Base URL:',
+			'Historical URL:',
+			'API key:        cfg-key',
+			'Chain IDs:      31337, 31338',
+			FIXTURES.USDC,
+			FIXTURES.router,
+			'0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+		]) {
 			expect(output).toContain(text);
 		}
 		const baseUrl = /Base URL:\s+(\S+)/.exec(output)?.[1] as string;
-		const gasPrice = (key: string) => call(query(baseUrl, '/chain/getgasprice', { chainId: '31337' }), key);
+		const gasPrice = (key: string) =>
+			call(query(baseUrl, '/chain/getgasprice', { chainId: '31337' }), key);
 		expect((await gasPrice('devnet-key-0000')).status).toBe(403);
-		expect((await Promise.all([1, 2, 3].map(() => gasPrice('cfg-key')))).map((reply) => reply.status).sort()).toEqual([200, 200, 429]);
-		const exited = new Promise<number | null>((resolve) => child?.on('exit', (code) => resolve(code)));
+		expect(
+			(await Promise.all([1, 2, 3].map(() => gasPrice('cfg-key'))))
+				.map((reply) => reply.status)
+				.sort(),
+		).toEqual([200, 200, 429]);
+		const exited = new Promise<number | null>((resolve) =>
+			child?.on('exit', (code) => resolve(code)),
+		);
 		child.kill('SIGINT');
 		expect(await exited).toBe(0);
 		expect(await reachable(baseUrl)).toBe(false);

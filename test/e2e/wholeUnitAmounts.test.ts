@@ -15,12 +15,21 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-function expand(parameters: INodeParameters, typeVersion: number, items: object[] = [{}], continueOnFail = false) {
+function expand(
+	parameters: INodeParameters,
+	typeVersion: number,
+	items: object[] = [{}],
+	continueOnFail = false,
+) {
 	return runExpand(parameters, {
 		items,
 		continueOnFail,
 		typeVersion,
-		credentials: { apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl },
+		credentials: {
+			apiKey: devnet.apiKey,
+			baseUrl: devnet.baseUrl,
+			historicalUrl: devnet.historicalUrl,
+		},
 	});
 }
 
@@ -58,7 +67,11 @@ test('version 2: "12.5" USDC is sent as exactly 12500000 base units; Smallest Un
 
 test('version 2: whole units of an 18-decimal token and of the native asset convert exactly', async () => {
 	const approve = await expand(
-		{ ...transfer('0.000000000000000001'), operation: 'approve', tokenAddress: chainA.tokens.DAI.address },
+		{
+			...transfer('0.000000000000000001'),
+			operation: 'approve',
+			tokenAddress: chainA.tokens.DAI.address,
+		},
 		2,
 	);
 	expect(approve.error).toBeUndefined();
@@ -66,7 +79,15 @@ test('version 2: whole units of an 18-decimal token and of the native asset conv
 
 	// Create Fee Transaction's value is native: 2 ETH, a 5 basis point fee of 0.001 ETH.
 	const fee = await expand(
-		{ resource: 'chain', operation: 'createfeetransaction', chainId: '31337', from: chainA.wallets[1].address, gas: '21000', value: '2', referenceId: 'r-1' },
+		{
+			resource: 'chain',
+			operation: 'createfeetransaction',
+			chainId: '31337',
+			from: chainA.wallets[1].address,
+			gas: '21000',
+			value: '2',
+			referenceId: 'r-1',
+		},
 		2,
 	);
 	expect(fee.error).toBeUndefined();
@@ -75,7 +96,12 @@ test('version 2: whole units of an 18-decimal token and of the native asset conv
 
 test('a malformed amount is refused before any request, naming the parameter and the item', async () => {
 	const before = devnet.usage().length;
-	const result = await expand(transfer('={{ $json.amount }}'), 2, [{ amount: '1' }, { amount: '1.2.3' }], true);
+	const result = await expand(
+		transfer('={{ $json.amount }}'),
+		2,
+		[{ amount: '1' }, { amount: '1.2.3' }],
+		true,
+	);
 	const [first, second] = result.output('Expand').map((item) => item.json);
 	expect(amountOf(first.data)).toBe(1000000n);
 	expect(second.error).toMatch(/"amount" must be a number of whole units.*"1\.2\.3".*\(item 1\)/);
@@ -86,7 +112,9 @@ test('a malformed amount is refused before any request, naming the parameter and
 test('more decimals than the token has is refused, never rounded, and nothing is built for that item', async () => {
 	const transfersBefore = calls('/fungibletoken/transfer');
 	const result = await expand(transfer('12.1234567'), 2);
-	expect(result.error?.message).toMatch(/"amount" is "12\.1234567", more decimals than the 6 of USDC \(item 0\)/);
+	expect(result.error?.message).toMatch(
+		/"amount" is "12\.1234567", more decimals than the 6 of USDC \(item 0\)/,
+	);
 	expect(calls('/fungibletoken/transfer')).toBe(transfersBefore);
 });
 
@@ -118,6 +146,8 @@ test('a token amount in whole units whose token parameter is empty (a Solana tra
 		},
 		2,
 	);
-	expect(result.error?.message).toMatch(/"amount" is in whole units of a token, but "tokenAddress" is empty, so its decimals are unknown.*\(item 0\)/);
+	expect(result.error?.message).toMatch(
+		/"amount" is in whole units of a token, but "tokenAddress" is empty, so its decimals are unknown.*\(item 0\)/,
+	);
 	expect(calls('/fungibletoken/transfer')).toBe(transfersBefore);
 });

@@ -25,7 +25,11 @@ function expand(parameters: INodeParameters, items: object[] = [{}]) {
 		items,
 		continueOnFail: true,
 		typeVersion: 2,
-		credentials: { apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl },
+		credentials: {
+			apiKey: devnet.apiKey,
+			baseUrl: devnet.baseUrl,
+			historicalUrl: devnet.historicalUrl,
+		},
 	});
 }
 
@@ -40,9 +44,14 @@ function heard(path: string, from: number): Array<Record<string, unknown>> {
 const wallet = (index: number) => chainA.wallets[index].address;
 
 /** One amount-bearing write per family: the form's parameters with the amount left out. */
-const families: Array<{ family: string; path: string; amount: string; parameters: () => INodeParameters }> = [
+const families: Array<{
+	family: string;
+	path: string;
+	amount: string;
+	parameters: () => INodeParameters;
+}> = [
 	{
-		family: 'dex (aggregator swap, counted in the path\'s first token)',
+		family: "dex (aggregator swap, counted in the path's first token)",
 		path: '/dex/swapaggregator',
 		amount: 'amountIn',
 		parameters: () => ({
@@ -104,33 +113,60 @@ describe.each(families)('$family', ({ path, amount, parameters }) => {
 			{ amount: '0.000001' },
 		]);
 		const [negative, word, tooPrecise, smallest] = result.output('Expand').map((item) => item.json);
-		expect(negative.error).toMatch(new RegExp(`"${amount}" must be a number of whole units.*"-1".*\\(item 0\\)`));
-		expect(word.error).toMatch(new RegExp(`"${amount}" must be a number of whole units.*"ten".*\\(item 1\\)`));
-		expect(tooPrecise.error).toMatch(new RegExp(`"${amount}" is "12\\.1234567", more decimals than the 6 of USDC \\(item 2\\)`));
+		expect(negative.error).toMatch(
+			new RegExp(`"${amount}" must be a number of whole units.*"-1".*\\(item 0\\)`),
+		);
+		expect(word.error).toMatch(
+			new RegExp(`"${amount}" must be a number of whole units.*"ten".*\\(item 1\\)`),
+		);
+		expect(tooPrecise.error).toMatch(
+			new RegExp(`"${amount}" is "12\\.1234567", more decimals than the 6 of USDC \\(item 2\\)`),
+		);
 		// Only the last item reached the API: one USDC base unit.
 		expect(heard(path, from).map((call) => call[amount])).toEqual(['1']);
 		expect(smallest.error).toBeDefined(); // the devnet does not serve this endpoint: its answer, not ours
 	});
 });
 
-test('liquidstaking: Stake counts in the native asset of the protocol\'s chain (Lido on Ethereum: 18 decimals), no lookup', async () => {
+test("liquidstaking: Stake counts in the native asset of the protocol's chain (Lido on Ethereum: 18 decimals), no lookup", async () => {
 	const from = devnet.faults.received.length;
-	const result = await expand({ resource: 'liquidstaking', operation: 'stake', liquidStakingId: '1', from: wallet(1), gas: '200000', amount: '12.5' });
+	const result = await expand({
+		resource: 'liquidstaking',
+		operation: 'stake',
+		liquidStakingId: '1',
+		from: wallet(1),
+		gas: '200000',
+		amount: '12.5',
+	});
 	expect(result.error).toBeUndefined();
-	expect(heard('/liquidstaking/stake', from).map((call) => call.amount)).toEqual(['12500000000000000000']);
+	expect(heard('/liquidstaking/stake', from).map((call) => call.amount)).toEqual([
+		'12500000000000000000',
+	]);
 	expect(heard('/fungibletoken/gettokendetails', from)).toHaveLength(0);
 });
 
-test('chain: Estimate Gas takes its value in the chain\'s native asset and the devnet estimates it', async () => {
+test("chain: Estimate Gas takes its value in the chain's native asset and the devnet estimates it", async () => {
 	const from = devnet.faults.received.length;
-	const result = await expand({ resource: 'chain', operation: 'estimategas', chainId: '31337', from: wallet(1), to: wallet(2), data: '0x', additionalFields: { value: '1.5' } });
+	const result = await expand({
+		resource: 'chain',
+		operation: 'estimategas',
+		chainId: '31337',
+		from: wallet(1),
+		to: wallet(2),
+		data: '0x',
+		additionalFields: { value: '1.5' },
+	});
 	expect(result.error).toBeUndefined();
-	expect(heard('/chain/estimategas', from).map((call) => call.value)).toEqual(['1500000000000000000']);
+	expect(heard('/chain/estimategas', from).map((call) => call.value)).toEqual([
+		'1500000000000000000',
+	]);
 	expect(Number(result.output('Expand')[0].json.estimatedGas)).toBeGreaterThan(21000);
 });
 
 test('Smallest Units sends the integer as typed, in a family with whole-unit amounts', async () => {
 	const from = devnet.faults.received.length;
 	await expand({ ...families[1].parameters(), amount: '12500000', amountsIn: 'smallest' });
-	expect(heard('/yieldaggregator/depositvault', from).map((call) => call.amount)).toEqual(['12500000']);
+	expect(heard('/yieldaggregator/depositvault', from).map((call) => call.amount)).toEqual([
+		'12500000',
+	]);
 });

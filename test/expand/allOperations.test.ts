@@ -25,7 +25,10 @@ interface Case {
 }
 
 function caseFor(operation: OperationSpec): Case {
-	const parameters: INodeParameters = { resource: operation.resource, operation: operation.operation };
+	const parameters: INodeParameters = {
+		resource: operation.resource,
+		operation: operation.operation,
+	};
 	const expected: Record<string, unknown> = {};
 	const place = (name: string, value: { query: string; body: unknown }) => {
 		expected[name] = operation.method === 'GET' ? value.query : value.body;
@@ -52,7 +55,8 @@ function caseFor(operation: OperationSpec): Case {
 		else additionalFields[parameter.name] = value.form;
 		place(parameter.name, value);
 	}
-	if (Object.keys(additionalFields).length) parameters.additionalFields = additionalFields as INodeParameters;
+	if (Object.keys(additionalFields).length)
+		parameters.additionalFields = additionalFields as INodeParameters;
 	if (operation.rules?.includes('blockRange')) {
 		parameters.additionalFields = { ...(parameters.additionalFields as object), blockNumber: '12' };
 		place('blockNumber', { query: '12', body: '12' });
@@ -79,31 +83,46 @@ test('every spec endpoint has a case', () => {
 	expect(cases.map((entry) => entry.key).sort()).toEqual([...spec.keys()].sort());
 });
 
-test.each(cases.map((entry) => [entry.key, entry] as const))('%s', async (_key, { key, operation, parameters, expected }) => {
-	server.requests.length = 0;
-	if (operation.pagination) {
-		server.respondWith(() =>
-			envelope({ [operation.pagination?.itemsField as string]: [{ n: 1 }], nextPageToken: '', totalPages: 1 }),
+test.each(cases.map((entry) => [entry.key, entry] as const))(
+	'%s',
+	async (_key, { key, operation, parameters, expected }) => {
+		server.requests.length = 0;
+		if (operation.pagination) {
+			server.respondWith(() =>
+				envelope({
+					[operation.pagination?.itemsField as string]: [{ n: 1 }],
+					nextPageToken: '',
+					totalPages: 1,
+				}),
+			);
+		} else {
+			server.respondWith(() => envelope({ ok: true }));
+		}
+		const result = await runExpand(parameters, {
+			credentials: {
+				apiKey: API_KEY,
+				baseUrl: server.baseUrl,
+				historicalUrl: server.historicalUrl,
+			},
+		});
+		expect(result.error).toBeUndefined();
+		const row = spec.get(key);
+		expect(server.requests).toHaveLength(1);
+		const [request] = server.requests;
+		expect({ method: request.method, host: request.host, path: request.path }).toEqual({
+			method: row?.method,
+			host: row?.host,
+			path: row?.path,
+		});
+		expect(request.headers['x-api-key']).toBe(API_KEY);
+		if (operation.method === 'GET') {
+			expect(request.query).toEqual(expected);
+		} else {
+			expect(request.body).toEqual(expected);
+		}
+		// The server's data as records: the page's items for a paged list, else the object itself.
+		expect(result.output('Expand').map((item) => item.json)).toEqual(
+			operation.pagination ? [{ n: 1 }] : [{ ok: true }],
 		);
-	} else {
-		server.respondWith(() => envelope({ ok: true }));
-	}
-	const result = await runExpand(parameters, { credentials: { apiKey: API_KEY, baseUrl: server.baseUrl, historicalUrl: server.historicalUrl } });
-	expect(result.error).toBeUndefined();
-	const row = spec.get(key);
-	expect(server.requests).toHaveLength(1);
-	const [request] = server.requests;
-	expect({ method: request.method, host: request.host, path: request.path }).toEqual({
-		method: row?.method,
-		host: row?.host,
-		path: row?.path,
-	});
-	expect(request.headers['x-api-key']).toBe(API_KEY);
-	if (operation.method === 'GET') {
-		expect(request.query).toEqual(expected);
-	} else {
-		expect(request.body).toEqual(expected);
-	}
-	// The server's data as records: the page's items for a paged list, else the object itself.
-	expect(result.output('Expand').map((item) => item.json)).toEqual(operation.pagination ? [{ n: 1 }] : [{ ok: true }]);
-});
+	},
+);

@@ -21,11 +21,17 @@ function answer(balances: Record<string, string>) {
 			const token = request.query.tokenAddress;
 			return envelope([{ address: token, name: token, ...tokenDetails[token] }]);
 		}
-		return envelope({ balance: balances[`${request.query.address}:${request.query.tokenAddress ?? ''}`] });
+		return envelope({
+			balance: balances[`${request.query.address}:${request.query.tokenAddress ?? ''}`],
+		});
 	});
 }
 
-const credentials = () => ({ apiKey: 'k', baseUrl: serverHolder.current.baseUrl, historicalUrl: serverHolder.current.historicalUrl });
+const credentials = () => ({
+	apiKey: 'k',
+	baseUrl: serverHolder.current.baseUrl,
+	historicalUrl: serverHolder.current.historicalUrl,
+});
 
 function balancesOf(items: Array<{ address: string; token?: string }>, chainId = '1') {
 	return runExpand(
@@ -56,22 +62,41 @@ test('native and token balances with 18, 6 and 0 decimals, above 2^64, and zero'
 	]);
 	expect(result.error).toBeUndefined();
 	expect(result.output('Expand').map((item) => item.json)).toEqual([
-		{ balance: '1234567890123456789', balanceFormatted: '1.234567890123456789', decimals: 18, symbol: 'ETH' },
-		{ balance: '18446744073709551617', balanceFormatted: '18446744073709.551617', decimals: 6, symbol: 'USDC' },
+		{
+			balance: '1234567890123456789',
+			balanceFormatted: '1.234567890123456789',
+			decimals: 18,
+			symbol: 'ETH',
+		},
+		{
+			balance: '18446744073709551617',
+			balanceFormatted: '18446744073709.551617',
+			decimals: 6,
+			symbol: 'USDC',
+		},
 		{ balance: '42', balanceFormatted: '42', decimals: 0, symbol: 'PTS' },
 		{ balance: '0', balanceFormatted: '0', decimals: 18, symbol: 'WETH' },
 	]);
 });
 
 test('token details are fetched once per token per execution', async () => {
-	answer({ 'a:0x1111111111111111111111111111111111111111': '1', 'b:0x1111111111111111111111111111111111111111': '2' });
+	answer({
+		'a:0x1111111111111111111111111111111111111111': '1',
+		'b:0x1111111111111111111111111111111111111111': '2',
+	});
 	const result = await balancesOf([
 		{ address: 'a', token: USDC },
 		{ address: 'b', token: USDC },
 		{ address: 'a', token: USDC },
 	]);
-	expect(result.output('Expand').map((item) => item.json.balanceFormatted)).toEqual(['0.000001', '0.000002', '0.000001']);
-	const lookups = serverHolder.current.requests.filter((request) => request.path === '/fungibletoken/gettokendetails');
+	expect(result.output('Expand').map((item) => item.json.balanceFormatted)).toEqual([
+		'0.000001',
+		'0.000002',
+		'0.000001',
+	]);
+	const lookups = serverHolder.current.requests.filter(
+		(request) => request.path === '/fungibletoken/gettokendetails',
+	);
 	expect(lookups).toHaveLength(1);
 	expect(lookups[0].query).toEqual({ chainId: '1', tokenAddress: USDC });
 });
@@ -79,14 +104,21 @@ test('token details are fetched once per token per execution', async () => {
 test('native decimals follow the chain (Tron has 6)', async () => {
 	answer({ 'T1:': '2500000' });
 	const result = await balancesOf([{ address: 'T1' }], '1000');
-	expect(result.output('Expand')[0].json).toMatchObject({ balanceFormatted: '2.5', decimals: 6, symbol: 'TRX' });
+	expect(result.output('Expand')[0].json).toMatchObject({
+		balanceFormatted: '2.5',
+		decimals: 6,
+		symbol: 'TRX',
+	});
 });
 
 test('an unlimited approval keeps every digit', async () => {
 	serverHolder.current.respondWith((request) =>
 		request.path === '/fungibletoken/gettokendetails'
 			? envelope([{ address: USDC, ...tokenDetails[USDC] }])
-			: envelope({ nextPageToken: '', approvals: [{ tokenAddress: USDC, spender: '0xs', allowance: UNLIMITED }] }),
+			: envelope({
+					nextPageToken: '',
+					approvals: [{ tokenAddress: USDC, spender: '0xs', allowance: UNLIMITED }],
+				}),
 	);
 	const result = await runExpand(
 		{ resource: 'chain', operation: 'getapprovaldata', address: '0xowner', formatAmounts: true },
@@ -96,7 +128,8 @@ test('an unlimited approval keeps every digit', async () => {
 		tokenAddress: USDC,
 		spender: '0xs',
 		allowance: UNLIMITED,
-		allowanceFormatted: '115792089237316195423570985008687907853269984665640564039457584007913129.639935',
+		allowanceFormatted:
+			'115792089237316195423570985008687907853269984665640564039457584007913129.639935',
 		decimals: 6,
 		symbol: 'USDC',
 	});

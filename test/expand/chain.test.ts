@@ -16,7 +16,11 @@ const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const TX_HASH = '0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b';
 const RAW_TX = '0x02f86c827a6980843b9aca00850c92a69c0082520894';
 
-const credentials = (server: RecordingServer) => ({ apiKey: API_KEY, baseUrl: server.baseUrl, historicalUrl: server.historicalUrl });
+const credentials = (server: RecordingServer) => ({
+	apiKey: API_KEY,
+	baseUrl: server.baseUrl,
+	historicalUrl: server.historicalUrl,
+});
 
 interface Case {
 	operation: string;
@@ -57,12 +61,29 @@ const cases: Case[] = [
 			to: TOKEN,
 			estimationCheck: true,
 		},
-		data: { chainId: '31337', from: WALLET, to: TOKEN, value: '500000000000000', gas: '21000', nonce: '7' },
+		data: {
+			chainId: '31337',
+			from: WALLET,
+			to: TOKEN,
+			value: '500000000000000',
+			gas: '21000',
+			nonce: '7',
+		},
 	},
-	{ operation: 'decodetransaction', parameters: { rawTransaction: RAW_TX }, body: { chainId: '1', rawTransaction: RAW_TX } },
+	{
+		operation: 'decodetransaction',
+		parameters: { rawTransaction: RAW_TX },
+		body: { chainId: '1', rawTransaction: RAW_TX },
+	},
 	{
 		operation: 'estimategas',
-		parameters: { chainId: '56', from: WALLET, to: TOKEN, data: '0x', additionalFields: { value: '5' } },
+		parameters: {
+			chainId: '56',
+			from: WALLET,
+			to: TOKEN,
+			data: '0x',
+			additionalFields: { value: '5' },
+		},
 		body: { chainId: '56', from: WALLET, to: TOKEN, data: '0x', value: '5' },
 		data: { estimatedGas: '21000' },
 	},
@@ -71,7 +92,11 @@ const cases: Case[] = [
 		parameters: {
 			contractAddress: TOKEN,
 			methodName: 'balanceOf',
-			additionalFields: { parameters: `["${WALLET}"]`, abi: '[{"type":"function","name":"balanceOf"}]', blockNumber: '10' },
+			additionalFields: {
+				parameters: `["${WALLET}"]`,
+				abi: '[{"type":"function","name":"balanceOf"}]',
+				blockNumber: '10',
+			},
 		},
 		body: {
 			chainId: '1',
@@ -93,12 +118,23 @@ const cases: Case[] = [
 		query: { chainId: '1', address: WALLET },
 		data: {
 			nextPageToken: '',
-			approvals: [{ tokenAddress: TOKEN, spender: WALLET, allowance: '115792089237316195423570985008687907853269984665640564039457584007913129639935' }],
+			approvals: [
+				{
+					tokenAddress: TOKEN,
+					spender: WALLET,
+					allowance:
+						'115792089237316195423570985008687907853269984665640564039457584007913129639935',
+				},
+			],
 		},
 	},
 	{
 		operation: 'getbalance',
-		parameters: { chainId: '137', address: WALLET, additionalFields: { tokenAddress: TOKEN, blockNumber: '123' } },
+		parameters: {
+			chainId: '137',
+			address: WALLET,
+			additionalFields: { tokenAddress: TOKEN, blockNumber: '123' },
+		},
 		query: { chainId: '137', address: WALLET, tokenAddress: TOKEN, blockNumber: '123' },
 		data: { balance: '340282366920938463463374607431768211456' },
 	},
@@ -110,8 +146,16 @@ const cases: Case[] = [
 	},
 	{
 		operation: 'getevents',
-		parameters: { chainId: '1500', additionalFields: { type: 'contract', topics1: 'AAAADwAAAAh0cmFuc2Zlcg==', startBlock: '5' } },
-		query: { chainId: '1500', type: 'contract', topics1: 'AAAADwAAAAh0cmFuc2Zlcg==', startBlock: '5' },
+		parameters: {
+			chainId: '1500',
+			additionalFields: { type: 'contract', topics1: 'AAAADwAAAAh0cmFuc2Zlcg==', startBlock: '5' },
+		},
+		query: {
+			chainId: '1500',
+			type: 'contract',
+			topics1: 'AAAADwAAAAh0cmFuc2Zlcg==',
+			startBlock: '5',
+		},
 	},
 	{
 		operation: 'getgasfees',
@@ -120,13 +164,20 @@ const cases: Case[] = [
 	},
 	{
 		operation: 'getgasprice',
-		parameters: { chainId: '10', additionalFields: { gasPriority: 'high', rpc: 'https://rpc.example.org' } },
+		parameters: {
+			chainId: '10',
+			additionalFields: { gasPriority: 'high', rpc: 'https://rpc.example.org' },
+		},
 		query: { chainId: '10', gasPriority: 'high', rpc: 'https://rpc.example.org' },
 		data: { gasPrice: '1500000000' },
 	},
 	{
 		operation: 'gethistoricalrewards',
-		parameters: { chainId: '43115', address: 'P-avax1xyz', additionalFields: { pageSize: '10', sortOrder: 'asc' } },
+		parameters: {
+			chainId: '43115',
+			address: 'P-avax1xyz',
+			additionalFields: { pageSize: '10', sortOrder: 'asc' },
+		},
 		query: { chainId: '43115', address: 'P-avax1xyz', pageSize: '10', sortOrder: 'asc' },
 	},
 	{ operation: 'getlatestledger', parameters: { chainId: '1500' }, query: { chainId: '1500' } },
@@ -164,9 +215,16 @@ const cases: Case[] = [
 		operation: 'gettokenmapping',
 		parameters: { additionalFields: { chainSymbol: 'BSC' } },
 		query: { chainSymbol: 'BSC' },
-		data: [{ symbol: 'USDT', address: TOKEN }, { symbol: 'WBNB', address: WALLET }],
+		data: [
+			{ symbol: 'USDT', address: TOKEN },
+			{ symbol: 'WBNB', address: WALLET },
+		],
 	},
-	{ operation: 'gettokenmarketdata', parameters: { asset: 'WETH' }, query: { chainId: '1', asset: 'WETH' } },
+	{
+		operation: 'gettokenmarketdata',
+		parameters: { asset: 'WETH' },
+		query: { chainId: '1', asset: 'WETH' },
+	},
 	{
 		operation: 'gettransaction',
 		parameters: { transactionHash: TX_HASH },
@@ -181,12 +239,19 @@ const cases: Case[] = [
 	},
 	{
 		operation: 'portfolio',
-		parameters: { address: WALLET, additionalFields: { assetType: 'fungible', availableOnly: 'true' } },
+		parameters: {
+			address: WALLET,
+			additionalFields: { assetType: 'fungible', availableOnly: 'true' },
+		},
 		query: { chainId: '1', address: WALLET, assetType: 'fungible', availableOnly: 'true' },
 	},
 	{
 		operation: 'sendtransaction',
-		parameters: { chainId: '31337', rawTransaction: RAW_TX, additionalFields: { mevProtection: true } },
+		parameters: {
+			chainId: '31337',
+			rawTransaction: RAW_TX,
+			additionalFields: { mevProtection: true },
+		},
 		body: { chainId: '31337', rawTransaction: RAW_TX, mevProtection: true },
 		data: { transactionHash: TX_HASH },
 	},
@@ -199,7 +264,9 @@ const cases: Case[] = [
 
 /** Records of a payload the way the node emits them: array elements, a paged list, or the object. */
 function expectedOutput(operation: string, data: unknown): unknown[] {
-	const spec = operations.find((entry) => entry.resource === 'chain' && entry.operation === operation);
+	const spec = operations.find(
+		(entry) => entry.resource === 'chain' && entry.operation === operation,
+	);
 	if (spec?.pagination) return (data as Record<string, unknown[]>)[spec.pagination.itemsField];
 	return Array.isArray(data) ? data : [data];
 }
@@ -216,7 +283,9 @@ describe('chain operations against the recording server', () => {
 	// Every operation of the catalog is run generically by test/expand/allOperations.test.ts; these cases
 	// spell out the exact request of chain operations by hand, and must name operations the catalog has.
 	test('every case is a chain operation of the catalog, once', () => {
-		const inCatalog = operations.filter((entry) => entry.resource === 'chain').map((entry) => entry.operation);
+		const inCatalog = operations
+			.filter((entry) => entry.resource === 'chain')
+			.map((entry) => entry.operation);
 		const named = cases.map((entry) => entry.operation);
 		expect(named.filter((operation) => !inCatalog.includes(operation))).toEqual([]);
 		expect(new Set(named).size).toBe(named.length);
@@ -226,7 +295,10 @@ describe('chain operations against the recording server', () => {
 		const payload = data ?? { operation, ok: true };
 		server.requests.length = 0;
 		server.respondWith(() => envelope(payload));
-		const result = await runExpand({ resource: 'chain', operation, ...parameters }, { credentials: credentials(server) });
+		const result = await runExpand(
+			{ resource: 'chain', operation, ...parameters },
+			{ credentials: credentials(server) },
+		);
 		expect(result.error).toBeUndefined();
 
 		const spec = specEndpoint('chain', operation);
@@ -251,7 +323,11 @@ describe('chain operations against the recording server', () => {
 
 	test('usage/usage-details puts the key in the path and returns the body without an envelope', async () => {
 		server.requests.length = 0;
-		const report = { overAllComputeUnits: 41.5, overAllWebSocketMessageUnits: 0, latest100Items: [] };
+		const report = {
+			overAllComputeUnits: 41.5,
+			overAllWebSocketMessageUnits: 0,
+			latest100Items: [],
+		};
 		server.respondWith(() => ({ body: report }));
 		const result = await runExpand(
 			{
@@ -266,7 +342,11 @@ describe('chain operations against the recording server', () => {
 		expect(request.method).toBe('GET');
 		expect(request.host).toBe('base');
 		expect(request.path).toBe(`/key/usage-details/${API_KEY}`);
-		expect(request.query).toEqual({ startDate: '2026-10-01', endDate: '2026-10-31', includeDetails: 'true' });
+		expect(request.query).toEqual({
+			startDate: '2026-10-01',
+			endDate: '2026-10-31',
+			includeDetails: 'true',
+		});
 		expect(result.output('Expand').map((item) => item.json)).toEqual([report]);
 	});
 });
@@ -287,7 +367,10 @@ describe('protocol selection', () => {
 	])('oracle/getprice with %s', async (_name, oracleId, query) => {
 		server.requests.length = 0;
 		server.respondWith(() => envelope({ ChainLink: { answer: '100000000' } }));
-		const result = await runExpand({ resource: 'oracle', operation: 'getprice', oracleId, asset: 'usdc' }, { credentials: credentials(server) });
+		const result = await runExpand(
+			{ resource: 'oracle', operation: 'getprice', oracleId, asset: 'usdc' },
+			{ credentials: credentials(server) },
+		);
 		expect(result.error).toBeUndefined();
 		expect(server.requests[0].query).toEqual(query);
 	});

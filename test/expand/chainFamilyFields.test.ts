@@ -32,7 +32,11 @@ function form(values: INodeParameters, version = 2): { fields: string[]; additio
 	};
 }
 
-const transfer = (chainId: string) => ({ resource: 'fungibletoken', operation: 'transfer', chainId });
+const transfer = (chainId: string) => ({
+	resource: 'fungibletoken',
+	operation: 'transfer',
+	chainId,
+});
 
 describe('Fungible Token → Transfer', () => {
 	test('version 2: on an EVM chain the EVM fields are shown and the Solana fields are not', () => {
@@ -53,7 +57,7 @@ describe('Fungible Token → Transfer', () => {
 		}
 	});
 
-	test('version 1 shows both families\' fields on every chain, as its first release did', () => {
+	test("version 1 shows both families' fields on every chain, as its first release did", () => {
 		for (const chainId of ['1', '31337', '900', '901']) {
 			const { fields, additional } = form(transfer(chainId), 1);
 			expect(fields).toEqual(expect.arrayContaining([...EVM_TRANSFER, ...SOLANA_TRANSFER]));
@@ -71,14 +75,24 @@ describe('Fungible Token → Transfer', () => {
 
 	test("n8n's getNodeParameters, as the engine runs it, keeps every value with an expression and drops the other family's on a listed chain", () => {
 		const values = {
-			...Object.fromEntries([...EVM_TRANSFER, ...SOLANA_TRANSFER].map((name) => [name, `${name}-value`])),
+			...Object.fromEntries(
+				[...EVM_TRANSFER, ...SOLANA_TRANSFER].map((name) => [name, `${name}-value`]),
+			),
 			additionalFields: { gasPriority: 'high' },
 		};
 		const resolve = (chainId: string) =>
-			NodeHelpers.getNodeParameters(properties, { ...transfer(chainId), ...values }, true, false, { typeVersion: 2 } as never, description)!;
+			NodeHelpers.getNodeParameters(
+				properties,
+				{ ...transfer(chainId), ...values },
+				true,
+				false,
+				{ typeVersion: 2 } as never,
+				description,
+			)!;
 
 		const withExpression = resolve('={{ $json.chain }}');
-		for (const name of [...EVM_TRANSFER, ...SOLANA_TRANSFER]) expect(withExpression[name]).toBe(`${name}-value`);
+		for (const name of [...EVM_TRANSFER, ...SOLANA_TRANSFER])
+			expect(withExpression[name]).toBe(`${name}-value`);
 		expect(withExpression.additionalFields).toEqual({ gasPriority: 'high' });
 
 		const onSolana = resolve('901');
@@ -90,8 +104,16 @@ describe('Fungible Token → Transfer', () => {
 		for (const name of EVM_TRANSFER) expect(onEvm[name]).toBe(`${name}-value`);
 		for (const name of SOLANA_TRANSFER) expect(onEvm).not.toHaveProperty(name);
 
-		const savedOnVersion1 = NodeHelpers.getNodeParameters(properties, { ...transfer('1'), ...values }, true, false, { typeVersion: 1 } as never, description)!;
-		for (const name of [...EVM_TRANSFER, ...SOLANA_TRANSFER]) expect(savedOnVersion1[name]).toBe(`${name}-value`);
+		const savedOnVersion1 = NodeHelpers.getNodeParameters(
+			properties,
+			{ ...transfer('1'), ...values },
+			true,
+			false,
+			{ typeVersion: 1 } as never,
+			description,
+		)!;
+		for (const name of [...EVM_TRANSFER, ...SOLANA_TRANSFER])
+			expect(savedOnVersion1[name]).toBe(`${name}-value`);
 	});
 });
 
@@ -100,49 +122,81 @@ function isTopLevel(parameter: ParameterSpec, version: number): boolean {
 	return parameter.required === true || (version >= 2 && isPromoted(parameter));
 }
 
-function isShown(parameter: ParameterSpec, shown: { fields: string[]; additional: string[] }, version: number): boolean {
-	return (isTopLevel(parameter, version) ? shown.fields : shown.additional).includes(parameter.name);
+function isShown(
+	parameter: ParameterSpec,
+	shown: { fields: string[]; additional: string[] },
+	version: number,
+): boolean {
+	return (isTopLevel(parameter, version) ? shown.fields : shown.additional).includes(
+		parameter.name,
+	);
 }
 
 const chainOperations = operations.filter((operation) => operation.chain);
-const tagged = (operation: OperationSpec) => operation.parameters.filter((parameter) => parameter.protocols?.length);
+const tagged = (operation: OperationSpec) =>
+	operation.parameters.filter((parameter) => parameter.protocols?.length);
 
 describe('every operation on every chain family', () => {
 	const families = [...chainFamilies];
 
 	test('the catalog ties parameters to chain families of several operations (the cases below are not empty)', () => {
 		const bound = chainOperations.flatMap((operation) =>
-			tagged(operation).filter((parameter) => parameter.protocols!.every((tag) => chainFamilies.has(tag))),
+			tagged(operation).filter((parameter) =>
+				parameter.protocols!.every((tag) => chainFamilies.has(tag)),
+			),
 		);
-		expect(new Set(bound.flatMap((parameter) => parameter.protocols)).size).toBeGreaterThanOrEqual(5);
+		expect(new Set(bound.flatMap((parameter) => parameter.protocols)).size).toBeGreaterThanOrEqual(
+			5,
+		);
 	});
 
-	test.each(families)('on %s chains every parameter the chain uses is shown, and from version 2 only parameters of other families are hidden', (family) => {
-		for (const chain of chains.filter((candidate) => candidate.family === family)) {
-			for (const operation of chainOperations) {
-				for (const version of [1, 2]) {
-					const shown = form({ resource: operation.resource, operation: operation.operation, chainId: chain.chainId }, version);
-					for (const parameter of operation.parameters) {
-						const tags = parameter.protocols ?? [];
-						const otherFamiliesOnly = version >= 2 && tags.length > 0 && tags.every((tag) => chainFamilies.has(tag) && tag !== family);
-						const where = `${operation.resource}/${operation.operation} "${parameter.name}" on ${chain.name} (v${version})`;
-						expect([where, isShown(parameter, shown, version)]).toEqual([where, !otherFamiliesOnly]);
+	test.each(families)(
+		'on %s chains every parameter the chain uses is shown, and from version 2 only parameters of other families are hidden',
+		(family) => {
+			for (const chain of chains.filter((candidate) => candidate.family === family)) {
+				for (const operation of chainOperations) {
+					for (const version of [1, 2]) {
+						const shown = form(
+							{
+								resource: operation.resource,
+								operation: operation.operation,
+								chainId: chain.chainId,
+							},
+							version,
+						);
+						for (const parameter of operation.parameters) {
+							const tags = parameter.protocols ?? [];
+							const otherFamiliesOnly =
+								version >= 2 &&
+								tags.length > 0 &&
+								tags.every((tag) => chainFamilies.has(tag) && tag !== family);
+							const where = `${operation.resource}/${operation.operation} "${parameter.name}" on ${chain.name} (v${version})`;
+							expect([where, isShown(parameter, shown, version)]).toEqual([
+								where,
+								!otherFamiliesOnly,
+							]);
+						}
 					}
 				}
 			}
-		}
-	});
+		},
+	);
 
 	test('with an expression in Chain every parameter of every operation is shown', () => {
 		for (const operation of chainOperations) {
 			for (const version of [1, 2]) {
-				const shown = form({ resource: operation.resource, operation: operation.operation, chainId: '={{ $json.chainId }}' }, version);
+				const shown = form(
+					{
+						resource: operation.resource,
+						operation: operation.operation,
+						chainId: '={{ $json.chainId }}',
+					},
+					version,
+				);
 				for (const parameter of operation.parameters) {
-					expect([operation.operation, parameter.name, isShown(parameter, shown, version)]).toEqual([
-						operation.operation,
-						parameter.name,
-						true,
-					]);
+					expect([operation.operation, parameter.name, isShown(parameter, shown, version)]).toEqual(
+						[operation.operation, parameter.name, true],
+					);
 				}
 			}
 		}
@@ -153,11 +207,31 @@ describe('the chain ID pattern', () => {
 	test('matches exactly the IDs it is made from: no prefix, extension, expression or other ID', () => {
 		const ids = chains.filter((chain) => chain.family !== 'Solana').map((chain) => chain.chainId);
 		const pattern = new RegExp(exactPattern(ids));
-		for (const chain of chains) expect([chain.chainId, pattern.test(chain.chainId)]).toEqual([chain.chainId, ids.includes(chain.chainId)]);
-		for (const other of ['', '900', '9', '11', '1111', '15', '5001', '10011', '=1', '={{ 1 }}', ' 1', '1 ', '01']) {
+		for (const chain of chains)
+			expect([chain.chainId, pattern.test(chain.chainId)]).toEqual([
+				chain.chainId,
+				ids.includes(chain.chainId),
+			]);
+		for (const other of [
+			'',
+			'900',
+			'9',
+			'11',
+			'1111',
+			'15',
+			'5001',
+			'10011',
+			'=1',
+			'={{ 1 }}',
+			' 1',
+			'1 ',
+			'01',
+		]) {
 			expect([other, pattern.test(other)]).toEqual([other, false]);
 		}
-		expect(exactPattern(['900', '901', '1000', '1001', '1500', '1501'])).toBe('^(90[01]|1[05]0[01])$');
+		expect(exactPattern(['900', '901', '1000', '1001', '1500', '1501'])).toBe(
+			'^(90[01]|1[05]0[01])$',
+		);
 		expect(exactPattern(['a', 'ab', 'abc'])).toBe('^a(bc?)?$');
 	});
 });
@@ -171,7 +245,11 @@ describe('a run through the engine', () => {
 	afterAll(async () => {
 		await server.close();
 	});
-	const credentials = () => ({ apiKey: 'family-key', baseUrl: server.baseUrl, historicalUrl: server.historicalUrl });
+	const credentials = () => ({
+		apiKey: 'family-key',
+		baseUrl: server.baseUrl,
+		historicalUrl: server.historicalUrl,
+	});
 
 	const solanaFields = {
 		token: 'So11111111111111111111111111111111111111112',
@@ -184,7 +262,12 @@ describe('a run through the engine', () => {
 	test('Chain set by an expression that resolves to Solana sends the Solana fields', async () => {
 		server.requests.length = 0;
 		const result = await runExpand(
-			{ ...transfer('={{ $json.chain }}'), amount: '1500000', amountsIn: 'smallest', ...solanaFields },
+			{
+				...transfer('={{ $json.chain }}'),
+				amount: '1500000',
+				amountsIn: 'smallest',
+				...solanaFields,
+			},
 			{ credentials: credentials(), items: [{ chain: '901' }, { chain: '900' }], typeVersion: 2 },
 		);
 		expect(result.error).toBeUndefined();
@@ -197,7 +280,13 @@ describe('a run through the engine', () => {
 	test('Chain Symbol naming a Solana chain while Chain is an EVM chain is refused before any request, naming the hidden fields', async () => {
 		server.requests.length = 0;
 		const result = await runExpand(
-			{ ...transfer('1'), amount: '1500000', amountsIn: 'smallest', ...solanaFields, additionalFields: { chainSymbol: 'SOL' } },
+			{
+				...transfer('1'),
+				amount: '1500000',
+				amountsIn: 'smallest',
+				...solanaFields,
+				additionalFields: { chainSymbol: 'SOL' },
+			},
 			{ credentials: credentials(), items: [{}, {}], continueOnFail: true, typeVersion: 2 },
 		);
 		const refusal =
@@ -213,20 +302,35 @@ describe('a run through the engine', () => {
 	test('version 1: Chain Symbol of another family than Chain is sent with every field, as the first release sent it', async () => {
 		server.requests.length = 0;
 		const result = await runExpand(
-			{ ...transfer('1'), amount: '1500000', ...solanaFields, additionalFields: { chainSymbol: 'SOL' } },
+			{
+				...transfer('1'),
+				amount: '1500000',
+				...solanaFields,
+				additionalFields: { chainSymbol: 'SOL' },
+			},
 			{ credentials: credentials(), typeVersion: 1 },
 		);
 		expect(result.error).toBeUndefined();
-		expect(server.requests.map((request) => request.body)).toEqual([{ chainSymbol: 'SOL', amount: '1500000', ...solanaFields }]);
+		expect(server.requests.map((request) => request.body)).toEqual([
+			{ chainSymbol: 'SOL', amount: '1500000', ...solanaFields },
+		]);
 	});
 
 	test('Chain Symbol of the same family as Chain is sent as before', async () => {
 		server.requests.length = 0;
 		const result = await runExpand(
-			{ ...transfer('901'), amount: '1500000', amountsIn: 'smallest', ...solanaFields, additionalFields: { chainSymbol: 'SOL' } },
+			{
+				...transfer('901'),
+				amount: '1500000',
+				amountsIn: 'smallest',
+				...solanaFields,
+				additionalFields: { chainSymbol: 'SOL' },
+			},
 			{ credentials: credentials(), typeVersion: 2 },
 		);
 		expect(result.error).toBeUndefined();
-		expect(server.requests.map((request) => request.body)).toEqual([{ chainSymbol: 'SOL', amount: '1500000', ...solanaFields }]);
+		expect(server.requests.map((request) => request.body)).toEqual([
+			{ chainSymbol: 'SOL', amount: '1500000', ...solanaFields },
+		]);
 	});
 });

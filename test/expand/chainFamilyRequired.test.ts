@@ -4,7 +4,11 @@
  * Transfer on Solana (901) takes the Solana fields alone, on EVM (31337) an empty gas limit is still
  * estimated, and an EVM field left empty is refused before any request.
  */
-import { getBase64Encoder, getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit';
+import {
+	getBase64Encoder,
+	getCompiledTransactionMessageDecoder,
+	getTransactionDecoder,
+} from '@solana/kit';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { runExpand } from '../helpers/n8n';
@@ -17,7 +21,11 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const credentials = () => ({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl });
+const credentials = () => ({
+	apiKey: devnet.apiKey,
+	baseUrl: devnet.baseUrl,
+	historicalUrl: devnet.historicalUrl,
+});
 const endpoints = () => devnet.usage().map((entry) => entry['api-endpoint']);
 
 test('on Solana (901) Transfer prepares a transaction from the Solana fields alone, with no gas estimate', async () => {
@@ -39,7 +47,9 @@ test('on Solana (901) Transfer prepares a transaction from the Solana fields alo
 	);
 	expect(result.error).toBeUndefined();
 	expect(endpoints().slice(0, endpoints().length - before)).toEqual(['/fungibletoken/transfer']);
-	const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(String(result.output('Expand')[0].json.data)));
+	const transaction = getTransactionDecoder().decode(
+		getBase64Encoder().encode(String(result.output('Expand')[0].json.data)),
+	);
 	const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
 	expect(message.staticAccounts[0]).toBe(sender.address);
 });
@@ -62,8 +72,14 @@ test('on Solana a Solana field left empty is refused before any request, naming 
 		{ credentials: credentials(), items: [{}, {}], continueOnFail: true },
 	);
 	expect(result.output('Expand').map((item) => [item.json.error, item.pairedItem])).toEqual([
-		['The parameter "feePayer" is required on Solana Devnet (chain 901) but empty (item 0)', { item: 0 }],
-		['The parameter "feePayer" is required on Solana Devnet (chain 901) but empty (item 1)', { item: 1 }],
+		[
+			'The parameter "feePayer" is required on Solana Devnet (chain 901) but empty (item 0)',
+			{ item: 0 },
+		],
+		[
+			'The parameter "feePayer" is required on Solana Devnet (chain 901) but empty (item 1)',
+			{ item: 1 },
+		],
 	]);
 	expect(endpoints().length).toBe(before);
 });
@@ -74,17 +90,35 @@ test('on EVM (31337) an empty gas limit is still estimated, and an empty "to" is
 	const to = '0x' + '73'.repeat(20);
 	const transfer = (recipient: string) =>
 		runExpand(
-			{ resource: 'fungibletoken', operation: 'transfer', chainId: '31337', amount: '2500000', from: holder, to: recipient, tokenAddress: usdc, gas: '' },
+			{
+				resource: 'fungibletoken',
+				operation: 'transfer',
+				chainId: '31337',
+				amount: '2500000',
+				from: holder,
+				to: recipient,
+				tokenAddress: usdc,
+				gas: '',
+			},
 			{ credentials: credentials(), continueOnFail: true },
 		);
 	let before = endpoints().length;
 	const estimated = await transfer(to);
-	expect(estimated.output('Expand')[0].json).toMatchObject({ from: holder, to: usdc, gas: expect.stringMatching(/^[1-9]\d*$/) });
+	expect(estimated.output('Expand')[0].json).toMatchObject({
+		from: holder,
+		to: usdc,
+		gas: expect.stringMatching(/^[1-9]\d*$/),
+	});
 	// Newest first: the estimate, then the transfer built with it.
-	expect(endpoints().slice(0, endpoints().length - before)).toEqual(['/fungibletoken/transfer', '/chain/estimategas']);
+	expect(endpoints().slice(0, endpoints().length - before)).toEqual([
+		'/fungibletoken/transfer',
+		'/chain/estimategas',
+	]);
 
 	before = endpoints().length;
 	const refused = await transfer('');
-	expect(refused.output('Expand')[0].json.error).toBe('The parameter "to" is required on Local Devnet A (chain 31337) but empty (item 0)');
+	expect(refused.output('Expand')[0].json.error).toBe(
+		'The parameter "to" is required on Local Devnet A (chain 31337) but empty (item 0)',
+	);
 	expect(endpoints().length).toBe(before);
 });

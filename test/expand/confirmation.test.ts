@@ -26,12 +26,23 @@ afterAll(async () => {
 });
 
 const credentials = () => ({
-	...expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl }),
+	...expandCredentials({
+		apiKey: devnet.apiKey,
+		baseUrl: devnet.baseUrl,
+		historicalUrl: devnet.historicalUrl,
+	}),
 	expandSignerApi: { keyType: 'privateKey', privateKey: sender.privateKey },
 });
 
 function sendParameters(extra: INodeParameters = {}): INodeParameters {
-	return { resource: 'chain', operation: 'sendtransaction', chainId: '31337', rawTransaction: '={{ $json.rawTransaction }}', waitForConfirmation: true, ...extra };
+	return {
+		resource: 'chain',
+		operation: 'sendtransaction',
+		chainId: '31337',
+		rawTransaction: '={{ $json.rawTransaction }}',
+		waitForConfirmation: true,
+		...extra,
+	};
 }
 
 async function signAndSend(send: INodeParameters, items: object[]) {
@@ -46,10 +57,16 @@ async function signAndSend(send: INodeParameters, items: object[]) {
 }
 
 test('a sent transfer waits for its receipt: status, block, gas used and fee paid as the chain has them', async () => {
-	const result = await signAndSend(sendParameters(), [{ chainId: '31337', to: '0x' + '71'.repeat(20), value: '5' }]);
+	const result = await signAndSend(sendParameters(), [
+		{ chainId: '31337', to: '0x' + '71'.repeat(20), value: '5' },
+	]);
 	expect(result.error).toBeUndefined();
 	const [{ json }] = result.output('Send');
-	const receipt = await devnet.rpc<{ blockNumber: string; gasUsed: string; effectiveGasPrice: string }>('31337', 'eth_getTransactionReceipt', [json.transactionHash]);
+	const receipt = await devnet.rpc<{
+		blockNumber: string;
+		gasUsed: string;
+		effectiveGasPrice: string;
+	}>('31337', 'eth_getTransactionReceipt', [json.transactionHash]);
 	expect(json).toMatchObject({
 		status: 'success',
 		blockNumber: BigInt(receipt.blockNumber).toString(),
@@ -61,10 +78,16 @@ test('a sent transfer waits for its receipt: status, block, gas used and fee pai
 });
 
 test('more confirmations wait for the blocks after it; without them the item fails at the timeout', async () => {
-	const timedOut = await signAndSend(sendParameters({ confirmations: 3, confirmationTimeout: 2 }), [{ chainId: '31337', to: '0x' + '72'.repeat(20), value: '1' }]);
-	expect(timedOut.output('Send')[0].json.error).toMatch(/^The transaction 0x[0-9a-f]{64} was not confirmed 3 time\(s\) within 2 s; it may still be mined later \(item 0\)$/);
+	const timedOut = await signAndSend(sendParameters({ confirmations: 3, confirmationTimeout: 2 }), [
+		{ chainId: '31337', to: '0x' + '72'.repeat(20), value: '1' },
+	]);
+	expect(timedOut.output('Send')[0].json.error).toMatch(
+		/^The transaction 0x[0-9a-f]{64} was not confirmed 3 time\(s\) within 2 s; it may still be mined later \(item 0\)$/,
+	);
 
-	const pending = signAndSend(sendParameters({ confirmations: 3, confirmationTimeout: 30 }), [{ chainId: '31337', to: '0x' + '72'.repeat(20), value: '1' }]);
+	const pending = signAndSend(sendParameters({ confirmations: 3, confirmationTimeout: 30 }), [
+		{ chainId: '31337', to: '0x' + '72'.repeat(20), value: '1' },
+	]);
 	await new Promise((resolve) => setTimeout(resolve, 1500));
 	await devnet.mine('31337', 2);
 	const confirmed = await pending;
@@ -83,8 +106,12 @@ test('a reverted transaction is an error item with its block, gas used and fee',
 		gasPrice: 2_000_000_000,
 		nonce: 0,
 	});
-	const hash = await devnet.rpc<string>('31337', 'eth_sendRawTransaction', [raw]).catch(() => undefined);
-	const minedHash = (await devnet.rpc<{ transactions: string[] }>('31337', 'eth_getBlockByNumber', ['latest', false])).transactions[0];
+	const hash = await devnet
+		.rpc<string>('31337', 'eth_sendRawTransaction', [raw])
+		.catch(() => undefined);
+	const minedHash = (
+		await devnet.rpc<{ transactions: string[] }>('31337', 'eth_getBlockByNumber', ['latest', false])
+	).transactions[0];
 	expect(hash ?? minedHash).toBe(minedHash);
 	// The API answers the send with the hash; the chain's node is the devnet's.
 	api.respondWith((request) => {
@@ -94,12 +121,20 @@ test('a reverted transaction is an error item with its block, gas used and fee',
 	});
 	const result = await runPipeline(
 		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{ rawTransaction: raw }]) } },
+			{
+				name: 'Items',
+				type: ITEMS,
+				parameters: { items: JSON.stringify([{ rawTransaction: raw }]) },
+			},
 			{ name: 'Send', type: EXPAND, parameters: sendParameters(), continueOnFail: true },
 		],
 		expandCredentials({ apiKey: 'key', baseUrl: api.baseUrl, historicalUrl: api.historicalUrl }),
 	);
-	const receipt = await devnet.rpc<{ blockNumber: string; gasUsed: string; status: string }>('31337', 'eth_getTransactionReceipt', [minedHash]);
+	const receipt = await devnet.rpc<{ blockNumber: string; gasUsed: string; status: string }>(
+		'31337',
+		'eth_getTransactionReceipt',
+		[minedHash],
+	);
 	expect(receipt.status).toBe('0x0');
 	expect(result.output('Send')).toEqual([
 		{
@@ -122,7 +157,16 @@ test('Fungible Token → Transfer with an empty gas limit estimates it through c
 				{
 					name: 'Transfer',
 					type: EXPAND,
-					parameters: { resource: 'fungibletoken', operation: 'transfer', chainId: '31337', amount: '2500000', from: holder, to, tokenAddress: usdc, gas },
+					parameters: {
+						resource: 'fungibletoken',
+						operation: 'transfer',
+						chainId: '31337',
+						amount: '2500000',
+						from: holder,
+						to,
+						tokenAddress: usdc,
+						gas,
+					},
 				},
 			],
 			credentials(),
@@ -130,22 +174,53 @@ test('Fungible Token → Transfer with an empty gas limit estimates it through c
 	const result = await transfer('');
 	expect(result.error).toBeUndefined();
 	// Newest first: the estimate, then the transfer built with it.
-	expect(devnet.usage().slice(0, 2).map((entry) => entry['api-endpoint'])).toEqual(['/fungibletoken/transfer', '/chain/estimategas']);
+	expect(
+		devnet
+			.usage()
+			.slice(0, 2)
+			.map((entry) => entry['api-endpoint']),
+	).toEqual(['/fungibletoken/transfer', '/chain/estimategas']);
 	const [{ json }] = result.output('Transfer');
-	const expected = await devnet.rpc<string>('31337', 'eth_estimateGas', [{ from: holder, to: usdc, data: erc20.encodeFunctionData('transfer', [to, 2_500_000]) }]);
-	expect(json).toMatchObject({ from: holder, to: usdc, gas: BigInt(expected).toString(), data: erc20.encodeFunctionData('transfer', [to, 2_500_000]) });
+	const expected = await devnet.rpc<string>('31337', 'eth_estimateGas', [
+		{ from: holder, to: usdc, data: erc20.encodeFunctionData('transfer', [to, 2_500_000]) },
+	]);
+	expect(json).toMatchObject({
+		from: holder,
+		to: usdc,
+		gas: BigInt(expected).toString(),
+		data: erc20.encodeFunctionData('transfer', [to, 2_500_000]),
+	});
 	// A gas limit given is sent as it is, without an estimate.
 	expect((await transfer('90000')).output('Transfer')[0].json.gas).toBe('90000');
-	expect(devnet.usage().slice(0, 2).map((entry) => entry['api-endpoint'])).toEqual(['/fungibletoken/transfer', '/fungibletoken/transfer']);
+	expect(
+		devnet
+			.usage()
+			.slice(0, 2)
+			.map((entry) => entry['api-endpoint']),
+	).toEqual(['/fungibletoken/transfer', '/fungibletoken/transfer']);
 	// A transfer the chain would refuse (more than the sender holds) fails at the estimate; nothing is built.
-	const holderBalance = BigInt(await devnet.rpc<string>('31337', 'eth_call', [{ to: usdc, data: `0x70a08231${holder.slice(2).toLowerCase().padStart(64, '0')}` }, 'latest']));
+	const holderBalance = BigInt(
+		await devnet.rpc<string>('31337', 'eth_call', [
+			{ to: usdc, data: `0x70a08231${holder.slice(2).toLowerCase().padStart(64, '0')}` },
+			'latest',
+		]),
+	);
 	const refused = await runPipeline(
 		[
 			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
 			{
 				name: 'Transfer',
 				type: EXPAND,
-				parameters: { resource: 'fungibletoken', operation: 'transfer', chainId: '31337', amount: String(holderBalance + 1n), from: holder, to, tokenAddress: usdc, gas: '' },
+				parameters: {
+					resource: 'fungibletoken',
+					operation: 'transfer',
+					chainId: '31337',
+					amount: String(holderBalance + 1n),
+					from: holder,
+					to,
+					tokenAddress: usdc,
+					gas: '',
+				},
 			},
 		],
 		credentials(),

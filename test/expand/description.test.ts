@@ -2,7 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { Expand } from '../../nodes/Expand/Expand.node';
 import { buildProperties } from '../../nodes/Expand/descriptions';
-import { type OperationForm, shareProperties } from '../../nodes/Expand/descriptions/shareProperties';
+import {
+	type OperationForm,
+	shareProperties,
+} from '../../nodes/Expand/descriptions/shareProperties';
 import { operations } from '../../nodes/shared/catalog';
 import { visibleProperties } from '../helpers/visibleProperties';
 
@@ -13,7 +16,11 @@ function oneCopyPerOperation(forms: OperationForm[]): INodeProperties[] {
 			...property,
 			displayOptions: {
 				...property.displayOptions,
-				show: { ...property.displayOptions?.show, resource: [form.resource], operation: [form.operation] },
+				show: {
+					...property.displayOptions?.show,
+					resource: [form.resource],
+					operation: [form.operation],
+				},
 			},
 		})),
 	);
@@ -23,7 +30,13 @@ function oneCopyPerOperation(forms: OperationForm[]): INodeProperties[] {
 function formStates(resource: string, operation: string) {
 	return [undefined, '1', '900', '1500'].flatMap((chainId) =>
 		[false, true].flatMap((returnAll) =>
-			[false, true].map((waitForConfirmation) => ({ resource, operation, returnAll, waitForConfirmation, ...(chainId ? { chainId } : {}) })),
+			[false, true].map((waitForConfirmation) => ({
+				resource,
+				operation,
+				returnAll,
+				waitForConfirmation,
+				...(chainId ? { chainId } : {}),
+			})),
 		),
 	);
 }
@@ -32,16 +45,17 @@ describe('the Expand node description', () => {
 	const shared = buildProperties();
 	const plain = buildProperties(oneCopyPerOperation);
 
-	test.each(operations.map((operation) => [`${operation.resource}/${operation.operation}`, operation]))(
-		'%s shows exactly the fields of its own form, in its order',
-		(_name, operation) => {
-			for (const values of formStates(operation.resource, operation.operation)) {
-				for (const version of [1, 2]) {
-					expect(visibleProperties(shared, values, version)).toEqual(visibleProperties(plain, values, version));
-				}
+	test.each(
+		operations.map((operation) => [`${operation.resource}/${operation.operation}`, operation]),
+	)('%s shows exactly the fields of its own form, in its order', (_name, operation) => {
+		for (const values of formStates(operation.resource, operation.operation)) {
+			for (const version of [1, 2]) {
+				expect(visibleProperties(shared, values, version)).toEqual(
+					visibleProperties(plain, values, version),
+				);
 			}
-		},
-	);
+		}
+	});
 
 	test('shares properties: fewer than one copy per operation, and under 165 KiB of JSON', () => {
 		expect(shared.length).toBeLessThan(plain.length / 2);
@@ -51,7 +65,12 @@ describe('the Expand node description', () => {
 });
 
 describe('sharing properties between operations', () => {
-	const field = (name: string): INodeProperties => ({ displayName: name, name, type: 'string', default: '' });
+	const field = (name: string): INodeProperties => ({
+		displayName: name,
+		name,
+		type: 'string',
+		default: '',
+	});
 	const collection = (...options: INodeProperties[]): INodeProperties => ({
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -64,7 +83,9 @@ describe('sharing properties between operations', () => {
 		const properties = shareProperties(forms);
 		for (const form of forms) {
 			const values = { resource: form.resource, operation: form.operation };
-			expect(visibleProperties(properties, values)).toEqual(visibleProperties(oneCopyPerOperation(forms), values));
+			expect(visibleProperties(properties, values)).toEqual(
+				visibleProperties(oneCopyPerOperation(forms), values),
+			);
 		}
 		return properties;
 	}

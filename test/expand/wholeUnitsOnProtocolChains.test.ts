@@ -21,7 +21,9 @@ const server = useRecordingServer();
 beforeEach(() => {
 	server.current.respondWith((request) =>
 		request.path === '/fungibletoken/gettokendetails'
-			? envelope([{ address: request.query.tokenAddress, ...decimalsOf[request.query.tokenAddress] }])
+			? envelope([
+					{ address: request.query.tokenAddress, ...decimalsOf[request.query.tokenAddress] },
+				])
 			: envelope({ chainId: '1', from: FROM, to: USDC, value: '0', gas: '1', data: '0x' }),
 	);
 });
@@ -31,11 +33,16 @@ function expand(parameters: INodeParameters, items: object[] = [{}]) {
 		items,
 		continueOnFail: true,
 		typeVersion: 2,
-		credentials: { apiKey: 'k', baseUrl: server.current.baseUrl, historicalUrl: server.current.historicalUrl },
+		credentials: {
+			apiKey: 'k',
+			baseUrl: server.current.baseUrl,
+			historicalUrl: server.current.historicalUrl,
+		},
 	});
 }
 
-const sent = (path: string): RecordedRequest[] => server.current.requests.filter((request) => request.path === path);
+const sent = (path: string): RecordedRequest[] =>
+	server.current.requests.filter((request) => request.path === path);
 const lookups = () => sent('/fungibletoken/gettokendetails');
 
 test('lendborrow Deposit: "12.5" of the USDC asset is sent as 12500000, its decimals looked up on Aave V2\'s chain (Ethereum)', async () => {
@@ -65,10 +72,12 @@ test('lendborrow Liquidate: Debt To Cover counts in the debt asset, not the coll
 		from: FROM,
 		gas: '300000',
 	});
-	expect((sent('/lendborrow/liquidate')[0].body as Record<string, unknown>).debtToCover).toBe('2500000');
+	expect((sent('/lendborrow/liquidate')[0].body as Record<string, unknown>).debtToCover).toBe(
+		'2500000',
+	);
 });
 
-test('dex Swap: Amount In counts in the path\'s first token, Amount Out Min in its last', async () => {
+test("dex Swap: Amount In counts in the path's first token, Amount Out Min in its last", async () => {
 	const result = await expand({
 		resource: 'dex',
 		operation: 'swap',
@@ -80,7 +89,11 @@ test('dex Swap: Amount In counts in the path\'s first token, Amount Out Min in i
 		gas: '300000',
 	});
 	expect(result.error).toBeUndefined();
-	expect(sent('/dex/swap')[0].body).toMatchObject({ amountIn: '12500000', amountOutMin: '12400000000000000000', path: [USDC, DAI] });
+	expect(sent('/dex/swap')[0].body).toMatchObject({
+		amountIn: '12500000',
+		amountOutMin: '12400000000000000000',
+		path: [USDC, DAI],
+	});
 });
 
 test('dex Add Liquidity: each amount counts in its own token (in Additional Fields: only some DEXs take them)', async () => {
@@ -89,7 +102,14 @@ test('dex Add Liquidity: each amount counts in its own token (in Additional Fiel
 		operation: 'addliquidity',
 		dexId: '1000',
 		from: FROM,
-		additionalFields: { tokenA: USDC, tokenB: DAI, amountADesired: '100', amountBDesired: '99.5', amountAMin: '99', amountBMin: '98' },
+		additionalFields: {
+			tokenA: USDC,
+			tokenB: DAI,
+			amountADesired: '100',
+			amountBDesired: '99.5',
+			amountAMin: '99',
+			amountBMin: '98',
+		},
 	});
 	expect(sent('/dex/addliquidity')[0].body).toMatchObject({
 		amountADesired: '100000000',
@@ -101,20 +121,47 @@ test('dex Add Liquidity: each amount counts in its own token (in Additional Fiel
 
 test('an amount whose token is empty or whose protocol has no known chain is refused before the write, naming the parameter and the item', async () => {
 	const result = await expand(
-		{ resource: 'lendborrow', operation: 'borrow', lendborrowId: '1000', amount: '1', from: FROM, gas: '300000' },
+		{
+			resource: 'lendborrow',
+			operation: 'borrow',
+			lendborrowId: '1000',
+			amount: '1',
+			from: FROM,
+			gas: '300000',
+		},
 		[{}],
 	);
-	expect(result.output('Expand')[0].json.error).toMatch(/"amount" is in whole units of a token, but "asset" is empty.*\(item 0\)/);
+	expect(result.output('Expand')[0].json.error).toMatch(
+		/"amount" is in whole units of a token, but "asset" is empty.*\(item 0\)/,
+	);
 
 	// Stader's liquidStakingId names no chain, so the native asset's decimals are unknown.
-	const stader = await expand({ resource: 'liquidstaking', operation: 'stake', liquidStakingId: '2', amount: '1', from: FROM, gas: '1' });
-	expect(stader.output('Expand')[0].json.error).toMatch(/The chain of .* "2" is not known, so the decimals of "amount" cannot be looked up.*\(item 0\)/);
+	const stader = await expand({
+		resource: 'liquidstaking',
+		operation: 'stake',
+		liquidStakingId: '2',
+		amount: '1',
+		from: FROM,
+		gas: '1',
+	});
+	expect(stader.output('Expand')[0].json.error).toMatch(
+		/The chain of .* "2" is not known, so the decimals of "amount" cannot be looked up.*\(item 0\)/,
+	);
 	expect(sent('/lendborrow/borrow')).toHaveLength(0);
 	expect(sent('/liquidstaking/stake')).toHaveLength(0);
 });
 
 test('amounts whose token no parameter names stay in the smallest unit: a decimal is refused', async () => {
-	const result = await expand({ resource: 'liquidstaking', operation: 'burn', liquidStakingId: '1', amount: '1.5', from: FROM, gas: '1' });
-	expect(result.output('Expand')[0].json.error).toMatch(/"amount" must be a whole number greater than 0; got "1\.5" \(item 0\)/);
+	const result = await expand({
+		resource: 'liquidstaking',
+		operation: 'burn',
+		liquidStakingId: '1',
+		amount: '1.5',
+		from: FROM,
+		gas: '1',
+	});
+	expect(result.output('Expand')[0].json.error).toMatch(
+		/"amount" must be a whole number greater than 0; got "1\.5" \(item 0\)/,
+	);
 	expect(sent('/liquidstaking/burn')).toHaveLength(0);
 });

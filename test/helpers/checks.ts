@@ -10,10 +10,16 @@ export async function check(name: string, body: () => Promise<string | void>): P
 	try {
 		const summary = await body();
 		results.push({ name, ok: true, ms: Date.now() - started });
-		console.log(`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)${summary ? `\n    ${summary}` : ''}`);
+		console.log(
+			`  ✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)${summary ? `\n    ${summary}` : ''}`,
+		);
 	} catch (error) {
 		results.push({ name, ok: false, ms: Date.now() - started });
-		console.log(`  ✗ ${name}\n    ${String((error as Error)?.stack ?? error).split('\n').join('\n    ')}`);
+		console.log(
+			`  ✗ ${name}\n    ${String((error as Error)?.stack ?? error)
+				.split('\n')
+				.join('\n    ')}`,
+		);
 	}
 }
 
@@ -22,7 +28,8 @@ export function assert(condition: unknown, message: string): asserts condition {
 }
 
 export function equal<T>(actual: T, expected: T, what: string): void {
-	if (JSON.stringify(actual) !== JSON.stringify(expected)) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+	if (JSON.stringify(actual) !== JSON.stringify(expected))
+		throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 /** The lines of a JSON-lines file the workflows append to ([] while it does not exist). */

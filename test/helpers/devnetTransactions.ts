@@ -16,19 +16,34 @@ export interface DevnetTransaction {
 	maxPriorityFeePerGas?: bigint;
 }
 
-export async function pendingNonce(devnet: Devnet, chainId: string, address: string): Promise<number> {
-	return Number(BigInt(await devnet.rpc<string>(chainId, 'eth_getTransactionCount', [address, 'pending'])));
+export async function pendingNonce(
+	devnet: Devnet,
+	chainId: string,
+	address: string,
+): Promise<number> {
+	return Number(
+		BigInt(await devnet.rpc<string>(chainId, 'eth_getTransactionCount', [address, 'pending'])),
+	);
 }
 
 /**
  * Signs a transaction of `from` on the devnet chain: 21,000 gas, the pending nonce and EIP-1559
  * fees (10 gwei cap, 1 wei tip) unless given; with `gasPrice`, a legacy transaction.
  */
-export async function signOnDevnet(devnet: Devnet, chainId: string, from: DevnetWallet, transaction: DevnetTransaction): Promise<string> {
+export async function signOnDevnet(
+	devnet: Devnet,
+	chainId: string,
+	from: DevnetWallet,
+	transaction: DevnetTransaction,
+): Promise<string> {
 	const { gasPrice, maxFeePerGas, maxPriorityFeePerGas, ...common } = transaction;
 	const fees =
 		gasPrice === undefined
-			? { type: 2, maxFeePerGas: maxFeePerGas ?? parseUnits('10', 'gwei'), maxPriorityFeePerGas: maxPriorityFeePerGas ?? 1n }
+			? {
+					type: 2,
+					maxFeePerGas: maxFeePerGas ?? parseUnits('10', 'gwei'),
+					maxPriorityFeePerGas: maxPriorityFeePerGas ?? 1n,
+				}
 			: { type: 0, gasPrice };
 	return await new Wallet(from.privateKey).signTransaction({
 		chainId: Number(chainId),
@@ -40,6 +55,13 @@ export async function signOnDevnet(devnet: Devnet, chainId: string, from: Devnet
 }
 
 /** Signs as `signOnDevnet` does and submits it to the chain's JSON-RPC node; resolves with the transaction hash. */
-export async function sendOnDevnet(devnet: Devnet, chainId: string, from: DevnetWallet, transaction: DevnetTransaction): Promise<string> {
-	return await devnet.rpc<string>(chainId, 'eth_sendRawTransaction', [await signOnDevnet(devnet, chainId, from, transaction)]);
+export async function sendOnDevnet(
+	devnet: Devnet,
+	chainId: string,
+	from: DevnetWallet,
+	transaction: DevnetTransaction,
+): Promise<string> {
+	return await devnet.rpc<string>(chainId, 'eth_sendRawTransaction', [
+		await signOnDevnet(devnet, chainId, from, transaction),
+	]);
 }

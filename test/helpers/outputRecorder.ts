@@ -11,7 +11,12 @@ export function outputRecorder() {
 		(level: string) =>
 		(message: string, metadata?: object): void =>
 			void lines.push(`${level} ${message} ${JSON.stringify(metadata ?? {})}`);
-	const logger: Parameters<typeof LoggerProxy.init>[0] = { error: logTo('error'), warn: logTo('warn'), info: logTo('info'), debug: logTo('debug') };
+	const logger: Parameters<typeof LoggerProxy.init>[0] = {
+		error: logTo('error'),
+		warn: logTo('warn'),
+		info: logTo('info'),
+		debug: logTo('debug'),
+	};
 	const logLevel = process.env.N8N_LOG_LEVEL;
 	return {
 		lines,
@@ -20,7 +25,10 @@ export function outputRecorder() {
 		start() {
 			process.env.N8N_LOG_LEVEL = 'debug';
 			// Under jest workers the console's own streams (where winston writes) are not process's.
-			const jestConsole = console as unknown as { _stdout?: NodeJS.WriteStream; _stderr?: NodeJS.WriteStream };
+			const jestConsole = console as unknown as {
+				_stdout?: NodeJS.WriteStream;
+				_stderr?: NodeJS.WriteStream;
+			};
 			const streams = new Map([
 				[process.stdout, true],
 				[process.stderr, false],
@@ -36,7 +44,9 @@ export function outputRecorder() {
 				restore.push(() => (stream.write = write));
 			}
 			for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-				const spy = jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
+				const spy = jest
+					.spyOn(console, method)
+					.mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
 				restore.push(() => spy.mockRestore());
 			}
 		},

@@ -28,11 +28,21 @@ export async function startRecordingProxy(origins: string[]) {
 		const server = createServer((incoming, outgoing) => {
 			const at = Date.now();
 			void readBody(incoming).then((body) => {
-				requests.push({ target: origin, method: incoming.method ?? '', url: incoming.url ?? '', headers: { ...incoming.headers }, body, at });
+				requests.push({
+					target: origin,
+					method: incoming.method ?? '',
+					url: incoming.url ?? '',
+					headers: { ...incoming.headers },
+					body,
+					at,
+				});
 				const target = new URL(incoming.url ?? '/', origin);
 				const forward = httpRequest(
 					target,
-					{ method: incoming.method, headers: { ...incoming.headers, host: target.host, 'accept-encoding': 'identity' } },
+					{
+						method: incoming.method,
+						headers: { ...incoming.headers, host: target.host, 'accept-encoding': 'identity' },
+					},
 					(reply) => {
 						const replyChunks: Buffer[] = [];
 						reply.on('data', (chunk: Buffer) => replyChunks.push(chunk));
@@ -40,7 +50,9 @@ export async function startRecordingProxy(origins: string[]) {
 							let text = Buffer.concat(replyChunks).toString('utf8');
 							for (const [from, to] of proxyUrls) text = text.split(from).join(to);
 							responses.push(text);
-							outgoing.writeHead(reply.statusCode ?? 502, { 'content-type': reply.headers['content-type'] ?? 'application/json' });
+							outgoing.writeHead(reply.statusCode ?? 502, {
+								'content-type': reply.headers['content-type'] ?? 'application/json',
+							});
 							outgoing.end(text);
 						});
 					},
@@ -56,7 +68,8 @@ export async function startRecordingProxy(origins: string[]) {
 		url: (origin: string) => proxyUrls.get(origin) as string,
 		requests,
 		responses,
-		close: () => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))),
+		close: () =>
+			Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))),
 	};
 }
 

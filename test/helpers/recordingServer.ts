@@ -22,7 +22,9 @@ export interface CannedResponse {
 
 export type Responder = (request: RecordedRequest) => CannedResponse;
 
-export const envelope = (data: unknown): CannedResponse => ({ body: { status: 200, msg: 'success', data } });
+export const envelope = (data: unknown): CannedResponse => ({
+	body: { status: 200, msg: 'success', data },
+});
 
 /**
  * Two HTTP listeners on 127.0.0.1 (base and historical host) that record every request and
@@ -64,7 +66,9 @@ export async function startRecordingServer(): Promise<RecordingServer> {
 				requests.push(recorded);
 				const answer = responder(recorded);
 				const isText = typeof answer.body === 'string';
-				outgoing.writeHead(answer.status ?? 200, { 'content-type': isText ? 'text/plain' : 'application/json' });
+				outgoing.writeHead(answer.status ?? 200, {
+					'content-type': isText ? 'text/plain' : 'application/json',
+				});
 				outgoing.end(isText ? (answer.body as string) : JSON.stringify(answer.body));
 			});
 			server.listen(0, '127.0.0.1', () => resolve(server));
@@ -80,9 +84,11 @@ export async function startRecordingServer(): Promise<RecordingServer> {
 			responder = next;
 		},
 		close: () =>
-			Promise.all([base, historical].map((server) => new Promise<void>((resolve) => server.close(() => resolve())))).then(
-				() => undefined,
-			),
+			Promise.all(
+				[base, historical].map(
+					(server) => new Promise<void>((resolve) => server.close(() => resolve())),
+				),
+			).then(() => undefined),
 	};
 }
 

@@ -15,8 +15,11 @@ export function sample(parameter: ParameterSpec): { form: unknown; query: string
 			return { form: '[{"k":1}]', query: '[{"k":1}]', body: [{ k: 1 }] };
 		default: {
 			const candidates = ['12', '1', '0x' + 'ab'.repeat(32), 'AB12', '2026-01-02', '0.5'];
-			const value = candidates.find((candidate) => !parameter.pattern || new RegExp(parameter.pattern).test(candidate));
-			if (value === undefined) throw new Error(`no sample value for ${parameter.name} (${parameter.pattern})`);
+			const value = candidates.find(
+				(candidate) => !parameter.pattern || new RegExp(parameter.pattern).test(candidate),
+			);
+			if (value === undefined)
+				throw new Error(`no sample value for ${parameter.name} (${parameter.pattern})`);
 			return { form: value, query: value, body: value };
 		}
 	}

@@ -20,7 +20,9 @@ export type ScriptedAnswer =
  * An API on 127.0.0.1 whose answers a test scripts as an async function of the request, with
  * delays and resets; it records every request and the most requests it had in flight at once.
  */
-export async function startScriptedApi(script: (request: ScriptedRequest, index: number) => ScriptedAnswer) {
+export async function startScriptedApi(
+	script: (request: ScriptedRequest, index: number) => ScriptedAnswer,
+) {
 	const requests: ScriptedRequest[] = [];
 	let inFlight = 0;
 	let maxInFlight = 0;
@@ -46,7 +48,10 @@ export async function startScriptedApi(script: (request: ScriptedRequest, index:
 			incoming.socket.destroy();
 			return;
 		}
-		outgoing.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
+		outgoing.writeHead(answer.status ?? 200, {
+			'content-type': 'application/json',
+			...answer.headers,
+		});
 		outgoing.end(JSON.stringify(answer.body));
 	};
 	const server = createServer((incoming, outgoing) => void handle(incoming, outgoing));
@@ -58,10 +63,11 @@ export async function startScriptedApi(script: (request: ScriptedRequest, index:
 		get maxInFlight() {
 			return maxInFlight;
 		},
-		close: () => new Promise<void>((resolve) => {
-			server.closeAllConnections();
-			server.close(() => resolve());
-		}),
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
 	};
 }
 

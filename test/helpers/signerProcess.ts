@@ -29,7 +29,9 @@ async function main() {
 		],
 		run.credentials,
 	);
-	process.stdout.write(`${JSON.stringify({ error: result.error?.message, items: result.error ? [] : result.output('Sign').map((item) => item.json) })}\n`);
+	process.stdout.write(
+		`${JSON.stringify({ error: result.error?.message, items: result.error ? [] : result.output('Sign').map((item) => item.json) })}\n`,
+	);
 	releaseEngine();
 }
 

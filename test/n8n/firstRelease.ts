@@ -39,8 +39,21 @@ export async function firstReleasePayout({ devnet, n8n }: Session): Promise<void
 	const result = await executeWorkflow(n8n, ID);
 	equal(runError(result), undefined, 'run error');
 	const after = await Promise.all([sender, ...recipients].map(balance));
-	equal(recipients.map((_, index) => String(after[index + 1] - before[index + 1])), ['125500000', '80000000', '42125000'], 'recipient balance changes');
+	equal(
+		recipients.map((_, index) => String(after[index + 1] - before[index + 1])),
+		['125500000', '80000000', '42125000'],
+		'recipient balance changes',
+	);
 	equal(String(before[0] - after[0]), '247625000', 'sender balance change');
-	const transfer = (result.data.resultData.runData as Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, string> }>> } }>>).Transfer[0].data.main[0];
-	equal(transfer.map((item) => item.json.from), recipients.map(() => sender), 'From read from Additional Fields');
+	const transfer = (
+		result.data.resultData.runData as Record<
+			string,
+			Array<{ data: { main: Array<Array<{ json: Record<string, string> }>> } }>
+		>
+	).Transfer[0].data.main[0];
+	equal(
+		transfer.map((item) => item.json.from),
+		recipients.map(() => sender),
+		'From read from Additional Fields',
+	);
 }

@@ -31,40 +31,95 @@ export async function exactlyOncePayout({ devnet, n8n, out }: Session): Promise<
 			id: 'expandSignerLedger01',
 			name: 'Expand Signing Key (devnet mnemonic, payout ledger)',
 			type: 'expandSignerApi',
-			data: { keyType: 'mnemonic', mnemonic: DEVNET_MNEMONIC, derivationPath: "m/44'/60'/0'/0/{index}", payoutLedgerFolder: ledger, allowedChainIds: chainA.chainId },
+			data: {
+				keyType: 'mnemonic',
+				mnemonic: DEVNET_MNEMONIC,
+				derivationPath: "m/44'/60'/0'/0/{index}",
+				payoutLedgerFolder: ledger,
+				allowedChainIds: chainA.chainId,
+			},
 		},
 	]);
-	const sender = HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${PAYOUT_ONCE_ACCOUNT}`).address;
-	const recipients = Array.from({ length: 20 }, (_, index) => ({ to: `0x${(0xe000 + index).toString(16).padStart(40, '0')}`, value: 1000000000000000n + BigInt(index) }));
-	const sent = async () => Number(BigInt(await devnet.rpc<string>(chainA.chainId, 'eth_getTransactionCount', [sender, 'latest'])));
+	const sender = HDNodeWallet.fromPhrase(
+		DEVNET_MNEMONIC,
+		undefined,
+		`m/44'/60'/0'/0/${PAYOUT_ONCE_ACCOUNT}`,
+	).address;
+	const recipients = Array.from({ length: 20 }, (_, index) => ({
+		to: `0x${(0xe000 + index).toString(16).padStart(40, '0')}`,
+		value: 1000000000000000n + BigInt(index),
+	}));
+	const sent = async () =>
+		Number(
+			BigInt(
+				await devnet.rpc<string>(chainA.chainId, 'eth_getTransactionCount', [sender, 'latest']),
+			),
+		);
 	const startNonce = await sent();
-	for (const recipient of recipients) equal(String(await balanceOf(devnet, chainA.chainId, recipient.to, 'native')), '0', `${recipient.to} unpaid before`);
+	for (const recipient of recipients)
+		equal(
+			String(await balanceOf(devnet, chainA.chainId, recipient.to, 'native')),
+			'0',
+			`${recipient.to} unpaid before`,
+		);
 
 	// First run: `n8n execute` in its own process group, killed with SIGKILL (no clean-up, as in a crash) after a few sends.
-	const first = startProcess(n8nNode(), [n8nBin(), 'execute', `--id=${PAYOUT_ONCE_ID}`, '--rawOutput'], { env: { ...process.env, ...n8nEnv(n8n) } });
+	const first = startProcess(
+		n8nNode(),
+		[n8nBin(), 'execute', `--id=${PAYOUT_ONCE_ID}`, '--rawOutput'],
+		{ env: { ...process.env, ...n8nEnv(n8n) } },
+	);
 	const deadline = Date.now() + 120_000;
 	while ((await sent()) - startNonce < 5) {
-		if (Date.now() > deadline || first.exitCode() !== undefined) throw new Error('the first run did not send 5 payouts (within 120 s, before it ended)');
+		if (Date.now() > deadline || first.exitCode() !== undefined)
+			throw new Error('the first run did not send 5 payouts (within 120 s, before it ended)');
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 	process.kill(-(first.process.pid as number), 'SIGKILL');
 	await first.exited;
 	await first.stop();
 	const paidBeforeKill = (await sent()) - startNonce;
-	assert(paidBeforeKill >= 5 && paidBeforeKill < 20, `killed in the middle: ${paidBeforeKill} of 20 sent`);
-	equal(readdirSync(ledger).filter((file) => file.startsWith('expand-payout-')).length, 20, 'ledger files written before the sends (all 20 signed)');
+	assert(
+		paidBeforeKill >= 5 && paidBeforeKill < 20,
+		`killed in the middle: ${paidBeforeKill} of 20 sent`,
+	);
+	equal(
+		readdirSync(ledger).filter((file) => file.startsWith('expand-payout-')).length,
+		20,
+		'ledger files written before the sends (all 20 signed)',
+	);
 	// Each automatic nonce was claimed before it was signed (the folder also holds the nonce claims).
-	equal(readdirSync(ledger).filter((file) => file.startsWith('expand-nonce-')).length, 20, 'nonce claims of the 20 signed payouts');
+	equal(
+		readdirSync(ledger).filter((file) => file.startsWith('expand-nonce-')).length,
+		20,
+		'nonce claims of the 20 signed payouts',
+	);
 
 	// n8n again (a new process), the same workflow run again.
 	const rerun = await executeWorkflow(n8n, PAYOUT_ONCE_ID);
 	equal(runError(rerun), undefined, 'rerun error');
-	const signed = (rerun.data.resultData.runData.Sign as Array<{ data: { main: Array<Array<{ json: { repeat: boolean; alreadySent: boolean } }>> } }>)[0].data.main[0].map((item) => item.json);
-	equal(signed.filter((item) => item.repeat).length, 20, 'every payout of the rerun is a repeat of the first run');
+	const signed = (
+		rerun.data.resultData.runData.Sign as Array<{
+			data: { main: Array<Array<{ json: { repeat: boolean; alreadySent: boolean } }>> };
+		}>
+	)[0].data.main[0].map((item) => item.json);
+	equal(
+		signed.filter((item) => item.repeat).length,
+		20,
+		'every payout of the rerun is a repeat of the first run',
+	);
 	const alreadySent = signed.filter((item) => item.alreadySent).length;
-	assert(alreadySent >= paidBeforeKill, `the rerun knew the ${paidBeforeKill} sent ones (${alreadySent} already on the chain)`);
+	assert(
+		alreadySent >= paidBeforeKill,
+		`the rerun knew the ${paidBeforeKill} sent ones (${alreadySent} already on the chain)`,
+	);
 
-	for (const recipient of recipients) equal(String(await balanceOf(devnet, chainA.chainId, recipient.to, 'native')), String(recipient.value), `${recipient.to} paid exactly once`);
+	for (const recipient of recipients)
+		equal(
+			String(await balanceOf(devnet, chainA.chainId, recipient.to, 'native')),
+			String(recipient.value),
+			`${recipient.to} paid exactly once`,
+		);
 	equal((await sent()) - startNonce, 20, 'the sender sent exactly 20 transactions');
 
 	// A third run changes nothing.

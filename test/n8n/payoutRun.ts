@@ -27,28 +27,66 @@ const ROWS = [
 ] as const;
 const RUN_ID = 'payroll-2026-11';
 /** Hardhat account `index` of the devnet's mnemonic (devnet.chains[].wallets lists 0 to 9 only). */
-const walletAddress = (index: number) => HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
+const walletAddress = (index: number) =>
+	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
 
 /** The holdings the run may move: each token of each recipient and of the payer, and the payer's nonce. */
-async function holdings(session: Session): Promise<{ balances: Record<string, bigint>; nonce: number }> {
+async function holdings(
+	session: Session,
+): Promise<{ balances: Record<string, bigint>; nonce: number }> {
 	const chain = session.devnet.chains[0];
 	const owners = [PAYOUT_WALLET_INDEX, 13, 14, 15].map(walletAddress);
 	const balances: Record<string, bigint> = {};
 	for (const owner of owners) {
-		for (const token of ['USDC', 'DAI'] as const) balances[`${owner}:${token}`] = await balanceOf(session.devnet, chain.chainId, owner, chain.tokens[token].address);
+		for (const token of ['USDC', 'DAI'] as const)
+			balances[`${owner}:${token}`] = await balanceOf(
+				session.devnet,
+				chain.chainId,
+				owner,
+				chain.tokens[token].address,
+			);
 	}
-	const nonce = Number(BigInt(await session.devnet.rpc<string>(chain.chainId, 'eth_getTransactionCount', [owners[0], 'latest'])));
+	const nonce = Number(
+		BigInt(
+			await session.devnet.rpc<string>(chain.chainId, 'eth_getTransactionCount', [
+				owners[0],
+				'latest',
+			]),
+		),
+	);
 	return { balances, nonce };
 }
 
 /** Balances as strings, for equal(). */
-const shown = (state: { balances: Record<string, bigint>; nonce: number }) => ({ nonce: state.nonce, balances: Object.fromEntries(Object.entries(state.balances).map(([key, value]) => [key, String(value)])) });
+const shown = (state: { balances: Record<string, bigint>; nonce: number }) => ({
+	nonce: state.nonce,
+	balances: Object.fromEntries(
+		Object.entries(state.balances).map(([key, value]) => [key, String(value)]),
+	),
+});
 
 /** Starts the run as Execute workflow does, answers the approval request, and returns what the run wrote. */
-async function runPayout(session: Session, decision: 'approve' | 'reject'): Promise<PayoutRunResult> {
-	const { request, result } = await runPayoutRun(session.out, () => session.rest().runManually(PAYOUT_RUN_ID, START), decision);
-	equal(request.totals, { USDC: { units: '2230500000', amount: '2230.5' }, DAI: { units: '475250000000000000000', amount: '475.25' } }, 'totals per token in the approval request');
-	assert(request.text.includes('Fees, estimated'), `the approval request shows the fee estimate: ${request.text}`);
+async function runPayout(
+	session: Session,
+	decision: 'approve' | 'reject',
+): Promise<PayoutRunResult> {
+	const { request, result } = await runPayoutRun(
+		session.out,
+		() => session.rest().runManually(PAYOUT_RUN_ID, START),
+		decision,
+	);
+	equal(
+		request.totals,
+		{
+			USDC: { units: '2230500000', amount: '2230.5' },
+			DAI: { units: '475250000000000000000', amount: '475.25' },
+		},
+		'totals per token in the approval request',
+	);
+	assert(
+		request.text.includes('Fees, estimated'),
+		`the approval request shows the fee estimate: ${request.text}`,
+	);
 	return result;
 }
 
@@ -62,8 +100,16 @@ export async function payoutRunRejected(session: Session): Promise<string> {
 	const ledgerBefore = ledgerFiles(session);
 	const result = await runPayout(session, 'reject');
 	equal([result.runId, result.approved], [RUN_ID, false], 'the run says it was rejected');
-	equal(result.rows.map((row) => row.status), ['rejected', 'rejected', 'rejected', 'rejected'], 'every row rejected');
-	equal(shown(await holdings(session)), shown(before), 'balances and the payer nonce unchanged (nothing sent)');
+	equal(
+		result.rows.map((row) => row.status),
+		['rejected', 'rejected', 'rejected', 'rejected'],
+		'every row rejected',
+	);
+	equal(
+		shown(await holdings(session)),
+		shown(before),
+		'balances and the payer nonce unchanged (nothing sent)',
+	);
 	equal(ledgerFiles(session), ledgerBefore, 'no payout ID signed (the ledger folder is unchanged)');
 	return 'rejected: no transaction, no ledger entry';
 }
@@ -74,7 +120,11 @@ export async function payoutRunApproved(session: Session): Promise<string> {
 	const before = await holdings(session);
 	const result = await runPayout(session, 'approve');
 	equal([result.runId, result.approved], [RUN_ID, true], 'the run says it was approved');
-	equal(result.rows.map((row) => [row.rowId, row.payoutId, row.status]), ROWS.map((row) => [row.rowId, `${RUN_ID}-${row.rowId}`, 'paid']), 'every row paid, with its payout ID');
+	equal(
+		result.rows.map((row) => [row.rowId, row.payoutId, row.status]),
+		ROWS.map((row) => [row.rowId, `${RUN_ID}-${row.rowId}`, 'paid']),
+		'every row paid, with its payout ID',
+	);
 	const after = await holdings(session);
 	const expected = { ...before.balances };
 	for (const row of ROWS) {
@@ -82,26 +132,52 @@ export async function payoutRunApproved(session: Session): Promise<string> {
 		expected[`${walletAddress(row.wallet)}:${row.token}`] += units;
 		expected[`${payer}:${row.token}`] -= units;
 	}
-	equal(shown(after).balances, shown({ nonce: 0, balances: expected }).balances, 'every recipient received exactly its amount, the payer paid the totals');
+	equal(
+		shown(after).balances,
+		shown({ nonce: 0, balances: expected }).balances,
+		'every recipient received exactly its amount, the payer paid the totals',
+	);
 	equal(after.nonce - before.nonce, ROWS.length, 'the payer sent exactly one transaction per row');
 	for (const row of result.rows) {
-		const receipt = await session.devnet.rpc<{ status: string; from: string; to: string; blockNumber: string } | null>(chain.chainId, 'eth_getTransactionReceipt', [row.transactionHash]);
-		assert(receipt?.status === '0x1', `${row.transactionHash} (row ${row.rowId}) mined and succeeded`);
-		equal(receipt.from.toLowerCase(), payer.toLowerCase(), `row ${row.rowId} signed by the payout wallet`);
-		equal(String(Number(BigInt(receipt.blockNumber))), row.blockNumber, `row ${row.rowId} block written back`);
+		const receipt = await session.devnet.rpc<{
+			status: string;
+			from: string;
+			to: string;
+			blockNumber: string;
+		} | null>(chain.chainId, 'eth_getTransactionReceipt', [row.transactionHash]);
+		assert(
+			receipt?.status === '0x1',
+			`${row.transactionHash} (row ${row.rowId}) mined and succeeded`,
+		);
+		equal(
+			receipt.from.toLowerCase(),
+			payer.toLowerCase(),
+			`row ${row.rowId} signed by the payout wallet`,
+		);
+		equal(
+			String(Number(BigInt(receipt.blockNumber))),
+			row.blockNumber,
+			`row ${row.rowId} block written back`,
+		);
 	}
 	return `${ROWS.length} payments mined; totals 2230.5 USDC and 475.25 DAI`;
 }
 
 export async function payoutRunAgain(session: Session): Promise<string> {
 	const before = await holdings(session);
-	const paid = JSON.parse(readFileSync(session.out('payout-run.json'), 'utf8')) as PayoutRunResult[];
+	const paid = JSON.parse(
+		readFileSync(session.out('payout-run.json'), 'utf8'),
+	) as PayoutRunResult[];
 	const result = await runPayout(session, 'approve');
 	equal(
 		result.rows.map((row) => [row.status, row.transactionHash]),
 		paid[0].rows.map((row) => ['paid earlier', row.transactionHash]),
-		'every row reported as paid earlier, with the first run\'s transaction',
+		"every row reported as paid earlier, with the first run's transaction",
 	);
-	equal(shown(await holdings(session)), shown(before), 'balances and the payer nonce unchanged: nobody paid twice');
+	equal(
+		shown(await holdings(session)),
+		shown(before),
+		'balances and the payer nonce unchanged: nobody paid twice',
+	);
 	return 'run again: 0 transactions, every row "paid earlier"';
 }

@@ -50,33 +50,84 @@ import { monthEndValuation } from './valuation';
 
 /** With `n8n execute`, before n8n starts. */
 const EXECUTE_CHECKS: Check[] = [
-	{ name: 'treasury report: every balance equals the chain, formatted exactly, priced by the DEX; a 429 (Retry-After) waited out and retried', run: treasuryReport },
-	{ name: 'payout: three USDC transfers signed in n8n, mined, with the exact amounts', run: payoutExample },
+	{
+		name: 'treasury report: every balance equals the chain, formatted exactly, priced by the DEX; a 429 (Retry-After) waited out and retried',
+		run: treasuryReport,
+	},
+	{
+		name: 'payout: three USDC transfers signed in n8n, mined, with the exact amounts',
+		run: payoutExample,
+	},
 	{
 		name: 'a payout saved on the first release (From, To, Token Address, Gas in Additional Fields; the Signer in the first package), migrated and imported over the example, pays the same amounts',
 		run: firstReleasePayout,
 	},
-	{ name: 'Solana payout: SOL and USDC signed in n8n and sent on chain 901, balances moved exactly; run again, nobody is paid twice', run: solanaPayout },
-	{ name: 'month-end valuation at a past time: every row equals the chain at that block, priced by the DEX, the total exact, the summary posted', run: monthEndValuation },
-	{ name: 'exactly-once payout: n8n killed after some of 20 sends, run again: every recipient paid once (balances)', run: exactlyOncePayout },
+	{
+		name: 'Solana payout: SOL and USDC signed in n8n and sent on chain 901, balances moved exactly; run again, nobody is paid twice',
+		run: solanaPayout,
+	},
+	{
+		name: 'month-end valuation at a past time: every row equals the chain at that block, priced by the DEX, the total exact, the summary posted',
+		run: monthEndValuation,
+	},
+	{
+		name: 'exactly-once payout: n8n killed after some of 20 sends, run again: every recipient paid once (balances)',
+		run: exactlyOncePayout,
+	},
 	{ name: INSTALL_BY_HAND, run: installByHand },
 ];
 
 /** In the started n8n; `webSocket`: whether its Node.js has the built-in WebSocket the ticker stream needs. */
 const startedChecks = (webSocket: boolean): Check[] => [
-	{ name: 'n8n lists the nodes and credentials of both packages, the Expand AI-tool variant (no Signer tool)', run: nodeAndCredentialTypes },
-	{ name: 'credential test: succeeds with the devnet key, fails clearly with a wrong one', run: credentialTest },
-	{ name: 'stablecoin payout run, rejected at the approval step: nothing signed, nothing sent', run: payoutRunRejected },
-	{ name: 'stablecoin payout run, approved: preflight totals, every row paid exactly once on the chain, hashes and blocks written back', run: payoutRunApproved },
-	{ name: 'stablecoin payout run, approved again: nobody paid twice (payout IDs)', run: payoutRunAgain },
+	{
+		name: 'n8n lists the nodes and credentials of both packages, the Expand AI-tool variant (no Signer tool)',
+		run: nodeAndCredentialTypes,
+	},
+	{
+		name: 'credential test: succeeds with the devnet key, fails clearly with a wrong one',
+		run: credentialTest,
+	},
+	{
+		name: 'stablecoin payout run, rejected at the approval step: nothing signed, nothing sent',
+		run: payoutRunRejected,
+	},
+	{
+		name: 'stablecoin payout run, approved: preflight totals, every row paid exactly once on the chain, hashes and blocks written back',
+		run: payoutRunApproved,
+	},
+	{
+		name: 'stablecoin payout run, approved again: nobody paid twice (payout IDs)',
+		run: payoutRunAgain,
+	},
 	webSocket
-		? { name: 'price alert (active): mined blocks start executions with the DEX price of WETH', run: priceAlert }
-		: { name: 'price alert (active) on Node 20: Ticker Price refuses to activate and names the requirement', run: priceAlertRefused },
-	{ name: 'large-transfer watch (active): exactly the large transfers of watched wallets', run: largeTransferWatch },
-	{ name: '"USDC received → Slack" example (active): one message with the sender, the amount in USDC and the transaction', run: usdcReceivedExample },
-	{ name: 'New Block and Token Transfer exactly once through an n8n restart and a deactivation while blocks and transfers keep coming', run: restartAndReactivation },
-	{ name: 'Token Transfer: changed watched addresses (unpublish, edit, publish) keep the position; the new filter applies from the next block', run: watchedAddressesChange },
-	{ name: "New Block: a changed chain starts afresh at the new chain's head, also when changed back", run: chainChange },
+		? {
+				name: 'price alert (active): mined blocks start executions with the DEX price of WETH',
+				run: priceAlert,
+			}
+		: {
+				name: 'price alert (active) on Node 20: Ticker Price refuses to activate and names the requirement',
+				run: priceAlertRefused,
+			},
+	{
+		name: 'large-transfer watch (active): exactly the large transfers of watched wallets',
+		run: largeTransferWatch,
+	},
+	{
+		name: '"USDC received → Slack" example (active): one message with the sender, the amount in USDC and the transaction',
+		run: usdcReceivedExample,
+	},
+	{
+		name: 'New Block and Token Transfer exactly once through an n8n restart and a deactivation while blocks and transfers keep coming',
+		run: restartAndReactivation,
+	},
+	{
+		name: 'Token Transfer: changed watched addresses (unpublish, edit, publish) keep the position; the new filter applies from the next block',
+		run: watchedAddressesChange,
+	},
+	{
+		name: "New Block: a changed chain starts afresh at the new chain's head, also when changed back",
+		run: chainChange,
+	},
 ];
 
 const WORKFLOWS = [
@@ -92,7 +143,13 @@ const WORKFLOWS = [
 	TRANSFER_LOG,
 	PAYOUT_ONCE,
 ];
-const PUBLISHED = [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet, USDC_EXAMPLE_ID, BLOCK_LOG_ID, TRANSFER_LOG_ID];
+const PUBLISHED = [
+	EXAMPLE_IDS.priceAlertDevnet,
+	EXAMPLE_IDS.transferWatchDevnet,
+	USDC_EXAMPLE_ID,
+	BLOCK_LOG_ID,
+	TRANSFER_LOG_ID,
+];
 
 /** What the Node.js that runs n8n prints for `expression`. */
 async function runtime(expression: string): Promise<string> {
@@ -109,7 +166,9 @@ async function main(): Promise<void> {
 	const installed = Date.now();
 	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	const devnet = await startDevnet();
-	const port = process.env.EXPAND_N8N_TEST_PORT ? Number(process.env.EXPAND_N8N_TEST_PORT) : await freePorts(5790, 2);
+	const port = process.env.EXPAND_N8N_TEST_PORT
+		? Number(process.env.EXPAND_N8N_TEST_PORT)
+		: await freePorts(5790, 2);
 	const n8n = instance(path.join(USER_FOLDERS, 'e2e'), port);
 	const slack = await startSink();
 	let running: RunningN8n | undefined;
@@ -135,7 +194,9 @@ async function main(): Promise<void> {
 	};
 
 	try {
-		console.log(`n8n ${N8N_VERSION} in ${path.relative(process.cwd(), n8nRuntime().dir)} on Node ${await runtime('process.versions.node')} (${Math.round((installed - started) / 1000)} s); preparing ${n8n.userFolder}`);
+		console.log(
+			`n8n ${N8N_VERSION} in ${path.relative(process.cwd(), n8nRuntime().dir)} on Node ${await runtime('process.versions.node')} (${Math.round((installed - started) / 1000)} s); preparing ${n8n.userFolder}`,
+		);
 		await prepareInstance(n8n, tarballs, devnet, { workflows: WORKFLOWS, publish: PUBLISHED });
 		console.log('Examples through `n8n execute --id`:');
 		await runChecks(EXECUTE_CHECKS, session);
@@ -151,7 +212,9 @@ async function main(): Promise<void> {
 		await devnet.stop();
 	}
 	const failed = results.filter((result) => !result.ok).length;
-	console.log(`\nreal n8n e2e: ${Math.round((Date.now() - started) / 1000)} s (n8n install ${Math.round((installed - started) / 1000)} s); n8n log: ${path.join(n8n.userFolder, 'n8n.log')}`);
+	console.log(
+		`\nreal n8n e2e: ${Math.round((Date.now() - started) / 1000)} s (n8n install ${Math.round((installed - started) / 1000)} s); n8n log: ${path.join(n8n.userFolder, 'n8n.log')}`,
+	);
 	console.log(`${results.length - failed} passed, ${failed} failed`);
 	process.exit(failed ? 1 : 0);
 }

@@ -32,7 +32,11 @@ function lastOutput(data: StoredData | undefined): unknown {
 }
 
 /** A workflow's executions in PostgreSQL, oldest first. */
-export async function executionsOf(services: RunningServices, database: string, workflowId: string): Promise<Execution[]> {
+export async function executionsOf(
+	services: RunningServices,
+	database: string,
+	workflowId: string,
+): Promise<Execution[]> {
 	const rows = await services.sql(
 		database,
 		`SELECT e.id, e.status, replace(encode(convert_to(d.data, 'UTF8'), 'base64'), E'\n', '') FROM execution_entity e LEFT JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${workflowId}' ORDER BY e.id::int`,
@@ -44,7 +48,11 @@ export async function executionsOf(services: RunningServices, database: string, 
 }
 
 /** `work` on every item, at most `limit` at a time; results in item order. */
-export async function inParallel<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function inParallel<T, R>(
+	items: T[],
+	limit: number,
+	work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
 	const results: R[] = new Array(items.length);
 	let next = 0;
 	await Promise.all(

@@ -20,9 +20,21 @@ import { type RunningN8n, startN8n } from '../../playground/n8n';
 import { packPackages } from '../../playground/pack';
 import { USER_FOLDERS } from '../../playground/paths';
 import { freePorts } from '../../playground/ports';
-import { devnetCredentials, importCredentials, importWorkflows, publishWorkflow } from '../../playground/prepare';
+import {
+	devnetCredentials,
+	importCredentials,
+	importWorkflows,
+	publishWorkflow,
+} from '../../playground/prepare';
 import { onInterrupt } from '../../playground/proc';
-import { freshQueueFolders, type QueueInstance, queueInstances, type QueueSettings, type RunningWorker, startWorker } from '../../playground/queue/cluster';
+import {
+	freshQueueFolders,
+	type QueueInstance,
+	queueInstances,
+	type QueueSettings,
+	type RunningWorker,
+	startWorker,
+} from '../../playground/queue/cluster';
 import { startServices } from '../../playground/queue/services';
 import { until } from '../../playground/wait';
 import { assert, check, results } from '../helpers/checks';
@@ -54,17 +66,26 @@ import {
 } from './workflows';
 
 const CHECKS: QueueCheck[] = [
-	{ name: "200 webhook executions of a balance read: all on the workers (both), each result in Postgres the chain's balance", run: balanceExecutions },
+	{
+		name: "200 webhook executions of a balance read: all on the workers (both), each result in Postgres the chain's balance",
+		run: balanceExecutions,
+	},
 	{
 		name: 'a worker killed (SIGKILL) during 50 payouts: every execution ends succeeded, failed or crashed; no payout ID signed twice; all 50 run again pay everyone exactly once',
 		run: workerKilledDuringPayouts,
 	},
-	{ name: `Max Requests per Second ${PACED_PER_SECOND} across two workers: each worker paces itself, together up to twice the limit`, run: pacingAcrossWorkers },
+	{
+		name: `Max Requests per Second ${PACED_PER_SECOND} across two workers: each worker paces itself, together up to twice the limit`,
+		run: pacingAcrossWorkers,
+	},
 	{
 		name: 'two payments from one wallet at the same moment, on different workers: one lands, the other is refused before signing naming item, wallet, chain and nonce; nothing replaced',
 		run: nonceRace,
 	},
-	{ name: 'New Block and Token Transfer triggers: every block and transfer exactly once, run on the workers, across a restart of n8n main', run: triggersAcrossRestart },
+	{
+		name: 'New Block and Token Transfer triggers: every block and transfer exactly once, run on the workers, across a restart of n8n main',
+		run: triggersAcrossRestart,
+	},
 ];
 
 const ACTIVE_WORKFLOWS = [BALANCE_ID, PACED_ID, BLOCKS_ID, TRANSFERS_ID, PAYOUT_ID, NONCE_ID];
@@ -78,7 +99,11 @@ async function startMain(main: QueueInstance): Promise<RunningN8n> {
 		'n8n main activating the workflows',
 		() => {
 			const log = readFileSync(logFile, 'utf8').slice(offset);
-			return ACTIVE_WORKFLOWS.every((id) => log.includes(`(ID: ${id})`) && log.includes('Activated workflow')) && log.includes('Editor is now accessible');
+			return (
+				ACTIVE_WORKFLOWS.every(
+					(id) => log.includes(`(ID: ${id})`) && log.includes('Activated workflow'),
+				) && log.includes('Editor is now accessible')
+			);
 		},
 		60_000,
 	);
@@ -93,14 +118,19 @@ async function main(): Promise<void> {
 	const ledger = path.join(home, 'shared', 'payout-ledger');
 	const servicesStarted = Date.now();
 	const servicePort = await freePorts(5843, 2);
-	const services = await startServices({ postgres: servicePort, redis: servicePort + 1 }, { name: 'test' });
+	const services = await startServices(
+		{ postgres: servicePort, redis: servicePort + 1 },
+		{ name: 'test' },
+	);
 	const servicesMs = Date.now() - servicesStarted;
 	const devnet = await startDevnet();
 	const collector = await startCollector();
 	const paced = await startRecordingProxy([devnet.baseUrl]);
 	const [chainA] = devnet.chains;
 	// main and its task broker, then each worker's health port and task broker
-	const mainPort = process.env.EXPAND_QUEUE_TEST_PORT ? Number(process.env.EXPAND_QUEUE_TEST_PORT) : await freePorts(5860, 8);
+	const mainPort = process.env.EXPAND_QUEUE_TEST_PORT
+		? Number(process.env.EXPAND_QUEUE_TEST_PORT)
+		: await freePorts(5860, 8);
 	const settings: QueueSettings = {
 		home,
 		mainPort,
@@ -134,7 +164,9 @@ async function main(): Promise<void> {
 	});
 
 	try {
-		console.log(`n8n ${N8N_VERSION}; PostgreSQL and Redis up in ${(servicesMs / 1000).toFixed(1)} s; preparing ${home}`);
+		console.log(
+			`n8n ${N8N_VERSION}; PostgreSQL and Redis up in ${(servicesMs / 1000).toFixed(1)} s; preparing ${home}`,
+		);
 		const prepared = Date.now();
 		await services.freshDatabase(settings.database);
 		// A fresh ledger, like the fresh devnet and database (an old entry would be returned as a repeat).
@@ -144,22 +176,55 @@ async function main(): Promise<void> {
 		const watched = [chainA.wallets[1].address, chainA.wallets[2].address];
 		await importCredentials(instances.main, [
 			...devnetCredentials(devnet, { outputDir: path.dirname(ledger) }),
-			{ ...PACED_CREDENTIAL, data: { apiKey: devnet.apiKey, baseUrl: paced.url(devnet.baseUrl), historicalUrl: devnet.historicalUrl, maxRequestsPerSecond: PACED_PER_SECOND } },
-			{ ...SIGNER_LEDGER_CREDENTIAL, data: { keyType: 'mnemonic', mnemonic: DEVNET_MNEMONIC, derivationPath: "m/44'/60'/0'/0/{index}", payoutLedgerFolder: ledger, allowedChainIds: chainA.chainId } },
+			{
+				...PACED_CREDENTIAL,
+				data: {
+					apiKey: devnet.apiKey,
+					baseUrl: paced.url(devnet.baseUrl),
+					historicalUrl: devnet.historicalUrl,
+					maxRequestsPerSecond: PACED_PER_SECOND,
+				},
+			},
+			{
+				...SIGNER_LEDGER_CREDENTIAL,
+				data: {
+					keyType: 'mnemonic',
+					mnemonic: DEVNET_MNEMONIC,
+					derivationPath: "m/44'/60'/0'/0/{index}",
+					payoutLedgerFolder: ledger,
+					allowedChainIds: chainA.chainId,
+				},
+			},
 		]);
 		const files = path.join(home, 'workflows');
 		mkdirSync(files, { recursive: true });
-		const workflows = [balanceWorkflow(), pacedWorkflow(), blocksWorkflow(), transfersWorkflow(chainA.tokens.USDC.address, watched), payoutWorkflow(2), nonceWorkflow(2)];
-		for (const workflow of workflows) writeFileSync(path.join(files, `${workflow.id}.json`), JSON.stringify(workflow));
-		await importWorkflows(instances.main, workflows.map((workflow) => path.join(files, `${workflow.id}.json`)));
+		const workflows = [
+			balanceWorkflow(),
+			pacedWorkflow(),
+			blocksWorkflow(),
+			transfersWorkflow(chainA.tokens.USDC.address, watched),
+			payoutWorkflow(2),
+			nonceWorkflow(2),
+		];
+		for (const workflow of workflows)
+			writeFileSync(path.join(files, `${workflow.id}.json`), JSON.stringify(workflow));
+		await importWorkflows(
+			instances.main,
+			workflows.map((workflow) => path.join(files, `${workflow.id}.json`)),
+		);
 		for (const id of ACTIVE_WORKFLOWS) await publishWorkflow(instances.main, id);
 		const preparedMs = Date.now() - prepared;
 
 		const booted = Date.now();
-		const [runningMain, ...runningWorkers] = await Promise.all([startMain(instances.main), ...instances.workers.map((worker) => startWorker(worker))]);
+		const [runningMain, ...runningWorkers] = await Promise.all([
+			startMain(instances.main),
+			...instances.workers.map((worker) => startWorker(worker)),
+		]);
 		running.main = runningMain;
 		running.workers.push(...runningWorkers);
-		figures.push(`prepare (database, 3 user folders with the package, import, publish) ${(preparedMs / 1000).toFixed(1)} s; main + 2 workers ready in ${((Date.now() - booted) / 1000).toFixed(1)} s`);
+		figures.push(
+			`prepare (database, 3 user folders with the package, import, publish) ${(preparedMs / 1000).toFixed(1)} s; main + 2 workers ready in ${((Date.now() - booted) / 1000).toFixed(1)} s`,
+		);
 		console.log(`  ${figures[figures.length - 1]}`);
 
 		// Blocks and transfers keep coming while the other checks run: the triggers' check reads them at the end.
@@ -175,19 +240,35 @@ async function main(): Promise<void> {
 			running,
 			startMain: () => startMain(instances.main),
 			trigger: async (method, pathAndQuery, body) => {
-				const { status, text } = await call(method, `${running.main!.url}/webhook/${pathAndQuery}`, body);
-				assert(status === 200, `${method} /webhook/${pathAndQuery}: HTTP ${status} ${text.slice(0, 300)}`);
+				const { status, text } = await call(
+					method,
+					`${running.main!.url}/webhook/${pathAndQuery}`,
+					body,
+				);
+				assert(
+					status === 200,
+					`${method} /webhook/${pathAndQuery}: HTTP ${status} ${text.slice(0, 300)}`,
+				);
 			},
 			finished: (workflowId, count, timeoutMs) =>
 				until(
 					`${count} finished executions of ${workflowId} in Postgres`,
 					async () => {
 						const runs = await executionsOf(services, settings.database, workflowId);
-						return runs.length >= count && runs.every((run) => !['new', 'running', 'waiting', 'unknown'].includes(run.status)) && runs;
+						return (
+							runs.length >= count &&
+							runs.every((run) => !['new', 'running', 'waiting', 'unknown'].includes(run.status)) &&
+							runs
+						);
 					},
 					timeoutMs,
 				),
-			startedOn: (worker: RunningWorker | undefined) => new Set([...(worker?.log() ?? '').matchAll(/Worker started execution (\d+)/g)].map((match) => match[1])),
+			startedOn: (worker: RunningWorker | undefined) =>
+				new Set(
+					[...(worker?.log() ?? '').matchAll(/Worker started execution (\d+)/g)].map(
+						(match) => match[1],
+					),
+				),
 		};
 
 		console.log('Queue mode:');
@@ -204,7 +285,9 @@ async function main(): Promise<void> {
 	} finally {
 		await cleanUp();
 	}
-	console.log(`\nqueue-mode e2e: ${Math.round((Date.now() - started) / 1000)} s; logs: ${home}/<instance>/n8n.log`);
+	console.log(
+		`\nqueue-mode e2e: ${Math.round((Date.now() - started) / 1000)} s; logs: ${home}/<instance>/n8n.log`,
+	);
 	for (const figure of figures) console.log(`  ${figure}`);
 	const failed = results.filter((result) => !result.ok).length;
 	console.log(`${results.length - failed} passed, ${failed} failed`);

@@ -32,19 +32,33 @@ export async function startCollector(): Promise<Collector> {
 		}
 	});
 	const url = await listen(server);
-	return { url, posted: <T>(kind: string) => (posts.get(kind) ?? []) as T[], stop: () => close(server) };
+	return {
+		url,
+		posted: <T>(kind: string) => (posts.get(kind) ?? []) as T[],
+		stop: () => close(server),
+	};
 }
 
 /**
  * One HTTP call on its own connection (no keep-alive: a reused socket that n8n closed in between
  * fails the call with a reset that says nothing about the workflow).
  */
-export function call(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; text: string }> {
+export function call(
+	method: 'GET' | 'POST',
+	url: string,
+	body?: unknown,
+): Promise<{ status: number; text: string }> {
 	return new Promise((resolve, reject) => {
 		const payload = body === undefined ? undefined : JSON.stringify(body);
 		const request = httpRequest(
 			url,
-			{ method, agent: false, headers: payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {} },
+			{
+				method,
+				agent: false,
+				headers: payload
+					? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+					: {},
+			},
 			(response) => {
 				let text = '';
 				response.on('data', (chunk: Buffer) => (text += chunk.toString()));

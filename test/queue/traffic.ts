@@ -19,12 +19,20 @@ export interface Traffic {
 /** Mines a block on chain B every second, and every third second sends a USDC transfer on chain A. */
 export async function startTraffic(devnet: Devnet): Promise<Traffic> {
 	const [chainA, chainB] = devnet.chains;
-	const firstBlock = Number(BigInt(await devnet.rpc<string>(chainB.chainId, 'eth_blockNumber'))) + 1;
+	const firstBlock =
+		Number(BigInt(await devnet.rpc<string>(chainB.chainId, 'eth_blockNumber'))) + 1;
 	const sent: string[] = [];
 	const usdcTransfer = async (index: number) => {
-		const [from, to] = index % 2 ? [chainA.wallets[1].address, chainA.wallets[2].address] : [chainA.wallets[2].address, chainA.wallets[1].address];
+		const [from, to] =
+			index % 2
+				? [chainA.wallets[1].address, chainA.wallets[2].address]
+				: [chainA.wallets[2].address, chainA.wallets[1].address];
 		const data = erc20.encodeFunctionData('transfer', [to, 1_000_000n + BigInt(index)]);
-		sent.push(await devnet.rpc<string>(chainA.chainId, 'eth_sendTransaction', [{ from, to: chainA.tokens.USDC.address, data }]));
+		sent.push(
+			await devnet.rpc<string>(chainA.chainId, 'eth_sendTransaction', [
+				{ from, to: chainA.tokens.USDC.address, data },
+			]),
+		);
 	};
 	let producing = true;
 	const producer = (async () => {

@@ -8,7 +8,13 @@ type Transfer = { transactionHash: string; logIndex: number; instance: string };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function triggersAcrossRestart({ devnet, collector, traffic, running, startMain }: QueueSession): Promise<string> {
+export async function triggersAcrossRestart({
+	devnet,
+	collector,
+	traffic,
+	running,
+	startMain,
+}: QueueSession): Promise<string> {
 	const chainB = devnet.chains[1];
 	const blocks = () => collector.posted<Block>('block');
 	const transfers = () => collector.posted<Transfer>('transfer');
@@ -22,21 +28,59 @@ export async function triggersAcrossRestart({ devnet, collector, traffic, runnin
 	await traffic.stop();
 	await traffic.usdcTransfer(1);
 	const lastBlock = Number(BigInt(await devnet.rpc<string>(chainB.chainId, 'eth_blockNumber')));
-	await until(`block ${lastBlock} reported`, () => blocks().some((block) => block.number === lastBlock), 60_000);
-	await until(`all ${traffic.sent.length} transfers reported`, () => new Set(transfers().map((transfer) => transfer.transactionHash)).size >= traffic.sent.length, 60_000).catch(() => undefined);
+	await until(
+		`block ${lastBlock} reported`,
+		() => blocks().some((block) => block.number === lastBlock),
+		60_000,
+	);
+	await until(
+		`all ${traffic.sent.length} transfers reported`,
+		() =>
+			new Set(transfers().map((transfer) => transfer.transactionHash)).size >= traffic.sent.length,
+		60_000,
+	).catch(() => undefined);
 	await sleep(3000); // anything reported twice would arrive by now
 
-	const numbers = blocks().map((block) => block.number).sort((a, b) => a - b);
-	assert(blocks().length > beforeRestart + 5, `blocks reported after the restart (${blocks().length - beforeRestart})`);
-	equal(numbers, Array.from({ length: lastBlock - traffic.firstBlock + 1 }, (_, index) => traffic.firstBlock + index), `blocks ${traffic.firstBlock}..${lastBlock}, each exactly once`);
+	const numbers = blocks()
+		.map((block) => block.number)
+		.sort((a, b) => a - b);
+	assert(
+		blocks().length > beforeRestart + 5,
+		`blocks reported after the restart (${blocks().length - beforeRestart})`,
+	);
+	equal(
+		numbers,
+		Array.from(
+			{ length: lastBlock - traffic.firstBlock + 1 },
+			(_, index) => traffic.firstBlock + index,
+		),
+		`blocks ${traffic.firstBlock}..${lastBlock}, each exactly once`,
+	);
 	const byNumber = new Map(blocks().map((block) => [block.number, block]));
-	for (const number of numbers.slice(1)) equal(byNumber.get(number)!.parentHash, byNumber.get(number - 1)!.hash, `block ${number} follows block ${number - 1}`);
-	assert(blocks().every((block) => !block.reorg), 'no reorg flagged');
-	const reported = transfers().map((transfer) => transfer.transactionHash).sort();
+	for (const number of numbers.slice(1))
+		equal(
+			byNumber.get(number)!.parentHash,
+			byNumber.get(number - 1)!.hash,
+			`block ${number} follows block ${number - 1}`,
+		);
+	assert(
+		blocks().every((block) => !block.reorg),
+		'no reorg flagged',
+	);
+	const reported = transfers()
+		.map((transfer) => transfer.transactionHash)
+		.sort();
 	const missing = traffic.sent.filter((hash) => !reported.includes(hash));
 	equal(missing, [], 'transfers not reported');
-	equal(reported, [...traffic.sent].sort(), 'every transfer of the watched wallets, each exactly once');
+	equal(
+		reported,
+		[...traffic.sent].sort(),
+		'every transfer of the watched wallets, each exactly once',
+	);
 	const instances = new Set([...blocks(), ...transfers()].map((entry) => entry.instance));
-	assert(!instances.has('main') && instances.size > 0, `run on the workers only (${[...instances].join(', ')})`);
+	assert(
+		!instances.has('main') && instances.size > 0,
+		`run on the workers only (${[...instances].join(', ')})`,
+	);
 	return `triggers: ${numbers.length} blocks and ${reported.length} transfers, each exactly once, on ${[...instances].sort().join(' and ')}`;
 }

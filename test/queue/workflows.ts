@@ -4,23 +4,56 @@
  */
 import { EXPAND_CREDENTIAL } from '../../playground/prepare';
 
-type Node = { name: string; type: string; typeVersion: number; parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }>; webhookId?: string };
+type Node = {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+};
 
-export const SIGNER_LEDGER_CREDENTIAL = { id: 'expandSignerQueue01', name: 'Expand Signing Key (devnet mnemonic, shared ledger)', type: 'expandSignerApi' };
-export const PACED_CREDENTIAL = { id: 'expandPacedKey01', name: 'Expand API (paced)', type: 'expandApi' };
+export const SIGNER_LEDGER_CREDENTIAL = {
+	id: 'expandSignerQueue01',
+	name: 'Expand Signing Key (devnet mnemonic, shared ledger)',
+	type: 'expandSignerApi',
+};
+export const PACED_CREDENTIAL = {
+	id: 'expandPacedKey01',
+	name: 'Expand API (paced)',
+	type: 'expandApi',
+};
 
-const expandApi = (credential: { id: string; name: string } = EXPAND_CREDENTIAL) => ({ expandApi: { id: credential.id, name: credential.name } });
+const expandApi = (credential: { id: string; name: string } = EXPAND_CREDENTIAL) => ({
+	expandApi: { id: credential.id, name: credential.name },
+});
 
 function workflow(id: string, name: string, nodes: Node[]) {
-	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }> = {};
-	nodes.slice(0, -1).forEach((node, index) => (connections[node.name] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] }));
+	const connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }
+	> = {};
+	nodes.slice(0, -1).forEach(
+		(node, index) =>
+			(connections[node.name] = {
+				main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]],
+			}),
+	);
 	return {
 		id,
 		name,
 		active: false,
-		nodes: nodes.map((node, index) => ({ id: `${id}-${index}`, position: [index * 220, 0], ...node })),
+		nodes: nodes.map((node, index) => ({
+			id: `${id}-${index}`,
+			position: [index * 220, 0],
+			...node,
+		})),
 		connections,
-		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' },
+		settings: {
+			executionOrder: 'v1',
+			saveDataSuccessExecution: 'all',
+			saveDataErrorExecution: 'all',
+		},
 	};
 }
 
@@ -45,18 +78,32 @@ const send: Node = {
 	name: 'Send',
 	type: 'n8n-nodes-expand-network.expand',
 	typeVersion: 1,
-	parameters: { resource: 'chain', operation: 'sendtransaction', chainId: '31337', rawTransaction: '={{ $json.rawTransaction }}' },
+	parameters: {
+		resource: 'chain',
+		operation: 'sendtransaction',
+		chainId: '31337',
+		rawTransaction: '={{ $json.rawTransaction }}',
+	},
 	credentials: expandApi(),
 };
 
 function report(fields: Record<string, string>): Node {
-	const assignments = Object.entries({ ...fields, instance: '={{ $env.EXPAND_QUEUE_INSTANCE }}', executionId: '={{ $execution.id }}' }).map(([name, value], index) => ({
+	const assignments = Object.entries({
+		...fields,
+		instance: '={{ $env.EXPAND_QUEUE_INSTANCE }}',
+		executionId: '={{ $execution.id }}',
+	}).map(([name, value], index) => ({
 		id: `field-${index}`,
 		name,
 		value,
 		type: 'string',
 	}));
-	return { name: 'Report', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { assignments: { assignments }, options: {} } };
+	return {
+		name: 'Report',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		parameters: { assignments: { assignments }, options: {} },
+	};
 }
 
 function postTo(path: string, body: string): Node {
@@ -64,13 +111,24 @@ function postTo(path: string, body: string): Node {
 		name: 'Post to collector',
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
-		parameters: { method: 'POST', url: `={{ $env.EXPAND_QUEUE_COLLECTOR }}/${path}`, sendBody: true, specifyBody: 'json', jsonBody: body, options: {} },
+		parameters: {
+			method: 'POST',
+			url: `={{ $env.EXPAND_QUEUE_COLLECTOR }}/${path}`,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: body,
+			options: {},
+		},
 	};
 }
 
 /** GET /webhook/expand-queue-balance?chainId&address&tokenAddress → the token balance through the Expand node. */
 export const BALANCE_ID = 'expandQueueBalance';
-export const balanceWorkflow = (credential = EXPAND_CREDENTIAL, id = BALANCE_ID, path = 'expand-queue-balance') =>
+export const balanceWorkflow = (
+	credential = EXPAND_CREDENTIAL,
+	id = BALANCE_ID,
+	path = 'expand-queue-balance',
+) =>
 	workflow(id, `Queue test: token balance by webhook (${credential.name})`, [
 		webhook(path, 'GET'),
 		{
@@ -95,7 +153,8 @@ export const balanceWorkflow = (credential = EXPAND_CREDENTIAL, id = BALANCE_ID,
 	]);
 
 export const PACED_ID = 'expandQueuePaced';
-export const pacedWorkflow = () => balanceWorkflow(PACED_CREDENTIAL, PACED_ID, 'expand-queue-paced');
+export const pacedWorkflow = () =>
+	balanceWorkflow(PACED_CREDENTIAL, PACED_ID, 'expand-queue-paced');
 
 /** Every block of chain 31338, one execution per poll, each block posted to the collector. */
 export const BLOCKS_ID = 'expandQueueBlocks';
@@ -105,7 +164,13 @@ export const blocksWorkflow = () =>
 			name: 'New blocks',
 			type: 'n8n-nodes-expand-network.expandTrigger',
 			typeVersion: 1,
-			parameters: { event: 'newBlock', chainId: '31338', pollIntervalSeconds: 1, output: 'block', options: {} },
+			parameters: {
+				event: 'newBlock',
+				chainId: '31338',
+				pollIntervalSeconds: 1,
+				output: 'block',
+				options: {},
+			},
 			credentials: expandApi(),
 		},
 		postTo(
@@ -122,7 +187,16 @@ export const transfersWorkflow = (usdc: string, watched: string[]) =>
 			name: 'Token transfers',
 			type: 'n8n-nodes-expand-network.expandTrigger',
 			typeVersion: 1,
-			parameters: { event: 'tokenTransfer', chainId: '31337', pollIntervalSeconds: 1, confirmations: 0, contracts: usdc, watchedAddresses: watched.join(','), direction: 'both', options: {} },
+			parameters: {
+				event: 'tokenTransfer',
+				chainId: '31337',
+				pollIntervalSeconds: 1,
+				confirmations: 0,
+				contracts: usdc,
+				watchedAddresses: watched.join(','),
+				direction: 'both',
+				options: {},
+			},
 			credentials: expandApi(),
 		},
 		postTo(
@@ -154,9 +228,17 @@ export const payoutWorkflow = (pauseSeconds: number) =>
 				value: '={{ $json.body.value }}',
 			},
 			// The API credential gives the chain's JSON-RPC URL (getpublicrpc) for nonce, fees and gas.
-			credentials: { expandSignerApi: { id: SIGNER_LEDGER_CREDENTIAL.id, name: SIGNER_LEDGER_CREDENTIAL.name }, ...expandApi() },
+			credentials: {
+				expandSignerApi: { id: SIGNER_LEDGER_CREDENTIAL.id, name: SIGNER_LEDGER_CREDENTIAL.name },
+				...expandApi(),
+			},
 		},
-		{ name: 'Pause', type: 'n8n-nodes-base.wait', typeVersion: 1.1, parameters: { amount: pauseSeconds, unit: 'seconds' } },
+		{
+			name: 'Pause',
+			type: 'n8n-nodes-base.wait',
+			typeVersion: 1.1,
+			parameters: { amount: pauseSeconds, unit: 'seconds' },
+		},
 		{
 			name: 'Not sent yet',
 			type: 'n8n-nodes-base.filter',
@@ -164,14 +246,25 @@ export const payoutWorkflow = (pauseSeconds: number) =>
 			parameters: {
 				conditions: {
 					options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
-					conditions: [{ id: 'not-sent', leftValue: '={{ $json.alreadySent }}', rightValue: '', operator: { type: 'boolean', operation: 'false', singleValue: true } }],
+					conditions: [
+						{
+							id: 'not-sent',
+							leftValue: '={{ $json.alreadySent }}',
+							rightValue: '',
+							operator: { type: 'boolean', operation: 'false', singleValue: true },
+						},
+					],
 					combinator: 'and',
 				},
 				options: {},
 			},
 		},
 		send,
-		report({ payoutId: "={{ $('Sign').item.json.payoutId }}", transactionHash: "={{ $('Sign').item.json.transactionHash }}", nonce: "={{ $('Sign').item.json.nonce }}" }),
+		report({
+			payoutId: "={{ $('Sign').item.json.payoutId }}",
+			transactionHash: "={{ $('Sign').item.json.transactionHash }}",
+			nonce: "={{ $('Sign').item.json.nonce }}",
+		}),
 	]);
 
 /**
@@ -188,10 +281,29 @@ export const nonceWorkflow = (pauseSeconds: number) =>
 			name: 'Sign',
 			type: 'n8n-nodes-expand-network-signer.expandSigner',
 			typeVersion: 1,
-			parameters: { operation: 'signTransaction', source: 'fields', accountIndex: NONCE_ACCOUNT, to: '={{ $json.body.to }}', chainId: '31337', value: '={{ $json.body.value }}' },
-			credentials: { expandSignerApi: { id: SIGNER_LEDGER_CREDENTIAL.id, name: SIGNER_LEDGER_CREDENTIAL.name }, ...expandApi() },
+			parameters: {
+				operation: 'signTransaction',
+				source: 'fields',
+				accountIndex: NONCE_ACCOUNT,
+				to: '={{ $json.body.to }}',
+				chainId: '31337',
+				value: '={{ $json.body.value }}',
+			},
+			credentials: {
+				expandSignerApi: { id: SIGNER_LEDGER_CREDENTIAL.id, name: SIGNER_LEDGER_CREDENTIAL.name },
+				...expandApi(),
+			},
 		},
-		{ name: 'Pause', type: 'n8n-nodes-base.wait', typeVersion: 1.1, parameters: { amount: pauseSeconds, unit: 'seconds' } },
+		{
+			name: 'Pause',
+			type: 'n8n-nodes-base.wait',
+			typeVersion: 1.1,
+			parameters: { amount: pauseSeconds, unit: 'seconds' },
+		},
 		send,
-		report({ transactionHash: "={{ $('Sign').item.json.transactionHash }}", nonce: "={{ $('Sign').item.json.nonce }}", to: "={{ $('Sign').item.json.to }}" }),
+		report({
+			transactionHash: "={{ $('Sign').item.json.transactionHash }}",
+			nonce: "={{ $('Sign').item.json.nonce }}",
+			to: "={{ $('Sign').item.json.to }}",
+		}),
 	]);

@@ -26,7 +26,8 @@ const folder = mkdtempSync(join(tmpdir(), 'expand-nonces-'));
 // n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows; the child process gets the same.
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
 
-const addressOf = (account: number) => HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${account}`).address;
+const addressOf = (account: number) =>
+	HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${account}`).address;
 const recipient = (index: number) => `0x${(0xa11c0 + index).toString(16).padStart(40, '0')}`;
 
 let devnet: Devnet;
@@ -47,13 +48,32 @@ interface Run {
 	credentials: Record<string, IDataObject>;
 }
 
-function runOf(account: number, items: IDataObject[], options: { credential?: IDataObject; baseUrl?: string } = {}): Run {
+function runOf(
+	account: number,
+	items: IDataObject[],
+	options: { credential?: IDataObject; baseUrl?: string } = {},
+): Run {
 	return {
 		items: items.map((item) => ({ chainId: CHAIN, ...item })),
-		parameters: { operation: 'signTransaction', source: 'input', accountIndex: account, payoutId: '={{ $json.payoutId ?? "" }}' },
+		parameters: {
+			operation: 'signTransaction',
+			source: 'input',
+			accountIndex: account,
+			payoutId: '={{ $json.payoutId ?? "" }}',
+		},
 		credentials: {
-			...expandCredentials({ apiKey: devnet.apiKey, baseUrl: options.baseUrl ?? devnet.baseUrl, historicalUrl: devnet.historicalUrl }),
-			expandSignerApi: { keyType: 'mnemonic', mnemonic: MNEMONIC, derivationPath: "m/44'/60'/0'/0/{index}", payoutLedgerFolder: folder, ...options.credential },
+			...expandCredentials({
+				apiKey: devnet.apiKey,
+				baseUrl: options.baseUrl ?? devnet.baseUrl,
+				historicalUrl: devnet.historicalUrl,
+			}),
+			expandSignerApi: {
+				keyType: 'mnemonic',
+				mnemonic: MNEMONIC,
+				derivationPath: "m/44'/60'/0'/0/{index}",
+				payoutLedgerFolder: folder,
+				...options.credential,
+			},
 		},
 	};
 }
@@ -72,7 +92,11 @@ async function signHere(run: Run): Promise<IDataObject[]> {
 
 /** A second OS process with the engine loaded and waiting: `go()` starts its run and gives its items. */
 async function signerProcess(run: Run): Promise<{ go: () => Promise<IDataObject[]> }> {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/signerProcess.ts', JSON.stringify(run)], { cwd: ROOT, env: process.env });
+	const child = spawn(
+		process.execPath,
+		['--import', 'tsx', 'test/helpers/signerProcess.ts', JSON.stringify(run)],
+		{ cwd: ROOT, env: process.env },
+	);
 	children.push(child);
 	let output = '';
 	let errors = '';
@@ -81,14 +105,18 @@ async function signerProcess(run: Run): Promise<{ go: () => Promise<IDataObject[
 	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 	const deadline = Date.now() + 60_000;
 	while (!output.startsWith('ready\n')) {
-		if (child.exitCode !== null || Date.now() > deadline) throw new Error(`The signer process did not start: ${errors}`);
+		if (child.exitCode !== null || Date.now() > deadline)
+			throw new Error(`The signer process did not start: ${errors}`);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
 	return {
 		go: async () => {
 			child.stdin?.write('go\n');
 			expect(await exited).toBe(0);
-			const result = JSON.parse(output.slice('ready\n'.length)) as { error?: string; items: IDataObject[] };
+			const result = JSON.parse(output.slice('ready\n'.length)) as {
+				error?: string;
+				items: IDataObject[];
+			};
 			expect(result.error).toBeUndefined();
 			return result.items;
 		},
@@ -96,16 +124,27 @@ async function signerProcess(run: Run): Promise<{ go: () => Promise<IDataObject[
 }
 
 const send = (raw: unknown) => devnet.rpc<string>(CHAIN, 'eth_sendRawTransaction', [raw]);
-const chainNonce = async (address: string) => Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [address, 'latest'])));
-const balance = async (address: string) => BigInt(await devnet.rpc<string>(CHAIN, 'eth_getBalance', [address, 'latest']));
+const chainNonce = async (address: string) =>
+	Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [address, 'latest'])));
+const balance = async (address: string) =>
+	BigInt(await devnet.rpc<string>(CHAIN, 'eth_getBalance', [address, 'latest']));
 
 /** Sent and mined, as signed: the receipt's transaction is this hash, from this account, with this nonce. */
 async function expectMined(item: IDataObject) {
 	await send(item.rawTransaction);
-	const receipt = await devnet.rpc<{ status: string } | null>(CHAIN, 'eth_getTransactionReceipt', [item.transactionHash]);
+	const receipt = await devnet.rpc<{ status: string } | null>(CHAIN, 'eth_getTransactionReceipt', [
+		item.transactionHash,
+	]);
 	expect(receipt?.status).toBe('0x1');
-	const mined = await devnet.rpc<{ nonce: string; from: string }>(CHAIN, 'eth_getTransactionByHash', [item.transactionHash]);
-	expect([Number(BigInt(mined.nonce)), mined.from.toLowerCase()]).toEqual([item.nonce, String(item.from).toLowerCase()]);
+	const mined = await devnet.rpc<{ nonce: string; from: string }>(
+		CHAIN,
+		'eth_getTransactionByHash',
+		[item.transactionHash],
+	);
+	expect([Number(BigInt(mined.nonce)), mined.from.toLowerCase()]).toEqual([
+		item.nonce,
+		String(item.from).toLowerCase(),
+	]);
 }
 
 const heldMessage = (nonce: number, address: string) =>
@@ -117,12 +156,21 @@ test('three executions at once, one in another OS process, same wallet and chain
 	const account = 11;
 	const address = addressOf(account);
 	const start = await chainNonce(address);
-	const payments = [0, 1, 2].map((index) => ({ to: recipient(index), value: String(1000 + index) }));
+	const payments = [0, 1, 2].map((index) => ({
+		to: recipient(index),
+		value: String(1000 + index),
+	}));
 	// All three have read the same pending nonce before any of them claims it.
 	const lineUp = barrier(3);
-	const baseUrl = await rpcProxy((method) => (method === 'eth_getTransactionCount' ? lineUp() : undefined));
+	const baseUrl = await rpcProxy((method) =>
+		method === 'eth_getTransactionCount' ? lineUp() : undefined,
+	);
 	const other = await signerProcess(runOf(account, [payments[0]], { baseUrl }));
-	const outcomes = await Promise.all([other.go(), signHere(runOf(account, [payments[1]], { baseUrl })), signHere(runOf(account, [payments[2]], { baseUrl }))]);
+	const outcomes = await Promise.all([
+		other.go(),
+		signHere(runOf(account, [payments[1]], { baseUrl })),
+		signHere(runOf(account, [payments[2]], { baseUrl })),
+	]);
 	const items = outcomes.map(([item]) => item);
 	const signed = items.filter((item) => !item.error);
 	expect(signed).toHaveLength(1);
@@ -135,7 +183,9 @@ test('three executions at once, one in another OS process, same wallet and chain
 	// The signed one is sent; the refused ones run again, one after another, each after the previous was sent.
 	await expectMined(signed[0]);
 	const landed = [signed[0]];
-	for (const index of items.map((item, position) => (item.error ? position : -1)).filter((position) => position >= 0)) {
+	for (const index of items
+		.map((item, position) => (item.error ? position : -1))
+		.filter((position) => position >= 0)) {
 		const [again] = await signHere(runOf(account, [payments[index]]));
 		expect(again.error).toBeUndefined();
 		await expectMined(again);
@@ -143,26 +193,43 @@ test('three executions at once, one in another OS process, same wallet and chain
 	}
 	expect(landed.map((item) => item.nonce)).toEqual([start, start + 1, start + 2]);
 	expect(await chainNonce(address)).toBe(start + 3);
-	for (const [index, payment] of payments.entries()) expect(await balance(payment.to)).toBe(BigInt(1000 + index));
+	for (const [index, payment] of payments.entries())
+		expect(await balance(payment.to)).toBe(BigInt(1000 + index));
 }, 120_000);
 
 test('one payout ID signed in two OS processes at once is signed once: the ledger entry is created exclusively, the other execution gets the same transaction back', async () => {
 	const account = 12;
 	// An explicit nonce is not claimed, so both executions get as far as signing: the ledger alone decides.
-	const payout = { payoutId: 'cross-process-1', to: recipient(10), value: '777', nonce: String(await chainNonce(addressOf(account))) };
+	const payout = {
+		payoutId: 'cross-process-1',
+		to: recipient(10),
+		value: '777',
+		nonce: String(await chainNonce(addressOf(account))),
+	};
 	// Both have found no ledger entry and are signing (the gas estimate) before either records one.
 	const lineUp = barrier(2);
 	const baseUrl = await rpcProxy((method) => (method === 'eth_estimateGas' ? lineUp() : undefined));
 	const other = await signerProcess(runOf(account, [payout], { baseUrl }));
-	const [[there], [here]] = await Promise.all([other.go(), signHere(runOf(account, [payout], { baseUrl }))]);
+	const [[there], [here]] = await Promise.all([
+		other.go(),
+		signHere(runOf(account, [payout], { baseUrl })),
+	]);
 	expect([there.error, here.error]).toEqual([undefined, undefined]);
 	expect([there.repeat, here.repeat].sort()).toEqual([false, true]);
 	expect(here.transactionHash).toBe(there.transactionHash);
-	expect(readdirSync(folder).filter((name) => name.startsWith(`expand-payout-${CHAIN}-${addressOf(account).toLowerCase()}-`))).toHaveLength(1);
+	expect(
+		readdirSync(folder).filter((name) =>
+			name.startsWith(`expand-payout-${CHAIN}-${addressOf(account).toLowerCase()}-`),
+		),
+	).toHaveLength(1);
 	await expectMined(here);
 	// Run again: a repeat, already sent; the recipient is paid once.
 	const [again] = await signHere(runOf(account, [payout]));
-	expect([again.repeat, again.alreadySent, again.transactionHash]).toEqual([true, true, here.transactionHash]);
+	expect([again.repeat, again.alreadySent, again.transactionHash]).toEqual([
+		true,
+		true,
+		here.transactionHash,
+	]);
 	expect(await balance(payout.to)).toBe(777n);
 }, 120_000);
 
@@ -174,12 +241,18 @@ test('a claim older than the lease whose transaction never reached the chain is 
 	const [abandoned] = await signHere(runOf(account, [{ to: recipient(20), value: '5' }], lease));
 	expect(abandoned.nonce).toBe(start);
 	const [early] = await signHere(runOf(account, [{ to: recipient(21), value: '6' }], lease));
-	expect(early.error).toMatch(new RegExp(`^Refused by the rule "nonceClaim": nonce ${start} of ${address} on chain ${CHAIN} is held by another execution .*after the nonce lease of 1 s if it never is; nothing was signed \\(item 0\\)$`));
+	expect(early.error).toMatch(
+		new RegExp(
+			`^Refused by the rule "nonceClaim": nonce ${start} of ${address} on chain ${CHAIN} is held by another execution .*after the nonce lease of 1 s if it never is; nothing was signed \\(item 0\\)$`,
+		),
+	);
 
 	await new Promise((resolve) => setTimeout(resolve, 1200));
 	const [late] = await signHere(runOf(account, [{ to: recipient(21), value: '6' }], lease));
 	expect([late.error, late.nonce]).toEqual([undefined, start]);
-	expect(existsSync(join(folder, `expand-nonce-${CHAIN}-${address.toLowerCase()}-${start}.1.json`))).toBe(true);
+	expect(
+		existsSync(join(folder, `expand-nonce-${CHAIN}-${address.toLowerCase()}-${start}.1.json`)),
+	).toBe(true);
 	await expectMined(late);
 	await expect(send(abandoned.rawTransaction)).rejects.toThrow(/nonce/i);
 	expect([await balance(recipient(20)), await balance(recipient(21))]).toEqual([0n, 6n]);
@@ -202,11 +275,19 @@ async function rpcProxy(gate: (method: string) => Promise<void> | undefined) {
 		void (async () => {
 			response.setHeader('content-type', 'application/json');
 			if (request.url?.startsWith('/chain/getpublicrpc')) {
-				response.end(JSON.stringify({ status: 200, msg: 'success', data: { rpc: `${baseUrl}/rpc` } }));
+				response.end(
+					JSON.stringify({ status: 200, msg: 'success', data: { rpc: `${baseUrl}/rpc` } }),
+				);
 				return;
 			}
 			const text = await body(request);
-			const answer = await (await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text })).text();
+			const answer = await (
+				await fetch(rpcUrl, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: text,
+				})
+			).text();
 			await gate((JSON.parse(text) as { method: string }).method);
 			response.end(answer);
 		})();

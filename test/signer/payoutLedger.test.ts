@@ -28,23 +28,49 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const recipients = Array.from({ length: 5 }, (_, index) => ({ payoutId: `invoice-${index}`, to: `0x${(0xd000 + index).toString(16).padStart(40, '0')}`, value: String(1000 + index) }));
-const balance = async (address: string) => BigInt(await devnet.rpc<string>('31337', 'eth_getBalance', [address, 'latest']));
+const recipients = Array.from({ length: 5 }, (_, index) => ({
+	payoutId: `invoice-${index}`,
+	to: `0x${(0xd000 + index).toString(16).padStart(40, '0')}`,
+	value: String(1000 + index),
+}));
+const balance = async (address: string) =>
+	BigInt(await devnet.rpc<string>('31337', 'eth_getBalance', [address, 'latest']));
 
-async function sign(items: IDataObject[], credential: IDataObject = { payoutLedgerFolder: ledgerFolder }) {
+async function sign(
+	items: IDataObject[],
+	credential: IDataObject = { payoutLedgerFolder: ledgerFolder },
+) {
 	const result = await runPipeline(
 		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items.map((item) => ({ chainId: '31337', ...item }))) } },
+			{
+				name: 'Items',
+				type: ITEMS,
+				parameters: { items: JSON.stringify(items.map((item) => ({ chainId: '31337', ...item }))) },
+			},
 			{
 				name: 'Sign',
 				type: SIGNER,
-				parameters: { operation: 'signTransaction', source: 'input', accountIndex: ACCOUNT, payoutId: '={{ $json.payoutId }}' },
+				parameters: {
+					operation: 'signTransaction',
+					source: 'input',
+					accountIndex: ACCOUNT,
+					payoutId: '={{ $json.payoutId }}',
+				},
 				continueOnFail: true,
 			},
 		],
 		{
-			...expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl }),
-			expandSignerApi: { keyType: 'mnemonic', mnemonic: MNEMONIC, derivationPath: "m/44'/60'/0'/0/{index}", ...credential },
+			...expandCredentials({
+				apiKey: devnet.apiKey,
+				baseUrl: devnet.baseUrl,
+				historicalUrl: devnet.historicalUrl,
+			}),
+			expandSignerApi: {
+				keyType: 'mnemonic',
+				mnemonic: MNEMONIC,
+				derivationPath: "m/44'/60'/0'/0/{index}",
+				...credential,
+			},
 		},
 	);
 	expect(result.error).toBeUndefined();
@@ -55,16 +81,26 @@ const send = (raw: unknown) => devnet.rpc<string>('31337', 'eth_sendRawTransacti
 
 test('a payout run stopped after two sends, run again: the same transactions come back, every recipient is paid once', async () => {
 	const first = await sign(recipients);
-	expect(first.map((item) => [item.payoutId, item.repeat, item.from])).toEqual(recipients.map((recipient) => [recipient.payoutId, false, sender.address]));
-	expect(readdirSync(ledgerFolder).filter((name) => name.startsWith('expand-payout-'))).toHaveLength(5);
+	expect(first.map((item) => [item.payoutId, item.repeat, item.from])).toEqual(
+		recipients.map((recipient) => [recipient.payoutId, false, sender.address]),
+	);
+	expect(
+		readdirSync(ledgerFolder).filter((name) => name.startsWith('expand-payout-')),
+	).toHaveLength(5);
 	// Each automatic nonce was claimed before it was signed.
-	expect(readdirSync(ledgerFolder).filter((name) => name.startsWith('expand-nonce-'))).toHaveLength(5);
+	expect(readdirSync(ledgerFolder).filter((name) => name.startsWith('expand-nonce-'))).toHaveLength(
+		5,
+	);
 	// The first run stops (n8n killed) after sending two of them.
 	for (const item of first.slice(0, 2)) await send(item.rawTransaction);
 
 	const second = await sign(recipients);
-	expect(second.map((item) => item.transactionHash)).toEqual(first.map((item) => item.transactionHash));
-	expect(second.map((item) => item.rawTransaction)).toEqual(first.map((item) => item.rawTransaction));
+	expect(second.map((item) => item.transactionHash)).toEqual(
+		first.map((item) => item.transactionHash),
+	);
+	expect(second.map((item) => item.rawTransaction)).toEqual(
+		first.map((item) => item.rawTransaction),
+	);
 	expect(second.map((item) => [item.repeat, item.alreadySent, item.chainStatus])).toEqual([
 		[true, true, 'mined'],
 		[true, true, 'mined'],
@@ -78,7 +114,8 @@ test('a payout run stopped after two sends, run again: the same transactions com
 	const third = await sign(recipients);
 	expect(third.every((item) => item.repeat === true && item.alreadySent === true)).toBe(true);
 	for (const item of third) await expect(send(item.rawTransaction)).rejects.toThrow();
-	for (const recipient of recipients) expect(await balance(recipient.to)).toBe(BigInt(recipient.value));
+	for (const recipient of recipients)
+		expect(await balance(recipient.to)).toBe(BigInt(recipient.value));
 });
 
 test('a payout ID is never signed for new content; the ledger folder is required; a repeat whose nonce was taken is refused', async () => {
@@ -100,13 +137,19 @@ test('a payout ID is never signed for new content; the ledger folder is required
 	await send(other.rawTransaction);
 	const [refused] = await sign([stale]);
 	expect(refused.error).toMatch(
-		new RegExp(`^Refused by the rule "payoutId": payout ID "invoice-stale" was signed on .* as ${signedStale.transactionHash} with nonce ${signedStale.nonce}, which is not on the chain while another transaction has used that nonce; it can never land`),
+		new RegExp(
+			`^Refused by the rule "payoutId": payout ID "invoice-stale" was signed on .* as ${signedStale.transactionHash} with nonce ${signedStale.nonce}, which is not on the chain while another transaction has used that nonce; it can never land`,
+		),
 	);
 	expect(await balance(stale.to)).toBe(0n);
 });
 
 test('repeats in one run keep their nonces: new payouts after them take the nonces above', async () => {
-	const batch = [3, 4].map((index) => ({ payoutId: `batch-${index}`, to: `0x${(0xf000 + index).toString(16).padStart(40, '0')}`, value: '10' }));
+	const batch = [3, 4].map((index) => ({
+		payoutId: `batch-${index}`,
+		to: `0x${(0xf000 + index).toString(16).padStart(40, '0')}`,
+		value: '10',
+	}));
 	const [signedFirst] = await sign([batch[0]]);
 	// Not sent yet; a rerun with a new payout after it: the new one must not take the repeat's nonce.
 	const rerun = await sign(batch);

@@ -9,7 +9,16 @@ import { dirname, join, relative, resolve } from 'path';
 const signer = join(__dirname, '..', '..', 'packages', 'signer', 'nodes', 'ExpandSigner');
 
 /** Lowest first: a file may import its own floor or one below. */
-const FLOORS = ['core.ts', 'policy', 'ledger', 'nonces', 'families', 'actions', 'methods', 'ExpandSigner.node.ts'];
+const FLOORS = [
+	'core.ts',
+	'policy',
+	'ledger',
+	'nonces',
+	'families',
+	'actions',
+	'methods',
+	'ExpandSigner.node.ts',
+];
 
 function sources(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {
@@ -77,7 +86,8 @@ test('no import cycle', () => {
 			return;
 		}
 		state.set(file, 'open');
-		for (const target of edges.get(file) ?? []) if (!target.startsWith('..')) visit(target, [...path, file]);
+		for (const target of edges.get(file) ?? [])
+			if (!target.startsWith('..')) visit(target, [...path, file]);
 		state.set(file, 'done');
 	};
 	for (const file of files) visit(file, []);

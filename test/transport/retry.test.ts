@@ -1,5 +1,12 @@
 /** The retry rules and waits, as functions of what happened. */
-import { DEFAULT_RETRY, backoffMs, connectionFailure, mayRetry, retryAfterMs, statusFailure } from '../../nodes/shared/transport/retry';
+import {
+	DEFAULT_RETRY,
+	backoffMs,
+	connectionFailure,
+	mayRetry,
+	retryAfterMs,
+	statusFailure,
+} from '../../nodes/shared/transport/retry';
 
 test('Retry-After in seconds or as an HTTP date; anything else is ignored', () => {
 	const now = Date.parse('2026-01-01T00:00:00Z');

@@ -11,7 +11,11 @@ function load(withSleepWithAbort: boolean): SleepModule & { sleepCalls: () => nu
 	const sleep = jest.fn(async (ms: number) => await actual.sleep(ms));
 	let loaded: SleepModule | undefined;
 	jest.isolateModules(() => {
-		jest.doMock('n8n-workflow', () => ({ ...actual, sleep, ...(withSleepWithAbort ? {} : { sleepWithAbort: undefined }) }));
+		jest.doMock('n8n-workflow', () => ({
+			...actual,
+			sleep,
+			...(withSleepWithAbort ? {} : { sleepWithAbort: undefined }),
+		}));
 		loaded = jest.requireActual('../../nodes/shared/sleep') as SleepModule;
 	});
 	jest.dontMock('n8n-workflow');

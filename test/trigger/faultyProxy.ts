@@ -20,10 +20,14 @@ export async function startFaultyProxy(origin: string) {
 			return;
 		}
 		const target = new URL(path, origin);
-		const forward = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (reply) => {
-			outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
-			reply.pipe(outgoing);
-		});
+		const forward = httpRequest(
+			target,
+			{ method: incoming.method, headers: { ...incoming.headers, host: target.host } },
+			(reply) => {
+				outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
+				reply.pipe(outgoing);
+			},
+		);
 		incoming.pipe(forward);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

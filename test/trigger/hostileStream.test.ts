@@ -49,16 +49,23 @@ afterEach(async () => {
 });
 
 async function activate(options: IDataObject = {}, symbols = '') {
-	trigger = await activateTrigger(
-		{ event: 'tickerPrice', symbols, options } as INodeParameters,
-		{ expandApi: { ...expandCredentials({ apiKey: 'key', baseUrl: 'http://127.0.0.1:9', historicalUrl: 'http://127.0.0.1:9' }).expandApi, streamUrl: stream.url } },
-	);
+	trigger = await activateTrigger({ event: 'tickerPrice', symbols, options } as INodeParameters, {
+		expandApi: {
+			...expandCredentials({
+				apiKey: 'key',
+				baseUrl: 'http://127.0.0.1:9',
+				historicalUrl: 'http://127.0.0.1:9',
+			}).expandApi,
+			streamUrl: stream.url,
+		},
+	});
 	await waitFor(() => stream.sockets.length === 1);
 	return stream.sockets[0];
 }
 
 const messages = () => trigger.emitted.flat().map((item) => item.json);
-const price = (symbol: string, value: string) => JSON.stringify({ symbol, price: value, timestamp: 1 });
+const price = (symbol: string, value: string) =>
+	JSON.stringify({ symbol, price: value, timestamp: 1 });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('malformed messages are dropped, and the good ones before and after still fire', async () => {
@@ -128,7 +135,13 @@ test('a flood is paced: executions per second stay bounded and the newest price 
 		for (const symbol of symbols) socket.send(price(symbol, `${round}`));
 	}
 	// After the flood, the newest price (399) of each symbol arrives, held back and emitted together.
-	await waitFor(() => symbols.every((symbol) => messages().some((message) => message.symbol === symbol && message.price === '399')), 15000);
+	await waitFor(
+		() =>
+			symbols.every((symbol) =>
+				messages().some((message) => message.symbol === symbol && message.price === '399'),
+			),
+		15000,
+	);
 	const seconds = Math.ceil((Date.now() - started) / 1000);
 	expect(trigger.emitted.length).toBeLessThanOrEqual((MAX_EMITS_PER_SECOND + 1) * (seconds + 1));
 	// 20,000 messages went in; far fewer items came out, and every symbol's last one is among them.
@@ -164,7 +177,16 @@ test('on a runtime without a built-in WebSocket (Node.js 20) activation fails wi
 	delete (globalThis as { WebSocket?: unknown }).WebSocket;
 	try {
 		await expect(
-			activateTrigger({ event: 'tickerPrice', symbols: '' } as INodeParameters, { expandApi: { ...expandCredentials({ apiKey: 'key', baseUrl: 'http://127.0.0.1:9', historicalUrl: 'http://127.0.0.1:9' }).expandApi, streamUrl: stream.url } }),
+			activateTrigger({ event: 'tickerPrice', symbols: '' } as INodeParameters, {
+				expandApi: {
+					...expandCredentials({
+						apiKey: 'key',
+						baseUrl: 'http://127.0.0.1:9',
+						historicalUrl: 'http://127.0.0.1:9',
+					}).expandApi,
+					streamUrl: stream.url,
+				},
+			}),
 		).rejects.toThrow('Ticker Price needs the WebSocket client built into Node.js 22 and later');
 	} finally {
 		(globalThis as { WebSocket?: unknown }).WebSocket = runtime;

@@ -20,11 +20,24 @@ afterAll(async () => {
 });
 
 function credentials() {
-	return expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl });
+	return expandCredentials({
+		apiKey: devnet.apiKey,
+		baseUrl: devnet.baseUrl,
+		historicalUrl: devnet.historicalUrl,
+	});
 }
 
-async function activate(parameters: IDataObject = {}, staticData: IDataObject = {}, mode: 'trigger' | 'manual' = 'trigger') {
-	const trigger = await activateTrigger({ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1, ...parameters }, credentials(), mode, staticData);
+async function activate(
+	parameters: IDataObject = {},
+	staticData: IDataObject = {},
+	mode: 'trigger' | 'manual' = 'trigger',
+) {
+	const trigger = await activateTrigger(
+		{ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1, ...parameters },
+		credentials(),
+		mode,
+		staticData,
+	);
 	active.push(trigger);
 	return trigger;
 }
@@ -79,12 +92,16 @@ test('a restart in the middle resumes from the stored cursor without gap or dupl
 test('a backlog of 1,000 blocks arrives in at most 101 getblock calls', async () => {
 	const trigger = await activate();
 	const start = await head();
-	const callsBefore = devnet.usage().filter((call) => call['api-endpoint'] === '/chain/getblock').length;
+	const callsBefore = devnet
+		.usage()
+		.filter((call) => call['api-endpoint'] === '/chain/getblock').length;
 	await devnet.mine(CHAIN, 1000);
 	await settle(trigger, 1000);
 	const numbers = items(trigger).map((block) => block.number);
 	expect(numbers).toEqual(Array.from({ length: 1000 }, (_, index) => start + 1 + index));
-	const getblockCalls = devnet.usage().filter((call) => call['api-endpoint'] === '/chain/getblock').length - callsBefore;
+	const getblockCalls =
+		devnet.usage().filter((call) => call['api-endpoint'] === '/chain/getblock').length -
+		callsBefore;
 	expect(getblockCalls).toBeLessThanOrEqual(101);
 	expect(getblockCalls).toBeGreaterThanOrEqual(100);
 	await trigger.close();
@@ -106,11 +123,16 @@ test('a reorganisation is detected and the replacement blocks are emitted flagge
 	await settle(trigger, 13);
 
 	const after = items(trigger).slice(5);
-	expect(after.map((block) => block.number)).toEqual(Array.from({ length: 8 }, (_, index) => start + 1 + index));
+	expect(after.map((block) => block.number)).toEqual(
+		Array.from({ length: 8 }, (_, index) => start + 1 + index),
+	);
 	expect(after.slice(0, 5).every((block) => block.reorg === true)).toBe(true);
 	expect(after.slice(5).every((block) => block.reorg === undefined)).toBe(true);
 	expect(after.slice(0, 5).map((block) => block.hash)).not.toEqual(orphaned);
-	const canonical = await devnet.rpc<{ hash: string }>(CHAIN, 'eth_getBlockByNumber', [`0x${(start + 1).toString(16)}`, false]);
+	const canonical = await devnet.rpc<{ hash: string }>(CHAIN, 'eth_getBlockByNumber', [
+		`0x${(start + 1).toString(16)}`,
+		false,
+	]);
 	expect(after[0].hash).toBe(canonical.hash);
 	await trigger.close();
 });
@@ -122,7 +144,13 @@ test.each([
 ])('node version 1 reads a saved Minimum Value in %s', async (_reading, minValue, emitted) => {
 	const [, alice, , , dave] = devnet.chains[1].wallets;
 	const trigger = await activateTrigger(
-		{ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1, output: 'transaction', options: { watchedAddresses: dave.address, minValue } },
+		{
+			event: 'newBlock',
+			chainId: CHAIN,
+			pollIntervalSeconds: 1,
+			output: 'transaction',
+			options: { watchedAddresses: dave.address, minValue },
+		},
 		credentials(),
 		'trigger',
 		{},
@@ -133,13 +161,20 @@ test.each([
 	await sendOnDevnet(devnet, CHAIN, alice, { to: dave.address, value: 100_000_000_000_000_000n }); // 0.1 ETH
 	await sendOnDevnet(devnet, CHAIN, alice, { to: dave.address, value: 2_000_000_000_000_000_000n }); // 2 ETH: above every reading, the last
 	await settle(trigger, emitted ? 2 : 1);
-	expect(items(trigger).map((tx) => tx.value)).toEqual([...(emitted ? ['700000000000000000'] : []), '2000000000000000000']);
+	expect(items(trigger).map((tx) => tx.value)).toEqual([
+		...(emitted ? ['700000000000000000'] : []),
+		'2000000000000000000',
+	]);
 });
 
 test('per-transaction output with watched addresses and a minimum value', async () => {
 	const [, alice, bob, carol] = devnet.chains[1].wallets;
-	const trigger = await activate({ output: 'transaction', options: { watchedAddresses: `${carol.address.toLowerCase()}`, minValue: '0.000000000000001' } });
-	const send = (from: typeof alice, to: string, value: bigint) => sendOnDevnet(devnet, CHAIN, from, { to, value });
+	const trigger = await activate({
+		output: 'transaction',
+		options: { watchedAddresses: `${carol.address.toLowerCase()}`, minValue: '0.000000000000001' },
+	});
+	const send = (from: typeof alice, to: string, value: bigint) =>
+		sendOnDevnet(devnet, CHAIN, from, { to, value });
 	const large = await send(alice, carol.address, 5000n); // watched, large enough
 	await send(alice, carol.address, 10n); // watched, too small
 	await send(alice, bob.address, 5000n); // not watched
@@ -151,8 +186,15 @@ test('per-transaction output with watched addresses and a minimum value', async 
 	]);
 	// Each item carries the hash, number and timestamp of the block the chain mined it in.
 	for (const [index, hash] of [large, minimum].entries()) {
-		const receipt = await devnet.rpc<{ blockHash: string; blockNumber: string }>(CHAIN, 'eth_getTransactionReceipt', [hash]);
-		const block = await devnet.rpc<{ timestamp: string }>(CHAIN, 'eth_getBlockByHash', [receipt.blockHash, false]);
+		const receipt = await devnet.rpc<{ blockHash: string; blockNumber: string }>(
+			CHAIN,
+			'eth_getTransactionReceipt',
+			[hash],
+		);
+		const block = await devnet.rpc<{ timestamp: string }>(CHAIN, 'eth_getBlockByHash', [
+			receipt.blockHash,
+			false,
+		]);
 		expect(items(trigger)[index]).toMatchObject({
 			hash,
 			blockHash: receipt.blockHash,
@@ -171,7 +213,7 @@ test('Fetch test event returns the newest block once and registers nothing', asy
 	expect(JSON.stringify(trigger.staticData)).not.toContain('cursor');
 });
 
-test('the poll interval is a seconds cron that n8n-core\'s scheduler accepts', async () => {
+test("the poll interval is a seconds cron that n8n-core's scheduler accepts", async () => {
 	const trigger = await activate({ pollIntervalSeconds: 12 });
 	expect(trigger.crons).toEqual(['*/12 * * * * *']);
 	// n8n-core's ScheduledTaskManager runs registered crons with the cron package's CronJob.
@@ -186,10 +228,16 @@ test('Start Block: the first activation emits from that block on, the genesis bl
 	const trigger = await activate({ options: { startBlock: 0 } });
 	const top = await head();
 	await settle(trigger, top + 1);
-	expect(items(trigger).map((block) => block.number)).toEqual(Array.from({ length: top + 1 }, (_, index) => index));
+	expect(items(trigger).map((block) => block.number)).toEqual(
+		Array.from({ length: top + 1 }, (_, index) => index),
+	);
 	await devnet.mine(CHAIN, 2);
 	await settle(trigger, top + 3);
-	expect(items(trigger).map((block) => block.number).slice(-3)).toEqual([top, top + 1, top + 2]);
+	expect(
+		items(trigger)
+			.map((block) => block.number)
+			.slice(-3),
+	).toEqual([top, top + 1, top + 2]);
 	expect(trigger.errors).toEqual([]);
 	await trigger.close();
 });
@@ -200,10 +248,20 @@ test('Confirmations: a block is emitted only once it is that many blocks deep', 
 	await devnet.mine(CHAIN, 5);
 	// Blocks start-2 … start were not 3 deep at activation; now start-2 … start+2 are.
 	await settle(trigger, 5);
-	expect(items(trigger).map((block) => block.number)).toEqual([start - 2, start - 1, start, start + 1, start + 2]);
+	expect(items(trigger).map((block) => block.number)).toEqual([
+		start - 2,
+		start - 1,
+		start,
+		start + 1,
+		start + 2,
+	]);
 	await devnet.mine(CHAIN, 1);
 	await settle(trigger, 6);
-	expect(items(trigger).map((block) => block.number).at(-1)).toBe(start + 3);
+	expect(
+		items(trigger)
+			.map((block) => block.number)
+			.at(-1),
+	).toBe(start + 3);
 	expect(items(trigger)).toHaveLength(6);
 	await trigger.close();
 });
@@ -213,7 +271,11 @@ test('a failed poll is saved as a failed execution and the next poll resumes fro
 	try {
 		const trigger = await activateTrigger(
 			{ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1 },
-			expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: proxy.url }),
+			expandCredentials({
+				apiKey: devnet.apiKey,
+				baseUrl: devnet.baseUrl,
+				historicalUrl: proxy.url,
+			}),
 		);
 		active.push(trigger);
 		const start = await head();
@@ -224,7 +286,9 @@ test('a failed poll is saved as a failed execution and the next poll resumes fro
 		trigger.tick();
 		await waitFor(() => proxy.failed === 3 && trigger.failedExecutions.length === 1);
 		await settle(trigger, 25);
-		expect(items(trigger).map((block) => block.number)).toEqual(Array.from({ length: 25 }, (_, index) => start + 1 + index));
+		expect(items(trigger).map((block) => block.number)).toEqual(
+			Array.from({ length: 25 }, (_, index) => start + 1 + index),
+		);
 		expect(trigger.failedExecutions[0].message).toMatch(/500|server error/i);
 		expect(trigger.errors).toEqual([]);
 
@@ -253,8 +317,17 @@ test('Fetch test event with one item per transaction returns a transaction, shap
 	const [, alice, bob] = devnet.chains[1].wallets;
 	await sendOnDevnet(devnet, CHAIN, alice, { to: bob.address, value: 7n });
 	await devnet.mine(CHAIN, 2);
-	const trigger = await activate({ output: 'transaction', options: { watchedAddresses: bob.address } }, {}, 'manual');
+	const trigger = await activate(
+		{ output: 'transaction', options: { watchedAddresses: bob.address } },
+		{},
+		'manual',
+	);
 	await trigger.manual();
 	expect(items(trigger)).toHaveLength(1);
-	expect(items(trigger)[0]).toMatchObject({ from: alice.address, to: bob.address, value: '7', blockNumber: (await head()) - 2 });
+	expect(items(trigger)[0]).toMatchObject({
+		from: alice.address,
+		to: bob.address,
+		value: '7',
+		blockNumber: (await head()) - 2,
+	});
 });

@@ -19,25 +19,49 @@ afterAll(async () => {
 });
 
 function credentials() {
-	return expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: devnet.historicalUrl, streamUrl: devnet.streamUrl });
+	return expandCredentials({
+		apiKey: devnet.apiKey,
+		baseUrl: devnet.baseUrl,
+		historicalUrl: devnet.historicalUrl,
+		streamUrl: devnet.streamUrl,
+	});
 }
 
 const prices = (trigger: ActiveTrigger, symbol: string) =>
-	trigger.emitted.flat().map((item) => item.json as IDataObject).filter((message) => message.symbol === symbol).map((message) => message.price as string);
+	trigger.emitted
+		.flat()
+		.map((item) => item.json as IDataObject)
+		.filter((message) => message.symbol === symbol)
+		.map((message) => message.price as string);
 
 /** Buys USDC with native ETH through the Uniswap V2 fixture: WETH's price in USDC falls. */
 async function swapEthForUsdc(eth: string): Promise<void> {
 	const chain = devnet.chains[0];
-	const provider = new JsonRpcProvider(chain.rpcUrl, Number(chain.chainId), { staticNetwork: true });
+	const provider = new JsonRpcProvider(chain.rpcUrl, Number(chain.chainId), {
+		staticNetwork: true,
+	});
 	const trader = new Wallet(chain.wallets[6].privateKey, provider);
-	const router = new Contract(chain.uniswapV2.router, uniswapArtifact('UniswapV2Router02').abi as never, trader);
-	const tx = await router.swapExactETHForTokens(0, [chain.weth, chain.tokens.USDC.address], trader.address, 2n ** 40n, { value: parseUnits(eth, 18) });
+	const router = new Contract(
+		chain.uniswapV2.router,
+		uniswapArtifact('UniswapV2Router02').abi as never,
+		trader,
+	);
+	const tx = await router.swapExactETHForTokens(
+		0,
+		[chain.weth, chain.tokens.USDC.address],
+		trader.address,
+		2n ** 40n,
+		{ value: parseUnits(eth, 18) },
+	);
 	await tx.wait();
 	provider.destroy();
 }
 
 test('prices arrive at subscription and again after a price-moving swap', async () => {
-	const trigger = await activateTrigger({ event: 'tickerPrice', symbols: 'weth, link' }, credentials());
+	const trigger = await activateTrigger(
+		{ event: 'tickerPrice', symbols: 'weth, link' },
+		credentials(),
+	);
 	await waitFor(() => prices(trigger, 'WETH').length >= 1 && prices(trigger, 'LINK').length >= 1);
 	expect(prices(trigger, 'DAI')).toEqual([]);
 	const first = prices(trigger, 'WETH')[0];
@@ -51,7 +75,10 @@ test('prices arrive at subscription and again after a price-moving swap', async 
 });
 
 test('a minimum change filters small moves', async () => {
-	const trigger = await activateTrigger({ event: 'tickerPrice', symbols: 'WETH', options: { minChangePercent: '5' } }, credentials());
+	const trigger = await activateTrigger(
+		{ event: 'tickerPrice', symbols: 'WETH', options: { minChangePercent: '5' } },
+		credentials(),
+	);
 	await waitFor(() => prices(trigger, 'WETH').length === 1);
 	await swapEthForUsdc('0.01'); // moves WETH by far less than 5 %
 	await devnet.mine('31337', 2);
@@ -78,7 +105,11 @@ test('the trigger reconnects after the stream server dies and comes back; close 
 });
 
 test('Fetch test event returns one real price quickly and leaves nothing open', async () => {
-	const trigger = await activateTrigger({ event: 'tickerPrice', symbols: 'DAI' }, credentials(), 'manual');
+	const trigger = await activateTrigger(
+		{ event: 'tickerPrice', symbols: 'DAI' },
+		credentials(),
+		'manual',
+	);
 	const started = Date.now();
 	await trigger.manual();
 	expect(Date.now() - started).toBeLessThan(3000);
@@ -88,8 +119,11 @@ test('Fetch test event returns one real price quickly and leaves nothing open', 
 
 test('stream messages are metered as WebSocket message units, one per message sent', async () => {
 	const units = async () => {
-		const response = await fetch(`${devnet.baseUrl}/key/usage-details/${devnet.apiKey}`, { headers: { 'x-api-key': devnet.apiKey } });
-		return ((await response.json()) as { overAllWebSocketMessageUnits: number }).overAllWebSocketMessageUnits;
+		const response = await fetch(`${devnet.baseUrl}/key/usage-details/${devnet.apiKey}`, {
+			headers: { 'x-api-key': devnet.apiKey },
+		});
+		return ((await response.json()) as { overAllWebSocketMessageUnits: number })
+			.overAllWebSocketMessageUnits;
 	};
 	const before = await units();
 	const trigger = await activateTrigger({ event: 'tickerPrice', symbols: 'LINK' }, credentials());
@@ -104,11 +138,16 @@ test('stream messages are metered as WebSocket message units, one per message se
 });
 
 test('when the stream stays down, the trigger reports an error to n8n', async () => {
-	const trigger = await activateTrigger({ event: 'tickerPrice', symbols: 'LINK', options: { reconnectAttempts: 2 } }, credentials());
+	const trigger = await activateTrigger(
+		{ event: 'tickerPrice', symbols: 'LINK', options: { reconnectAttempts: 2 } },
+		credentials(),
+	);
 	await waitFor(() => prices(trigger, 'LINK').length >= 1);
 	await devnet.stream.stop();
 	await waitFor(() => trigger.errors.length === 1, 15000);
-	expect(trigger.errors[0].message).toBe(`The ticker stream at ${devnet.streamUrl} could not be reached after 3 attempts`);
+	expect(trigger.errors[0].message).toBe(
+		`The ticker stream at ${devnet.streamUrl} could not be reached after 3 attempts`,
+	);
 	await trigger.close();
 	await devnet.stream.start();
 });
@@ -120,7 +159,11 @@ test('subscriptions: one symbol is asked of the server, several or none subscrib
 });
 
 test('a test run cancelled before a price arrives closes the socket and ends', async () => {
-	const trigger = await activateTrigger({ event: 'tickerPrice', symbols: 'NOPE' }, credentials(), 'manual');
+	const trigger = await activateTrigger(
+		{ event: 'tickerPrice', symbols: 'NOPE' },
+		credentials(),
+		'manual',
+	);
 	let ended = false;
 	const run = trigger.manual().then(() => {
 		ended = true;
@@ -156,10 +199,15 @@ test('a server that accepts and hangs up at once counts as failed attempts, with
 	});
 	try {
 		const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
-		const trigger = await activateTrigger({ event: 'tickerPrice', options: { reconnectAttempts: 2 } }, { expandApi: { ...credentials().expandApi, streamUrl: url } });
+		const trigger = await activateTrigger(
+			{ event: 'tickerPrice', options: { reconnectAttempts: 2 } },
+			{ expandApi: { ...credentials().expandApi, streamUrl: url } },
+		);
 		await waitFor(() => trigger.errors.length === 1, 10000);
 		expect(accepted).toBe(3);
-		expect(trigger.errors[0].message).toBe(`The ticker stream at ${url} could not be reached after 3 attempts`);
+		expect(trigger.errors[0].message).toBe(
+			`The ticker stream at ${url} could not be reached after 3 attempts`,
+		);
 		await trigger.close();
 	} finally {
 		await new Promise((resolve) => server.close(resolve));

@@ -30,8 +30,18 @@ function credentials(historicalUrl = devnet.historicalUrl) {
 	return expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl });
 }
 
-async function activate(parameters: IDataObject, staticData: IDataObject = {}, mode: 'trigger' | 'manual' = 'trigger', historicalUrl?: string) {
-	const trigger = await activateTrigger({ event: 'tokenTransfer', chainId: CHAIN, pollIntervalSeconds: 1, ...parameters }, credentials(historicalUrl), mode, staticData);
+async function activate(
+	parameters: IDataObject,
+	staticData: IDataObject = {},
+	mode: 'trigger' | 'manual' = 'trigger',
+	historicalUrl?: string,
+) {
+	const trigger = await activateTrigger(
+		{ event: 'tokenTransfer', chainId: CHAIN, pollIntervalSeconds: 1, ...parameters },
+		credentials(historicalUrl),
+		mode,
+		staticData,
+	);
 	active.push(trigger);
 	return trigger;
 }
@@ -39,16 +49,26 @@ async function activate(parameters: IDataObject, staticData: IDataObject = {}, m
 const items = (trigger: ActiveTrigger) => trigger.emitted.flat().map((item) => item.json);
 
 async function nonce(address: string) {
-	return Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [address, 'pending'])));
+	return Number(
+		BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [address, 'pending'])),
+	);
 }
 
 /** An ERC-20 transfer signed by `from`, mined in its own block; returns the transaction hash. */
-async function transfer(from: DevnetWallet, symbol: string, to: string, amount: string): Promise<string> {
+async function transfer(
+	from: DevnetWallet,
+	symbol: string,
+	to: string,
+	amount: string,
+): Promise<string> {
 	return await devnet.rpc<string>(CHAIN, 'eth_sendRawTransaction', [
 		await new Wallet(from.privateKey).signTransaction({
 			chainId: Number(CHAIN),
 			to: token(symbol),
-			data: erc20.encodeFunctionData('transfer', [to, parseUnits(amount, chain().tokens[symbol].decimals)]),
+			data: erc20.encodeFunctionData('transfer', [
+				to,
+				parseUnits(amount, chain().tokens[symbol].decimals),
+			]),
 			gasLimit: 100000,
 			nonce: await nonce(from.address),
 			maxFeePerGas: parseUnits('10', 'gwei'),
@@ -70,7 +90,12 @@ async function settle(trigger: ActiveTrigger, expected: number) {
 }
 
 test('USDC received by a watched wallet above a minimum in whole units: one item with every field, exactly once', async () => {
-	const trigger = await activate({ contracts: token('USDC'), watchedAddresses: carol().address, direction: 'in', options: { minAmount: '100' } });
+	const trigger = await activate({
+		contracts: token('USDC'),
+		watchedAddresses: carol().address,
+		direction: 'in',
+		options: { minAmount: '100' },
+	});
 	const received = await transfer(alice(), 'USDC', carol().address, '150.25');
 	await transfer(alice(), 'USDC', carol().address, '99.999999'); // below the minimum
 	await transfer(alice(), 'USDC', bob().address, '500'); // not watched
@@ -78,7 +103,11 @@ test('USDC received by a watched wallet above a minimum in whole units: one item
 	await transfer(carol(), 'USDC', bob().address, '400'); // outgoing
 	const exact = await transfer(bob(), 'USDC', carol().address, '100'); // exactly the minimum
 	await settle(trigger, 2);
-	const receipt = await devnet.rpc<{ blockNumber: string; blockHash: string; logs: Array<{ logIndex: string }> }>(CHAIN, 'eth_getTransactionReceipt', [received]);
+	const receipt = await devnet.rpc<{
+		blockNumber: string;
+		blockHash: string;
+		logs: Array<{ logIndex: string }>;
+	}>(CHAIN, 'eth_getTransactionReceipt', [received]);
 	expect(items(trigger)).toHaveLength(2);
 	expect(items(trigger)[0]).toEqual({
 		chainId: CHAIN,
@@ -95,7 +124,12 @@ test('USDC received by a watched wallet above a minimum in whole units: one item
 		blockTimestamp: expect.any(Number),
 		logIndex: Number(BigInt(receipt.logs[0].logIndex)),
 	});
-	expect(items(trigger)[1]).toMatchObject({ transactionHash: exact, from: lower(bob().address), amount: '100000000', amountFormatted: '100' });
+	expect(items(trigger)[1]).toMatchObject({
+		transactionHash: exact,
+		from: lower(bob().address),
+		amount: '100000000',
+		amountFormatted: '100',
+	});
 	expect(trigger.errors).toEqual([]);
 });
 
@@ -105,22 +139,43 @@ test('any token, both directions: incoming and outgoing transfers of every token
 	const link = await transfer(carol(), 'LINK', bob().address, '1');
 	await transfer(alice(), 'USDC', bob().address, '1'); // not watched
 	await settle(trigger, 2);
-	expect(items(trigger).map((item) => [item.transactionHash, item.symbol, item.amountFormatted, item.decimals])).toEqual([
+	expect(
+		items(trigger).map((item) => [
+			item.transactionHash,
+			item.symbol,
+			item.amountFormatted,
+			item.decimals,
+		]),
+	).toEqual([
 		[dai, 'DAI', '0.5', 18],
 		[link, 'LINK', '1', 18],
 	]);
 });
 
 test('transfers made while the workflow is down arrive once after the restart', async () => {
-	const first = await activate({ contracts: token('USDC'), watchedAddresses: carol().address, direction: 'in' });
+	const first = await activate({
+		contracts: token('USDC'),
+		watchedAddresses: carol().address,
+		direction: 'in',
+	});
 	const before = await transfer(alice(), 'USDC', carol().address, '1');
 	await settle(first, 1);
 	await first.close();
-	const whileDown = [await transfer(alice(), 'USDC', carol().address, '2'), await transfer(bob(), 'USDC', carol().address, '3')];
-	const second = await activate({ contracts: token('USDC'), watchedAddresses: carol().address, direction: 'in' }, JSON.parse(JSON.stringify(first.staticData)));
+	const whileDown = [
+		await transfer(alice(), 'USDC', carol().address, '2'),
+		await transfer(bob(), 'USDC', carol().address, '3'),
+	];
+	const second = await activate(
+		{ contracts: token('USDC'), watchedAddresses: carol().address, direction: 'in' },
+		JSON.parse(JSON.stringify(first.staticData)),
+	);
 	const after = await transfer(alice(), 'USDC', carol().address, '4');
 	await settle(second, 3);
-	expect([...items(first), ...items(second)].map((item) => item.transactionHash)).toEqual([before, ...whileDown, after]);
+	expect([...items(first), ...items(second)].map((item) => item.transactionHash)).toEqual([
+		before,
+		...whileDown,
+		after,
+	]);
 });
 
 test('a reorganisation re-emits the transfers of the replacement blocks, flagged', async () => {
@@ -141,25 +196,44 @@ test('a reorganisation re-emits the transfers of the replacement blocks, flagged
 test('Fetch test event returns the newest matching transfer and moves no cursor', async () => {
 	const hash = await transfer(alice(), 'LINK', carol().address, '2.5');
 	await devnet.mine(CHAIN, 3);
-	const trigger = await activate({ contracts: token('LINK'), watchedAddresses: carol().address }, {}, 'manual');
+	const trigger = await activate(
+		{ contracts: token('LINK'), watchedAddresses: carol().address },
+		{},
+		'manual',
+	);
 	await trigger.manual();
-	expect(items(trigger)).toEqual([expect.objectContaining({ transactionHash: hash, symbol: 'LINK', amountFormatted: '2.5' })]);
+	expect(items(trigger)).toEqual([
+		expect.objectContaining({ transactionHash: hash, symbol: 'LINK', amountFormatted: '2.5' }),
+	]);
 	expect(JSON.stringify(trigger.staticData)).not.toContain('cursor');
 });
 
 test('bad input is refused at activation, naming the option', async () => {
-	await expect(activate({ contracts: 'USDC' })).rejects.toThrow('The option "Token Contracts" holds "usdc", which is not an address (0x and 40 hex digits)');
-	await expect(activate({ options: { minAmount: '1e6' } })).rejects.toThrow('The option "Minimum Amount" must be an amount in whole tokens, like "1000" or "0.5"; got "1e6"');
-	await expect(activate({ contracts: carol().address })).rejects.toThrow(/Invalid ERC20 Token Contract/);
+	await expect(activate({ contracts: 'USDC' })).rejects.toThrow(
+		'The option "Token Contracts" holds "usdc", which is not an address (0x and 40 hex digits)',
+	);
+	await expect(activate({ options: { minAmount: '1e6' } })).rejects.toThrow(
+		'The option "Minimum Amount" must be an amount in whole tokens, like "1000" or "0.5"; got "1e6"',
+	);
+	await expect(activate({ contracts: carol().address })).rejects.toThrow(
+		/Invalid ERC20 Token Contract/,
+	);
 });
 
 test('an answer with a malformed log is refused; the transfer arrives on the next poll', async () => {
 	const proxy = await startTamperingProxy(devnet.historicalUrl);
 	try {
-		const trigger = await activate({ contracts: token('USDC'), watchedAddresses: carol().address }, {}, 'trigger', proxy.url);
+		const trigger = await activate(
+			{ contracts: token('USDC'), watchedAddresses: carol().address },
+			{},
+			'trigger',
+			proxy.url,
+		);
 		await settle(trigger, 0);
 		proxy.tamper(1, '/chain/getblock', (body) => {
-			const blocks = body.data.blocks as Array<{ transactions: Array<{ logs: Array<{ topics: unknown }> }> }>;
+			const blocks = body.data.blocks as Array<{
+				transactions: Array<{ logs: Array<{ topics: unknown }> }>;
+			}>;
 			const withLogs = blocks.flatMap((block) => block.transactions).find((tx) => tx.logs.length);
 			if (withLogs) withLogs.logs[0].topics = ['Transfer'];
 			return body;
@@ -169,7 +243,9 @@ test('an answer with a malformed log is refused; the transfer arrives on the nex
 			trigger.tick();
 			return trigger.failedExecutions.length === 1;
 		});
-		expect(trigger.failedExecutions[0].message).toMatch(/log 0 of transaction 0 of block \d+ has the topics \["Transfer"\]/);
+		expect(trigger.failedExecutions[0].message).toMatch(
+			/log 0 of transaction 0 of block \d+ has the topics \["Transfer"\]/,
+		);
 		await settle(trigger, 1);
 		expect(items(trigger).map((item) => item.transactionHash)).toEqual([hash]);
 	} finally {
@@ -177,10 +253,13 @@ test('an answer with a malformed log is refused; the transfer arrives on the nex
 	}
 });
 
-test('the USDC-received example (devnet variant): its trigger, with the example\'s own parameters, fires once on a USDC payment to the treasury', async () => {
+test("the USDC-received example (devnet variant): its trigger, with the example's own parameters, fires once on a USDC payment to the treasury", async () => {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const example = require('../../examples/usdc-received-slack.devnet.json') as { nodes: Array<{ type: string; parameters: IDataObject }> };
-	const parameters = example.nodes.find((node) => node.type.endsWith('.expandTrigger'))?.parameters as IDataObject;
+	const example = require('../../examples/usdc-received-slack.devnet.json') as {
+		nodes: Array<{ type: string; parameters: IDataObject }>;
+	};
+	const parameters = example.nodes.find((node) => node.type.endsWith('.expandTrigger'))
+		?.parameters as IDataObject;
 	const first = devnet.chains[0];
 	const trigger = await activateTrigger({ ...parameters, pollIntervalSeconds: 1 }, credentials());
 	active.push(trigger);
@@ -189,9 +268,19 @@ test('the USDC-received example (devnet variant): its trigger, with the example\
 			await new Wallet(first.wallets[1].privateKey).signTransaction({
 				chainId: Number(first.chainId),
 				to: first.tokens.USDC.address,
-				data: erc20.encodeFunctionData('transfer', [first.wallets[3].address, parseUnits(amount, 6)]),
+				data: erc20.encodeFunctionData('transfer', [
+					first.wallets[3].address,
+					parseUnits(amount, 6),
+				]),
 				gasLimit: 100000,
-				nonce: Number(BigInt(await devnet.rpc<string>(first.chainId, 'eth_getTransactionCount', [first.wallets[1].address, 'pending']))),
+				nonce: Number(
+					BigInt(
+						await devnet.rpc<string>(first.chainId, 'eth_getTransactionCount', [
+							first.wallets[1].address,
+							'pending',
+						]),
+					),
+				),
 				maxFeePerGas: parseUnits('10', 'gwei'),
 				maxPriorityFeePerGas: 1n,
 			}),
@@ -199,5 +288,12 @@ test('the USDC-received example (devnet variant): its trigger, with the example\
 	await send('5'); // below the example's minimum of 100 USDC
 	const paid = await send('1250');
 	await settle(trigger, 1);
-	expect(items(trigger)).toEqual([expect.objectContaining({ transactionHash: paid, symbol: 'USDC', amountFormatted: '1250', to: lower(first.wallets[3].address) })]);
+	expect(items(trigger)).toEqual([
+		expect.objectContaining({
+			transactionHash: paid,
+			symbol: 'USDC',
+			amountFormatted: '1250',
+			to: lower(first.wallets[3].address),
+		}),
+	]);
 });

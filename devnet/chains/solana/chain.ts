@@ -78,7 +78,14 @@ export class SolanaChain {
 		this.svm = new LiteSVM().withBlockhashCheck(false).withTransactionHistory(100_000n);
 		this.svm.warpToSlot(0n);
 		const genesis = this.svm.latestBlockhash();
-		this.blocks.push({ slot: 0, blockhash: genesis, previousBlockhash: genesis, parentSlot: 0, blockTime: now(), signatures: [] });
+		this.blocks.push({
+			slot: 0,
+			blockhash: genesis,
+			previousBlockhash: genesis,
+			parentSlot: 0,
+			blockTime: now(),
+			signatures: [],
+		});
 		this.recentBlockhashes.push(genesis);
 	}
 
@@ -87,7 +94,10 @@ export class SolanaChain {
 	}
 
 	latestBlockhash(): { blockhash: Blockhash; lastValidBlockHeight: number } {
-		return { blockhash: this.svm.latestBlockhash() as Blockhash, lastValidBlockHeight: this.slot + BLOCKHASH_VALIDITY };
+		return {
+			blockhash: this.svm.latestBlockhash() as Blockhash,
+			lastValidBlockHeight: this.slot + BLOCKHASH_VALIDITY,
+		};
 	}
 
 	block(slot: number): SolanaBlock | undefined {
@@ -119,11 +129,19 @@ export class SolanaChain {
 		const compiled = getCompiledTransactionMessageDecoder().decode(messageBytes);
 		const base = BigInt(compiled.header.numSignerAccounts) * LAMPORTS_PER_SIGNATURE;
 		const message = decompileTransactionMessage(compiled);
-		const price = findSetComputeUnitPriceInstructionIndexAndMicroLamports(message)?.microLamports ?? 0n;
+		const price =
+			findSetComputeUnitPriceInstructionIndexAndMicroLamports(message)?.microLamports ?? 0n;
 		if (price === 0n) return base;
-		const budgetInstructions = message.instructions.filter((instruction) => instruction.programAddress === COMPUTE_BUDGET_PROGRAM_ADDRESS).length;
-		const defaultLimit = Math.min(DEFAULT_UNITS_PER_INSTRUCTION * (message.instructions.length - budgetInstructions), MAX_COMPUTE_UNIT_LIMIT);
-		const limit = BigInt(findSetComputeUnitLimitInstructionIndexAndUnits(message)?.units ?? defaultLimit);
+		const budgetInstructions = message.instructions.filter(
+			(instruction) => instruction.programAddress === COMPUTE_BUDGET_PROGRAM_ADDRESS,
+		).length;
+		const defaultLimit = Math.min(
+			DEFAULT_UNITS_PER_INSTRUCTION * (message.instructions.length - budgetInstructions),
+			MAX_COMPUTE_UNIT_LIMIT,
+		);
+		const limit = BigInt(
+			findSetComputeUnitLimitInstructionIndexAndUnits(message)?.units ?? defaultLimit,
+		);
 		return base + (price * limit + 999_999n) / 1_000_000n;
 	}
 
@@ -133,7 +151,9 @@ export class SolanaChain {
 		try {
 			transaction = getTransactionDecoder().decode(wire);
 		} catch (error) {
-			throw new RejectedTransaction(`failed to deserialize transaction: ${(error as Error).message}`);
+			throw new RejectedTransaction(
+				`failed to deserialize transaction: ${(error as Error).message}`,
+			);
 		}
 		const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
 		if (!('lifetimeToken' in message) || !this.recentBlockhashes.includes(message.lifetimeToken)) {
@@ -143,7 +163,10 @@ export class SolanaChain {
 		const preBalances = accountKeys.map((address) => this.balance(address));
 		const result = this.svm.sendTransaction(transaction);
 		if (result instanceof FailedTransactionMetadata) {
-			throw new RejectedTransaction(`Transaction simulation failed: ${result.toString()}`, result.meta().logs());
+			throw new RejectedTransaction(
+				`Transaction simulation failed: ${result.toString()}`,
+				result.meta().logs(),
+			);
 		}
 		const signature = getBase58Decoder().decode(result.signature());
 		const slot = this.nextBlock([signature]);
@@ -182,7 +205,14 @@ export class SolanaChain {
 		this.svm.warpToSlot(BigInt(slot));
 		this.svm.expireBlockhash();
 		const blockhash = this.svm.latestBlockhash();
-		this.blocks.push({ slot, blockhash, previousBlockhash: previous.blockhash, parentSlot: previous.slot, blockTime: now(), signatures });
+		this.blocks.push({
+			slot,
+			blockhash,
+			previousBlockhash: previous.blockhash,
+			parentSlot: previous.slot,
+			blockTime: now(),
+			signatures,
+		});
 		this.recentBlockhashes.push(blockhash);
 		if (this.recentBlockhashes.length > BLOCKHASH_VALIDITY) this.recentBlockhashes.shift();
 		return slot;

@@ -68,13 +68,20 @@ async function walletSigner(index: number): Promise<{ signer: KeyPairSigner; see
 	const seed = Mnemonic.fromPhrase(SOLANA_MNEMONIC).computeSeed();
 	const key = HDKey.fromMasterSeed(seed.slice(2)).derive(solanaPath(index));
 	const privateKey = new Uint8Array(key.privateKey);
-	return { signer: await createKeyPairSignerFromPrivateKeyBytes(privateKey, true), seed: privateKey };
+	return {
+		signer: await createKeyPairSignerFromPrivateKeyBytes(privateKey, true),
+		seed: privateKey,
+	};
 }
 
 /** Fixed, so the mint has the same address on every start. */
 const MINT_SEED = new Uint8Array(32).fill(0x5c);
 
-async function land(chain: SolanaChain, payer: TransactionSigner, instructions: Instruction[]): Promise<void> {
+async function land(
+	chain: SolanaChain,
+	payer: TransactionSigner,
+	instructions: Instruction[],
+): Promise<void> {
 	const message = pipe(
 		createTransactionMessage({ version: 0 }),
 		(draft) => setTransactionMessageFeePayerSigner(payer, draft),
@@ -87,7 +94,9 @@ async function land(chain: SolanaChain, payer: TransactionSigner, instructions: 
 
 /** Funded wallets and a USDC-like SPL mint with balances, through real transactions on the chain. */
 export async function deploySolanaFixtures(chain: SolanaChain): Promise<SolanaFixtures> {
-	const keys = await Promise.all(Array.from({ length: SOLANA_WALLET_COUNT }, (_, index) => walletSigner(index)));
+	const keys = await Promise.all(
+		Array.from({ length: SOLANA_WALLET_COUNT }, (_, index) => walletSigner(index)),
+	);
 	for (const { signer } of keys) chain.svm.airdrop(signer.address, lamports(WALLET_SOL));
 	const authority = keys[0].signer;
 	const mint = await createKeyPairSignerFromPrivateKeyBytes(MINT_SEED);
@@ -100,17 +109,35 @@ export async function deploySolanaFixtures(chain: SolanaChain): Promise<SolanaFi
 			space,
 			programAddress: TOKEN_PROGRAM_ADDRESS,
 		}),
-		getInitializeMint2Instruction({ mint: mint.address, decimals: USDC_DECIMALS, mintAuthority: authority.address }),
+		getInitializeMint2Instruction({
+			mint: mint.address,
+			decimals: USDC_DECIMALS,
+			mintAuthority: authority.address,
+		}),
 	]);
 	const accounts: Address[] = [];
 	for (const { signer } of keys) {
-		const [account] = await findAssociatedTokenPda({ owner: signer.address, mint: mint.address, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+		const [account] = await findAssociatedTokenPda({
+			owner: signer.address,
+			mint: mint.address,
+			tokenProgram: TOKEN_PROGRAM_ADDRESS,
+		});
 		accounts.push(account);
 	}
 	for (let index = 0; index < USDC_HOLDERS; index++) {
 		await land(chain, authority, [
-			getCreateAssociatedTokenIdempotentInstruction({ payer: authority, ata: accounts[index], owner: keys[index].signer.address, mint: mint.address }),
-			getMintToInstruction({ mint: mint.address, token: accounts[index], mintAuthority: authority, amount: USDC_PER_WALLET }),
+			getCreateAssociatedTokenIdempotentInstruction({
+				payer: authority,
+				ata: accounts[index],
+				owner: keys[index].signer.address,
+				mint: mint.address,
+			}),
+			getMintToInstruction({
+				mint: mint.address,
+				token: accounts[index],
+				mintAuthority: authority,
+				amount: USDC_PER_WALLET,
+			}),
 		]);
 	}
 	const base58 = getBase58Decoder();
@@ -126,7 +153,13 @@ export async function deploySolanaFixtures(chain: SolanaChain): Promise<SolanaFi
 				usdcAccount: accounts[index],
 			};
 		}),
-		usdc: { address: mint.address, symbol: 'USDC', name: 'Devnet USD Coin (SPL)', decimals: USDC_DECIMALS, mintAuthority: authority.address },
+		usdc: {
+			address: mint.address,
+			symbol: 'USDC',
+			name: 'Devnet USD Coin (SPL)',
+			decimals: USDC_DECIMALS,
+			mintAuthority: authority.address,
+		},
 		deployedAt: chain.slot,
 	};
 }

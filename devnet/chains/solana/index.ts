@@ -13,7 +13,9 @@ export const SOLANA_CHAIN_ID = '901';
 export const SOLANA_CHAIN_SYMBOL = 'DSOL';
 
 /** The Solana chain with its fixtures and its JSON-RPC endpoint on 127.0.0.1. */
-export async function startSolanaChain(port = 0): Promise<SolanaRuntime & { close(): Promise<void> }> {
+export async function startSolanaChain(
+	port = 0,
+): Promise<SolanaRuntime & { close(): Promise<void> }> {
 	const chain = new SolanaChain(SOLANA_CHAIN_ID);
 	const fixtures = await deploySolanaFixtures(chain);
 	const { server, url } = await serveSolanaRpc(chain, port);

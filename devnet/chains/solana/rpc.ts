@@ -1,5 +1,12 @@
 import { TOKEN_PROGRAM_ADDRESS, getMintDecoder, getTokenDecoder } from '@solana-program/token';
-import { type Address, address, getBase58Encoder, getBase64Decoder, getBase64Encoder, isAddress } from '@solana/kit';
+import {
+	type Address,
+	address,
+	getBase58Encoder,
+	getBase64Decoder,
+	getBase64Encoder,
+	isAddress,
+} from '@solana/kit';
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
@@ -24,16 +31,23 @@ class RpcError extends Error {
 type Params = unknown[];
 
 function addressParam(value: unknown): Address {
-	if (typeof value !== 'string' || !isAddress(value)) throw new RpcError(INVALID_PARAMS, `Invalid param: Invalid`);
+	if (typeof value !== 'string' || !isAddress(value))
+		throw new RpcError(INVALID_PARAMS, `Invalid param: Invalid`);
 	return address(value);
 }
 
 function base64Bytes(value: unknown, encoding: unknown): Uint8Array {
-	if (typeof value !== 'string') throw new RpcError(INVALID_PARAMS, 'Invalid params: expected an encoded transaction string');
+	if (typeof value !== 'string')
+		throw new RpcError(INVALID_PARAMS, 'Invalid params: expected an encoded transaction string');
 	try {
-		return new Uint8Array(encoding === 'base64' ? getBase64Encoder().encode(value) : getBase58Encoder().encode(value));
+		return new Uint8Array(
+			encoding === 'base64' ? getBase64Encoder().encode(value) : getBase58Encoder().encode(value),
+		);
 	} catch {
-		throw new RpcError(INVALID_PARAMS, `invalid ${encoding === 'base64' ? 'base64' : 'base58'} encoding`);
+		throw new RpcError(
+			INVALID_PARAMS,
+			`invalid ${encoding === 'base64' ? 'base64' : 'base58'} encoding`,
+		);
 	}
 }
 
@@ -64,7 +78,13 @@ export function solanaRpcMethods(chain: SolanaChain): Record<string, (params: Pa
 	const status = (signature: unknown) => {
 		const landed = typeof signature === 'string' ? chain.transaction(signature) : undefined;
 		if (!landed) return null;
-		return { slot: landed.slot, confirmations: null, err: null, status: { Ok: null }, confirmationStatus: 'finalized' };
+		return {
+			slot: landed.slot,
+			confirmations: null,
+			err: null,
+			status: { Ok: null },
+			confirmationStatus: 'finalized',
+		};
 	};
 	return {
 		getHealth: () => 'ok',
@@ -78,8 +98,12 @@ export function solanaRpcMethods(chain: SolanaChain): Record<string, (params: Pa
 		isBlockhashValid: (params) => withContext(chain.isRecentBlockhash(String(params[0]))),
 		getBalance: (params) => withContext(Number(chain.balance(addressParam(params[0])))),
 		getAccountInfo: (params) => withContext(account(addressParam(params[0]))),
-		getMultipleAccounts: (params) => withContext((Array.isArray(params[0]) ? params[0] : []).map((entry) => account(addressParam(entry)))),
-		getMinimumBalanceForRentExemption: (params) => Number(chain.svm.minimumBalanceForRentExemption(BigInt(Number(params[0] ?? 0)))),
+		getMultipleAccounts: (params) =>
+			withContext(
+				(Array.isArray(params[0]) ? params[0] : []).map((entry) => account(addressParam(entry))),
+			),
+		getMinimumBalanceForRentExemption: (params) =>
+			Number(chain.svm.minimumBalanceForRentExemption(BigInt(Number(params[0] ?? 0)))),
 		getFeeForMessage: (params) => {
 			try {
 				return withContext(Number(chain.feeFor(base64Bytes(params[0], 'base64'))));
@@ -95,9 +119,14 @@ export function solanaRpcMethods(chain: SolanaChain): Record<string, (params: Pa
 			const token = getTokenDecoder().decode(found.data);
 			const mint = chain.svm.getAccount(token.mint);
 			const decimals = mint.exists ? getMintDecoder().decode(mint.data).decimals : 0;
-			return withContext({ amount: token.amount.toString(), decimals, uiAmountString: uiAmount(token.amount, decimals) });
+			return withContext({
+				amount: token.amount.toString(),
+				decimals,
+				uiAmountString: uiAmount(token.amount, decimals),
+			});
 		},
-		getSignatureStatuses: (params) => withContext((Array.isArray(params[0]) ? params[0] : []).map(status)),
+		getSignatureStatuses: (params) =>
+			withContext((Array.isArray(params[0]) ? params[0] : []).map(status)),
 		sendTransaction: (params) => {
 			const wire = base64Bytes(params[0], config(params, 1).encoding ?? 'base58');
 			try {
@@ -137,20 +166,38 @@ function uiAmount(amount: bigint, decimals: number): string {
 }
 
 /** Answers one JSON-RPC request object. */
-function answer(methods: Record<string, (params: Params) => unknown>, request: { id?: unknown; method?: unknown; params?: unknown }) {
+function answer(
+	methods: Record<string, (params: Params) => unknown>,
+	request: { id?: unknown; method?: unknown; params?: unknown },
+) {
 	const id = request.id ?? null;
 	const method = typeof request.method === 'string' ? methods[request.method] : undefined;
 	try {
 		if (!method) throw new RpcError(METHOD_NOT_FOUND, 'Method not found');
-		return { jsonrpc: '2.0', id, result: method(Array.isArray(request.params) ? request.params : []) };
+		return {
+			jsonrpc: '2.0',
+			id,
+			result: method(Array.isArray(request.params) ? request.params : []),
+		};
 	} catch (error) {
 		if (!(error instanceof RpcError)) throw error;
-		return { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data ? { data: error.data } : {}) } };
+		return {
+			jsonrpc: '2.0',
+			id,
+			error: {
+				code: error.code,
+				message: error.message,
+				...(error.data ? { data: error.data } : {}),
+			},
+		};
 	}
 }
 
 /** The chain's JSON-RPC endpoint on 127.0.0.1 (single requests and batches). */
-export async function serveSolanaRpc(chain: SolanaChain, port = 0): Promise<{ server: Server; url: string }> {
+export async function serveSolanaRpc(
+	chain: SolanaChain,
+	port = 0,
+): Promise<{ server: Server; url: string }> {
 	const methods = solanaRpcMethods(chain);
 	const server = createServer((request, response) => {
 		readBody(request)
@@ -161,7 +208,9 @@ export async function serveSolanaRpc(chain: SolanaChain, port = 0): Promise<{ se
 				} catch {
 					return { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
 				}
-				return Array.isArray(body) ? body.map((entry) => answer(methods, entry)) : answer(methods, body as Record<string, unknown>);
+				return Array.isArray(body)
+					? body.map((entry) => answer(methods, entry))
+					: answer(methods, body as Record<string, unknown>);
 			})
 			.then((reply) => {
 				response.writeHead(200, { 'content-type': 'application/json' });
@@ -169,7 +218,13 @@ export async function serveSolanaRpc(chain: SolanaChain, port = 0): Promise<{ se
 			})
 			.catch(() => {
 				response.writeHead(500, { 'content-type': 'application/json' });
-				response.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }));
+				response.end(
+					JSON.stringify({
+						jsonrpc: '2.0',
+						id: null,
+						error: { code: -32603, message: 'Internal error' },
+					}),
+				);
 			});
 	});
 	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

@@ -18,10 +18,17 @@ const MAX_BLOCK_RANGE = 10n;
 const FEE_BASIS_POINTS = 5n;
 const APPROVALS_PAGE_SIZE = 2;
 const TRANSACTIONS_PAGE_SIZE = 10;
-const GAS_PRIORITY: Record<string, [bigint, bigint]> = { low: [10n, 10n], medium: [12n, 10n], high: [15n, 10n] };
+const GAS_PRIORITY: Record<string, [bigint, bigint]> = {
+	low: [10n, 10n],
+	medium: [12n, 10n],
+	high: [15n, 10n],
+};
 
 /** The pricing tokens of the ticker stream: every fixture token with a pool against USDC. */
-export function tickerTokens(pairs: Record<string, string>, tokens: Record<string, { address: string }>) {
+export function tickerTokens(
+	pairs: Record<string, string>,
+	tokens: Record<string, { address: string }>,
+) {
 	return Object.fromEntries(
 		Object.keys(pairs).map((pair) => {
 			const symbol = pair.split('/')[0];
@@ -37,15 +44,20 @@ const getbalance: Handler = async (context) => {
 	const timestamp = wholeNumber(context.params, 'timestamp');
 	const blockNumber = wholeNumber(context.params, 'blockNumber');
 	let blockTag = 'latest';
-	if (timestamp !== undefined) blockTag = toBlockTag(await blockAtTimestamp(chain, Number(timestamp)));
+	if (timestamp !== undefined)
+		blockTag = toBlockTag(await blockAtTimestamp(chain, Number(timestamp)));
 	else if (blockNumber !== undefined) {
 		if (blockNumber > BigInt(await headNumber(chain))) fail('invalidBlockNumber');
 		blockTag = toBlockTag(blockNumber);
 	}
 	if (!token) {
-		return { balance: BigInt(await chain.rpc<string>('eth_getBalance', [owner, blockTag])).toString() };
+		return {
+			balance: BigInt(await chain.rpc<string>('eth_getBalance', [owner, blockTag])).toString(),
+		};
 	}
-	const [balance] = await readContract(chain, token, erc20, 'balanceOf', [owner], blockTag).catch(() => fail('invalidToken'));
+	const [balance] = await readContract(chain, token, erc20, 'balanceOf', [owner], blockTag).catch(
+		() => fail('invalidToken'),
+	);
 	return { balance: String(balance) };
 };
 
@@ -72,14 +84,20 @@ const getblock: Handler = async (context) => {
 	if (end - start + 1n > MAX_BLOCK_RANGE) fail('invalidBlockRange');
 	const blocks = [];
 	for (let number = start; number <= end; number++) {
-		blocks.push(await blockRecord(chain, (await getRawBlock(chain, toBlockTag(number))) as Record<string, unknown>));
+		blocks.push(
+			await blockRecord(
+				chain,
+				(await getRawBlock(chain, toBlockTag(number))) as Record<string, unknown>,
+			),
+		);
 	}
 	return { blocks };
 };
 
 const getgasprice: Handler = async (context) => {
 	const chain = context.chain();
-	const [multiplier, divisor] = GAS_PRIORITY[text(context.params, 'gasPriority') ?? 'low'] ?? fail('invalidInput');
+	const [multiplier, divisor] =
+		GAS_PRIORITY[text(context.params, 'gasPriority') ?? 'low'] ?? fail('invalidInput');
 	const gasPrice = BigInt(await chain.rpc<string>('eth_gasPrice'));
 	return { gasPrice: ((gasPrice * multiplier) / divisor).toString() };
 };
@@ -110,7 +128,9 @@ const estimategas: Handler = async (context) => {
 		data: required(context.params, 'data'),
 		value: toBlockTag(wholeNumber(context.params, 'value') ?? 0n),
 	};
-	const estimate = await chain.rpc<string>('eth_estimateGas', [call]).catch(() => fail('executionReverted'));
+	const estimate = await chain
+		.rpc<string>('eth_estimateGas', [call])
+		.catch(() => fail('executionReverted'));
 	return { estimatedGas: BigInt(estimate).toString() };
 };
 
@@ -196,21 +216,44 @@ const gettickerprice: Handler = async (context) => {
 const getapprovaldata: Handler = async (context) => {
 	const chain = context.chain();
 	const owner = address(context.params, 'address');
-	const logs = await chain.rpc<Array<{ address: string; topics: string[]; blockNumber: string }>>('eth_getLogs', [
-		{ fromBlock: '0x0', toBlock: 'latest', topics: [erc20.getEvent('Approval')?.topicHash, `0x${owner.slice(2).toLowerCase().padStart(64, '0')}`] },
-	]);
+	const logs = await chain.rpc<Array<{ address: string; topics: string[]; blockNumber: string }>>(
+		'eth_getLogs',
+		[
+			{
+				fromBlock: '0x0',
+				toBlock: 'latest',
+				topics: [
+					erc20.getEvent('Approval')?.topicHash,
+					`0x${owner.slice(2).toLowerCase().padStart(64, '0')}`,
+				],
+			},
+		],
+	);
 	const latest = new Map<string, { token: string; spender: string; blockNumber: string }>();
 	for (const log of logs) {
 		const spender = getAddress(`0x${log.topics[2].slice(26)}`);
-		latest.set(`${log.address.toLowerCase()}:${spender}`, { token: getAddress(log.address), spender, blockNumber: log.blockNumber });
+		latest.set(`${log.address.toLowerCase()}:${spender}`, {
+			token: getAddress(log.address),
+			spender,
+			blockNumber: log.blockNumber,
+		});
 	}
-	const symbols = new Map(Object.values(chain.fixtures.tokens).map((token) => [token.address.toLowerCase(), token.symbol]));
+	const symbols = new Map(
+		Object.values(chain.fixtures.tokens).map((token) => [
+			token.address.toLowerCase(),
+			token.symbol,
+		]),
+	);
 	const approvals = [];
 	for (const { token, spender, blockNumber } of latest.values()) {
 		const [allowance] = await readContract(chain, token, erc20, 'allowance', [owner, spender]);
 		const [balance] = await readContract(chain, token, erc20, 'balanceOf', [owner]);
-		const block = await chain.rpc<{ timestamp: string }>('eth_getBlockByNumber', [blockNumber, false]);
-		const atRisk = (allowance as bigint) < (balance as bigint) ? (allowance as bigint) : (balance as bigint);
+		const block = await chain.rpc<{ timestamp: string }>('eth_getBlockByNumber', [
+			blockNumber,
+			false,
+		]);
+		const atRisk =
+			(allowance as bigint) < (balance as bigint) ? (allowance as bigint) : (balance as bigint);
 		approvals.push({
 			tokenAddress: token,
 			tokenSymbol: symbols.get(token.toLowerCase()) ?? '',
@@ -221,7 +264,11 @@ const getapprovaldata: Handler = async (context) => {
 			lastUpdated: String(Number(BigInt(block.timestamp))),
 		});
 	}
-	const offset = Number(text(context.params, 'pageToken') ? Buffer.from(String(context.params.pageToken), 'base64url').toString() : '0');
+	const offset = Number(
+		text(context.params, 'pageToken')
+			? Buffer.from(String(context.params.pageToken), 'base64url').toString()
+			: '0',
+	);
 	if (!Number.isInteger(offset) || offset < 0 || offset > approvals.length) fail('invalidInput');
 	const next = offset + APPROVALS_PAGE_SIZE;
 	return {
@@ -237,7 +284,9 @@ const getusertransactions: Handler = async (context) => {
 	const found = [];
 	const head = await headNumber(chain);
 	for (let number = 0; number <= head; number++) {
-		const block = (await getRawBlock(chain, toBlockTag(number))) as { transactions: Array<Record<string, string>> };
+		const block = (await getRawBlock(chain, toBlockTag(number))) as {
+			transactions: Array<Record<string, string>>;
+		};
 		for (const tx of block.transactions) {
 			const parties = [tx.from?.toLowerCase(), tx.to?.toLowerCase()];
 			if (!parties.includes(owner)) continue;
@@ -263,16 +312,29 @@ const portfolio: Handler = async (context) => {
 	const assetType = text(context.params, 'assetType') ?? 'all';
 	const assets: Array<Record<string, unknown>> = [];
 	if (assetType !== 'nonFungible') {
-		assets.push({ type: 'native', symbol: 'ETH', decimals: 18, balance: BigInt(await chain.rpc<string>('eth_getBalance', [owner, 'latest'])).toString() });
+		assets.push({
+			type: 'native',
+			symbol: 'ETH',
+			decimals: 18,
+			balance: BigInt(await chain.rpc<string>('eth_getBalance', [owner, 'latest'])).toString(),
+		});
 		for (const token of Object.values(chain.fixtures.tokens)) {
 			const [balance] = await readContract(chain, token.address, erc20, 'balanceOf', [owner]);
-			if (balance !== 0n) assets.push({ type: 'fungible', tokenAddress: token.address, symbol: token.symbol, decimals: token.decimals, balance: String(balance) });
+			if (balance !== 0n)
+				assets.push({
+					type: 'fungible',
+					tokenAddress: token.address,
+					symbol: token.symbol,
+					decimals: token.decimals,
+					balance: String(balance),
+				});
 		}
 	}
 	if (assetType !== 'fungible') {
 		const { nft } = chain.fixtures;
 		for (const [tokenId, holder] of Object.entries(nft.owners)) {
-			if (holder.toLowerCase() === owner.toLowerCase()) assets.push({ type: 'nonFungible', collection: nft.address, symbol: nft.symbol, tokenId });
+			if (holder.toLowerCase() === owner.toLowerCase())
+				assets.push({ type: 'nonFungible', collection: nft.address, symbol: nft.symbol, tokenId });
 		}
 	}
 	return { address: owner, assets, nextPageToken: null };
@@ -294,11 +356,17 @@ const genericCall: Handler = async (context) => {
 	}
 	const method = contractInterface.getFunction(methodName) ?? fail('invalidMethodName');
 	const parameters = context.params.parameters ?? [];
-	if (!Array.isArray(parameters) || parameters.length !== method.inputs.length) fail('invalidParameters');
+	if (!Array.isArray(parameters) || parameters.length !== method.inputs.length)
+		fail('invalidParameters');
 	const blockNumber = wholeNumber(context.params, 'blockNumber');
-	const result = await readContract(chain, contract, contractInterface, methodName, parameters, blockNumber === undefined ? 'latest' : toBlockTag(blockNumber)).catch(
-		() => fail('executionReverted'),
-	);
+	const result = await readContract(
+		chain,
+		contract,
+		contractInterface,
+		methodName,
+		parameters,
+		blockNumber === undefined ? 'latest' : toBlockTag(blockNumber),
+	).catch(() => fail('executionReverted'));
 	const plain = (value: unknown): unknown =>
 		typeof value === 'bigint' ? value.toString() : Array.isArray(value) ? value.map(plain) : value;
 	// As the backend answers: the method name as the key, one output as its value.

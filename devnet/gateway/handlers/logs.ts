@@ -32,7 +32,12 @@ export const historicalLogs: Handler = async (context) => {
 	const page = Number(text(context.params, 'page') ?? '1');
 	if (!Number.isSafeInteger(page) || page < 1) fail('invalidInput');
 	const raw = await chain.rpc<RawLog[]>('eth_getLogs', [
-		{ address: token, fromBlock: toBlockTag(start), toBlock: toBlockTag(end), topics: [erc20.getEvent(type)?.topicHash] },
+		{
+			address: token,
+			fromBlock: toBlockTag(start),
+			toBlock: toBlockTag(end),
+			topics: [erc20.getEvent(type)?.topicHash],
+		},
 	]);
 	// ERC-721 Transfer and Approval share the topic; only the ERC-20 layout (three topics) is this endpoint's.
 	const logs = raw
@@ -41,7 +46,11 @@ export const historicalLogs: Handler = async (context) => {
 			const topics = log.topics as string[];
 			const [first, second] = [topicAddress(topics[1]), topicAddress(topics[2])];
 			const value = BigInt(log.data as string).toString();
-			return { ...logRecord(log), ...(type === 'Transfer' ? { from: first, to: second } : { owner: first, spender: second }), value };
+			return {
+				...logRecord(log),
+				...(type === 'Transfer' ? { from: first, to: second } : { owner: first, spender: second }),
+				value,
+			};
 		});
 	const totalPages = Math.max(1, Math.ceil(logs.length / LOGS_PAGE_SIZE));
 	if (page > totalPages) fail('invalidPageNumber');

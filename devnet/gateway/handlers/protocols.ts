@@ -25,7 +25,14 @@ async function tokenDetails(context: HandlerContext, token: string) {
 		const [[name], [symbol], [decimals]] = await Promise.all(
 			['name', 'symbol', 'decimals'].map((method) => readContract(chain, token, erc20, method)),
 		);
-		return { address: token, name, symbol, decimals: Number(decimals), possibleSpam: false, verifiedContract: true };
+		return {
+			address: token,
+			name,
+			symbol,
+			decimals: Number(decimals),
+			possibleSpam: false,
+			verifiedContract: true,
+		};
 	} catch {
 		throw new ApiFailure('Invalid ERC20 Token Contract');
 	}
@@ -41,7 +48,9 @@ const gettokendetails: Handler = async (context) => {
 const balanceOf: Handler = async (context) => {
 	const token = address(context.params, 'tokenAddress');
 	const owner = address(context.params, 'address');
-	const [balance] = await readContract(context.chain(), token, erc20, 'balanceOf', [owner]).catch(() => fail('invalidToken'));
+	const [balance] = await readContract(context.chain(), token, erc20, 'balanceOf', [owner]).catch(
+		() => fail('invalidToken'),
+	);
 	return { balance: String(balance) };
 };
 
@@ -57,13 +66,21 @@ const getuserallowance: Handler = async (context) => {
 const transfer: Handler = async (context) => {
 	const token = address(context.params, 'tokenAddress');
 	const amount = wholeNumber(context.params, 'amount') ?? missing('amount');
-	return unsignedTransaction(context, token, erc20.encodeFunctionData('transfer', [address(context.params, 'to'), amount]));
+	return unsignedTransaction(
+		context,
+		token,
+		erc20.encodeFunctionData('transfer', [address(context.params, 'to'), amount]),
+	);
 };
 
 const approve: Handler = async (context) => {
 	const token = address(context.params, 'tokenAddress');
 	const amount = wholeNumber(context.params, 'amount') ?? missing('amount');
-	return unsignedTransaction(context, token, erc20.encodeFunctionData('approve', [address(context.params, 'to'), amount]));
+	return unsignedTransaction(
+		context,
+		token,
+		erc20.encodeFunctionData('approve', [address(context.params, 'to'), amount]),
+	);
 };
 
 /** The devnet chain of a dexId: the Uniswap V2 fixture is the only DEX it serves. */
@@ -72,12 +89,21 @@ function dexChain(context: HandlerContext, dexId: string | undefined) {
 	return context.useChain(chainId);
 }
 
-async function amountsOut(context: HandlerContext, dexId: string | undefined, path: string[], amountIn: bigint) {
+async function amountsOut(
+	context: HandlerContext,
+	dexId: string | undefined,
+	path: string[],
+	amountIn: bigint,
+) {
 	const chain = dexChain(context, dexId);
 	path.forEach((token) => address({ token }, 'token'));
-	const [amounts] = await readContract(chain, chain.fixtures.uniswapV2.router, uniswapRouter, 'getAmountsOut', [amountIn, path]).catch(
-		() => fail('poolNotFound'),
-	);
+	const [amounts] = await readContract(
+		chain,
+		chain.fixtures.uniswapV2.router,
+		uniswapRouter,
+		'getAmountsOut',
+		[amountIn, path],
+	).catch(() => fail('poolNotFound'));
 	return (amounts as bigint[]).map(String);
 }
 
@@ -85,7 +111,11 @@ const getprice: Handler = async (context) => {
 	const path = list(context.params, 'path');
 	const amountIn = wholeNumber(context.params, 'amountIn') ?? missing('amountIn');
 	const amounts = await amountsOut(context, text(context.params, 'dexId'), path, amountIn);
-	return { amountIn: amountIn.toString(), path, amountsOut: [amounts[0], amounts[amounts.length - 1]] };
+	return {
+		amountIn: amountIn.toString(),
+		path,
+		amountsOut: [amounts[0], amounts[amounts.length - 1]],
+	};
 };
 
 const getpools: Handler = async (context) => {
@@ -103,12 +133,21 @@ const getpools: Handler = async (context) => {
 const getpoolliquidity: Handler = async (context) => {
 	const chain = dexChain(context, text(context.params, 'dexId'));
 	const pool = address(context.params, 'poolAddress');
-	if (!Object.values(chain.fixtures.uniswapV2.pairs).some((pair) => pair.toLowerCase() === pool.toLowerCase())) fail('poolNotFound');
+	if (
+		!Object.values(chain.fixtures.uniswapV2.pairs).some(
+			(pair) => pair.toLowerCase() === pool.toLowerCase(),
+		)
+	)
+		fail('poolNotFound');
 	const [[token0], [token1], [reserve0, reserve1], [totalSupply]] = await Promise.all(
-		['token0', 'token1', 'getReserves', 'totalSupply'].map((method) => readContract(chain, pool, uniswapPair, method)),
+		['token0', 'token1', 'getReserves', 'totalSupply'].map((method) =>
+			readContract(chain, pool, uniswapPair, method),
+		),
 	);
 	const symbolOf = (token: unknown) =>
-		Object.values(chain.fixtures.tokens).find((entry) => entry.address.toLowerCase() === String(token).toLowerCase())?.symbol;
+		Object.values(chain.fixtures.tokens).find(
+			(entry) => entry.address.toLowerCase() === String(token).toLowerCase(),
+		)?.symbol;
 	return {
 		poolAddress: pool,
 		tokenA: token0,

@@ -28,7 +28,11 @@ import {
 	setTransactionMessageLifetimeUsingBlockhash,
 } from '@solana/kit';
 
-import { type LandedTransaction, RejectedTransaction, type SolanaChain } from '../../chains/solana/chain';
+import {
+	type LandedTransaction,
+	RejectedTransaction,
+	type SolanaChain,
+} from '../../chains/solana/chain';
 import type { SolanaFixtures } from '../../chains/solana/fixtures';
 import type { Handler, HandlerContext } from '../context';
 import { ApiFailure, fail, missing } from '../failure';
@@ -74,17 +78,25 @@ function tokenBalance(chain: SolanaChain, owner: Address, mint: Address): bigint
 
 /** What moved in a transaction: the first SOL or SPL transfer among its instructions. */
 function transferOf(landed: LandedTransaction): { to: string | null; value: string } {
-	const message = decompileTransactionMessage(getCompiledTransactionMessageDecoder().decode(landed.transaction.messageBytes));
+	const message = decompileTransactionMessage(
+		getCompiledTransactionMessageDecoder().decode(landed.transaction.messageBytes),
+	);
 	for (const instruction of message.instructions) {
 		if (instruction.programAddress === SYSTEM_PROGRAM_ADDRESS) {
 			try {
 				const transfer = parseTransferSolInstruction(instruction as never);
-				return { to: transfer.accounts.destination.address, value: transfer.data.amount.toString() };
+				return {
+					to: transfer.accounts.destination.address,
+					value: transfer.data.amount.toString(),
+				};
 			} catch {
 				continue;
 			}
 		}
-		if (instruction.programAddress === TOKEN_PROGRAM_ADDRESS && identifyTokenInstruction(instruction.data as Uint8Array) === TokenInstruction.TransferChecked) {
+		if (
+			instruction.programAddress === TOKEN_PROGRAM_ADDRESS &&
+			identifyTokenInstruction(instruction.data as Uint8Array) === TokenInstruction.TransferChecked
+		) {
 			const transfer = parseTransferCheckedInstruction(instruction as never);
 			return { to: transfer.accounts.destination.address, value: transfer.data.amount.toString() };
 		}
@@ -150,13 +162,17 @@ const getblock: SolanaHandler = async (params, { chain }) => {
 				previousBlockhash: block.previousBlockhash,
 				parentSlot: block.parentSlot,
 				timestamp: block.blockTime,
-				transactions: block.signatures.map((signature) => transactionRecord(chain.transaction(signature) as LandedTransaction)),
+				transactions: block.signatures.map((signature) =>
+					transactionRecord(chain.transaction(signature) as LandedTransaction),
+				),
 			},
 		],
 	};
 };
 
-const getdecimals: SolanaHandler = async (params, { chain }) => ({ decimals: String(mintDecimals(chain, publicKey(params, 'token') as Address)) });
+const getdecimals: SolanaHandler = async (params, { chain }) => ({
+	decimals: String(mintDecimals(chain, publicKey(params, 'token') as Address)),
+});
 
 /**
  * The Solana variant of fungibletoken/transfer (parameters per reference §2.2: token, feePayer, destination,
@@ -175,21 +191,53 @@ const transfer: SolanaHandler = async (params, runtime) => {
 	const decimals = mintDecimals(chain, mint);
 	const given = wholeNumber(params, 'decimals');
 	if (given !== undefined && Number(given) !== decimals) fail('invalidInput');
-	const [source] = await findAssociatedTokenPda({ owner: sender, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-	const [target] = await findAssociatedTokenPda({ owner: destination, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+	const [source] = await findAssociatedTokenPda({
+		owner: sender,
+		mint,
+		tokenProgram: TOKEN_PROGRAM_ADDRESS,
+	});
+	const [target] = await findAssociatedTokenPda({
+		owner: destination,
+		mint,
+		tokenProgram: TOKEN_PROGRAM_ADDRESS,
+	});
 	const instructions: Instruction[] = [];
 	if (!chain.svm.getAccount(target).exists) {
-		instructions.push(getCreateAssociatedTokenIdempotentInstruction({ payer: createNoopSigner(feePayer), ata: target, owner: destination, mint }));
+		instructions.push(
+			getCreateAssociatedTokenIdempotentInstruction({
+				payer: createNoopSigner(feePayer),
+				ata: target,
+				owner: destination,
+				mint,
+			}),
+		);
 	}
-	instructions.push(getTransferCheckedInstruction({ source, mint, destination: target, authority: createNoopSigner(sender), amount, decimals }));
+	instructions.push(
+		getTransferCheckedInstruction({
+			source,
+			mint,
+			destination: target,
+			authority: createNoopSigner(sender),
+			amount,
+			decimals,
+		}),
+	);
 	const message = pipe(
 		createTransactionMessage({ version: 'legacy' }),
 		(draft) => setTransactionMessageFeePayer(feePayer, draft),
 		(draft) => setTransactionMessageLifetimeUsingBlockhash(chain.latestBlockhash() as never, draft),
 		(draft) => appendTransactionMessageInstructions(instructions, draft),
 	);
-	const data = getBase64Decoder().decode(getTransactionEncoder().encode(compileTransaction(message)));
-	return { chainId: runtime.chainId, from: sender, feePayer, data, lastValidBlockHeight: chain.latestBlockhash().lastValidBlockHeight };
+	const data = getBase64Decoder().decode(
+		getTransactionEncoder().encode(compileTransaction(message)),
+	);
+	return {
+		chainId: runtime.chainId,
+		from: sender,
+		feePayer,
+		data,
+		lastValidBlockHeight: chain.latestBlockhash().lastValidBlockHeight,
+	};
 };
 
 const getpublicrpc: SolanaHandler = async (_params, { rpcUrl }) => ({ rpc: rpcUrl });
@@ -205,7 +253,10 @@ const handlers: Record<string, SolanaHandler> = {
 };
 
 /** The Solana runtime a call names (by chainId, which wins, or chainSymbol), if any. */
-function solanaRuntimeOf(params: Params, runtimes: Map<string, SolanaRuntime>): SolanaRuntime | undefined {
+function solanaRuntimeOf(
+	params: Params,
+	runtimes: Map<string, SolanaRuntime>,
+): SolanaRuntime | undefined {
 	const chainId = text(params, 'chainId');
 	if (chainId !== undefined) return runtimes.get(chainId);
 	const symbol = text(params, 'chainSymbol')?.toUpperCase();
@@ -216,7 +267,11 @@ function solanaRuntimeOf(params: Params, runtimes: Map<string, SolanaRuntime>): 
  * The handler for a call on a Solana chain, or undefined when the call names no Solana chain (the EVM
  * handlers answer it). A path without a Solana variant answers "Given function is not applicable".
  */
-export function solanaRoute(path: string, params: Params, runtimes: Map<string, SolanaRuntime>): Handler | undefined {
+export function solanaRoute(
+	path: string,
+	params: Params,
+	runtimes: Map<string, SolanaRuntime>,
+): Handler | undefined {
 	const runtime = solanaRuntimeOf(params, runtimes);
 	if (!runtime) return undefined;
 	return async (context: HandlerContext) => {

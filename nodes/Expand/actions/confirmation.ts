@@ -20,15 +20,33 @@ interface Receipt {
 }
 
 /** A receipt from the chain's JSON-RPC node is untrusted: its numbers are checked before they are used. */
-function checkedReceipt(this: IExecuteFunctions, receipt: Receipt, hash: string, itemIndex: number) {
-	const fields = { status: receipt.status, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice };
+function checkedReceipt(
+	this: IExecuteFunctions,
+	receipt: Receipt,
+	hash: string,
+	itemIndex: number,
+) {
+	const fields = {
+		status: receipt.status,
+		blockNumber: receipt.blockNumber,
+		gasUsed: receipt.gasUsed,
+		effectiveGasPrice: receipt.effectiveGasPrice,
+	};
 	for (const [name, value] of Object.entries(fields)) {
 		if (typeof value !== 'string' || !QUANTITY.test(value)) {
-			throw itemError(this.getNode(), itemIndex, `The receipt of ${hash} from the chain's JSON-RPC node has no valid "${name}"; got ${JSON.stringify(value)?.slice(0, 40)}`);
+			throw itemError(
+				this.getNode(),
+				itemIndex,
+				`The receipt of ${hash} from the chain's JSON-RPC node has no valid "${name}"; got ${JSON.stringify(value)?.slice(0, 40)}`,
+			);
 		}
 	}
 	if (receipt.transactionHash?.toLowerCase() !== hash.toLowerCase()) {
-		throw itemError(this.getNode(), itemIndex, `The chain's JSON-RPC node answered the receipt of ${hash} with another transaction's`);
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The chain's JSON-RPC node answered the receipt of ${hash} with another transaction's`,
+		);
 	}
 	return {
 		success: BigInt(fields.status as string) === 1n,
@@ -44,13 +62,24 @@ function checkedReceipt(this: IExecuteFunctions, receipt: Receipt, hash: string,
  * its status, block, gas used and fee paid. A reverted transaction, or none within the timeout, is
  * an error of the item.
  */
-export async function confirm(this: IExecuteFunctions, operation: OperationSpec, parameters: ItemParameters, records: IDataObject[], itemIndex: number): Promise<IDataObject[]> {
-	if (!operation.confirmable || !this.getNodeParameter('waitForConfirmation', itemIndex, false)) return records;
+export async function confirm(
+	this: IExecuteFunctions,
+	operation: OperationSpec,
+	parameters: ItemParameters,
+	records: IDataObject[],
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	if (!operation.confirmable || !this.getNodeParameter('waitForConfirmation', itemIndex, false))
+		return records;
 	const confirmations = BigInt(this.getNodeParameter('confirmations', itemIndex, 1) as number);
 	const timeoutMs = Number(this.getNodeParameter('confirmationTimeout', itemIndex, 120)) * 1000;
 	const chainId = parameters.values.get('chainId');
 	if (typeof chainId !== 'string') {
-		throw itemError(this.getNode(), itemIndex, 'Wait for Confirmation needs the chain by its ID ("chainId"), not by symbol');
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			'Wait for Confirmation needs the chain by its ID ("chainId"), not by symbol',
+		);
 	}
 	const client = new ChainClient(this, chainId, itemIndex, new Map());
 	const signal = this.getExecutionCancelSignal();
@@ -58,7 +87,12 @@ export async function confirm(this: IExecuteFunctions, operation: OperationSpec,
 	return await Promise.all(
 		records.map(async (record) => {
 			const hash = String(record.transactionHash ?? '');
-			if (!HASH.test(hash)) throw itemError(this.getNode(), itemIndex, `The API's answer has no transaction hash to wait for; got "${hash.slice(0, 80)}"`);
+			if (!HASH.test(hash))
+				throw itemError(
+					this.getNode(),
+					itemIndex,
+					`The API's answer has no transaction hash to wait for; got "${hash.slice(0, 80)}"`,
+				);
 			const deadline = Date.now() + timeoutMs;
 			for (;;) {
 				const raw = await client.rpc<Receipt | null>('eth_getTransactionReceipt', [hash]);
@@ -87,7 +121,11 @@ export async function confirm(this: IExecuteFunctions, operation: OperationSpec,
 					}
 				}
 				if (Date.now() + POLL_INTERVAL_MS > deadline) {
-					throw itemError(this.getNode(), itemIndex, `The transaction ${hash} was not confirmed ${confirmations} time(s) within ${timeoutMs / 1000} s; it may still be mined later`);
+					throw itemError(
+						this.getNode(),
+						itemIndex,
+						`The transaction ${hash} was not confirmed ${confirmations} time(s) within ${timeoutMs / 1000} s; it may still be mined later`,
+					);
 				}
 				await sleepUnlessAborted(POLL_INTERVAL_MS, signal);
 			}

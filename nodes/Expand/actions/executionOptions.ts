@@ -26,7 +26,11 @@ export function readExecutionOptions(this: IExecuteFunctions): ExecutionOptions 
 		const value = raw[name];
 		if (value === undefined) return undefined;
 		if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum) {
-			throw itemError(this.getNode(), 0, `The option "${name}" must be a whole number of at least ${minimum}; got ${JSON.stringify(value)}`);
+			throw itemError(
+				this.getNode(),
+				0,
+				`The option "${name}" must be a whole number of at least ${minimum}; got ${JSON.stringify(value)}`,
+			);
 		}
 		return value;
 	};

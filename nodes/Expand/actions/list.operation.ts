@@ -8,7 +8,11 @@ import { expandApiRequest } from '../../shared/transport';
 import { toRecords } from './records';
 
 /** The cursor of the page after this one, or undefined at the end. */
-function nextCursor(pagination: PaginationSpec, page: IDataObject, current: string | undefined): string | undefined {
+function nextCursor(
+	pagination: PaginationSpec,
+	page: IDataObject,
+	current: string | undefined,
+): string | undefined {
 	if (pagination.style === 'cursor') {
 		const next = page[pagination.nextField ?? 'nextPageToken'];
 		if (next === undefined || next === null || next === '' || next === 'null') return undefined;

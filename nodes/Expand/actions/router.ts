@@ -14,7 +14,12 @@ import * as list from './list.operation';
 import * as single from './request.operation';
 
 type OperationKind = {
-	execute(this: IExecuteFunctions, operation: OperationSpec, parameters: ItemParameters, itemIndex: number): Promise<IDataObject[]>;
+	execute(
+		this: IExecuteFunctions,
+		operation: OperationSpec,
+		parameters: ItemParameters,
+		itemIndex: number,
+	): Promise<IDataObject[]>;
 };
 
 function kindOf(operation: OperationSpec): OperationKind {
@@ -33,13 +38,30 @@ interface Execution {
 	tokenCache: TokenCache;
 }
 
-async function runItem(this: IExecuteFunctions, execution: Execution, itemIndex: number): Promise<INodeExecutionData[]> {
+async function runItem(
+	this: IExecuteFunctions,
+	execution: Execution,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const { operation, options, session } = execution;
 	const parameters = readItemParameters.call(this, operation, itemIndex);
 	await toSmallestUnits.call(this, operation, parameters, execution.tokenCache, itemIndex);
-	const records = await confirm.call(this, operation, parameters, await kindOf(operation).execute.call(this, operation, parameters, itemIndex), itemIndex);
+	const records = await confirm.call(
+		this,
+		operation,
+		parameters,
+		await kindOf(operation).execute.call(this, operation, parameters, itemIndex),
+		itemIndex,
+	);
 	if (operation.amounts && this.getNodeParameter('formatAmounts', itemIndex, false)) {
-		await addFormattedAmounts.call(this, operation, parameters, records, execution.tokenCache, itemIndex);
+		await addFormattedAmounts.call(
+			this,
+			operation,
+			parameters,
+			records,
+			execution.tokenCache,
+			itemIndex,
+		);
 	}
 	// Version 2 reads say what they answer; version 1 outputs stay as they were.
 	if (operation.kind === 'read' && this.getNode().typeVersion >= 2) {
@@ -50,7 +72,9 @@ async function runItem(this: IExecuteFunctions, execution: Execution, itemIndex:
 		const units = session.budget.spentBy(itemIndex);
 		for (const record of records) record.computeUnits = units;
 	}
-	return this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), { itemData: { item: itemIndex } });
+	return this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), {
+		itemData: { item: itemIndex },
+	});
 }
 
 /**
@@ -63,7 +87,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = findOperation(resource, operationName);
-	if (!operation) throw itemError(this.getNode(), 0, `The operation "${resource}/${operationName}" is not supported`);
+	if (!operation)
+		throw itemError(
+			this.getNode(),
+			0,
+			`The operation "${resource}/${operationName}" is not supported`,
+		);
 	const options = readExecutionOptions.call(this);
 	const session = openApiSession(this, options.session);
 	const execution: Execution = { operation, options, session, tokenCache: new Map() };

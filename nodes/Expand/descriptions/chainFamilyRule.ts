@@ -10,7 +10,10 @@ import { exactPattern } from './exactPattern';
  * so an expression (`={{ ... }}`) or an ID the list does not hold hides nothing: n8n drops the values
  * of hidden parameters before a run, and a field a chain may use must never be hidden on it.
  */
-export function chainFamilyRule(parameter: ParameterSpec, key: 'chainId' | '/chainId'): IDisplayOptions['hide'] {
+export function chainFamilyRule(
+	parameter: ParameterSpec,
+	key: 'chainId' | '/chainId',
+): IDisplayOptions['hide'] {
 	const others = chainsNotUsing(parameter).map((chain) => chain.chainId);
 	return others.length ? { [key]: [{ _cnd: { regex: exactPattern(others) } }] } : undefined;
 }

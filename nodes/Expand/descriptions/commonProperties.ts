@@ -6,7 +6,8 @@ export const chainSymbolProperty: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'ETH',
-	description: 'Select the chain by symbol (3 to 7 letters) instead of Chain; when set, no chain ID is sent',
+	description:
+		'Select the chain by symbol (3 to 7 letters) instead of Chain; when set, no chain ID is sent',
 };
 
 export const rpcProperty: INodeProperties = {
@@ -84,12 +85,14 @@ const amountsInOptions = [
 	{
 		name: 'Smallest Units',
 		value: 'smallest',
-		description: 'Integers in the smallest unit of the asset (wei; 12500000 for 12.5 USDC), sent as typed',
+		description:
+			'Integers in the smallest unit of the asset (wei; 12500000 for 12.5 USDC), sent as typed',
 	},
 	{
 		name: 'Whole Units',
 		value: 'whole',
-		description: "Decimals in units of the asset (12.5 USDC), converted exactly with the token's decimals",
+		description:
+			"Decimals in units of the asset (12.5 USDC), converted exactly with the token's decimals",
 	},
 ];
 
@@ -144,7 +147,8 @@ export const confirmationProperties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 120,
-		description: 'How long to wait before the item fails as not confirmed; the transaction may still be mined later',
+		description:
+			'How long to wait before the item fails as not confirmed; the transaction may still be mined later',
 		displayOptions: { show: { waitForConfirmation: [true] } },
 	},
 ];

@@ -10,10 +10,29 @@ export const earlierAdditionalFields: Record<number, Record<string, string[]>> =
 		'chain/getstorage': ['keys'],
 		'chain/gettransaction': ['address'],
 		'chain/sendtransaction': ['signature'],
-		'fungibletoken/approve': ['amount', 'delegate', 'from', 'gas', 'owner', 'to', 'token', 'tokenAddress'],
+		'fungibletoken/approve': [
+			'amount',
+			'delegate',
+			'from',
+			'gas',
+			'owner',
+			'to',
+			'token',
+			'tokenAddress',
+		],
 		'fungibletoken/getdecimals': ['token', 'tokenAddress'],
 		'fungibletoken/getname': ['publickey', 'token', 'tokenAddress'],
-		'fungibletoken/transfer': ['decimals', 'destination', 'feePayer', 'from', 'gas', 'sender', 'to', 'token', 'tokenAddress'],
+		'fungibletoken/transfer': [
+			'decimals',
+			'destination',
+			'feePayer',
+			'from',
+			'gas',
+			'sender',
+			'to',
+			'token',
+			'tokenAddress',
+		],
 	},
 	2: {
 		'bridge/getliquidity': ['address'],
@@ -29,7 +48,11 @@ export const earlierAdditionalFields: Record<number, Record<string, string[]>> =
 };
 
 /** The node versions whose Additional Fields also hold this parameter of this operation, from earlier releases. */
-export function earlierAdditionalVersions(resource: string, operation: string, parameter: string): number[] {
+export function earlierAdditionalVersions(
+	resource: string,
+	operation: string,
+	parameter: string,
+): number[] {
 	return Object.entries(earlierAdditionalFields)
 		.filter(([, operations]) => operations[`${resource}/${operation}`]?.includes(parameter))
 		.map(([version]) => Number(version));

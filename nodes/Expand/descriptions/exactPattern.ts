@@ -28,8 +28,9 @@ function patternOf(node: Trie): string {
 		const tail = patternOf(next);
 		byTail.set(tail, [...(byTail.get(tail) ?? []), escape(character)]);
 	}
-	const alternatives = [...byTail].map(([tail, characters]) =>
-		(characters.length === 1 ? characters[0] : `[${characters.sort().join('')}]`) + tail,
+	const alternatives = [...byTail].map(
+		([tail, characters]) =>
+			(characters.length === 1 ? characters[0] : `[${characters.sort().join('')}]`) + tail,
 	);
 	if (!alternatives.length) return '';
 	const ends = node.has(END);

@@ -66,7 +66,8 @@ export const executionOptionsProperty: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
-			description: "Time to wait for each response before giving up on that try. 0: n8n's default (5 minutes).",
+			description:
+				"Time to wait for each response before giving up on that try. 0: n8n's default (5 minutes).",
 		},
 	],
 };

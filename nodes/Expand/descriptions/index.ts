@@ -64,7 +64,9 @@ export function operationForms(): OperationForm[] {
 }
 
 /** The node's properties; `share` turns the operations' forms into scoped properties. */
-export function buildProperties(share: (forms: OperationForm[]) => INodeProperties[] = shareProperties): INodeProperties[] {
+export function buildProperties(
+	share: (forms: OperationForm[]) => INodeProperties[] = shareProperties,
+): INodeProperties[] {
 	const properties: INodeProperties[] = [resourceProperty];
 	for (const resource of resources) {
 		properties.push(operationProperty(resource.value, operationsOf(resource.value)));

@@ -43,7 +43,10 @@ function inVersions(versions: number[]): IDisplayOptions | undefined {
 	return { show: { '@version': versions } };
 }
 
-function withDisplay(property: INodeProperties, displayOptions: IDisplayOptions | undefined): INodeProperties {
+function withDisplay(
+	property: INodeProperties,
+	displayOptions: IDisplayOptions | undefined,
+): INodeProperties {
 	return displayOptions ? { ...property, displayOptions } : property;
 }
 
@@ -64,7 +67,11 @@ function byRole(parameters: ParameterSpec[]): ParameterSpec[] {
  * from where the property sits); version 1 shows it on every chain, as its first release did, so a
  * value saved there is never dropped.
  */
-function scoped(parameter: ParameterSpec, chain: 'chainId' | '/chainId', versions: number[] = NODE_VERSIONS): INodeProperties[] {
+function scoped(
+	parameter: ParameterSpec,
+	chain: 'chainId' | '/chainId',
+	versions: number[] = NODE_VERSIONS,
+): INodeProperties[] {
 	const property = parameterProperty(parameter);
 	const hide = chainFamilyRule(parameter, chain);
 	if (!hide) return versions.length ? [withDisplay(property, inVersions(versions))] : [];
@@ -72,12 +79,17 @@ function scoped(parameter: ParameterSpec, chain: 'chainId' | '/chainId', version
 	const laterRule = inVersions(later);
 	return [
 		...(versions.includes(1) ? [withDisplay(property, inVersions(VERSION_1))] : []),
-		...(later.length ? [{ ...property, displayOptions: { ...laterRule, hide: { ...laterRule?.hide, ...hide } } }] : []),
+		...(later.length
+			? [{ ...property, displayOptions: { ...laterRule, hide: { ...laterRule?.hide, ...hide } } }]
+			: []),
 	];
 }
 
 /** The property without the keys named: a copy that is not required, or has no placeholder. */
-function without(property: INodeProperties, ...keys: Array<keyof INodeProperties>): INodeProperties {
+function without(
+	property: INodeProperties,
+	...keys: Array<keyof INodeProperties>
+): INodeProperties {
 	const copy = { ...property };
 	for (const key of keys) delete copy[key];
 	return copy;
@@ -91,28 +103,47 @@ function without(property: INodeProperties, ...keys: Array<keyof INodeProperties
  */
 function topProperties(operation: OperationSpec, parameter: ParameterSpec): INodeProperties[] {
 	const versions = parameter.required ? NODE_VERSIONS : FROM_VERSION_2;
-	const earlier = earlierAdditionalVersions(operation.resource, operation.operation, parameter.name).filter((version) => versions.includes(version));
-	if (!parameterProperty(parameter).required || earlier.length === 0) return scoped(parameter, 'chainId', versions);
+	const earlier = earlierAdditionalVersions(
+		operation.resource,
+		operation.operation,
+		parameter.name,
+	).filter((version) => versions.includes(version));
+	if (!parameterProperty(parameter).required || earlier.length === 0)
+		return scoped(parameter, 'chainId', versions);
 	return [
-		...scoped(parameter, 'chainId', versions.filter((version) => !earlier.includes(version))),
+		...scoped(
+			parameter,
+			'chainId',
+			versions.filter((version) => !earlier.includes(version)),
+		),
 		...scoped(parameter, 'chainId', earlier).map((property) => without(property, 'required')),
 	];
 }
 
-const EARLIER_PLACE = 'Where an earlier release saved this field, now at the top. Set one of the two.';
+const EARLIER_PLACE =
+	'Where an earlier release saved this field, now at the top. Set one of the two.';
 
 /**
  * A parameter's options in Additional Fields: its own place (every version for an optional field;
  * version 1 for a promoted one), and the place earlier releases of some versions gave it, shown with
  * no chain-family rule, as those releases did.
  */
-function additionalProperties(operation: OperationSpec, parameter: ParameterSpec): INodeProperties[] {
+function additionalProperties(
+	operation: OperationSpec,
+	parameter: ParameterSpec,
+): INodeProperties[] {
 	const own = parameter.required ? [] : isPromoted(parameter) ? VERSION_1 : NODE_VERSIONS;
-	const earlier = earlierAdditionalVersions(operation.resource, operation.operation, parameter.name).filter((version) => !own.includes(version));
+	const earlier = earlierAdditionalVersions(
+		operation.resource,
+		operation.operation,
+		parameter.name,
+	).filter((version) => !own.includes(version));
 	const field = without(parameterProperty(parameter), 'required', 'placeholder');
 	return [
 		...scoped(parameter, '/chainId', own).map((property) => without(property, 'required')),
-		...(earlier.length ? [withDisplay({ ...field, description: EARLIER_PLACE }, inVersions(earlier))] : []),
+		...(earlier.length
+			? [withDisplay({ ...field, description: EARLIER_PLACE }, inVersions(earlier))]
+			: []),
 	];
 }
 
@@ -129,8 +160,13 @@ export function operationProperties(operation: OperationSpec): INodeProperties[]
 	if (operation.undocumented) properties.push(notice('undocumentedNotice', UNDOCUMENTED));
 	if (operation.chain) properties.push(chainIdProperty);
 	if (operation.protocol) properties.push(protocolProperty(operation.protocol));
-	properties.push(...byRole([...required, ...promoted]).flatMap((parameter) => topProperties(operation, parameter)));
-	if (operation.parameters.some((parameter) => parameter.unit)) properties.push(...amountsInProperties);
+	properties.push(
+		...byRole([...required, ...promoted]).flatMap((parameter) =>
+			topProperties(operation, parameter),
+		),
+	);
+	if (operation.parameters.some((parameter) => parameter.unit))
+		properties.push(...amountsInProperties);
 
 	if (operation.pagination) {
 		properties.push(returnAllProperty, {

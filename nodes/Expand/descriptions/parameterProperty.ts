@@ -11,7 +11,8 @@ function describe(parameter: ParameterSpec): string {
 	if (families.length) parts.push(`Required on ${families.join(' and ')} chains`);
 	else if (parameter.protocols?.length) parts.push(`Used by ${parameter.protocols.join(', ')}`);
 	if (parameter.unit) parts.push('Units: see Amounts In');
-	if (parameter.estimate) parts.push('Leave empty to have it estimated through Chain → Estimate Gas before the request');
+	if (parameter.estimate)
+		parts.push('Leave empty to have it estimated through Chain → Estimate Gas before the request');
 	return parts.join('. ');
 }
 
@@ -26,7 +27,9 @@ export function parameterProperty(parameter: ParameterSpec): INodeProperties {
 		name: parameter.name,
 		description: describe(parameter),
 		// An estimated value, or one required on some chain families only, may be left empty on the form.
-		...(parameter.required && !parameter.estimate && requiredFamilies(parameter).length === 0 ? { required: true } : {}),
+		...(parameter.required && !parameter.estimate && requiredFamilies(parameter).length === 0
+			? { required: true }
+			: {}),
 		...(parameter.placeholder ? { placeholder: parameter.placeholder } : {}),
 	};
 	if (parameter.options) {
@@ -39,7 +42,11 @@ export function parameterProperty(parameter: ParameterSpec): INodeProperties {
 	}
 	switch (parameter.type) {
 		case 'boolean':
-			return { ...base, type: 'boolean', default: (parameter.default as boolean | undefined) ?? false };
+			return {
+				...base,
+				type: 'boolean',
+				default: (parameter.default as boolean | undefined) ?? false,
+			};
 		case 'json':
 			return { ...base, type: 'json', default: '' };
 		default:

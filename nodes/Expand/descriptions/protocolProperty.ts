@@ -8,7 +8,10 @@ export function protocolProperty(parameter: ProtocolParameter): INodeProperties 
 	const protocol = protocols[parameter];
 	const options = [
 		...(protocol.noIdOption ? [{ name: protocol.noIdOption, value: '' }] : []),
-		...protocol.options.map((option) => ({ name: `${option.name} (${option.value})`, value: option.value })),
+		...protocol.options.map((option) => ({
+			name: `${option.name} (${option.value})`,
+			value: option.value,
+		})),
 	];
 	const defaultId = protocol.default ?? options[0]?.value ?? '';
 	return {

@@ -41,7 +41,11 @@ function universeOf(pairs: Array<[string, string]>): Universe {
 }
 
 /** The real pairs of resources × operations. */
-function crossProduct(universe: Universe, resources: Iterable<string>, operations: Set<string>): Pair[] {
+function crossProduct(
+	universe: Universe,
+	resources: Iterable<string>,
+	operations: Set<string>,
+): Pair[] {
 	const pairs: Pair[] = [];
 	for (const resource of resources) {
 		for (const operation of universe.get(resource) ?? []) {
@@ -62,18 +66,25 @@ function partition(universe: Universe, pairs: Array<[string, string]>): Share[] 
 		operations: new Set(pairs.map(([, operation]) => operation)),
 		pairs: showing,
 	};
-	if (crossProduct(universe, whole.resources, whole.operations).every((pair) => showing.has(pair))) return [whole];
+	if (crossProduct(universe, whole.resources, whole.operations).every((pair) => showing.has(pair)))
+		return [whole];
 	const owner = new Map<Pair, Share>();
 	const shares: Share[] = [];
-	const exists = (resource: string, operation: string) => universe.get(resource)?.has(operation) === true;
+	const exists = (resource: string, operation: string) =>
+		universe.get(resource)?.has(operation) === true;
 	for (const [resource, operation] of pairs) {
 		if (owner.has(pairOf(resource, operation))) continue;
 		// The pairs a share would newly cover when it takes this resource and operation.
 		const added = (share: Share) => [
-			...[...share.operations, operation].filter((other) => exists(resource, other)).map((other) => pairOf(resource, other)),
-			...[...share.resources].filter((other) => exists(other, operation)).map((other) => pairOf(other, operation)),
+			...[...share.operations, operation]
+				.filter((other) => exists(resource, other))
+				.map((other) => pairOf(resource, other)),
+			...[...share.resources]
+				.filter((other) => exists(other, operation))
+				.map((other) => pairOf(other, operation)),
 		];
-		const fits = (share: Share) => added(share).every((pair) => showing.has(pair) && (owner.get(pair) ?? share) === share);
+		const fits = (share: Share) =>
+			added(share).every((pair) => showing.has(pair) && (owner.get(pair) ?? share) === share);
 		let share = shares.find(fits);
 		if (!share) {
 			share = { resources: new Set(), operations: new Set(), pairs: new Set() };
@@ -93,7 +104,9 @@ function partition(universe: Universe, pairs: Array<[string, string]>): Share[] 
 function keyOf(property: INodeProperties): string {
 	let key = keys.get(property);
 	if (key === undefined) {
-		key = JSON.stringify(property.type === 'collection' ? { ...property, options: undefined } : property);
+		key = JSON.stringify(
+			property.type === 'collection' ? { ...property, options: undefined } : property,
+		);
 		keys.set(property, key);
 	}
 	return key;
@@ -108,7 +121,10 @@ interface Node extends Share {
 }
 
 function sharedNodes(universe: Universe, forms: OperationForm[]): Node[] {
-	const byKey = new Map<string, { property: INodeProperties; firstSeen: number; pairs: Array<[string, string]> }>();
+	const byKey = new Map<
+		string,
+		{ property: INodeProperties; firstSeen: number; pairs: Array<[string, string]> }
+	>();
 	let seen = 0;
 	for (const form of forms) {
 		for (const property of form.properties) {
@@ -144,10 +160,12 @@ function sequences(nodes: Node[], forms: OperationForm[]): Node[][] {
 function order(nodes: Node[], forms: OperationForm[]): { sorted: Node[] } | { cycle: Node[] } {
 	const after = new Map<Node, Set<Node>>(nodes.map((node) => [node, new Set()]));
 	for (const sequence of sequences(nodes, forms)) {
-		for (let index = 1; index < sequence.length; index++) after.get(sequence[index - 1])!.add(sequence[index]);
+		for (let index = 1; index < sequence.length; index++)
+			after.get(sequence[index - 1])!.add(sequence[index]);
 	}
 	const waiting = new Map<Node, number>(nodes.map((node) => [node, 0]));
-	for (const successors of after.values()) for (const node of successors) waiting.set(node, waiting.get(node)! + 1);
+	for (const successors of after.values())
+		for (const node of successors) waiting.set(node, waiting.get(node)! + 1);
 	const ready = nodes.filter((node) => waiting.get(node) === 0);
 	const sorted: Node[] = [];
 	const done = new Set<Node>();
@@ -164,7 +182,8 @@ function order(nodes: Node[], forms: OperationForm[]): { sorted: Node[] } | { cy
 	if (sorted.length === nodes.length) return { sorted };
 	// Walk back along unsorted predecessors until a node repeats: that walk closes a cycle.
 	const before = new Map<Node, Node>();
-	for (const [node, successors] of after) for (const successor of successors) if (!done.has(node)) before.set(successor, node);
+	for (const [node, successors] of after)
+		for (const successor of successors) if (!done.has(node)) before.set(successor, node);
 	const path: Node[] = [];
 	let node = nodes.find((candidate) => !done.has(candidate))!;
 	while (!path.includes(node)) {
@@ -183,11 +202,16 @@ type DisplayRule = Required<INodeProperties>['displayOptions'];
  * operations shown and the other resources that have one of them hidden (none: the operations alone,
  * shown or all others hidden).
  */
-function displayRule(universe: Universe, share: Share, keys: { resource: string; operation: string }): DisplayRule {
+function displayRule(
+	universe: Universe,
+	share: Share,
+	keys: { resource: string; operation: string },
+): DisplayRule {
 	const otherOperations = (resources: Iterable<string>) => {
 		const hidden = new Set<string>();
 		for (const resource of resources) {
-			for (const operation of universe.get(resource) ?? []) if (!share.operations.has(operation)) hidden.add(operation);
+			for (const operation of universe.get(resource) ?? [])
+				if (!share.operations.has(operation)) hidden.add(operation);
 		}
 		return hidden.size ? { [keys.operation]: [...hidden] } : {};
 	};
@@ -215,7 +239,10 @@ function displayRule(universe: Universe, share: Share, keys: { resource: string;
 function merged(own: DisplayRule | undefined, rule: DisplayRule): DisplayRule {
 	const show = { ...own?.show, ...rule.show };
 	const hide = { ...own?.hide, ...rule.hide };
-	return { ...(Object.keys(show).length ? { show } : {}), ...(Object.keys(hide).length ? { hide } : {}) };
+	return {
+		...(Object.keys(show).length ? { show } : {}),
+		...(Object.keys(hide).length ? { hide } : {}),
+	};
 }
 
 /** The collection's options of a node, each shared among the node's pairs that offer it. */
@@ -224,7 +251,9 @@ function sharedOptions(node: Node, forms: OperationForm[]): INodeProperties[] {
 	const universe = universeOf(members.map((form) => [form.resource, form.operation]));
 	const byKey = new Map<string, { option: INodeProperties; pairs: Array<[string, string]> }>();
 	for (const form of members) {
-		const collection = form.properties.find((property) => keyOf(property) === keyOf(node.property))!;
+		const collection = form.properties.find(
+			(property) => keyOf(property) === keyOf(node.property),
+		)!;
 		for (const option of collection.options as INodeProperties[]) {
 			const key = JSON.stringify(option);
 			const entry = byKey.get(key) ?? { option, pairs: [] };
@@ -257,14 +286,22 @@ export function shareProperties(forms: OperationForm[]): INodeProperties[] {
 			break;
 		}
 		// Two forms order shared properties differently: one of them stops being shared.
-		const split = result.cycle.filter((node) => node.pairs.size > 1).sort((a, b) => a.pairs.size - b.pairs.size)[0];
-		if (!split) throw new Error(`A form lists one property twice: ${result.cycle[0].property.name}`);
+		const split = result.cycle
+			.filter((node) => node.pairs.size > 1)
+			.sort((a, b) => a.pairs.size - b.pairs.size)[0];
+		if (!split)
+			throw new Error(`A form lists one property twice: ${result.cycle[0].property.name}`);
 		nodes = nodes.flatMap((node) =>
 			node !== split
 				? [node]
 				: [...node.pairs].map((pair) => {
 						const [resource, operation] = splitPair(pair);
-						return { ...node, resources: new Set([resource]), operations: new Set([operation]), pairs: new Set([pair]) };
+						return {
+							...node,
+							resources: new Set([resource]),
+							operations: new Set([operation]),
+							pairs: new Set([pair]),
+						};
 					}),
 		);
 	}

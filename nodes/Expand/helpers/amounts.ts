@@ -22,7 +22,9 @@ export interface TokenDetails {
 export type TokenCache = Map<string, Promise<TokenDetails>>;
 
 function getPath(record: IDataObject, path: string): unknown {
-	return path.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], record);
+	return path
+		.split('.')
+		.reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], record);
 }
 
 function setPath(record: IDataObject, path: string, value: unknown): void {
@@ -39,9 +41,15 @@ async function fetchTokenDetails(
 	itemIndex: number,
 ): Promise<TokenDetails> {
 	const lookup = findOperation('fungibletoken', 'gettokendetails') as OperationSpec;
-	const chainValues = new Map<string, PreparedValue>([...values].filter(([name]) => ['chainId', 'chainSymbol', 'rpc'].includes(name)));
+	const chainValues = new Map<string, PreparedValue>(
+		[...values].filter(([name]) => ['chainId', 'chainSymbol', 'rpc'].includes(name)),
+	);
 	chainValues.set('tokenAddress', token);
-	const data = await expandApiRequest.call(this, buildRequest(lookup, { values: chainValues, extra: {}, rawBody: {} }), itemIndex);
+	const data = await expandApiRequest.call(
+		this,
+		buildRequest(lookup, { values: chainValues, extra: {}, rawBody: {} }),
+		itemIndex,
+	);
 	const details = (Array.isArray(data) ? data[0] : data) as IDataObject | undefined;
 	const decimals = Number(details?.decimals);
 	if (!details || !Number.isInteger(decimals) || decimals < 0) {
@@ -61,7 +69,11 @@ export async function detailsFor(
 	const chain = chainOf(values.get('chainId') ?? '1', values.get('chainSymbol'));
 	if (!token || token.toLowerCase() === NATIVE_PLACEHOLDER) {
 		if (!chain) {
-			throw itemError(this.getNode(), itemIndex, `The decimals of the native asset of chain "${values.get('chainId') ?? values.get('chainSymbol')}" are not known; turn off "Add Formatted Amounts" and use Amounts In: Smallest Units for it`);
+			throw itemError(
+				this.getNode(),
+				itemIndex,
+				`The decimals of the native asset of chain "${values.get('chainId') ?? values.get('chainSymbol')}" are not known; turn off "Add Formatted Amounts" and use Amounts In: Smallest Units for it`,
+			);
 		}
 		return { decimals: chain.nativeDecimals, symbol: chain.nativeSymbol };
 	}
@@ -90,7 +102,13 @@ async function formatRecord(
 		: amount.tokenParam
 			? (parameters.values.get(amount.tokenParam) as string | undefined)
 			: undefined;
-	const { decimals, symbol } = await detailsFor.call(this, token, parameters.values, cache, itemIndex);
+	const { decimals, symbol } = await detailsFor.call(
+		this,
+		token,
+		parameters.values,
+		cache,
+		itemIndex,
+	);
 	setPath(record, `${amount.field}Formatted`, formatUnits(raw, decimals));
 	record.decimals = decimals;
 	record.symbol = symbol;

@@ -24,7 +24,9 @@ export function checkChainFamilyFields(
 	const selected = chainOf(undefined, symbol);
 	const chosen = findChain(String(listed ?? '1').trim());
 	if (!selected || !chosen) return;
-	const hidden = operation.parameters.filter((spec) => isUsedOn(spec, selected) && !isUsedOn(spec, chosen));
+	const hidden = operation.parameters.filter(
+		(spec) => isUsedOn(spec, selected) && !isUsedOn(spec, chosen),
+	);
 	if (!hidden.length) return;
 	throw itemError(
 		node,

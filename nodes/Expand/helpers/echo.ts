@@ -12,17 +12,26 @@ import type { ItemParameters } from './parameters';
  * a provider's key.
  */
 export function queryOf(operation: OperationSpec, parameters: ItemParameters): IDataObject {
-	const identifying = operation.parameters.filter((spec) => spec.role === 'who' || spec.role === 'what').map((spec) => spec.name);
+	const identifying = operation.parameters
+		.filter((spec) => spec.role === 'who' || spec.role === 'what')
+		.map((spec) => spec.name);
 	const query: IDataObject = {};
-	for (const name of ['chainId', 'chainSymbol', ...(operation.protocol ? [operation.protocol] : [])]) {
+	for (const name of [
+		'chainId',
+		'chainSymbol',
+		...(operation.protocol ? [operation.protocol] : []),
+	]) {
 		const value = parameters.values.get(name);
 		if (value !== undefined) query[name] = value as IDataObject[string];
 	}
-	if (operation.protocol && query[operation.protocol] === undefined) query[operation.protocol] = null;
-	for (const name of identifying) query[name] = (parameters.values.get(name) ?? null) as IDataObject[string];
+	if (operation.protocol && query[operation.protocol] === undefined)
+		query[operation.protocol] = null;
+	for (const name of identifying)
+		query[name] = (parameters.values.get(name) ?? null) as IDataObject[string];
 	for (const spec of operation.parameters) {
 		const value = parameters.values.get(spec.name);
-		if (!(spec.name in query) && value !== undefined) query[spec.name] = value as IDataObject[string];
+		if (!(spec.name in query) && value !== undefined)
+			query[spec.name] = value as IDataObject[string];
 	}
 	return query;
 }

@@ -8,7 +8,13 @@ import { type PreparedValue, prepareValues } from './validation';
 
 /** Checks for the parameters the engine adds to operations (chain selection). */
 const COMMON_PARAMETERS: ParameterSpec[] = [
-	{ name: 'chainId', type: 'text', description: '', pattern: '^\\d+$', patternHint: 'a numeric chain ID' },
+	{
+		name: 'chainId',
+		type: 'text',
+		description: '',
+		pattern: '^\\d+$',
+		patternHint: 'a numeric chain ID',
+	},
 	{
 		name: 'chainSymbol',
 		type: 'text',
@@ -16,14 +22,23 @@ const COMMON_PARAMETERS: ParameterSpec[] = [
 		pattern: '^[A-Za-z0-9-]{3,7}$',
 		patternHint: '3 to 7 letters, digits or dashes',
 	},
-	{ name: 'rpc', type: 'text', description: '', pattern: '^(https?|wss?)://\\S+$', patternHint: 'an http(s) or ws(s) URL' },
+	{
+		name: 'rpc',
+		type: 'text',
+		description: '',
+		pattern: '^(https?|wss?)://\\S+$',
+		patternHint: 'an http(s) or ws(s) URL',
+	},
 ];
 
 /** How the amount fields with a unit are typed (Amounts In). */
 export type AmountsIn = 'whole' | 'smallest';
 
 /** In whole units an amount is a plain decimal; its decimals are checked against the token's when converted. */
-const WHOLE_UNITS = { pattern: '^\\d+(\\.\\d+)?$', patternHint: 'a number of whole units, like 12.5' };
+const WHOLE_UNITS = {
+	pattern: '^\\d+(\\.\\d+)?$',
+	patternHint: 'a number of whole units, like 12.5',
+};
 
 export interface ItemParameters {
 	values: Map<string, PreparedValue>;
@@ -35,13 +50,19 @@ export interface ItemParameters {
 	rawBody: IDataObject;
 }
 
-function readExtra(this: IExecuteFunctions, operation: OperationSpec, itemIndex: number): Pick<ItemParameters, 'extra' | 'rawBody'> {
+function readExtra(
+	this: IExecuteFunctions,
+	operation: OperationSpec,
+	itemIndex: number,
+): Pick<ItemParameters, 'extra' | 'rawBody'> {
 	if (!operation.undocumented) return { extra: {}, rawBody: {} };
 	const collection = this.getNodeParameter('extraParameters', itemIndex, {}) as {
 		parameter?: Array<{ name: string; value: string }>;
 	};
 	const extra = Object.fromEntries(
-		(collection.parameter ?? []).filter((entry) => entry.name !== '').map((entry) => [entry.name, entry.value]),
+		(collection.parameter ?? [])
+			.filter((entry) => entry.name !== '')
+			.map((entry) => [entry.name, entry.value]),
 	);
 	if (operation.method !== 'POST') return { extra, rawBody: {} };
 	const raw = this.getNodeParameter('rawBody', itemIndex, {}) as unknown;
@@ -66,7 +87,12 @@ const isSet = (value: unknown) => value !== undefined && value !== null && value
  * (descriptions/earlierPlacements.ts): the one that is set; two different values are refused
  * rather than one of them guessed.
  */
-function oneOfTwoPlaces(node: INode, itemIndex: number, name: string, places: { top: unknown; additional: unknown }): unknown {
+function oneOfTwoPlaces(
+	node: INode,
+	itemIndex: number,
+	name: string,
+	places: { top: unknown; additional: unknown },
+): unknown {
 	if (!isSet(places.additional)) return places.top;
 	if (!isSet(places.top) || places.top === places.additional) return places.additional;
 	throw itemError(
@@ -77,12 +103,17 @@ function oneOfTwoPlaces(node: INode, itemIndex: number, name: string, places: { 
 }
 
 /** Reads one item's values from the form (API names), checks them, and returns them ready to send. */
-export function readItemParameters(this: IExecuteFunctions, operation: OperationSpec, itemIndex: number): ItemParameters {
+export function readItemParameters(
+	this: IExecuteFunctions,
+	operation: OperationSpec,
+	itemIndex: number,
+): ItemParameters {
 	const { typeVersion } = this.getNode();
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const raw: Record<string, unknown> = { ...additional };
 	if (operation.chain) raw.chainId = this.getNodeParameter('chainId', itemIndex, '');
-	if (operation.protocol) raw[operation.protocol] = this.getNodeParameter(operation.protocol, itemIndex, '');
+	if (operation.protocol)
+		raw[operation.protocol] = this.getNodeParameter(operation.protocol, itemIndex, '');
 	// Version 1 keeps promoted fields in Additional Fields; from version 2 they are at the top.
 	const topLevel = (spec: ParameterSpec) => spec.required || (isPromoted(spec) && typeVersion >= 2);
 	for (const parameter of operation.parameters.filter(topLevel)) {
@@ -92,15 +123,23 @@ export function readItemParameters(this: IExecuteFunctions, operation: Operation
 		});
 	}
 	// Version 1 hides no field by chain family (descriptions/operationProperties.ts): none can be missing.
-	if (operation.chain && typeVersion >= 2) checkChainFamilyFields(this.getNode(), itemIndex, operation, raw.chainSymbol);
+	if (operation.chain && typeVersion >= 2)
+		checkChainFamilyFields(this.getNode(), itemIndex, operation, raw.chainSymbol);
 	// The API prefers chainId when both are sent, so a chosen symbol must travel alone.
 	if (typeof raw.chainSymbol === 'string' && raw.chainSymbol.trim() !== '') delete raw.chainId;
 
 	const hasUnits = operation.parameters.some((spec) => spec.unit);
-	const amountsIn = (hasUnits ? this.getNodeParameter('amountsIn', itemIndex, 'smallest') : 'smallest') as AmountsIn;
+	const amountsIn = (
+		hasUnits ? this.getNodeParameter('amountsIn', itemIndex, 'smallest') : 'smallest'
+	) as AmountsIn;
 	const checked =
 		amountsIn === 'whole'
-			? { ...operation, parameters: operation.parameters.map((spec) => (spec.unit ? { ...spec, ...WHOLE_UNITS } : spec)) }
+			? {
+					...operation,
+					parameters: operation.parameters.map((spec) =>
+						spec.unit ? { ...spec, ...WHOLE_UNITS } : spec,
+					),
+				}
 			: operation;
 	const values = prepareValues(this.getNode(), itemIndex, checked, raw, COMMON_PARAMETERS);
 	return { values, amountsIn, ...readExtra.call(this, operation, itemIndex) };

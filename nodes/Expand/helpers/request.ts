@@ -33,7 +33,11 @@ export function buildRequest(operation: OperationSpec, parameters: ItemParameter
 		for (const [name, value] of parameters.values) qs[name] = queryValue(value);
 		if (Object.keys(qs).length) request.qs = qs;
 	} else {
-		request.body = { ...parameters.rawBody, ...parameters.extra, ...Object.fromEntries(parameters.values) } as IDataObject;
+		request.body = {
+			...parameters.rawBody,
+			...parameters.extra,
+			...Object.fromEntries(parameters.values),
+		} as IDataObject;
 	}
 	return request;
 }

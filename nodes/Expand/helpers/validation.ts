@@ -10,7 +10,9 @@ import type { OperationSpec, ParameterSpec, ValidationRule } from '../../shared/
 export type PreparedValue = string | boolean | string[] | unknown;
 
 function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 function fail(node: INode, itemIndex: number, message: string): never {
@@ -47,7 +49,11 @@ function toJson(node: INode, itemIndex: number, name: string, value: unknown): u
 function checkText(node: INode, itemIndex: number, spec: ParameterSpec, value: unknown): string {
 	const text = typeof value === 'string' ? value.trim() : String(value);
 	if (spec.options && !spec.options.includes(text)) {
-		fail(node, itemIndex, `The parameter "${spec.name}" must be one of ${spec.options.join(', ')}; got "${text}"`);
+		fail(
+			node,
+			itemIndex,
+			`The parameter "${spec.name}" must be one of ${spec.options.join(', ')}; got "${text}"`,
+		);
 	}
 	if (spec.pattern && !new RegExp(spec.pattern).test(text)) {
 		fail(
@@ -59,7 +65,12 @@ function checkText(node: INode, itemIndex: number, spec: ParameterSpec, value: u
 	return text;
 }
 
-function prepareOne(node: INode, itemIndex: number, spec: ParameterSpec, value: unknown): PreparedValue {
+function prepareOne(
+	node: INode,
+	itemIndex: number,
+	spec: ParameterSpec,
+	value: unknown,
+): PreparedValue {
 	switch (spec.type) {
 		case 'boolean':
 			return typeof value === 'boolean' ? value : String(value) === 'true';
@@ -72,13 +83,20 @@ function prepareOne(node: INode, itemIndex: number, spec: ParameterSpec, value: 
 	}
 }
 
-const RULES: Record<ValidationRule, (node: INode, itemIndex: number, values: Map<string, PreparedValue>) => void> = {
+const RULES: Record<
+	ValidationRule,
+	(node: INode, itemIndex: number, values: Map<string, PreparedValue>) => void
+> = {
 	blockRange(node, itemIndex, values) {
 		const start = values.get('startBlock') as string | undefined;
 		const end = values.get('endBlock') as string | undefined;
 		if (values.has('blockNumber')) {
 			if (start !== undefined || end !== undefined) {
-				fail(node, itemIndex, 'Set either the parameter "blockNumber" or "startBlock" and "endBlock", not both');
+				fail(
+					node,
+					itemIndex,
+					'Set either the parameter "blockNumber" or "startBlock" and "endBlock", not both',
+				);
 			}
 			return;
 		}
@@ -91,7 +109,11 @@ const RULES: Record<ValidationRule, (node: INode, itemIndex: number, values: Map
 		}
 		const span = BigInt(end) - BigInt(start) + 1n;
 		if (span <= 0n) {
-			fail(node, itemIndex, `The parameter "startBlock" (${start}) must not be after "endBlock" (${end})`);
+			fail(
+				node,
+				itemIndex,
+				`The parameter "startBlock" (${start}) must not be after "endBlock" (${end})`,
+			);
 		}
 		if (span > BigInt(MAX_BLOCK_RANGE)) {
 			fail(
@@ -114,12 +136,15 @@ export function prepareValues(
 	raw: Record<string, unknown>,
 	commonParameters: ParameterSpec[],
 ): Map<string, PreparedValue> {
-	const specs = new Map([...commonParameters, ...operation.parameters].map((spec) => [spec.name, spec]));
+	const specs = new Map(
+		[...commonParameters, ...operation.parameters].map((spec) => [spec.name, spec]),
+	);
 	const values = new Map<string, PreparedValue>();
 	const chain = operation.chain ? chainOf(raw.chainId, raw.chainSymbol) : undefined;
 	for (const spec of operation.parameters) {
 		if (isRequiredOn(spec, chain) && !spec.estimate && isEmpty(raw[spec.name])) {
-			const on = chain && requiredFamilies(spec).length ? ` on ${chain.name} (chain ${chain.chainId})` : '';
+			const on =
+				chain && requiredFamilies(spec).length ? ` on ${chain.name} (chain ${chain.chainId})` : '';
 			fail(node, itemIndex, `The parameter "${spec.name}" is required${on} but empty`);
 		}
 	}

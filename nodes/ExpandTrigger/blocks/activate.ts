@@ -27,10 +27,19 @@ export const FAILURES_BEFORE_ERROR = 5;
 export const POLL_TIME_BUDGET_MS = 45_000;
 
 /** Where a new cursor starts: at the given start block, or after the confirmed head. */
-async function initialCursor(trigger: ITriggerFunctions, client: ChainClient, settings: FollowSettings): Promise<Cursor> {
-	const identity: CursorIdentity = { event: settings.event, chainId: settings.chainId, origin: settings.origin };
+async function initialCursor(
+	trigger: ITriggerFunctions,
+	client: ChainClient,
+	settings: FollowSettings,
+): Promise<Cursor> {
+	const identity: CursorIdentity = {
+		event: settings.event,
+		chainId: settings.chainId,
+		origin: settings.origin,
+	};
 	const head = await headNumber(trigger, client);
-	const anchor = settings.startBlock !== undefined ? settings.startBlock - 1 : head - settings.confirmations;
+	const anchor =
+		settings.startBlock !== undefined ? settings.startBlock - 1 : head - settings.confirmations;
 	if (anchor < 0) return { ...identity, next: 0, recent: [] };
 	// The block before the first one to emit is remembered, so a reorg right at the start is seen too.
 	const [block] = await fetchBlocks(trigger, settings.chainId, anchor, anchor, settings.withLogs);
@@ -44,7 +53,11 @@ async function initialCursor(trigger: ITriggerFunctions, client: ChainClient, se
  * deactivation). The cursor lives in the workflow's static data, which n8n persists whenever the
  * trigger emits and after activation.
  */
-export async function activateBlockEvent(this: ITriggerFunctions, settings: FollowSettings, handlers: BlockEventHandlers): Promise<ITriggerResponse> {
+export async function activateBlockEvent(
+	this: ITriggerFunctions,
+	settings: FollowSettings,
+	handlers: BlockEventHandlers,
+): Promise<ITriggerResponse> {
 	const client = new ChainClient(this, settings.chainId, 0, new Map());
 	const staticData = this.getWorkflowStaticData('node');
 
@@ -58,7 +71,10 @@ export async function activateBlockEvent(this: ITriggerFunctions, settings: Foll
 
 	// Activation fails outright (n8n shows the error) when the API, the key or the chain is wrong.
 	try {
-		writeCursor(staticData, readCursor(staticData, settings) ?? (await initialCursor(this, client, settings)));
+		writeCursor(
+			staticData,
+			readCursor(staticData, settings) ?? (await initialCursor(this, client, settings)),
+		);
 	} catch (error) {
 		throw asNodeError(this.getNode(), error);
 	}

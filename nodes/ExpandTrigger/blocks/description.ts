@@ -8,7 +8,12 @@ export const POLLING_EVENTS = ['newBlock', 'tokenTransfer'];
 const polling = { event: POLLING_EVENTS };
 
 export const followProperties: INodeProperties[] = [
-	{ ...chainIdProperty, description: 'Chain to follow. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.', displayOptions: { show: polling } },
+	{
+		...chainIdProperty,
+		description:
+			'Chain to follow. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: polling },
+	},
 	{
 		displayName: 'Poll Interval (Seconds)',
 		name: 'pollIntervalSeconds',
@@ -34,5 +39,6 @@ export const startBlockOption: INodeProperties = {
 	name: 'startBlock',
 	type: 'number',
 	default: 0,
-	description: 'First block to look at on first activation; by default the trigger starts at the head. Changing it later starts the trigger afresh from the new block.',
+	description:
+		'First block to look at on first activation; by default the trigger starts at the head. Changing it later starts the trigger afresh from the new block.',
 };

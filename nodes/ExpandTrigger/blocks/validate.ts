@@ -47,23 +47,50 @@ function isObject(value: unknown): value is IDataObject {
 
 function checkLog(log: unknown, where: string, block: { number: number; hash: string }): void {
 	if (!isObject(log)) refuse(`${where} is not an object`);
-	if (typeof log.address !== 'string' || !ADDRESS.test(log.address)) refuse(`${where} has the address ${quote(log.address)}`);
-	if (!Array.isArray(log.topics) || log.topics.length > 4 || !log.topics.every((topic) => typeof topic === 'string' && HASH.test(topic))) {
+	if (typeof log.address !== 'string' || !ADDRESS.test(log.address))
+		refuse(`${where} has the address ${quote(log.address)}`);
+	if (
+		!Array.isArray(log.topics) ||
+		log.topics.length > 4 ||
+		!log.topics.every((topic) => typeof topic === 'string' && HASH.test(topic))
+	) {
 		refuse(`${where} has the topics ${quote(log.topics)}`);
 	}
-	if (typeof log.data !== 'string' || !HEX_DATA.test(log.data)) refuse(`${where} has the data ${quote(log.data)}`);
-	if (integer(log.logIndex) === undefined) refuse(`${where} has the logIndex ${quote(log.logIndex)}`);
-	if (log.blockNumber !== undefined && integer(log.blockNumber) !== block.number) refuse(`${where} names block ${quote(log.blockNumber)}`);
-	if (log.blockHash !== undefined && String(log.blockHash).toLowerCase() !== block.hash.toLowerCase()) refuse(`${where} names the block hash ${quote(log.blockHash)}`);
+	if (typeof log.data !== 'string' || !HEX_DATA.test(log.data))
+		refuse(`${where} has the data ${quote(log.data)}`);
+	if (integer(log.logIndex) === undefined)
+		refuse(`${where} has the logIndex ${quote(log.logIndex)}`);
+	if (log.blockNumber !== undefined && integer(log.blockNumber) !== block.number)
+		refuse(`${where} names block ${quote(log.blockNumber)}`);
+	if (
+		log.blockHash !== undefined &&
+		String(log.blockHash).toLowerCase() !== block.hash.toLowerCase()
+	)
+		refuse(`${where} names the block hash ${quote(log.blockHash)}`);
 }
 
-function checkTransaction(transaction: unknown, where: string, block: { number: number; hash: string }, withLogs: boolean): IDataObject {
+function checkTransaction(
+	transaction: unknown,
+	where: string,
+	block: { number: number; hash: string },
+	withLogs: boolean,
+): IDataObject {
 	if (!isObject(transaction)) refuse(`${where} is not an object`);
-	if (typeof transaction.hash !== 'string' || !HASH.test(transaction.hash)) refuse(`${where} has the hash ${quote(transaction.hash)}`);
-	if (typeof transaction.from !== 'string' || !ADDRESS.test(transaction.from)) refuse(`${where} has the sender ${quote(transaction.from)}`);
-	if (transaction.to !== null && (typeof transaction.to !== 'string' || !ADDRESS.test(transaction.to))) refuse(`${where} has the recipient ${quote(transaction.to)}`);
-	const value = typeof transaction.value === 'number' && Number.isSafeInteger(transaction.value) ? String(transaction.value) : transaction.value;
-	if (typeof value !== 'string' || !/^\d+$/.test(value)) refuse(`${where} has the value ${quote(transaction.value)}, not an integer string`);
+	if (typeof transaction.hash !== 'string' || !HASH.test(transaction.hash))
+		refuse(`${where} has the hash ${quote(transaction.hash)}`);
+	if (typeof transaction.from !== 'string' || !ADDRESS.test(transaction.from))
+		refuse(`${where} has the sender ${quote(transaction.from)}`);
+	if (
+		transaction.to !== null &&
+		(typeof transaction.to !== 'string' || !ADDRESS.test(transaction.to))
+	)
+		refuse(`${where} has the recipient ${quote(transaction.to)}`);
+	const value =
+		typeof transaction.value === 'number' && Number.isSafeInteger(transaction.value)
+			? String(transaction.value)
+			: transaction.value;
+	if (typeof value !== 'string' || !/^\d+$/.test(value))
+		refuse(`${where} has the value ${quote(transaction.value)}, not an integer string`);
 	if (withLogs) {
 		if (!Array.isArray(transaction.logs)) refuse(`${where} has no log list`);
 		transaction.logs.forEach((log, index) => checkLog(log, `log ${index} of ${where}`, block));
@@ -83,36 +110,63 @@ export interface RangeCheck {
  * transactions carry integer-string values (and, when asked, well-formed logs). Anything else
  * throws InvalidAnswer naming the block and the value: nothing of the answer is used.
  */
-export function checkRange(data: unknown, start: number, end: number, options: RangeCheck): CheckedBlock[] {
+export function checkRange(
+	data: unknown,
+	start: number,
+	end: number,
+	options: RangeCheck,
+): CheckedBlock[] {
 	const list = isObject(data) ? data.blocks : undefined;
 	if (!Array.isArray(list)) refuse(`it has no block list (data.blocks is ${quote(list)})`);
 	const byNumber = new Map<number, CheckedBlock>();
 	list.forEach((block: unknown, index) => {
-		if (!isObject(block)) refuse(`entry ${index} of the block list is ${quote(block)}, not a block`);
+		if (!isObject(block))
+			refuse(`entry ${index} of the block list is ${quote(block)}, not a block`);
 		const number = integer(block.number);
-		if (number === undefined) refuse(`entry ${index} of the block list has the number ${quote(block.number)}, not an integer`);
-		if (number < start || number > end) refuse(`it contains block ${number}, outside the requested range`);
+		if (number === undefined)
+			refuse(
+				`entry ${index} of the block list has the number ${quote(block.number)}, not an integer`,
+			);
+		if (number < start || number > end)
+			refuse(`it contains block ${number}, outside the requested range`);
 		if (byNumber.has(number)) refuse(`it contains block ${number} twice`);
 		for (const field of ['hash', 'parentHash'] as const) {
-			if (typeof block[field] !== 'string' || !HASH.test(block[field] as string)) refuse(`block ${number} has the ${field} ${quote(block[field])}`);
+			if (typeof block[field] !== 'string' || !HASH.test(block[field] as string))
+				refuse(`block ${number} has the ${field} ${quote(block[field])}`);
 		}
 		if (!Array.isArray(block.transactions)) refuse(`block ${number} has no transaction list`);
 		const hash = block.hash as string;
 		const transactions = block.transactions.map((transaction, position) =>
-			checkTransaction(transaction, `transaction ${position} of block ${number}`, { number, hash }, options.withLogs),
+			checkTransaction(
+				transaction,
+				`transaction ${position} of block ${number}`,
+				{ number, hash },
+				options.withLogs,
+			),
 		);
-		byNumber.set(number, { ...block, number, hash, parentHash: block.parentHash as string, timestamp: block.timestamp, transactions });
+		byNumber.set(number, {
+			...block,
+			number,
+			hash,
+			parentHash: block.parentHash as string,
+			timestamp: block.timestamp,
+			transactions,
+		});
 	});
 	const missing: number[] = [];
 	for (let number = start; number <= end; number++) if (!byNumber.has(number)) missing.push(number);
 	if (missing.length) {
 		const many = missing.length > 1;
-		refuse(`block${many ? 's' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} ${many ? 'are' : 'is'} missing`);
+		refuse(
+			`block${many ? 's' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} ${many ? 'are' : 'is'} missing`,
+		);
 	}
 	const blocks = [...byNumber.values()].sort((a, b) => a.number - b.number);
 	for (let index = 1; index < blocks.length; index++) {
 		if (blocks[index].parentHash.toLowerCase() !== blocks[index - 1].hash.toLowerCase()) {
-			refuse(`block ${blocks[index].number} has the parentHash ${blocks[index].parentHash}, not the hash of block ${blocks[index - 1].number} (${blocks[index - 1].hash})`);
+			refuse(
+				`block ${blocks[index].number} has the parentHash ${blocks[index].parentHash}, not the hash of block ${blocks[index - 1].number} (${blocks[index - 1].hash})`,
+			);
 		}
 	}
 	return blocks;

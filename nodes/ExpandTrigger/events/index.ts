@@ -1,4 +1,9 @@
-import type { INodeProperties, INodePropertyOptions, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	INodeProperties,
+	INodePropertyOptions,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 
 import * as newBlock from './newBlock';
 import * as tickerPrice from './tickerPrice';
@@ -27,4 +32,8 @@ export const eventProperty: INodeProperties = {
 };
 
 /** The Event list, the polling events' shared fields, then each event's own fields. */
-export const eventProperties: INodeProperties[] = [eventProperty, ...followProperties, ...events.flatMap((event) => event.description)];
+export const eventProperties: INodeProperties[] = [
+	eventProperty,
+	...followProperties,
+	...events.flatMap((event) => event.description),
+];

@@ -30,7 +30,15 @@ const other = (
 	name: string,
 	nativeSymbol: string,
 	nativeDecimals: number,
-): ChainOption => ({ chainId, symbol, name, nativeDecimals, nativeSymbol, evm: false, family: name.split(' ')[0] });
+): ChainOption => ({
+	chainId,
+	symbol,
+	name,
+	nativeDecimals,
+	nativeSymbol,
+	evm: false,
+	family: name.split(' ')[0],
+});
 
 export const chains: ChainOption[] = [
 	evm('1', 'ETH', 'Ethereum'),

@@ -41,7 +41,9 @@ export const resources = allResources.filter((resource) =>
 	operations.some((operation) => operation.resource === resource.value),
 );
 
-const byKey = new Map(operations.map((operation) => [`${operation.resource}:${operation.operation}`, operation]));
+const byKey = new Map(
+	operations.map((operation) => [`${operation.resource}:${operation.operation}`, operation]),
+);
 
 export function findOperation(resource: string, operation: string): OperationSpec | undefined {
 	return byKey.get(`${resource}:${operation}`);

@@ -141,14 +141,20 @@ export const protocols: Record<ProtocolParameter, ProtocolSpec> = {
 		parameter: 'yieldAggregatorId',
 		displayName: 'Yield Aggregator',
 		description: `Yield aggregator to use. The list is from the 2024 server configuration`,
-		options: byName([option('Yearn Finance (Ethereum)', '5000', '1'), option('Harvest Finance (Ethereum)', '5100', '1')]),
+		options: byName([
+			option('Yearn Finance (Ethereum)', '5000', '1'),
+			option('Harvest Finance (Ethereum)', '5100', '1'),
+		]),
 	},
 	syntheticId: {
 		parameter: 'syntheticId',
 		displayName: 'Synthetic Protocol',
 		default: '6000',
 		description: `Synthetic-asset protocol to use. The list is from the 2024 server configuration`,
-		options: byName([option('Synthetix (Ethereum)', '6000', '1'), option('Synthetix (Goerli)', '6001', '5')]),
+		options: byName([
+			option('Synthetix (Ethereum)', '6000', '1'),
+			option('Synthetix (Goerli)', '6001', '5'),
+		]),
 	},
 	derivativeId: {
 		parameter: 'derivativeId',
@@ -175,6 +181,10 @@ export const protocols: Record<ProtocolParameter, ProtocolSpec> = {
 		displayName: 'NFT Protocol',
 		default: '721',
 		description: `NFT standard of the collection: ERC-721 or ERC-1155 on EVM chains, Metaplex on Solana. The list is from the 2024 server configuration`,
-		options: byName([option('ERC-721', '721'), option('ERC-1155', '1155'), option('Metaplex (Solana)', 'Metaplex')]),
+		options: byName([
+			option('ERC-721', '721'),
+			option('ERC-1155', '1155'),
+			option('Metaplex (Solana)', 'Metaplex'),
+		]),
 	},
 };

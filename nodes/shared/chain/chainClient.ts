@@ -78,7 +78,11 @@ export class ChainClient {
 	private async verifyChain(url: string, chainId: string, expected: string): Promise<void> {
 		const reported = this.identity.read(await this.send<unknown>(url, this.identity.method, []));
 		if (reported !== expected) {
-			throw itemError(this.context.getNode(), this.itemIndex, `Refused by the rule "rpcChainId": the JSON-RPC node the API gave for chain ${chainId} answers ${this.identity.method} ${reported}; nothing was sent to it`);
+			throw itemError(
+				this.context.getNode(),
+				this.itemIndex,
+				`Refused by the rule "rpcChainId": the JSON-RPC node the API gave for chain ${chainId} answers ${this.identity.method} ${reported}; nothing was sent to it`,
+			);
 		}
 	}
 
@@ -98,10 +102,17 @@ export class ChainClient {
 	private async send<T>(url: string, method: string, params: unknown[]): Promise<T> {
 		const response = await this.exchange<T>(url, method, params);
 		if (response.error || response.result === undefined) {
-			throw new NodeApiError(this.context.getNode(), { message: response.error?.message ?? 'no result' }, {
-				message: withItem(`The chain's JSON-RPC node refused ${method}: ${response.error?.message ?? 'no result'}`, this.itemIndex),
-				itemIndex: this.itemIndex,
-			});
+			throw new NodeApiError(
+				this.context.getNode(),
+				{ message: response.error?.message ?? 'no result' },
+				{
+					message: withItem(
+						`The chain's JSON-RPC node refused ${method}: ${response.error?.message ?? 'no result'}`,
+						this.itemIndex,
+					),
+					itemIndex: this.itemIndex,
+				},
+			);
 		}
 		return response.result;
 	}

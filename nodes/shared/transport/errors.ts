@@ -29,21 +29,43 @@ export interface FailedResponse {
 }
 
 /** A NodeApiError with the API's message and status, built from plain data with the key redacted. */
-export function responseError(node: INode, response: FailedResponse, secret: string, itemIndex: number): NodeApiError {
+export function responseError(
+	node: INode,
+	response: FailedResponse,
+	secret: string,
+	itemIndex: number,
+): NodeApiError {
 	const body = response.body;
-	const message = redact(apiMessage(body) ?? `The API answered with HTTP status ${response.statusCode}`, secret);
-	const envelopeStatus = isObject(body) && typeof body.status === 'number' ? body.status : undefined;
-	const httpCode = String(envelopeStatus && envelopeStatus !== 200 ? envelopeStatus : response.statusCode);
+	const message = redact(
+		apiMessage(body) ?? `The API answered with HTTP status ${response.statusCode}`,
+		secret,
+	);
+	const envelopeStatus =
+		isObject(body) && typeof body.status === 'number' ? body.status : undefined;
+	const httpCode = String(
+		envelopeStatus && envelopeStatus !== 200 ? envelopeStatus : response.statusCode,
+	);
 	const details = isObject(body) ? redact(JSON.stringify(body), secret) : undefined;
-	return new NodeApiError(node, { httpCode, message, ...(details ? { body: details } : {}) } as JsonObject, {
-		message,
-		description: details ? `HTTP ${response.statusCode}. Response: ${details}` : `HTTP ${response.statusCode}`,
-		httpCode,
-		itemIndex,
-	});
+	return new NodeApiError(
+		node,
+		{ httpCode, message, ...(details ? { body: details } : {}) } as JsonObject,
+		{
+			message,
+			description: details
+				? `HTTP ${response.statusCode}. Response: ${details}`
+				: `HTTP ${response.statusCode}`,
+			httpCode,
+			itemIndex,
+		},
+	);
 }
 
-export function notJsonError(node: INode, response: FailedResponse, secret: string, itemIndex: number): NodeApiError {
+export function notJsonError(
+	node: INode,
+	response: FailedResponse,
+	secret: string,
+	itemIndex: number,
+): NodeApiError {
 	const excerpt = redact(String(response.body).slice(0, 200), secret);
 	const message = `The API answered with a body that is not JSON (HTTP ${response.statusCode})`;
 	return new NodeApiError(node, { httpCode: String(response.statusCode), message } as JsonObject, {
@@ -55,7 +77,12 @@ export function notJsonError(node: INode, response: FailedResponse, secret: stri
 }
 
 /** A request that got no answer (refused, timed out): the cause, without the request's headers or URL. */
-export function connectionError(node: INode, error: unknown, secret: string, itemIndex: number): NodeApiError {
+export function connectionError(
+	node: INode,
+	error: unknown,
+	secret: string,
+	itemIndex: number,
+): NodeApiError {
 	const cause = isObject(error) ? error : {};
 	const code = text(cause.code) ?? text(isObject(cause.cause) ? cause.cause.code : undefined);
 	const message = redact(

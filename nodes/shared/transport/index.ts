@@ -1,11 +1,25 @@
-import type { IAllExecuteFunctions, IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
+import type {
+	IAllExecuteFunctions,
+	IDataObject,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	NodeApiError,
+} from 'n8n-workflow';
 
 import type { ApiRequest } from './request';
 import { EXPAND_API_CREDENTIAL } from '../credentials';
 import { itemError } from '../errors';
 import { sleepUnlessAborted } from '../sleep';
 import { connectionError, notJsonError, responseError } from './errors';
-import { backoffMs, connectionFailure, type FailureKind, mayRetry, retryAfterMs, statusFailure, triesAllowed } from './retry';
+import {
+	backoffMs,
+	connectionFailure,
+	type FailureKind,
+	mayRetry,
+	retryAfterMs,
+	statusFailure,
+	triesAllowed,
+} from './retry';
 import { type ApiContext, sessionOf } from './session';
 
 export { openApiSession, type ApiContext, type ApiSession, type SessionSettings } from './session';
@@ -14,7 +28,8 @@ function trimSlash(url: string): string {
 	return url.replace(/\/+$/, '');
 }
 
-type Outcome = { response: IN8nHttpFullResponse; error?: undefined } | { response?: undefined; error: unknown };
+type Outcome =
+	{ response: IN8nHttpFullResponse; error?: undefined } | { response?: undefined; error: unknown };
 
 interface RequestFailure {
 	code?: unknown;
@@ -35,7 +50,10 @@ function errorCode(error: unknown): string | undefined {
 function failureOf(outcome: Outcome): FailureKind | undefined {
 	if (outcome.response) return statusFailure(outcome.response.statusCode);
 	const failure = outcome.error as RequestFailure | undefined;
-	return connectionFailure(errorCode(failure), [failure?.message, ...(failure?.messages ?? [])].join(' '));
+	return connectionFailure(
+		errorCode(failure),
+		[failure?.message, ...(failure?.messages ?? [])].join(' '),
+	);
 }
 
 /**
@@ -45,14 +63,20 @@ function failureOf(outcome: Outcome): FailureKind | undefined {
  * under a compute-unit budget a request that does not fit is not sent. Every failure becomes a
  * NodeApiError carrying the API's message and status, with the key redacted.
  */
-export async function expandApiRequest(this: ApiContext, request: ApiRequest, itemIndex: number): Promise<unknown> {
+export async function expandApiRequest(
+	this: ApiContext,
+	request: ApiRequest,
+	itemIndex: number,
+): Promise<unknown> {
 	const session = sessionOf(this, itemIndex);
 	const credential = await session.credential;
 	const secret = credential.data.apiKey;
 	const node = this.getNode();
 	const signal = this.getExecutionCancelSignal?.();
 	const endpoint = `${request.method} ${request.path}`;
-	const root = trimSlash(request.host === 'historical' ? credential.data.historicalUrl : credential.data.baseUrl);
+	const root = trimSlash(
+		request.host === 'historical' ? credential.data.historicalUrl : credential.data.baseUrl,
+	);
 	const url = root + request.path.replace('{apiKey}', encodeURIComponent(secret));
 	const tries: Record<FailureKind, number> = { rateLimited: 0, notSent: 0, uncertain: 0 };
 	let outcome: Outcome;
@@ -91,12 +115,28 @@ export async function expandApiRequest(this: ApiContext, request: ApiRequest, it
 		tries[kind]++;
 		if (kind !== 'uncertain') session.budget.refund(request.computeUnits, itemIndex);
 		if (!mayRetry(kind, request.method, request.resendable === true)) {
-			throw finalError(this, outcome, secret, itemIndex, total, 'Not retried: a write (POST) that failed this way may have been processed.');
+			throw finalError(
+				this,
+				outcome,
+				secret,
+				itemIndex,
+				total,
+				'Not retried: a write (POST) that failed this way may have been processed.',
+			);
 		}
-		if (tries[kind] >= triesAllowed(kind, session.retry)) throw finalError(this, outcome, secret, itemIndex, total);
-		const asked = kind === 'rateLimited' ? retryAfterMs(outcome.response?.headers?.['retry-after']) : undefined;
+		if (tries[kind] >= triesAllowed(kind, session.retry))
+			throw finalError(this, outcome, secret, itemIndex, total);
+		const asked =
+			kind === 'rateLimited' ? retryAfterMs(outcome.response?.headers?.['retry-after']) : undefined;
 		if (asked !== undefined && asked > session.retry.maxDelayMs) {
-			throw finalError(this, outcome, secret, itemIndex, total, `The API asked to wait ${Math.ceil(asked / 1000)} s, longer than the ${session.retry.maxDelayMs / 1000} s retries wait at most.`);
+			throw finalError(
+				this,
+				outcome,
+				secret,
+				itemIndex,
+				total,
+				`The API asked to wait ${Math.ceil(asked / 1000)} s, longer than the ${session.retry.maxDelayMs / 1000} s retries wait at most.`,
+			);
 		}
 		const delay = asked ?? backoffMs(tries[kind], session.retry);
 		this.logger?.debug(
@@ -109,17 +149,30 @@ export async function expandApiRequest(this: ApiContext, request: ApiRequest, it
 	if (!refused) return request.unwrapped ? response.body : (response.body as IDataObject).data;
 	// A resent write (a signed transaction) that the API now refuses may have gone through on an earlier try.
 	if (request.method === 'POST' && tries.uncertain > 0) {
-		const note = 'An earlier try got no certain answer and may have been processed: check before sending it again.';
+		const note =
+			'An earlier try got no certain answer and may have been processed: check before sending it again.';
 		refused.description = `${refused.description ?? ''} ${note}`.trim();
 		refused.message += ` (after ${Object.values(tries).reduce((sum, count) => sum + count, 1)} tries)`;
 	}
 	throw refused;
 }
 
-function finalError(context: ApiContext, outcome: Outcome, secret: string, itemIndex: number, tries: number, why?: string) {
+function finalError(
+	context: ApiContext,
+	outcome: Outcome,
+	secret: string,
+	itemIndex: number,
+	tries: number,
+	why?: string,
+) {
 	const node = context.getNode();
 	const error = outcome.response
-		? responseError(node, { statusCode: outcome.response.statusCode, body: outcome.response.body }, secret, itemIndex)
+		? responseError(
+				node,
+				{ statusCode: outcome.response.statusCode, body: outcome.response.body },
+				secret,
+				itemIndex,
+			)
 		: connectionError(node, outcome.error, secret, itemIndex);
 	if (tries > 1) error.message = `${error.message} (gave up after ${tries} tries)`;
 	if (why) error.description = error.description ? `${error.description} ${why}` : why;
@@ -127,12 +180,21 @@ function finalError(context: ApiContext, outcome: Outcome, secret: string, itemI
 }
 
 /** The error an answer amounts to (an HTTP error, a body that is not JSON, a failed envelope), or undefined for a success. */
-function answerError(context: ApiContext, request: ApiRequest, response: IN8nHttpFullResponse, secret: string, itemIndex: number): NodeApiError | undefined {
+function answerError(
+	context: ApiContext,
+	request: ApiRequest,
+	response: IN8nHttpFullResponse,
+	secret: string,
+	itemIndex: number,
+): NodeApiError | undefined {
 	const node = context.getNode();
 	const failed = { statusCode: response.statusCode, body: response.body };
 	if (response.statusCode >= 400) return responseError(node, failed, secret, itemIndex);
-	if (typeof response.body !== 'object' || response.body === null) return notJsonError(node, failed, secret, itemIndex);
+	if (typeof response.body !== 'object' || response.body === null)
+		return notJsonError(node, failed, secret, itemIndex);
 	if (request.unwrapped) return undefined;
 	const envelope = response.body as IDataObject;
-	return envelope.status !== 200 || !('data' in envelope) ? responseError(node, failed, secret, itemIndex) : undefined;
+	return envelope.status !== 200 || !('data' in envelope)
+		? responseError(node, failed, secret, itemIndex)
+		: undefined;
 }

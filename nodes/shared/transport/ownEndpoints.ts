@@ -9,10 +9,25 @@ import type { ApiRequest } from './request';
  * test/transport/ownEndpoints.test.ts checks every entry against the catalog's.
  */
 export const OWN_ENDPOINTS = {
-	'chain/getpublicrpc': { method: 'GET', host: 'base', path: '/chain/getpublicrpc', computeUnits: 20 },
-	'chain/getblock': { method: 'GET', host: 'historical', path: '/chain/getblock', computeUnits: 14 },
+	'chain/getpublicrpc': {
+		method: 'GET',
+		host: 'base',
+		path: '/chain/getpublicrpc',
+		computeUnits: 20,
+	},
+	'chain/getblock': {
+		method: 'GET',
+		host: 'historical',
+		path: '/chain/getblock',
+		computeUnits: 14,
+	},
 	'chain/estimategas': { method: 'POST', host: 'base', path: '/chain/estimategas' },
-	'fungibletoken/gettokendetails': { method: 'GET', host: 'base', path: '/fungibletoken/gettokendetails', computeUnits: 16 },
+	'fungibletoken/gettokendetails': {
+		method: 'GET',
+		host: 'base',
+		path: '/fungibletoken/gettokendetails',
+		computeUnits: 16,
+	},
 } as const satisfies Record<string, ApiRequest>;
 
 export type OwnEndpoint = keyof typeof OWN_ENDPOINTS;

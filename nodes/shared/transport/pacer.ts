@@ -37,7 +37,10 @@ class Pacer {
 		const last = this.starts[this.starts.length - 1];
 		const spaced = last === undefined ? 0 : last + 1000 / perSecond;
 		const full = this.starts.length >= Math.ceil(perSecond);
-		return Math.max(spaced, full ? this.starts[this.starts.length - Math.ceil(perSecond)] + 1000 + WINDOW_MARGIN_MS : 0);
+		return Math.max(
+			spaced,
+			full ? this.starts[this.starts.length - Math.ceil(perSecond)] + 1000 + WINDOW_MARGIN_MS : 0,
+		);
 	}
 }
 

@@ -12,7 +12,12 @@ export interface RetrySettings {
 	maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetrySettings = { rateLimitTries: 5, transientTries: 3, firstDelayMs: 500, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY: RetrySettings = {
+	rateLimitTries: 5,
+	transientTries: 3,
+	firstDelayMs: 500,
+	maxDelayMs: 30_000,
+};
 
 /**
  * What went wrong with one try:
@@ -23,7 +28,14 @@ export const DEFAULT_RETRY: RetrySettings = { rateLimitTries: 5, transientTries:
 export type FailureKind = 'rateLimited' | 'notSent' | 'uncertain';
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-const UNCERTAIN_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_STREAM_PREMATURE_CLOSE']);
+const UNCERTAIN_CODES = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'ERR_STREAM_PREMATURE_CLOSE',
+]);
 
 export function statusFailure(statusCode: number): FailureKind | undefined {
 	if (statusCode === 429) return 'rateLimited';
@@ -32,7 +44,10 @@ export function statusFailure(statusCode: number): FailureKind | undefined {
 }
 
 /** The kind of a request that got no answer, by its system error code; undefined when not transient (e.g. cancelled). */
-export function connectionFailure(code: string | undefined, message: string): FailureKind | undefined {
+export function connectionFailure(
+	code: string | undefined,
+	message: string,
+): FailureKind | undefined {
 	if (code && NOT_SENT_CODES.has(code)) return 'notSent';
 	if (code && UNCERTAIN_CODES.has(code)) return 'uncertain';
 	if (/socket hang up|timeout/i.test(message) && code !== 'ERR_CANCELED') return 'uncertain';

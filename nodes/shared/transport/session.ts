@@ -1,4 +1,10 @@
-import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, INode, Logger, RequestHelperFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	INode,
+	Logger,
+	RequestHelperFunctions,
+} from 'n8n-workflow';
 
 import { EXPAND_API_CREDENTIAL } from '../credentials';
 import { ComputeBudget } from './budget';
@@ -8,7 +14,10 @@ import { DEFAULT_RETRY, type RetrySettings } from './retry';
 /** What the API client needs of a node context: action, trigger and poll contexts all provide it. */
 export interface ApiContext {
 	getNode(): INode;
-	getCredentials<T extends object = ICredentialDataDecryptedObject>(type: string, itemIndex?: number): Promise<T>;
+	getCredentials<T extends object = ICredentialDataDecryptedObject>(
+		type: string,
+		itemIndex?: number,
+	): Promise<T>;
 	helpers: Pick<RequestHelperFunctions, 'httpRequest' | 'httpRequestWithAuthentication'>;
 	logger?: Logger;
 	getExecutionCancelSignal?(): AbortSignal | undefined;
@@ -70,7 +79,11 @@ async function readCredential(context: ApiContext, itemIndex: number): Promise<R
 	};
 }
 
-function createSession(context: ApiContext, settings: SessionSettings, itemIndex: number): ApiSession {
+function createSession(
+	context: ApiContext,
+	settings: SessionSettings,
+	itemIndex: number,
+): ApiSession {
 	const credential = readCredential(context, itemIndex);
 	// Read errors surface at the first request; this keeps an unawaited rejection from being reported twice.
 	credential.catch(() => undefined);

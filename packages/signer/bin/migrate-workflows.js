@@ -39,7 +39,8 @@ function migrateWorkflows(value, renamed = []) {
 				}
 			}
 		}
-		for (const [key, entry] of Object.entries(value)) if (key !== 'nodes') migrateWorkflows(entry, renamed);
+		for (const [key, entry] of Object.entries(value))
+			if (key !== 'nodes') migrateWorkflows(entry, renamed);
 	}
 	return renamed;
 }
@@ -60,16 +61,25 @@ function migrateFile(file) {
 	try {
 		parsed = JSON.parse(text);
 	} catch (error) {
-		throw new Error(`${file} is not JSON (${error.message}): give a file written by n8n export:workflow`);
+		throw new Error(
+			`${file} is not JSON (${error.message}): give a file written by n8n export:workflow`,
+		);
 	}
 	const renamed = migrateWorkflows(parsed);
-	if (renamed.length) fs.writeFileSync(file, JSON.stringify(parsed, null, /^\s*[[{]\s*\n(\s+)/.exec(text)?.[1] ?? 0) + (text.endsWith('\n') ? '\n' : ''));
+	if (renamed.length)
+		fs.writeFileSync(
+			file,
+			JSON.stringify(parsed, null, /^\s*[[{]\s*\n(\s+)/.exec(text)?.[1] ?? 0) +
+				(text.endsWith('\n') ? '\n' : ''),
+		);
 	return renamed;
 }
 
 function main(targets) {
 	if (targets.length === 0) {
-		console.error('usage: expand-migrate-workflows <file or folder>... (what n8n export:workflow wrote)');
+		console.error(
+			'usage: expand-migrate-workflows <file or folder>... (what n8n export:workflow wrote)',
+		);
 		return 2;
 	}
 	let total = 0;
@@ -77,7 +87,11 @@ function main(targets) {
 		for (const file of filesOf(target)) {
 			const renamed = migrateFile(file);
 			total += renamed.length;
-			console.log(renamed.length ? `${file}: ${renamed.length} Expand Signer node(s) moved to ${Object.values(renamedNodeTypes).join(', ')}: ${renamed.join('; ')}` : `${file}: nothing to change`);
+			console.log(
+				renamed.length
+					? `${file}: ${renamed.length} Expand Signer node(s) moved to ${Object.values(renamedNodeTypes).join(', ')}: ${renamed.join('; ')}`
+					: `${file}: nothing to change`,
+			);
 		}
 	}
 	console.log(`${total} node(s) renamed`);

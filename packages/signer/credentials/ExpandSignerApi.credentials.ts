@@ -9,9 +9,13 @@ export class ExpandSignerApi implements ICredentialType {
 
 	displayName = 'Expand Signing Key API';
 
-	icon: Icon = { light: 'file:../icons/expandSigner.svg', dark: 'file:../icons/expandSigner.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/expandSigner.svg',
+		dark: 'file:../icons/expandSigner.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/expand-network/n8n-nodes-expand-network/blob/main/docs/signer.md';
+	documentationUrl =
+		'https://github.com/expand-network/n8n-nodes-expand-network/blob/main/docs/signer.md';
 
 	properties: INodeProperties[] = [
 		{
@@ -104,14 +108,16 @@ export class ExpandSignerApi implements ICredentialType {
 			typeOptions: { rows: 3 },
 			default: '',
 			placeholder: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48:6@1 = 100000',
-			description: 'Total per asset over all items of one workflow execution, one limit per line as in Max Per Transaction',
+			description:
+				'Total per asset over all items of one workflow execution, one limit per line as in Max Per Transaction',
 		},
 		{
 			displayName: 'Max Fee Per Gas (Gwei)',
 			name: 'maxFeePerGasGwei',
 			type: 'string',
 			default: '10000',
-			description: 'Highest fee per gas (EIP-1559 fee cap or gas price) ever signed; empty means 10000 gwei',
+			description:
+				'Highest fee per gas (EIP-1559 fee cap or gas price) ever signed; empty means 10000 gwei',
 		},
 		{
 			displayName: 'Max Gas Limit',
@@ -125,7 +131,8 @@ export class ExpandSignerApi implements ICredentialType {
 			name: 'maxTotalFee',
 			type: 'string',
 			default: '1',
-			description: 'Highest fee one transaction may cost (gas limit × fee per gas), in whole native units (ETH, POL, …); empty means 1',
+			description:
+				'Highest fee one transaction may cost (gas limit × fee per gas), in whole native units (ETH, POL, …); empty means 1',
 		},
 		{
 			displayName: 'Payout Ledger Folder',
@@ -134,7 +141,7 @@ export class ExpandSignerApi implements ICredentialType {
 			default: '',
 			placeholder: '/home/node/.n8n-files/payouts',
 			description:
-				"Absolute path of an existing folder where n8n may write files (by default under ~/.n8n-files; see N8N_RESTRICT_FILE_ACCESS_TO). Each signed payout ID is recorded there before its transaction leaves the node (needed for Payout ID), and each automatic nonce is claimed there before it is signed, so two executions never sign one nonce. In queue mode it must be a folder every worker sees (a shared volume); the node cannot tell whether it is.",
+				'Absolute path of an existing folder where n8n may write files (by default under ~/.n8n-files; see N8N_RESTRICT_FILE_ACCESS_TO). Each signed payout ID is recorded there before its transaction leaves the node (needed for Payout ID), and each automatic nonce is claimed there before it is signed, so two executions never sign one nonce. In queue mode it must be a folder every worker sees (a shared volume); the node cannot tell whether it is.',
 		},
 		{
 			displayName: 'Nonce Lease (Seconds)',

@@ -9,9 +9,13 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 
 	displayName = 'Expand Solana Signing Key API';
 
-	icon: Icon = { light: 'file:../icons/expandSigner.svg', dark: 'file:../icons/expandSigner.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/expandSigner.svg',
+		dark: 'file:../icons/expandSigner.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/expand-network/n8n-nodes-expand-network/blob/main/docs/signer.md#solana';
+	documentationUrl =
+		'https://github.com/expand-network/n8n-nodes-expand-network/blob/main/docs/signer.md#solana';
 
 	properties: INodeProperties[] = [
 		{
@@ -31,7 +35,7 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				"The 64-byte key pair: base58 as Phantom and Solflare export it, or the JSON array of a solana-keygen key file ([12, 34, …]). It has one account (Account Index 0).",
+				'The 64-byte key pair: base58 as Phantom and Solflare export it, or the JSON array of a solana-keygen key file ([12, 34, …]). It has one account (Account Index 0).',
 			displayOptions: { show: { keyType: ['secretKey'] } },
 		},
 		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password -- the recovery phrase is the key itself
@@ -41,7 +45,8 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description: "The BIP-39 recovery phrase. Account N is derived on m/44'/501'/N'/0' (Phantom, Solflare, solana-keygen), N being the node's Account Index.",
+			description:
+				"The BIP-39 recovery phrase. Account N is derived on m/44'/501'/N'/0' (Phantom, Solflare, solana-keygen), N being the node's Account Index.",
 			displayOptions: { show: { keyType: ['mnemonic'] } },
 		},
 		{
@@ -66,7 +71,8 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: '900',
-			description: "Chains this key may sign for, comma-separated (900 Solana, 901 Solana Devnet); empty allows both",
+			description:
+				'Chains this key may sign for, comma-separated (900 Solana, 901 Solana Devnet); empty allows both',
 		},
 		{
 			displayName: 'Allowed Recipients',
@@ -76,7 +82,7 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			default: '',
 			placeholder: 'Base58 addresses, comma- or line-separated',
 			description:
-				"Wallets this key may pay; empty allows any. Applies to SOL transfers, to the owner of the receiving token account of SPL transfers (or the delegate of an approval) and to the owner of a token account whose rent it pays. With a list set, any instruction the Signer cannot read is refused unless its program is on the list.",
+				'Wallets this key may pay; empty allows any. Applies to SOL transfers, to the owner of the receiving token account of SPL transfers (or the delegate of an approval) and to the owner of a token account whose rent it pays. With a list set, any instruction the Signer cannot read is refused unless its program is on the list.',
 		},
 		{
 			displayName: 'Max Per Transaction',
@@ -95,7 +101,8 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			typeOptions: { rows: 3 },
 			default: '',
 			placeholder: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:6@900 = 100000',
-			description: 'Total per asset over all items of one workflow execution, one limit per line as in Max Per Transaction',
+			description:
+				'Total per asset over all items of one workflow execution, one limit per line as in Max Per Transaction',
 		},
 		{
 			displayName: 'Max Total Fee (SOL)',

@@ -36,7 +36,8 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '0.5',
-				description: 'Only transactions moving at least this much of the chain\'s native asset, in whole units with decimals ("0.5" ETH); the output keeps the raw value (wei) beside valueFormatted',
+				description:
+					'Only transactions moving at least this much of the chain\'s native asset, in whole units with decimals ("0.5" ETH); the output keeps the raw value (wei) beside valueFormatted',
 				displayOptions: { hide: { '@version': [1] } },
 			},
 			{
@@ -45,7 +46,8 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '0.5',
-				description: 'Only transactions moving at least this much of the chain\'s native asset: "0.5" ETH in whole units, or an integer from 1 gwei up in wei as the first release saved it. Version 2 of this node takes whole units only.',
+				description:
+					'Only transactions moving at least this much of the chain\'s native asset: "0.5" ETH in whole units, or an integer from 1 gwei up in wei as the first release saved it. Version 2 of this node takes whole units only.',
 				displayOptions: { show: { '@version': [1] } },
 			},
 			startBlockOption,

@@ -15,25 +15,38 @@ export interface ItemOptions {
 
 // Values are integer strings here: checkRange refused every answer where one was not.
 function passes(transaction: IDataObject, options: ItemOptions): boolean {
-	const parties = [transaction.from, transaction.to].map((party) => (typeof party === 'string' ? party.toLowerCase() : ''));
-	if (options.watched.length && !parties.some((party) => options.watched.includes(party))) return false;
-	if (options.minValue !== undefined && BigInt(transaction.value as string) < options.minValue) return false;
+	const parties = [transaction.from, transaction.to].map((party) =>
+		typeof party === 'string' ? party.toLowerCase() : '',
+	);
+	if (options.watched.length && !parties.some((party) => options.watched.includes(party)))
+		return false;
+	if (options.minValue !== undefined && BigInt(transaction.value as string) < options.minValue)
+		return false;
 	return true;
 }
 
 /** The items of one block: the block itself, or its transactions that pass the filters. */
-export function blockItems(block: CheckedBlock, options: ItemOptions, replacement: boolean): IDataObject[] {
+export function blockItems(
+	block: CheckedBlock,
+	options: ItemOptions,
+	replacement: boolean,
+): IDataObject[] {
 	const flags = replacement ? { reorg: true } : {};
 	const transactions = block.transactions;
 	if (options.output === 'block') {
-		const filtered = options.watched.length || options.minValue !== undefined ? transactions.filter((tx) => passes(tx, options)) : transactions;
+		const filtered =
+			options.watched.length || options.minValue !== undefined
+				? transactions.filter((tx) => passes(tx, options))
+				: transactions;
 		return [{ ...block, transactions: filtered, ...flags }];
 	}
 	return transactions
 		.filter((transaction) => passes(transaction, options))
 		.map((transaction) => ({
 			...transaction,
-			...(options.nativeDecimals === undefined ? {} : { valueFormatted: formatUnits(transaction.value as string, options.nativeDecimals) }),
+			...(options.nativeDecimals === undefined
+				? {}
+				: { valueFormatted: formatUnits(transaction.value as string, options.nativeDecimals) }),
 			blockNumber: block.number,
 			blockHash: block.hash,
 			blockTimestamp: block.timestamp,

@@ -13,10 +13,15 @@ const INTEGER = /^\d+$/;
  * whole units. On a chain whose decimals the catalog does not know, as the first release did, an
  * integer is the smallest unit.
  */
-function savedMinValue(trigger: ITriggerFunctions, text: string, chainId: string): bigint | undefined {
+function savedMinValue(
+	trigger: ITriggerFunctions,
+	text: string,
+	chainId: string,
+): bigint | undefined {
 	if (INTEGER.test(text) && !findChain(chainId)) return BigInt(text);
 	const native = nativeAsset(trigger, chainId, 'Minimum Value');
-	if (INTEGER.test(text) && BigInt(text) >= 10n ** BigInt(Math.ceil(native.decimals / 2))) return BigInt(text);
+	if (INTEGER.test(text) && BigInt(text) >= 10n ** BigInt(Math.ceil(native.decimals / 2)))
+		return BigInt(text);
 	return wholeUnits(trigger, text, 'Minimum Value', native.decimals, native.symbol);
 }
 

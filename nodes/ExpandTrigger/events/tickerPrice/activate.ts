@@ -15,7 +15,9 @@ const shouldLog = (count: number) => /^10*$/.test(String(count));
 export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITriggerResponse> {
 	const WebSocket = runtimeWebSocket();
 	if (!WebSocket) throw new NodeOperationError(this.getNode(), RUNTIME_REQUIREMENT);
-	const credentials = await this.getCredentials<{ apiKey: string; streamUrl: string }>(EXPAND_API_CREDENTIAL);
+	const credentials = await this.getCredentials<{ apiKey: string; streamUrl: string }>(
+		EXPAND_API_CREDENTIAL,
+	);
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const symbols = String(this.getNodeParameter('symbols', '') ?? '')
 		.split(',')
@@ -25,18 +27,29 @@ export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITri
 	const maxAttempts = Number(options.reconnectAttempts ?? 8);
 	const silenceSeconds = Number(options.silenceTimeoutSeconds ?? 60);
 	if (!Number.isFinite(silenceSeconds) || silenceSeconds < 1) {
-		throw new NodeOperationError(this.getNode(), `The option "Reconnect After Silence (Seconds)" must be 1 or more; got "${String(options.silenceTimeoutSeconds)}"`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The option "Reconnect After Silence (Seconds)" must be 1 or more; got "${String(options.silenceTimeoutSeconds)}"`,
+		);
 	}
 	const lastEmitted = new Map<string, string>();
 	const drops = new Map<string, number>();
 	const dropped = (reason: string) => {
 		const count = (drops.get(reason) ?? 0) + 1;
 		drops.set(reason, count);
-		if (shouldLog(count)) this.logger.warn(`Expand Trigger (Ticker Price): dropped a stream message: ${reason} (${count} so far)`);
+		if (shouldLog(count))
+			this.logger.warn(
+				`Expand Trigger (Ticker Price): dropped a stream message: ${reason} (${count} so far)`,
+			);
 	};
-	const wanted = (message: TickerMessage) => !symbols.length || symbols.includes(message.symbol.toUpperCase());
+	const wanted = (message: TickerMessage) =>
+		!symbols.length || symbols.includes(message.symbol.toUpperCase());
 
-	const connect = (onMessage: (message: TickerMessage) => void, onGiveUp: (reason: string) => void, attempts = maxAttempts) =>
+	const connect = (
+		onMessage: (message: TickerMessage) => void,
+		onGiveUp: (reason: string) => void,
+		attempts = maxAttempts,
+	) =>
 		new TickerConnection({
 			WebSocket,
 			url: credentials.streamUrl,
@@ -78,14 +91,18 @@ export async function activateTickerPrice(this: ITriggerFunctions): Promise<ITri
 		return { manualTriggerFunction, closeFunction };
 	}
 
-	const pace = new Pace((messages) => this.emit([this.helpers.returnJsonArray(messages)]), async (ms) => await sleep(ms));
+	const pace = new Pace(
+		(messages) => this.emit([this.helpers.returnJsonArray(messages)]),
+		async (ms) => await sleep(ms),
+	);
 	const connection = connect(
 		(message) => {
 			if (!wanted(message)) return;
 			const symbol = message.symbol.toUpperCase();
 			const price = message.price === undefined ? '' : String(message.price);
 			if (!movedEnough(lastEmitted.get(symbol), price, threshold)) return;
-			if (!pace.offer(symbol, message)) return dropped(`more than the held symbols while the stream floods`);
+			if (!pace.offer(symbol, message))
+				return dropped(`more than the held symbols while the stream floods`);
 			lastEmitted.set(symbol, price);
 		},
 		(reason) => this.emitError(new NodeOperationError(this.getNode(), reason)),

@@ -32,8 +32,12 @@ export interface TickerConnectionOptions {
  * on one connection, so for more than one symbol the trigger subscribes to every token and the
  * caller filters: no symbol is lost if the server keeps only the last subscription.
  */
-export function subscriptions(symbols: string[]): Array<{ action: 'streamTickerPrice'; symbol?: string }> {
-	return symbols.length === 1 ? [{ action: 'streamTickerPrice', symbol: symbols[0] }] : [{ action: 'streamTickerPrice' }];
+export function subscriptions(
+	symbols: string[],
+): Array<{ action: 'streamTickerPrice'; symbol?: string }> {
+	return symbols.length === 1
+		? [{ action: 'streamTickerPrice', symbol: symbols[0] }]
+		: [{ action: 'streamTickerPrice' }];
 }
 
 /** How a connection ended: whether it was healthy (delivered a price, or stayed open a whole silence period). */
@@ -70,7 +74,9 @@ export class TickerConnection {
 				}
 			}
 			if (attempt >= this.options.maxAttempts) {
-				this.options.onGiveUp(`The ticker stream at ${this.options.url} could not be reached after ${attempt + 1} attempts`);
+				this.options.onGiveUp(
+					`The ticker stream at ${this.options.url} could not be reached after ${attempt + 1} attempts`,
+				);
 				return;
 			}
 			await this.wait(backoffMs(attempt), this.abort.signal);
@@ -109,7 +115,8 @@ export class TickerConnection {
 			this.socket = socket;
 			socket.binaryType = 'arraybuffer';
 			socket.addEventListener('open', () => {
-				for (const subscription of subscriptions(this.options.symbols)) socket.send(JSON.stringify(subscription));
+				for (const subscription of subscriptions(this.options.symbols))
+					socket.send(JSON.stringify(subscription));
 				settle(socket);
 			});
 			socket.addEventListener('error', () => settle(undefined));

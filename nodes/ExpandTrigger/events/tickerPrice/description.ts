@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'WETH, LINK',
-		description: 'Token symbols to watch, comma-separated; empty for every token of the stream (see Chain → Get Ticker Price)',
+		description:
+			'Token symbols to watch, comma-separated; empty for every token of the stream (see Chain → Get Ticker Price)',
 		displayOptions: { show: tickerPrice },
 	},
 	{
@@ -32,7 +33,8 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '0.5',
-				description: 'Emit a price only when it moved at least this many percent since the last one emitted for its symbol',
+				description:
+					'Emit a price only when it moved at least this many percent since the last one emitted for its symbol',
 			},
 			{
 				displayName: 'Reconnect After Silence (Seconds)',
@@ -40,7 +42,8 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 60,
-				description: 'A connection that sent no message for this long is closed and opened again at once',
+				description:
+					'A connection that sent no message for this long is closed and opened again at once',
 			},
 			{
 				displayName: 'Reconnect Attempts',
@@ -48,7 +51,8 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0 },
 				default: 8,
-				description: 'How often to retry a lost connection, waiting 0.5 s, 1 s, 2 s … up to 30 s between tries, before reporting an error',
+				description:
+					'How often to retry a lost connection, waiting 0.5 s, 1 s, 2 s … up to 30 s between tries, before reporting an error',
 			},
 		],
 	},

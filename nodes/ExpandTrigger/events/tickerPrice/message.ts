@@ -30,7 +30,8 @@ function depth(value: unknown, limit: number): number {
 export function readTickerMessage(data: string | ArrayBuffer | Blob): ReadResult {
 	if (typeof data !== 'string') return { dropped: 'a binary frame' };
 	const bytes = Buffer.byteLength(data);
-	if (bytes > MAX_MESSAGE_BYTES) return { dropped: `${bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte limit` };
+	if (bytes > MAX_MESSAGE_BYTES)
+		return { dropped: `${bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte limit` };
 	const text = data;
 	let parsed: unknown;
 	try {
@@ -38,14 +39,20 @@ export function readTickerMessage(data: string | ArrayBuffer | Blob): ReadResult
 	} catch {
 		return { dropped: 'not JSON' };
 	}
-	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { dropped: 'not a JSON object' };
-	if (depth(parsed, MAX_DEPTH) > MAX_DEPTH) return { dropped: `nested deeper than ${MAX_DEPTH} levels` };
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+		return { dropped: 'not a JSON object' };
+	if (depth(parsed, MAX_DEPTH) > MAX_DEPTH)
+		return { dropped: `nested deeper than ${MAX_DEPTH} levels` };
 	const message = parsed as Record<string, unknown>;
-	if (typeof message.symbol !== 'string' || !SYMBOL.test(message.symbol)) return { dropped: 'no symbol (a short text) in it' };
+	if (typeof message.symbol !== 'string' || !SYMBOL.test(message.symbol))
+		return { dropped: 'no symbol (a short text) in it' };
 	for (const field of ['price', 'timestamp']) {
 		const value = message[field];
 		if (value === undefined) continue;
-		const decimal = typeof value === 'number' ? Number.isFinite(value) && value >= 0 : typeof value === 'string' && DECIMAL.test(value);
+		const decimal =
+			typeof value === 'number'
+				? Number.isFinite(value) && value >= 0
+				: typeof value === 'string' && DECIMAL.test(value);
 		if (!decimal) return { dropped: `its ${field} is not a decimal number` };
 	}
 	return { message: message as TickerMessage };

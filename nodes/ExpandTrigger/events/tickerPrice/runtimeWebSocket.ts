@@ -10,7 +10,10 @@ export interface StreamSocket {
 	send(data: string): void;
 	close(): void;
 	addEventListener(type: 'open' | 'close' | 'error', listener: () => void): void;
-	addEventListener(type: 'message', listener: (event: { data: string | ArrayBuffer | Blob }) => void): void;
+	addEventListener(
+		type: 'message',
+		listener: (event: { data: string | ArrayBuffer | Blob }) => void,
+	): void;
 }
 
 export interface StreamSocketConstructor {

@@ -15,7 +15,8 @@ function scaled(decimal: string): bigint | undefined {
 export function movedEnough(previous: string | undefined, next: string, percent: string): boolean {
 	if (previous === undefined || percent.trim() === '') return true;
 	const [before, after, threshold] = [scaled(previous), scaled(next), scaled(percent)];
-	if (before === undefined || after === undefined || threshold === undefined || before === 0n) return true;
+	if (before === undefined || after === undefined || threshold === undefined || before === 0n)
+		return true;
 	const change = after > before ? after - before : before - after;
 	const base = before < 0n ? -before : before;
 	// change / base >= threshold / 100, with threshold scaled by 10^18

@@ -24,12 +24,17 @@ function minimum(trigger: ITriggerFunctions, value: unknown): Minimum | undefine
 	if (text === '') return undefined;
 	const scale = /^\d+\.(\d+)$/.exec(text)?.[1].length ?? 0;
 	const scaled = toSmallestUnit(text, scale);
-	if (scaled === undefined) throw new NodeOperationError(trigger.getNode(), `The option "Minimum Amount" must be an amount in whole tokens, like "1000" or "0.5"; got "${text}"`);
+	if (scaled === undefined)
+		throw new NodeOperationError(
+			trigger.getNode(),
+			`The option "Minimum Amount" must be an amount in whole tokens, like "1000" or "0.5"; got "${text}"`,
+		);
 	return { scaled: BigInt(scaled), scale };
 }
 
 /** amount / 10^decimals >= scaled / 10^scale, compared exactly. */
-const reaches = (amount: string, decimals: number, min: Minimum) => BigInt(amount) * 10n ** BigInt(min.scale) >= min.scaled * 10n ** BigInt(decimals);
+const reaches = (amount: string, decimals: number, min: Minimum) =>
+	BigInt(amount) * 10n ** BigInt(min.scale) >= min.scaled * 10n ** BigInt(decimals);
 
 /** Token Transfer: ERC-20 Transfer events read from the blocks' logs, on the same exactly-once cursor as New Block. */
 export async function activateTokenTransfer(this: ITriggerFunctions): Promise<ITriggerResponse> {
@@ -46,12 +51,17 @@ export async function activateTokenTransfer(this: ITriggerFunctions): Promise<IT
 	const warn = (message: string) => this.logger.warn(`Expand Trigger (Token Transfer): ${message}`);
 
 	const toItems = async (transfers: Transfer[]): Promise<IDataObject[]> => {
-		await directory.load(transfers.map((transfer) => transfer.tokenAddress), anyToken);
+		await directory.load(
+			transfers.map((transfer) => transfer.tokenAddress),
+			anyToken,
+		);
 		const items: IDataObject[] = [];
 		for (const transfer of transfers) {
 			const details = directory.get(transfer.tokenAddress) ?? null;
 			if (min && !details) {
-				warn(`a transfer of ${transfer.tokenAddress} in transaction ${transfer.transactionHash} was left out: the API does not describe the token, so its amount cannot be compared with the minimum`);
+				warn(
+					`a transfer of ${transfer.tokenAddress} in transaction ${transfer.transactionHash} was left out: the API does not describe the token, so its amount cannot be compared with the minimum`,
+				);
 				continue;
 			}
 			if (min && details && !reaches(transfer.amount, details.decimals, min)) continue;
@@ -74,7 +84,8 @@ export async function activateTokenTransfer(this: ITriggerFunctions): Promise<IT
 		}
 		return items;
 	};
-	const itemsOf = async (fetched: FetchedBlock[]) => await toItems(transfersOf(fetched, filter, warn));
+	const itemsOf = async (fetched: FetchedBlock[]) =>
+		await toItems(transfersOf(fetched, filter, warn));
 
 	// Chosen tokens are described before anything starts: a token the API does not know fails activation, naming it.
 	if (!anyToken && this.getMode() !== 'manual') {
@@ -85,14 +96,29 @@ export async function activateTokenTransfer(this: ITriggerFunctions): Promise<IT
 		items: itemsOf,
 		testItem: async (client: ChainClient) => {
 			const newest = Math.max(0, (await headNumber(this, client)) - settings.confirmations);
-			for (let range = 0, end = newest; range < TEST_EVENT_RANGES && end >= 0; range++, end -= MAX_BLOCK_RANGE) {
-				const blocks = await fetchBlocks(this, settings.chainId, Math.max(0, end - MAX_BLOCK_RANGE + 1), end, true);
+			for (
+				let range = 0, end = newest;
+				range < TEST_EVENT_RANGES && end >= 0;
+				range++, end -= MAX_BLOCK_RANGE
+			) {
+				const blocks = await fetchBlocks(
+					this,
+					settings.chainId,
+					Math.max(0, end - MAX_BLOCK_RANGE + 1),
+					end,
+					true,
+				);
 				const items = await itemsOf(blocks.map((block) => ({ block, replacement: false })));
 				if (items.length) return items[items.length - 1];
 			}
-			throw new NodeOperationError(this.getNode(), `No token transfer matching the filters in the newest ${TEST_EVENT_RANGES * MAX_BLOCK_RANGE} confirmed blocks of chain ${settings.chainId}`, {
-				description: 'Make a matching transfer, or widen the filters, and fetch the test event again.',
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`No token transfer matching the filters in the newest ${TEST_EVENT_RANGES * MAX_BLOCK_RANGE} confirmed blocks of chain ${settings.chainId}`,
+				{
+					description:
+						'Make a matching transfer, or widen the filters, and fetch the test event again.',
+				},
+			);
 		},
 	});
 }

@@ -5,7 +5,8 @@ import { startBlockOption } from '../../blocks/description';
 export const option: INodePropertyOptions = {
 	name: 'Token Transfer',
 	value: 'tokenTransfer',
-	description: 'ERC-20 Transfer events of chosen tokens to or from watched addresses, exactly once, reorg-safe',
+	description:
+		'ERC-20 Transfer events of chosen tokens to or from watched addresses, exactly once, reorg-safe',
 };
 
 const tokenTransfer = { event: [option.value] };
@@ -55,7 +56,8 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '1000',
-				description: 'Only transfers of at least this many tokens, in whole units with decimals ("1000" USDC, "0.5" WETH); each token\'s decimals come from the API',
+				description:
+					'Only transfers of at least this many tokens, in whole units with decimals ("1000" USDC, "0.5" WETH); each token\'s decimals come from the API',
 			},
 			startBlockOption,
 		],

@@ -45,7 +45,9 @@ export class TokenDirectory {
 	 * undescribed instead of failing every poll; any contract can emit a Transfer event.
 	 */
 	async load(tokens: string[], tolerant: boolean): Promise<void> {
-		const unknown = [...new Set(tokens.map((token) => token.toLowerCase()))].filter((token) => !this.known.has(token));
+		const unknown = [...new Set(tokens.map((token) => token.toLowerCase()))].filter(
+			(token) => !this.known.has(token),
+		);
 		for (let index = 0; index < unknown.length; index += TOKENS_PER_LOOKUP) {
 			const batch = unknown.slice(index, index + TOKENS_PER_LOOKUP);
 			try {
@@ -65,22 +67,40 @@ export class TokenDirectory {
 	private async lookUp(tokens: string[]): Promise<void> {
 		const data = await expandApiRequest.call(
 			this.context,
-			endpointRequest('fungibletoken/gettokendetails', { chainId: this.chainId, tokenAddress: tokens.join(',') }),
+			endpointRequest('fungibletoken/gettokendetails', {
+				chainId: this.chainId,
+				tokenAddress: tokens.join(','),
+			}),
 			0,
 		);
 		const entries = (Array.isArray(data) ? data : [data]) as unknown[];
 		for (const token of tokens) {
-			const entry = entries.find((candidate) => String((candidate as IDataObject | null)?.address ?? '').toLowerCase() === token) as IDataObject | undefined;
+			const entry = entries.find(
+				(candidate) =>
+					String((candidate as IDataObject | null)?.address ?? '').toLowerCase() === token,
+			) as IDataObject | undefined;
 			const raw = entry?.decimals;
 			const decimals = typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Number(raw) : raw;
-			if (!entry || typeof decimals !== 'number' || !Number.isInteger(decimals) || decimals < 0 || decimals > 255) {
+			if (
+				!entry ||
+				typeof decimals !== 'number' ||
+				!Number.isInteger(decimals) ||
+				decimals < 0 ||
+				decimals > 255
+			) {
 				throw new NodeOperationError(
 					this.context.getNode(),
 					`The API's token details for ${token} on chain ${this.chainId} were refused: ${entry ? `the decimals are ${quote(decimals)}` : 'the answer does not name the token'}`,
-					{ description: 'Nothing was emitted and the cursor did not move; the next poll asks again.' },
+					{
+						description:
+							'Nothing was emitted and the cursor did not move; the next poll asks again.',
+					},
 				);
 			}
-			this.known.set(token, { symbol: typeof entry.symbol === 'string' ? entry.symbol : '', decimals });
+			this.known.set(token, {
+				symbol: typeof entry.symbol === 'string' ? entry.symbol : '',
+				decimals,
+			});
 		}
 	}
 }

@@ -31,7 +31,10 @@ export interface TransferFilter {
 }
 
 /** Why a log with the Transfer topic was not read as an ERC-20 transfer, or undefined when it was. */
-type Decoded = { transfer: Omit<Transfer, 'blockNumber' | 'blockHash' | 'blockTimestamp' | 'replacement'> } | { skipped: string } | undefined;
+type Decoded =
+	| { transfer: Omit<Transfer, 'blockNumber' | 'blockHash' | 'blockTimestamp' | 'replacement'> }
+	| { skipped: string }
+	| undefined;
 
 function decode(log: IDataObject, transactionHash: string): Decoded {
 	const topics = (log.topics as string[]).map((topic) => topic.toLowerCase());
@@ -41,7 +44,9 @@ function decode(log: IDataObject, transactionHash: string): Decoded {
 	const data = String(log.data).toLowerCase();
 	const [from, to] = [TOPIC_ADDRESS.exec(topics[1] ?? ''), TOPIC_ADDRESS.exec(topics[2] ?? '')];
 	if (topics.length !== 3 || !from || !to || !UINT256.test(data)) {
-		return { skipped: `log ${String(log.logIndex)} of transaction ${transactionHash} has the Transfer topic but not the ERC-20 layout (3 topics with addresses, 32 bytes of data)` };
+		return {
+			skipped: `log ${String(log.logIndex)} of transaction ${transactionHash} has the Transfer topic but not the ERC-20 layout (3 topics with addresses, 32 bytes of data)`,
+		};
 	}
 	return {
 		transfer: {
@@ -55,7 +60,10 @@ function decode(log: IDataObject, transactionHash: string): Decoded {
 	};
 }
 
-function matches(transfer: Pick<Transfer, 'tokenAddress' | 'from' | 'to'>, filter: TransferFilter): boolean {
+function matches(
+	transfer: Pick<Transfer, 'tokenAddress' | 'from' | 'to'>,
+	filter: TransferFilter,
+): boolean {
 	if (filter.tokens.length && !filter.tokens.includes(transfer.tokenAddress)) return false;
 	if (!filter.watched.length) return true;
 	const incoming = filter.direction !== 'out' && filter.watched.includes(transfer.to);
@@ -68,7 +76,11 @@ function matches(transfer: Pick<Transfer, 'tokenAddress' | 'from' | 'to'>, filte
  * order. Logs with the Transfer topic but another layout are reported through `skipped` (the
  * caller logs them), never dropped unseen.
  */
-export function transfersOf(blocks: Array<{ block: CheckedBlock; replacement: boolean }>, filter: TransferFilter, skipped: (reason: string) => void): Transfer[] {
+export function transfersOf(
+	blocks: Array<{ block: CheckedBlock; replacement: boolean }>,
+	filter: TransferFilter,
+	skipped: (reason: string) => void,
+): Transfer[] {
 	const found: Transfer[] = [];
 	for (const { block, replacement } of blocks) {
 		for (const transaction of block.transactions) {
@@ -76,11 +88,18 @@ export function transfersOf(blocks: Array<{ block: CheckedBlock; replacement: bo
 				const decoded = decode(log, String(transaction.hash));
 				if (!decoded) continue;
 				if ('skipped' in decoded) {
-					if (!filter.tokens.length || filter.tokens.includes(String(log.address).toLowerCase())) skipped(decoded.skipped);
+					if (!filter.tokens.length || filter.tokens.includes(String(log.address).toLowerCase()))
+						skipped(decoded.skipped);
 					continue;
 				}
 				if (!matches(decoded.transfer, filter)) continue;
-				found.push({ ...decoded.transfer, blockNumber: block.number, blockHash: block.hash, blockTimestamp: block.timestamp, replacement });
+				found.push({
+					...decoded.transfer,
+					blockNumber: block.number,
+					blockHash: block.hash,
+					blockTimestamp: block.timestamp,
+					replacement,
+				});
 			}
 		}
 	}

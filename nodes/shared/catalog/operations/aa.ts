@@ -23,7 +23,11 @@ const field = (name: string, defaultValue: string, description: string): Paramet
 });
 
 const userOperationFields: ParameterSpec[] = [
-	{ name: 'nonce', type: 'text', description: 'Nonce of the smart account; default read from the EntryPoint contract' },
+	{
+		name: 'nonce',
+		type: 'text',
+		description: 'Nonce of the smart account; default read from the EntryPoint contract',
+	},
 	field('initCode', '0x', 'Code that deploys the smart account, for its first operation'),
 	field('callData', '0x', 'Call the smart account makes, encoded'),
 	field('callGasLimit', '260611', 'Gas for the call'),
@@ -106,7 +110,8 @@ export const aaOperations: OperationSpec[] = [
 		resource: 'aa',
 		operation: 'senduserops',
 		name: 'Send User Ops',
-		description: 'Build the unsigned transaction in which a bundler submits signed user operations to the EntryPoint',
+		description:
+			'Build the unsigned transaction in which a bundler submits signed user operations to the EntryPoint',
 		method: 'POST',
 		path: '/aa/senduserops',
 		host: 'base',
@@ -119,16 +124,24 @@ export const aaOperations: OperationSpec[] = [
 				name: 'userOps',
 				type: 'json',
 				required: true,
-				description: 'The signed user operations, a JSON array of objects as returned by Get User Ops',
+				description:
+					'The signed user operations, a JSON array of objects as returned by Get User Ops',
 			},
 			{
 				name: 'bundler',
 				type: 'text',
 				required: true,
-				description: 'Address of the bundler, which signs and sends the transaction and receives the fees',
+				description:
+					'Address of the bundler, which signs and sends the transaction and receives the fees',
 				placeholder: '0x...',
 			},
-			{ name: 'gas', type: 'text', required: true, description: 'Gas limit of the transaction', ...DIGITS },
+			{
+				name: 'gas',
+				type: 'text',
+				required: true,
+				description: 'Gas limit of the transaction',
+				...DIGITS,
+			},
 		],
 	},
 ];

@@ -10,7 +10,11 @@ import { from, gas, gasPriority, slippage } from './shared';
  * schema lists chainId (Get Transaction).
  */
 
-const srcChainId: ParameterSpec = { name: 'srcChainId', type: 'text', description: 'Chain ID of the source chain' };
+const srcChainId: ParameterSpec = {
+	name: 'srcChainId',
+	type: 'text',
+	description: 'Chain ID of the source chain',
+};
 
 const srcChainIdDefault: ParameterSpec = { ...srcChainId, default: '1' };
 
@@ -47,7 +51,13 @@ const amountIn: ParameterSpec = {
 	role: 'amount',
 };
 
-const quote: ParameterSpec[] = [srcTokenSymbol, amountIn, dstChainId, dstTokenSymbol(), srcChainIdDefault];
+const quote: ParameterSpec[] = [
+	srcTokenSymbol,
+	amountIn,
+	dstChainId,
+	dstTokenSymbol(),
+	srcChainIdDefault,
+];
 
 const operation = (
 	op: string,
@@ -90,24 +100,49 @@ export const bridgeOperations: OperationSpec[] = [
 			],
 		},
 	),
-	operation('getliquidity', 'Get Liquidity', 'Get the total liquidity of a bridge pool and the share of an address', 'GET', 25, {
-		availability: 'Stargate only',
-		parameters: [
-			{
-				name: 'poolAddress',
-				type: 'text',
-				description: 'Address of the pool; the 2024 API requires it, current docs name the pool by Source Token Symbol instead',
-				placeholder: '0x...',
-			},
-			{ name: 'srcTokenSymbol', type: 'text', description: 'Symbol of the pool token, e.g. USDC (current docs)' },
-			{ name: 'address', type: 'text', description: 'Address whose liquidity is included', placeholder: '0x...', role: 'who' },
-			srcChainId,
-		],
-	}),
-	operation('getprice', 'Get Price', 'Quote the amount received for a cross-chain transfer', 'GET', 47, {
-		availability: 'Squid Router (not Stargate in 2024)',
-		parameters: quote,
-	}),
+	operation(
+		'getliquidity',
+		'Get Liquidity',
+		'Get the total liquidity of a bridge pool and the share of an address',
+		'GET',
+		25,
+		{
+			availability: 'Stargate only',
+			parameters: [
+				{
+					name: 'poolAddress',
+					type: 'text',
+					description:
+						'Address of the pool; the 2024 API requires it, current docs name the pool by Source Token Symbol instead',
+					placeholder: '0x...',
+				},
+				{
+					name: 'srcTokenSymbol',
+					type: 'text',
+					description: 'Symbol of the pool token, e.g. USDC (current docs)',
+				},
+				{
+					name: 'address',
+					type: 'text',
+					description: 'Address whose liquidity is included',
+					placeholder: '0x...',
+					role: 'who',
+				},
+				srcChainId,
+			],
+		},
+	),
+	operation(
+		'getprice',
+		'Get Price',
+		'Quote the amount received for a cross-chain transfer',
+		'GET',
+		47,
+		{
+			availability: 'Squid Router (not Stargate in 2024)',
+			parameters: quote,
+		},
+	),
 	operation('getroute', 'Get Route', 'Get the route of a cross-chain transfer', 'GET', 20, {
 		availability: 'Squid Router (not Stargate in 2024)',
 		parameters: quote,
@@ -120,32 +155,46 @@ export const bridgeOperations: OperationSpec[] = [
 		5,
 		{ parameters: [] },
 	),
-	operation('getsupportedtokens', 'Get Supported Tokens', 'List the tokens the bridge supports on a source chain', 'GET', 23, {
-		availability: 'Squid Router (not Stargate in 2024)',
-		parameters: [srcChainIdDefault],
-	}),
-	operation('gettransaction', 'Get Transaction', 'Get the status and both sides of a bridge transfer', 'GET', 37, {
-		chain: true,
-		parameters: [
-			{
-				name: 'transactionHash',
-				type: 'text',
-				required: true,
-				description: 'Hash of the transaction on the source chain',
-				placeholder: '0x...',
-				role: 'what',
-			},
-			{
-				name: 'network',
-				type: 'text',
-				options: ['mainnet', 'testnet'],
-				default: 'mainnet',
-				description: 'Network of the transfer',
-				protocols: ['Stargate'],
-			},
-			{ ...srcChainId, protocols: ['Stargate'] },
-		],
-	}),
+	operation(
+		'getsupportedtokens',
+		'Get Supported Tokens',
+		'List the tokens the bridge supports on a source chain',
+		'GET',
+		23,
+		{
+			availability: 'Squid Router (not Stargate in 2024)',
+			parameters: [srcChainIdDefault],
+		},
+	),
+	operation(
+		'gettransaction',
+		'Get Transaction',
+		'Get the status and both sides of a bridge transfer',
+		'GET',
+		37,
+		{
+			chain: true,
+			parameters: [
+				{
+					name: 'transactionHash',
+					type: 'text',
+					required: true,
+					description: 'Hash of the transaction on the source chain',
+					placeholder: '0x...',
+					role: 'what',
+				},
+				{
+					name: 'network',
+					type: 'text',
+					options: ['mainnet', 'testnet'],
+					default: 'mainnet',
+					description: 'Network of the transfer',
+					protocols: ['Stargate'],
+				},
+				{ ...srcChainId, protocols: ['Stargate'] },
+			],
+		},
+	),
 	operation(
 		'removeliquidity',
 		'Remove Liquidity',
@@ -170,30 +219,42 @@ export const bridgeOperations: OperationSpec[] = [
 			],
 		},
 	),
-	operation('swap', 'Swap', 'Build the unsigned transaction that sends a token to another chain', 'POST', 18, {
-		parameters: [
-			srcTokenSymbol,
-			amountIn,
-			dstChainId,
-			from(),
-			gas,
-			dstTokenSymbol({ required: false, description: 'Symbol of the token on the destination chain; required by Squid Router' }),
-			{
-				name: 'to',
-				type: 'text',
-				description: 'Address that receives the tokens on the destination chain; required by Squid Router',
-				placeholder: '0x...',
-				role: 'who',
-			},
-			{
-				name: 'amountOutMin',
-				type: 'text',
-				description: 'Minimum amount to receive, in the smallest unit of the token; required by Stargate',
-				protocols: ['Stargate'],
-			},
-			{ ...srcChainId, description: 'Chain ID of the source chain (Squid Router default 1)' },
-			slippage(),
-			gasPriority,
-		],
-	}),
+	operation(
+		'swap',
+		'Swap',
+		'Build the unsigned transaction that sends a token to another chain',
+		'POST',
+		18,
+		{
+			parameters: [
+				srcTokenSymbol,
+				amountIn,
+				dstChainId,
+				from(),
+				gas,
+				dstTokenSymbol({
+					required: false,
+					description: 'Symbol of the token on the destination chain; required by Squid Router',
+				}),
+				{
+					name: 'to',
+					type: 'text',
+					description:
+						'Address that receives the tokens on the destination chain; required by Squid Router',
+					placeholder: '0x...',
+					role: 'who',
+				},
+				{
+					name: 'amountOutMin',
+					type: 'text',
+					description:
+						'Minimum amount to receive, in the smallest unit of the token; required by Stargate',
+					protocols: ['Stargate'],
+				},
+				{ ...srcChainId, description: 'Chain ID of the source chain (Squid Router default 1)' },
+				slippage(),
+				gasPriority,
+			],
+		},
+	),
 ];

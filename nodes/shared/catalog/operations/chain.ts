@@ -35,8 +35,19 @@ const smartContractRead = (operation: string, computeUnits?: number): OperationS
 	unsignedTransaction: false,
 	chain: true,
 	parameters: [
-		{ name: 'contractAddress', type: 'text', required: true, description: 'Address of the contract to call', placeholder: '0x...' },
-		{ name: 'methodName', type: 'text', required: true, description: 'Name of the contract function, e.g. balanceOf' },
+		{
+			name: 'contractAddress',
+			type: 'text',
+			required: true,
+			description: 'Address of the contract to call',
+			placeholder: '0x...',
+		},
+		{
+			name: 'methodName',
+			type: 'text',
+			required: true,
+			description: 'Name of the contract function, e.g. balanceOf',
+		},
 		{
 			name: 'parameters',
 			type: 'json',
@@ -47,7 +58,12 @@ const smartContractRead = (operation: string, computeUnits?: number): OperationS
 			type: 'json',
 			description: 'The contract ABI as a JSON array; required for contracts that are not verified',
 		},
-		{ name: 'blockNumber', type: 'text', description: 'Block to read at; default latest', ...WHOLE_NUMBER },
+		{
+			name: 'blockNumber',
+			type: 'text',
+			description: 'Block to read at; default latest',
+			...WHOLE_NUMBER,
+		},
 	],
 });
 
@@ -78,8 +94,21 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'write',
 		chain: true,
 		parameters: [
-			{ name: 'from', type: 'text', required: true, description: 'Sender address', placeholder: '0x...', role: 'who' },
-			{ name: 'gas', type: 'text', required: true, description: 'Maximum gas limit for the transaction', ...WHOLE_NUMBER },
+			{
+				name: 'from',
+				type: 'text',
+				required: true,
+				description: 'Sender address',
+				placeholder: '0x...',
+				role: 'who',
+			},
+			{
+				name: 'gas',
+				type: 'text',
+				required: true,
+				description: 'Maximum gas limit for the transaction',
+				...WHOLE_NUMBER,
+			},
 			{
 				name: 'value',
 				type: 'text',
@@ -95,9 +124,20 @@ export const chainOperations: OperationSpec[] = [
 				required: true,
 				description: 'Reference ID that comes back with the response, to match it to your records',
 			},
-			{ name: 'to', type: 'text', description: 'Recipient address', placeholder: '0x...', role: 'who' },
+			{
+				name: 'to',
+				type: 'text',
+				description: 'Recipient address',
+				placeholder: '0x...',
+				role: 'who',
+			},
 			{ name: 'data', type: 'text', description: 'Encoded function call data', placeholder: '0x' },
-			{ name: 'gasPrice', type: 'text', description: 'Price per unit of gas, in wei', ...WHOLE_NUMBER },
+			{
+				name: 'gasPrice',
+				type: 'text',
+				description: 'Price per unit of gas, in wei',
+				...WHOLE_NUMBER,
+			},
 			{
 				name: 'estimationCheck',
 				type: 'boolean',
@@ -132,9 +172,29 @@ export const chainOperations: OperationSpec[] = [
 		chain: true,
 		availability: 'EVM chains',
 		parameters: [
-			{ name: 'from', type: 'text', required: true, description: 'Sender address', placeholder: '0x...', role: 'who' },
-			{ name: 'to', type: 'text', required: true, description: 'Recipient or contract address', placeholder: '0x...', role: 'who' },
-			{ name: 'data', type: 'text', required: true, description: 'Encoded function call data (0x for a plain transfer)', placeholder: '0x' },
+			{
+				name: 'from',
+				type: 'text',
+				required: true,
+				description: 'Sender address',
+				placeholder: '0x...',
+				role: 'who',
+			},
+			{
+				name: 'to',
+				type: 'text',
+				required: true,
+				description: 'Recipient or contract address',
+				placeholder: '0x...',
+				role: 'who',
+			},
+			{
+				name: 'data',
+				type: 'text',
+				required: true,
+				description: 'Encoded function call data (0x for a plain transfer)',
+				placeholder: '0x',
+			},
 			{
 				name: 'value',
 				type: 'text',
@@ -151,7 +211,8 @@ export const chainOperations: OperationSpec[] = [
 		resource: 'chain',
 		operation: 'getapprovaldata',
 		name: 'Get Approval Data',
-		description: 'List the token approvals an address has granted, with allowance and value at risk',
+		description:
+			'List the token approvals an address has granted, with allowance and value at risk',
 		method: 'GET',
 		path: '/chain/getapprovaldata',
 		host: 'historical',
@@ -159,7 +220,12 @@ export const chainOperations: OperationSpec[] = [
 		chain: true,
 		availability: 'EVM chains',
 		parameters: [address('Address whose approvals are listed', { role: 'who' })],
-		pagination: { style: 'cursor', requestParam: 'pageToken', itemsField: 'approvals', nextField: 'nextPageToken' },
+		pagination: {
+			style: 'cursor',
+			requestParam: 'pageToken',
+			itemsField: 'approvals',
+			nextField: 'nextPageToken',
+		},
 		amounts: [{ field: 'allowance', tokenField: 'tokenAddress' }],
 	},
 	{
@@ -182,15 +248,31 @@ export const chainOperations: OperationSpec[] = [
 				placeholder: '0x...',
 				role: 'what',
 			},
-			{ name: 'blockNumber', type: 'text', description: 'Block to read the balance at; default latest', ...WHOLE_NUMBER },
+			{
+				name: 'blockNumber',
+				type: 'text',
+				description: 'Block to read the balance at; default latest',
+				...WHOLE_NUMBER,
+			},
 			{
 				name: 'timestamp',
 				type: 'text',
-				description: 'Read the balance at the block of this Unix time (seconds); wins over Block Number',
+				description:
+					'Read the balance at the block of this Unix time (seconds); wins over Block Number',
 				...WHOLE_NUMBER,
 			},
-			{ name: 'assetCode', type: 'text', description: 'Asset code, 1 to 12 letters or digits', protocols: ['Stellar'] },
-			{ name: 'issuer', type: 'text', description: 'Issuer account of the asset', protocols: ['Stellar'] },
+			{
+				name: 'assetCode',
+				type: 'text',
+				description: 'Asset code, 1 to 12 letters or digits',
+				protocols: ['Stellar'],
+			},
+			{
+				name: 'issuer',
+				type: 'text',
+				description: 'Issuer account of the asset',
+				protocols: ['Stellar'],
+			},
 		],
 		amounts: [{ field: 'balance', tokenParam: 'tokenAddress' }],
 	},
@@ -219,7 +301,12 @@ export const chainOperations: OperationSpec[] = [
 				description: 'First block of a range of at most 10 blocks',
 				...WHOLE_NUMBER,
 			},
-			{ name: 'endBlock', type: 'text', description: 'Last block of the range (at most Start Block + 9)', ...WHOLE_NUMBER },
+			{
+				name: 'endBlock',
+				type: 'text',
+				description: 'Last block of the range (at most Start Block + 9)',
+				...WHOLE_NUMBER,
+			},
 		],
 	},
 	{
@@ -236,7 +323,11 @@ export const chainOperations: OperationSpec[] = [
 		parameters: [
 			{ name: 'startBlock', type: 'text', description: 'First ledger to search', ...WHOLE_NUMBER },
 			pageToken('Cursor from the previous response'),
-			{ name: 'contracts', type: 'text', description: 'Contract IDs to filter by, comma-separated' },
+			{
+				name: 'contracts',
+				type: 'text',
+				description: 'Contract IDs to filter by, comma-separated',
+			},
 			{ name: 'topics1', type: 'text', description: 'Filter on the first topic' },
 			{ name: 'topics2', type: 'text', description: 'Filter on the second topic' },
 			{ name: 'topics3', type: 'text', description: 'Filter on the third topic' },
@@ -265,7 +356,12 @@ export const chainOperations: OperationSpec[] = [
 		availability: 'Ethereum only',
 		parameters: [
 			address('Address whose fees are summed', { role: 'who' }),
-			{ name: 'startBlock', type: 'text', description: 'First block of the range', ...WHOLE_NUMBER },
+			{
+				name: 'startBlock',
+				type: 'text',
+				description: 'First block of the range',
+				...WHOLE_NUMBER,
+			},
 			{ name: 'endBlock', type: 'text', description: 'Last block of the range', ...WHOLE_NUMBER },
 		],
 	},
@@ -304,7 +400,12 @@ export const chainOperations: OperationSpec[] = [
 		parameters: [
 			address('Address whose rewards are listed', { role: 'who' }),
 			{ name: 'pageSize', type: 'text', description: 'Records per page', ...WHOLE_NUMBER },
-			{ name: 'sortOrder', type: 'text', options: ['asc', 'desc'], description: 'Sort order by time' },
+			{
+				name: 'sortOrder',
+				type: 'text',
+				options: ['asc', 'desc'],
+				description: 'Sort order by time',
+			},
 			pageToken('Cursor from the previous response'),
 		],
 	},
@@ -406,7 +507,13 @@ export const chainOperations: OperationSpec[] = [
 				pattern: '^(\\d+|0x[0-9a-fA-F]+)$',
 				patternHint: 'a decimal or 0x-prefixed hexadecimal slot number',
 			},
-			{ name: 'keys', type: 'text', required: true, description: 'Ledger keys to read', protocols: ['Stellar'] },
+			{
+				name: 'keys',
+				type: 'text',
+				required: true,
+				description: 'Ledger keys to read',
+				protocols: ['Stellar'],
+			},
 		],
 	},
 	{
@@ -432,7 +539,15 @@ export const chainOperations: OperationSpec[] = [
 		computeUnits: 20,
 		kind: 'read',
 		chain: true,
-		parameters: [{ name: 'tokenSymbol', type: 'text', required: true, description: 'Symbol of the token, e.g. USDC', role: 'what' }],
+		parameters: [
+			{
+				name: 'tokenSymbol',
+				type: 'text',
+				required: true,
+				description: 'Symbol of the token, e.g. USDC',
+				role: 'what',
+			},
+		],
 	},
 	{
 		resource: 'chain',
@@ -458,7 +573,15 @@ export const chainOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		availability: 'Ethereum only',
-		parameters: [{ name: 'asset', type: 'text', required: true, description: 'The asset, e.g. a token address or symbol', role: 'what' }],
+		parameters: [
+			{
+				name: 'asset',
+				type: 'text',
+				required: true,
+				description: 'The asset, e.g. a token address or symbol',
+				role: 'what',
+			},
+		],
 	},
 	{
 		resource: 'chain',
@@ -480,7 +603,14 @@ export const chainOperations: OperationSpec[] = [
 				placeholder: '0x...',
 				role: 'what',
 			},
-			{ name: 'address', type: 'text', required: true, description: 'Address of the account', protocols: ['TON'], role: 'who' },
+			{
+				name: 'address',
+				type: 'text',
+				required: true,
+				description: 'Address of the account',
+				protocols: ['TON'],
+				role: 'who',
+			},
 		],
 	},
 	{
@@ -496,11 +626,40 @@ export const chainOperations: OperationSpec[] = [
 		chain: true,
 		parameters: [
 			address('Address whose transactions are listed', { role: 'who' }),
-			{ name: 'sortOrder', type: 'text', default: 'desc', options: ['asc', 'desc'], description: 'Sort order by time' },
-			{ name: 'contractAddress', type: 'text', description: 'Only transactions with this contract', protocols: ['EVM'] },
-			{ name: 'startBlock', type: 'text', description: 'First block', protocols: ['Avalanche C-Chain'], ...WHOLE_NUMBER },
-			{ name: 'endBlock', type: 'text', description: 'Last block', protocols: ['Avalanche C-Chain'], ...WHOLE_NUMBER },
-			{ name: 'pageSize', type: 'text', description: 'Records per page', protocols: ['Avalanche C-Chain'], ...WHOLE_NUMBER },
+			{
+				name: 'sortOrder',
+				type: 'text',
+				default: 'desc',
+				options: ['asc', 'desc'],
+				description: 'Sort order by time',
+			},
+			{
+				name: 'contractAddress',
+				type: 'text',
+				description: 'Only transactions with this contract',
+				protocols: ['EVM'],
+			},
+			{
+				name: 'startBlock',
+				type: 'text',
+				description: 'First block',
+				protocols: ['Avalanche C-Chain'],
+				...WHOLE_NUMBER,
+			},
+			{
+				name: 'endBlock',
+				type: 'text',
+				description: 'Last block',
+				protocols: ['Avalanche C-Chain'],
+				...WHOLE_NUMBER,
+			},
+			{
+				name: 'pageSize',
+				type: 'text',
+				description: 'Records per page',
+				protocols: ['Avalanche C-Chain'],
+				...WHOLE_NUMBER,
+			},
 			{
 				name: 'limit',
 				type: 'text',
@@ -510,7 +669,12 @@ export const chainOperations: OperationSpec[] = [
 				patternHint: 'a number from 1 to 5',
 			},
 		],
-		pagination: { style: 'page', requestParam: 'pageToken', itemsField: 'transactions', totalPagesField: 'totalPages' },
+		pagination: {
+			style: 'page',
+			requestParam: 'pageToken',
+			itemsField: 'transactions',
+			totalPagesField: 'totalPages',
+		},
 	},
 	{
 		resource: 'chain',
@@ -560,14 +724,30 @@ export const chainOperations: OperationSpec[] = [
 		confirmable: true,
 		parameters: [
 			rawTransaction,
-			{ name: 'signature', type: 'text', required: true, description: 'Signature of the transaction', protocols: ['Sui'] },
+			{
+				name: 'signature',
+				type: 'text',
+				required: true,
+				description: 'Signature of the transaction',
+				protocols: ['Sui'],
+			},
 			{
 				name: 'transactionHash',
 				type: 'text',
 				description: 'When given, the API returns this hash without waiting for the transaction',
 			},
-			{ name: 'bdnTransaction', type: 'boolean', default: false, description: 'Send through the bloXroute add-on' },
-			{ name: 'mevProtection', type: 'boolean', default: false, description: 'Send with MEV protection' },
+			{
+				name: 'bdnTransaction',
+				type: 'boolean',
+				default: false,
+				description: 'Send through the bloXroute add-on',
+			},
+			{
+				name: 'mevProtection',
+				type: 'boolean',
+				default: false,
+				description: 'Send with MEV protection',
+			},
 			{
 				name: 'privateTransaction',
 				type: 'boolean',

@@ -1,5 +1,14 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { DIGITS, POSITIVE, from, gas, gasPriority, inTokenOf, involveBaseToken, slippage } from './shared';
+import {
+	DIGITS,
+	POSITIVE,
+	from,
+	gas,
+	gasPriority,
+	inTokenOf,
+	involveBaseToken,
+	slippage,
+} from './shared';
 
 /*
  * DEXs and aggregators (docs/reference/expand-api.md §2 dex, §2.x DEX). Each dexId maps to one chain, so the chain
@@ -41,7 +50,13 @@ const amountIn = (extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
 /** An amount whose token no parameter names (an LP token, a list per token): typed in the smallest unit. */
 const RAW = ', in the smallest unit of the token';
 
-const rawAmountIn: ParameterSpec = { name: 'amountIn', type: 'text', required: true, description: `${AMOUNT_IN}${RAW}`, ...DIGITS };
+const rawAmountIn: ParameterSpec = {
+	name: 'amountIn',
+	type: 'text',
+	required: true,
+	description: `${AMOUNT_IN}${RAW}`,
+	...DIGITS,
+};
 
 const poolAddress: ParameterSpec = {
 	name: 'poolAddress',
@@ -75,7 +90,12 @@ const token = (name: string, description: string, protocols: string[]): Paramete
 });
 
 /** An amount of the token `tokenParam` names, or (without one) in the smallest unit of a token no parameter names. */
-const amount = (name: string, description: string, protocols: string[], unit?: Partial<ParameterSpec>): ParameterSpec => ({
+const amount = (
+	name: string,
+	description: string,
+	protocols: string[],
+	unit?: Partial<ParameterSpec>,
+): ParameterSpec => ({
 	name,
 	type: 'text',
 	description: unit ? description : `${description}${RAW}`,
@@ -132,14 +152,46 @@ export const dexOperations: OperationSpec[] = [
 		availability: 'not the aggregators or UniswapX',
 		parameters: [
 			{ ...from(), role: 'who' },
-			{ ...token('tokenA', 'First token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']), role: 'what' },
-			{ ...token('tokenB', 'Second token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']), role: 'what' },
-			amount('amountADesired', 'Amount of token A to add', [...V2_FORKS, 'UniswapV3', 'StonFi'], { role: 'amount', ...inTokenOf('tokenA') }),
-			amount('amountBDesired', 'Amount of token B to add', [...V2_FORKS, 'UniswapV3', 'StonFi'], { role: 'amount', ...inTokenOf('tokenB') }),
+			{
+				...token('tokenA', 'First token of the pool', [
+					...V2_FORKS,
+					'UniswapV3',
+					'TraderJoe',
+					'StonFi',
+				]),
+				role: 'what',
+			},
+			{
+				...token('tokenB', 'Second token of the pool', [
+					...V2_FORKS,
+					'UniswapV3',
+					'TraderJoe',
+					'StonFi',
+				]),
+				role: 'what',
+			},
+			amount('amountADesired', 'Amount of token A to add', [...V2_FORKS, 'UniswapV3', 'StonFi'], {
+				role: 'amount',
+				...inTokenOf('tokenA'),
+			}),
+			amount('amountBDesired', 'Amount of token B to add', [...V2_FORKS, 'UniswapV3', 'StonFi'], {
+				role: 'amount',
+				...inTokenOf('tokenB'),
+			}),
 			amount('amountA', 'Amount of token A to add', ['TraderJoe'], inTokenOf('tokenA')),
 			amount('amountB', 'Amount of token B to add', ['TraderJoe'], inTokenOf('tokenB')),
-			amount('amountAMin', 'Minimum amount of token A to add', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi'], inTokenOf('tokenA')),
-			amount('amountBMin', 'Minimum amount of token B to add', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi'], inTokenOf('tokenB')),
+			amount(
+				'amountAMin',
+				'Minimum amount of token A to add',
+				[...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi'],
+				inTokenOf('tokenA'),
+			),
+			amount(
+				'amountBMin',
+				'Minimum amount of token B to add',
+				[...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi'],
+				inTokenOf('tokenB'),
+			),
 			{
 				name: 'path',
 				type: 'array',
@@ -149,7 +201,8 @@ export const dexOperations: OperationSpec[] = [
 			{
 				name: 'amountIn',
 				type: 'array',
-				description: 'Amount of each token of Path to add, in the smallest unit of the token, in the same order',
+				description:
+					'Amount of each token of Path to add, in the smallest unit of the token, in the same order',
 				protocols: ['BalancerV2', 'CurveV2', 'Orca', 'SDEX'],
 			},
 			amount('amountOut', 'Amount of pool (LP) tokens to receive', ['BalancerV2', 'CurveV2']),
@@ -175,7 +228,10 @@ export const dexOperations: OperationSpec[] = [
 				protocols: ['TraderJoe'],
 			},
 			recipient([...V2_FORKS, 'UniswapV3', 'BalancerV2', 'TraderJoe']),
-			deadline([...V2_FORKS, 'UniswapV3', 'TraderJoe'], { pattern: '^[0-9]*$', patternHint: 'a whole number of seconds' }),
+			deadline([...V2_FORKS, 'UniswapV3', 'TraderJoe'], {
+				pattern: '^[0-9]*$',
+				patternHint: 'a whole number of seconds',
+			}),
 			optionalGas('every EVM DEX'),
 			queryId,
 			slippage(),
@@ -207,7 +263,14 @@ export const dexOperations: OperationSpec[] = [
 				description: 'Minimum amount of the output token',
 				...inTokenOf('path', 'last'),
 			},
-			{ name: 'to', type: 'text', required: true, description: 'Address that receives the output token', placeholder: '0x...', role: 'who' },
+			{
+				name: 'to',
+				type: 'text',
+				required: true,
+				description: 'Address that receives the output token',
+				placeholder: '0x...',
+				role: 'who',
+			},
 			{
 				name: 'deadline',
 				type: 'text',
@@ -276,7 +339,14 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: `${POOL_ANALYTICS}, BalancerV2, CurveV2`,
 		parameters: [
-			{ name: 'address', type: 'text', required: true, description: 'Address of the liquidity provider', placeholder: '0x...', role: 'who' },
+			{
+				name: 'address',
+				type: 'text',
+				required: true,
+				description: 'Address of the liquidity provider',
+				placeholder: '0x...',
+				role: 'who',
+			},
 			{
 				name: 'poolAddresses',
 				type: 'text',
@@ -345,9 +415,24 @@ export const dexOperations: OperationSpec[] = [
 				default: 'all',
 				description: 'Only orders with this status',
 			},
-			{ name: 'orderHashes', type: 'text', description: 'Only these orders: order hashes, comma-separated' },
-			{ name: 'filler', type: 'text', description: 'Only orders filled by this address', placeholder: '0x...' },
-			{ name: 'sort', type: 'text', options: ['asc', 'desc'], default: 'desc', description: 'Sort order' },
+			{
+				name: 'orderHashes',
+				type: 'text',
+				description: 'Only these orders: order hashes, comma-separated',
+			},
+			{
+				name: 'filler',
+				type: 'text',
+				description: 'Only orders filled by this address',
+				placeholder: '0x...',
+			},
+			{
+				name: 'sort',
+				type: 'text',
+				options: ['asc', 'desc'],
+				default: 'desc',
+				description: 'Sort order',
+			},
 		],
 	},
 	{
@@ -426,7 +511,8 @@ export const dexOperations: OperationSpec[] = [
 				name: 'dexId',
 				type: 'array',
 				required: true,
-				description: 'DEX IDs to quote on, e.g. 1000,1100,1300; DEXs that fail are left out of the result',
+				description:
+					'DEX IDs to quote on, e.g. 1000,1100,1300; DEXs that fail are left out of the result',
 				placeholder: '1000,1100,1300',
 				role: 'what',
 			},
@@ -439,7 +525,8 @@ export const dexOperations: OperationSpec[] = [
 		resource: 'dex',
 		operation: 'getpooltradedata',
 		name: 'Get Pool Trade Data',
-		description: 'Get the events of one type (swaps, mints, burns or transfers) of a pool over a block range',
+		description:
+			'Get the events of one type (swaps, mints, burns or transfers) of a pool over a block range',
 		method: 'GET',
 		path: '/dex/getpooltradedata',
 		host: 'base',
@@ -493,7 +580,10 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: 'Jupiter only',
 		parameters: [
-			path('Mint addresses of the input and output tokens', { placeholder: 'InputMint,OutputMint', role: 'what' }),
+			path('Mint addresses of the input and output tokens', {
+				placeholder: 'InputMint,OutputMint',
+				role: 'what',
+			}),
 			// Solana mints: the token lookup (gettokendetails) serves EVM chains only.
 			rawAmountIn,
 		],
@@ -527,8 +617,20 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		availability: 'not the aggregators or UniswapX',
 		parameters: [
-			token('tokenA', 'First token of the pool', [...V2_FORKS, 'BalancerV2', 'CurveV2', 'TraderJoe', 'StonFi']),
-			token('tokenB', 'Second token of the pool', [...V2_FORKS, 'BalancerV2', 'CurveV2', 'TraderJoe', 'StonFi']),
+			token('tokenA', 'First token of the pool', [
+				...V2_FORKS,
+				'BalancerV2',
+				'CurveV2',
+				'TraderJoe',
+				'StonFi',
+			]),
+			token('tokenB', 'Second token of the pool', [
+				...V2_FORKS,
+				'BalancerV2',
+				'CurveV2',
+				'TraderJoe',
+				'StonFi',
+			]),
 			token('tokenC', 'Third token of the pool', ['BalancerV2', 'CurveV2']),
 			token('tokenD', 'Fourth token of the pool', ['CurveV2']),
 			{
@@ -545,7 +647,12 @@ export const dexOperations: OperationSpec[] = [
 				protocols: ['UniswapV3', 'PancakeSwapV3'],
 			},
 			{ name: 'id', type: 'text', description: 'Bin ID of the pool', protocols: ['TraderJoe'] },
-			{ name: 'positionNFT', type: 'text', description: 'Mint address of the position NFT', protocols: ['Orca'] },
+			{
+				name: 'positionNFT',
+				type: 'text',
+				description: 'Mint address of the position NFT',
+				protocols: ['Orca'],
+			},
 			{
 				name: 'path',
 				type: 'array',
@@ -559,7 +666,8 @@ export const dexOperations: OperationSpec[] = [
 		resource: 'dex',
 		operation: 'getwalletposition',
 		name: 'Get Wallet Position',
-		description: "Get an address's transactions with the pools of UniswapV2, UniswapV3, SushiswapV2, BalancerV2 and CurveV2, grouped by DEX",
+		description:
+			"Get an address's transactions with the pools of UniswapV2, UniswapV3, SushiswapV2, BalancerV2 and CurveV2, grouped by DEX",
 		method: 'GET',
 		path: '/dex/getwalletposition',
 		host: 'base',
@@ -568,15 +676,29 @@ export const dexOperations: OperationSpec[] = [
 		chain: false,
 		availability: 'Ethereum only',
 		parameters: [
-			{ name: 'address', type: 'text', required: true, description: 'Wallet address (not a contract)', placeholder: '0x...', role: 'who' },
-			{ name: 'pageToken', type: 'text', default: '1', description: 'Page to return, from 1', ...POSITIVE },
+			{
+				name: 'address',
+				type: 'text',
+				required: true,
+				description: 'Wallet address (not a contract)',
+				placeholder: '0x...',
+				role: 'who',
+			},
+			{
+				name: 'pageToken',
+				type: 'text',
+				default: '1',
+				description: 'Page to return, from 1',
+				...POSITIVE,
+			},
 		],
 	},
 	{
 		resource: 'dex',
 		operation: 'quoteaggregator',
 		name: 'Quote Aggregator',
-		description: 'Quote a swap on every supported DEX of the chain and list the output amount of each',
+		description:
+			'Quote a swap on every supported DEX of the chain and list the output amount of each',
 		method: 'GET',
 		path: '/dex/quoteaggregator',
 		host: 'base',
@@ -585,16 +707,25 @@ export const dexOperations: OperationSpec[] = [
 		chain: true,
 		availability: AGGREGATOR_CHAINS,
 		parameters: [
-			path('The input and output token addresses (0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee for the native asset)', { role: 'what' }),
+			path(
+				'The input and output token addresses (0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee for the native asset)',
+				{ role: 'what' },
+			),
 			amountIn(DIGITS),
-			{ name: 'excludedDexes', type: 'array', description: 'DEX IDs to leave out', placeholder: '1600,1700' },
+			{
+				name: 'excludedDexes',
+				type: 'array',
+				description: 'DEX IDs to leave out',
+				placeholder: '1600,1700',
+			},
 		],
 	},
 	{
 		resource: 'dex',
 		operation: 'refundliquidity',
 		name: 'Refund Liquidity',
-		description: 'Build the unsigned transaction that refunds liquidity sent to a pool but not added',
+		description:
+			'Build the unsigned transaction that refunds liquidity sent to a pool but not added',
 		method: 'POST',
 		path: '/dex/refundliquidity',
 		host: 'base',
@@ -604,8 +735,20 @@ export const dexOperations: OperationSpec[] = [
 		availability: 'StonFi only',
 		parameters: [
 			{ ...from(), role: 'who' },
-			{ name: 'tokenA', type: 'text', required: true, description: 'First token of the pool', role: 'what' },
-			{ name: 'tokenB', type: 'text', required: true, description: 'Second token of the pool', role: 'what' },
+			{
+				name: 'tokenA',
+				type: 'text',
+				required: true,
+				description: 'First token of the pool',
+				role: 'what',
+			},
+			{
+				name: 'tokenB',
+				type: 'text',
+				required: true,
+				description: 'Second token of the pool',
+				role: 'what',
+			},
 			queryId,
 			{ ...gas, required: false },
 		],
@@ -625,14 +768,49 @@ export const dexOperations: OperationSpec[] = [
 		availability: 'not the aggregators or UniswapX',
 		parameters: [
 			{ ...from(), role: 'who' },
-			{ ...token('tokenA', 'First token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']), role: 'what' },
-			{ ...token('tokenB', 'Second token of the pool', [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'StonFi']), role: 'what' },
-			{ ...amount('liquidity', 'Amount of liquidity (pool tokens) to remove', [...V2_FORKS, 'UniswapV3', 'StonFi', 'SDEX', 'Orca']), role: 'amount' },
 			{
-				...amount('amountAMin', 'Minimum amount of token A to receive', [...V2_FORKS, 'UniswapV3', 'TraderJoe'], inTokenOf('tokenA')),
+				...token('tokenA', 'First token of the pool', [
+					...V2_FORKS,
+					'UniswapV3',
+					'TraderJoe',
+					'StonFi',
+				]),
+				role: 'what',
+			},
+			{
+				...token('tokenB', 'Second token of the pool', [
+					...V2_FORKS,
+					'UniswapV3',
+					'TraderJoe',
+					'StonFi',
+				]),
+				role: 'what',
+			},
+			{
+				...amount('liquidity', 'Amount of liquidity (pool tokens) to remove', [
+					...V2_FORKS,
+					'UniswapV3',
+					'StonFi',
+					'SDEX',
+					'Orca',
+				]),
+				role: 'amount',
+			},
+			{
+				...amount(
+					'amountAMin',
+					'Minimum amount of token A to receive',
+					[...V2_FORKS, 'UniswapV3', 'TraderJoe'],
+					inTokenOf('tokenA'),
+				),
 				description: 'Minimum amount of token A to receive (UniswapV3 default 0)',
 			},
-			amount('amountBMin', 'Minimum amount of token B to receive', [...V2_FORKS, 'TraderJoe'], inTokenOf('tokenB')),
+			amount(
+				'amountBMin',
+				'Minimum amount of token B to receive',
+				[...V2_FORKS, 'TraderJoe'],
+				inTokenOf('tokenB'),
+			),
 			{
 				name: 'tokenId',
 				type: 'text',
@@ -665,13 +843,15 @@ export const dexOperations: OperationSpec[] = [
 			{
 				name: 'amountOut',
 				type: 'array',
-				description: 'Amount of each token of Path to receive, in the smallest unit of the token, in the same order',
+				description:
+					'Amount of each token of Path to receive, in the smallest unit of the token, in the same order',
 				protocols: ['BalancerV2', 'CurveV2'],
 			},
 			{
 				name: 'amountOutMin',
 				type: 'array',
-				description: 'Minimum amount of each asset of Path to receive, in the smallest unit, in the same order',
+				description:
+					'Minimum amount of each asset of Path to receive, in the smallest unit, in the same order',
 				protocols: ['SDEX'],
 			},
 			{
@@ -680,15 +860,31 @@ export const dexOperations: OperationSpec[] = [
 				description: "Whether to pay out to the recipient's Balancer internal balance",
 				protocols: ['BalancerV2'],
 			},
-			{ name: 'binStep', type: 'text', description: 'Bin step of the pair', protocols: ['TraderJoe'] },
-			{ name: 'ids', type: 'array', description: 'Bin IDs to remove liquidity from', protocols: ['TraderJoe'] },
+			{
+				name: 'binStep',
+				type: 'text',
+				description: 'Bin step of the pair',
+				protocols: ['TraderJoe'],
+			},
+			{
+				name: 'ids',
+				type: 'array',
+				description: 'Bin IDs to remove liquidity from',
+				protocols: ['TraderJoe'],
+			},
 			{
 				name: 'amounts',
 				type: 'array',
-				description: 'Amount of liquidity to remove from each bin of IDs, in the smallest unit, in the same order',
+				description:
+					'Amount of liquidity to remove from each bin of IDs, in the smallest unit, in the same order',
 				protocols: ['TraderJoe'],
 			},
-			{ name: 'positionAddress', type: 'text', description: 'Address of the position', protocols: ['Orca'] },
+			{
+				name: 'positionAddress',
+				type: 'text',
+				description: 'Address of the position',
+				protocols: ['Orca'],
+			},
 			recipient([...V2_FORKS, 'BalancerV2', 'TraderJoe']),
 			deadline([...V2_FORKS, 'UniswapV3', 'TraderJoe']),
 			optionalGas('every EVM DEX'),
@@ -711,8 +907,15 @@ export const dexOperations: OperationSpec[] = [
 		protocol: 'dexId',
 		parameters: [
 			{ ...from(), role: 'who' },
-			path(`${SWAP_PATH}; required by every DEX except UniswapX`, { required: false, role: 'what' }),
-			amountIn({ required: false, description: `${AMOUNT_IN}; required by every DEX except UniswapX`, ...DIGITS }),
+			path(`${SWAP_PATH}; required by every DEX except UniswapX`, {
+				required: false,
+				role: 'what',
+			}),
+			amountIn({
+				required: false,
+				description: `${AMOUNT_IN}; required by every DEX except UniswapX`,
+				...DIGITS,
+			}),
 			amount(
 				'amountOutMin',
 				'Minimum amount of the output token to receive',
@@ -728,8 +931,18 @@ export const dexOperations: OperationSpec[] = [
 				description: 'The order from Create Order, serialized',
 				protocols: ['UniswapX'],
 			},
-			{ name: 'signature', type: 'text', description: 'Signature of the serialized order', protocols: ['UniswapX'] },
-			{ name: 'referralAddress', type: 'text', description: 'Referral address', protocols: ['StonFi'] },
+			{
+				name: 'signature',
+				type: 'text',
+				description: 'Signature of the serialized order',
+				protocols: ['UniswapX'],
+			},
+			{
+				name: 'referralAddress',
+				type: 'text',
+				description: 'Referral address',
+				protocols: ['StonFi'],
+			},
 			queryId,
 			{
 				name: 'closeWSolAccount',
@@ -739,9 +952,20 @@ export const dexOperations: OperationSpec[] = [
 				protocols: ['Orca'],
 			},
 			optionalGas('every EVM DEX'),
-			slippage({ description: 'Maximum price slippage in percent, from 0 to 10 (1inch and Kyberswap default 1); not UniswapX' }),
+			slippage({
+				description:
+					'Maximum price slippage in percent, from 0 to 10 (1inch and Kyberswap default 1); not UniswapX',
+			}),
 			involveBaseToken({
-				protocols: [...V2_FORKS, 'UniswapV3', 'TraderJoe', 'BalancerV2', 'CurveV2', 'Kyberswap', 'StonFi'],
+				protocols: [
+					...V2_FORKS,
+					'UniswapV3',
+					'TraderJoe',
+					'BalancerV2',
+					'CurveV2',
+					'Kyberswap',
+					'StonFi',
+				],
 			}),
 			evmGasPriority([
 				...V2_FORKS,
@@ -760,7 +984,8 @@ export const dexOperations: OperationSpec[] = [
 		resource: 'dex',
 		operation: 'swapaggregator',
 		name: 'Swap Aggregator',
-		description: 'Build swap transactions on the supported DEXs of the chain, or only on the best-quoting one',
+		description:
+			'Build swap transactions on the supported DEXs of the chain, or only on the best-quoting one',
 		method: 'POST',
 		path: '/dex/swapaggregator',
 		host: 'base',
@@ -770,9 +995,19 @@ export const dexOperations: OperationSpec[] = [
 		availability: AGGREGATOR_CHAINS,
 		parameters: [
 			{ ...from(), role: 'who' },
-			path('The input and output token addresses (0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee for the native asset)', { role: 'what' }),
+			path(
+				'The input and output token addresses (0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee for the native asset)',
+				{ role: 'what' },
+			),
 			amountIn(),
-			{ name: 'to', type: 'text', required: true, description: 'Address that receives the output token', placeholder: '0x...', role: 'who' },
+			{
+				name: 'to',
+				type: 'text',
+				required: true,
+				description: 'Address that receives the output token',
+				placeholder: '0x...',
+				role: 'who',
+			},
 			gas,
 			{
 				name: 'bestSwap',
@@ -781,7 +1016,12 @@ export const dexOperations: OperationSpec[] = [
 				description:
 					'Whether to quote every DEX and return only the swap on the best one (with its quote); otherwise a swap transaction per DEX is returned',
 			},
-			{ name: 'excludedDexes', type: 'array', description: 'DEX IDs to leave out', placeholder: '1600,1700' },
+			{
+				name: 'excludedDexes',
+				type: 'array',
+				description: 'DEX IDs to leave out',
+				placeholder: '1600,1700',
+			},
 			gasPriority,
 		],
 	},

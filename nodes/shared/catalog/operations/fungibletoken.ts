@@ -11,11 +11,13 @@ import { DIGITS, from, gas, gasPriority, NUMBER, POSITIVE, tokenAddress } from '
 const EVM = ['EVM'];
 const SOLANA = ['Solana'];
 
-
 /** Required by the EVM schemas (on EVM chains only, as its `protocols` say). */
 const evmTokenAddress = tokenAddress(undefined, { protocols: EVM, role: 'what' });
 
-const splToken = (description = 'Mint address of the SPL token', required = false): ParameterSpec => ({
+const splToken = (
+	description = 'Mint address of the SPL token',
+	required = false,
+): ParameterSpec => ({
 	name: 'token',
 	type: 'text',
 	...(required ? { required } : {}),
@@ -25,7 +27,10 @@ const splToken = (description = 'Mint address of the SPL token', required = fals
 });
 
 /** Wrapping and unwrapping: the amount, the signer and the wrapped-token contract. */
-const wrapParameters = (amountDescription: string, unit: Pick<ParameterSpec, 'unit' | 'tokenParam'>): ParameterSpec[] => [
+const wrapParameters = (
+	amountDescription: string,
+	unit: Pick<ParameterSpec, 'unit' | 'tokenParam'>,
+): ParameterSpec[] => [
 	{
 		name: 'amount',
 		type: 'text',
@@ -60,8 +65,20 @@ const historicalTransactions = (
 	availability: 'EVM chains',
 	parameters: [
 		tokenAddress(undefined, { role: 'what' }),
-		{ name: 'sort', type: 'text', required: true, options: ['asc', 'desc'], default: 'desc', description: 'Sort order' },
-		{ name: 'address', type: 'text', description: 'Only transfers from or to this address', placeholder: '0x...' },
+		{
+			name: 'sort',
+			type: 'text',
+			required: true,
+			options: ['asc', 'desc'],
+			default: 'desc',
+			description: 'Sort order',
+		},
+		{
+			name: 'address',
+			type: 'text',
+			description: 'Only transfers from or to this address',
+			placeholder: '0x...',
+		},
 		{ name: 'startBlock', type: 'text', description: 'First block of the range', ...NUMBER },
 		{ name: 'endBlock', type: 'text', description: 'Last block of the range', ...POSITIVE },
 	],
@@ -72,7 +89,8 @@ export const fungibletokenOperations: OperationSpec[] = [
 		resource: 'fungibletoken',
 		operation: 'approve',
 		name: 'Approve',
-		description: 'Build the unsigned transaction that allows a spender to transfer tokens of the owner',
+		description:
+			'Build the unsigned transaction that allows a spender to transfer tokens of the owner',
 		method: 'POST',
 		path: '/fungibletoken/approve',
 		host: 'base',
@@ -90,21 +108,46 @@ export const fungibletokenOperations: OperationSpec[] = [
 				unit: 'token',
 				tokenParam: 'tokenAddress',
 			},
-			{ ...from('Address of the token owner, who signs the transaction'), protocols: EVM, role: 'who' },
-			{ name: 'to', type: 'text', required: true, description: 'Address of the spender', protocols: EVM, placeholder: '0x...', role: 'who' },
+			{
+				...from('Address of the token owner, who signs the transaction'),
+				protocols: EVM,
+				role: 'who',
+			},
+			{
+				name: 'to',
+				type: 'text',
+				required: true,
+				description: 'Address of the spender',
+				protocols: EVM,
+				placeholder: '0x...',
+				role: 'who',
+			},
 			{ ...evmTokenAddress, role: 'what' },
 			{ ...gas, protocols: EVM },
 			{ ...gasPriority, protocols: EVM },
 			splToken(undefined, true),
-			{ name: 'owner', type: 'text', required: true, description: 'Public key of the token owner', protocols: SOLANA },
-			{ name: 'delegate', type: 'text', required: true, description: 'Public key of the spender (delegate)', protocols: SOLANA },
+			{
+				name: 'owner',
+				type: 'text',
+				required: true,
+				description: 'Public key of the token owner',
+				protocols: SOLANA,
+			},
+			{
+				name: 'delegate',
+				type: 'text',
+				required: true,
+				description: 'Public key of the spender (delegate)',
+				protocols: SOLANA,
+			},
 		],
 	},
 	{
 		resource: 'fungibletoken',
 		operation: 'convertbasetokentowraptoken',
 		name: 'Convert Base Token To Wrap Token',
-		description: "Build the unsigned transaction that wraps the chain's native asset into its wrapped token (e.g. ETH to WETH)",
+		description:
+			"Build the unsigned transaction that wraps the chain's native asset into its wrapped token (e.g. ETH to WETH)",
 		method: 'POST',
 		path: '/fungibletoken/convertbasetokentowraptoken',
 		host: 'base',
@@ -118,7 +161,8 @@ export const fungibletokenOperations: OperationSpec[] = [
 		resource: 'fungibletoken',
 		operation: 'convertwraptokentobasetoken',
 		name: 'Convert Wrap Token To Base Token',
-		description: "Build the unsigned transaction that unwraps a wrapped token into the chain's native asset (e.g. WETH to ETH)",
+		description:
+			"Build the unsigned transaction that unwraps a wrapped token into the chain's native asset (e.g. WETH to ETH)",
 		method: 'POST',
 		path: '/fungibletoken/convertwraptokentobasetoken',
 		host: 'base',
@@ -126,7 +170,10 @@ export const fungibletokenOperations: OperationSpec[] = [
 		kind: 'write',
 		chain: true,
 		availability: 'EVM chains',
-		parameters: wrapParameters('Amount of the wrapped token to unwrap', { unit: 'token', tokenParam: 'tokenAddress' }),
+		parameters: wrapParameters('Amount of the wrapped token to unwrap', {
+			unit: 'token',
+			tokenParam: 'tokenAddress',
+		}),
 	},
 	{
 		resource: 'fungibletoken',
@@ -153,7 +200,13 @@ export const fungibletokenOperations: OperationSpec[] = [
 		parameters: [
 			evmTokenAddress,
 			splToken(undefined, true),
-			{ name: 'publickey', type: 'text', required: true, description: 'A Solana public key', protocols: SOLANA },
+			{
+				name: 'publickey',
+				type: 'text',
+				required: true,
+				description: 'A Solana public key',
+				protocols: SOLANA,
+			},
 		],
 	},
 	{
@@ -166,13 +219,18 @@ export const fungibletokenOperations: OperationSpec[] = [
 		host: 'base',
 		kind: 'read',
 		chain: true,
-		parameters: [tokenAddress('Address of the token contract; the parameters on Solana are not documented', { role: 'what' })],
+		parameters: [
+			tokenAddress('Address of the token contract; the parameters on Solana are not documented', {
+				role: 'what',
+			}),
+		],
 	},
 	{
 		resource: 'fungibletoken',
 		operation: 'gettokendetails',
 		name: 'Get Token Details',
-		description: 'Get the name, symbol and decimals of up to 10 tokens, with spam and verification flags',
+		description:
+			'Get the name, symbol and decimals of up to 10 tokens, with spam and verification flags',
 		method: 'GET',
 		path: '/fungibletoken/gettokendetails',
 		host: 'base',
@@ -205,8 +263,22 @@ export const fungibletokenOperations: OperationSpec[] = [
 		availability: 'EVM chains and Tron',
 		parameters: [
 			tokenAddress(undefined, { role: 'what' }),
-			{ name: 'owner', type: 'text', required: true, description: 'Address of the token owner', placeholder: '0x...', role: 'who' },
-			{ name: 'spender', type: 'text', required: true, description: 'Address of the spender', placeholder: '0x...', role: 'who' },
+			{
+				name: 'owner',
+				type: 'text',
+				required: true,
+				description: 'Address of the token owner',
+				placeholder: '0x...',
+				role: 'who',
+			},
+			{
+				name: 'spender',
+				type: 'text',
+				required: true,
+				description: 'Address of the spender',
+				placeholder: '0x...',
+				role: 'who',
+			},
 		],
 		amounts: [{ field: 'allowance', tokenParam: 'tokenAddress' }],
 	},
@@ -224,7 +296,14 @@ export const fungibletokenOperations: OperationSpec[] = [
 		availability: 'EVM chains',
 		parameters: [
 			tokenAddress(undefined, { role: 'what' }),
-			{ name: 'address', type: 'text', required: true, description: 'Address of the holder', placeholder: '0x...', role: 'who' },
+			{
+				name: 'address',
+				type: 'text',
+				required: true,
+				description: 'Address of the holder',
+				placeholder: '0x...',
+				role: 'who',
+			},
 		],
 		amounts: [{ field: 'balance', tokenParam: 'tokenAddress' }],
 	},
@@ -242,12 +321,30 @@ export const fungibletokenOperations: OperationSpec[] = [
 		availability: 'EVM chains',
 		parameters: [
 			tokenAddress(undefined, { role: 'what' }),
-			{ name: 'type', type: 'text', required: true, options: ['Transfer', 'Approval'], description: 'Event to return' },
-			{ name: 'page', type: 'text', required: true, default: '1', description: 'Page to return, from 1', ...POSITIVE },
+			{
+				name: 'type',
+				type: 'text',
+				required: true,
+				options: ['Transfer', 'Approval'],
+				description: 'Event to return',
+			},
+			{
+				name: 'page',
+				type: 'text',
+				required: true,
+				default: '1',
+				description: 'Page to return, from 1',
+				...POSITIVE,
+			},
 			{ name: 'startBlock', type: 'text', description: 'First block of the range', ...NUMBER },
 			{ name: 'endBlock', type: 'text', description: 'Last block of the range', ...POSITIVE },
 		],
-		pagination: { style: 'page', requestParam: 'page', itemsField: 'logs', totalPagesField: 'totalPages' },
+		pagination: {
+			style: 'page',
+			requestParam: 'page',
+			itemsField: 'logs',
+			totalPagesField: 'totalPages',
+		},
 	},
 	historicalTransactions(
 		'historical/transactions',
@@ -284,22 +381,60 @@ export const fungibletokenOperations: OperationSpec[] = [
 				tokenParam: 'tokenAddress',
 			},
 			{ ...from(), protocols: EVM, role: 'who' },
-			{ name: 'to', type: 'text', required: true, description: 'Address of the recipient', protocols: EVM, placeholder: '0x...', role: 'who' },
+			{
+				name: 'to',
+				type: 'text',
+				required: true,
+				description: 'Address of the recipient',
+				protocols: EVM,
+				placeholder: '0x...',
+				role: 'who',
+			},
 			{ ...evmTokenAddress, role: 'what' },
-			{ ...gas, protocols: EVM, estimate: { from: 'from', to: 'to', amount: 'amount', token: 'tokenAddress' } },
+			{
+				...gas,
+				protocols: EVM,
+				estimate: { from: 'from', to: 'to', amount: 'amount', token: 'tokenAddress' },
+			},
 			{ ...gasPriority, protocols: EVM },
 			splToken(undefined, true),
-			{ name: 'sender', type: 'text', required: true, description: 'Public key of the sender', protocols: SOLANA },
-			{ name: 'destination', type: 'text', required: true, description: 'Public key of the recipient', protocols: SOLANA },
-			{ name: 'feePayer', type: 'text', required: true, description: 'Public key of the account that pays the fee', protocols: SOLANA },
-			{ name: 'decimals', type: 'text', required: true, description: 'Decimals of the token', protocols: SOLANA, ...DIGITS },
+			{
+				name: 'sender',
+				type: 'text',
+				required: true,
+				description: 'Public key of the sender',
+				protocols: SOLANA,
+			},
+			{
+				name: 'destination',
+				type: 'text',
+				required: true,
+				description: 'Public key of the recipient',
+				protocols: SOLANA,
+			},
+			{
+				name: 'feePayer',
+				type: 'text',
+				required: true,
+				description: 'Public key of the account that pays the fee',
+				protocols: SOLANA,
+			},
+			{
+				name: 'decimals',
+				type: 'text',
+				required: true,
+				description: 'Decimals of the token',
+				protocols: SOLANA,
+				...DIGITS,
+			},
 		],
 	},
 	{
 		resource: 'fungibletoken',
 		operation: 'transferfrom',
 		name: 'Transfer From',
-		description: 'Build the unsigned transaction in which an approved spender moves tokens from an owner to a recipient',
+		description:
+			'Build the unsigned transaction in which an approved spender moves tokens from an owner to a recipient',
 		method: 'POST',
 		path: '/fungibletoken/transferfrom',
 		host: 'base',
@@ -319,7 +454,14 @@ export const fungibletokenOperations: OperationSpec[] = [
 				tokenParam: 'tokenAddress',
 			},
 			from('Address of the approved spender, who signs the transaction'),
-			{ name: 'to', type: 'text', required: true, description: 'Address of the owner the tokens are taken from', placeholder: '0x...', role: 'who' },
+			{
+				name: 'to',
+				type: 'text',
+				required: true,
+				description: 'Address of the owner the tokens are taken from',
+				placeholder: '0x...',
+				role: 'who',
+			},
 			{
 				name: 'reciever',
 				type: 'text',

@@ -1,5 +1,17 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { address, amount, DIGITS, from, gas, gasPriority, inTokenOf, involveBaseToken, POSITIVE, signerAndGas, slippage } from './shared';
+import {
+	address,
+	amount,
+	DIGITS,
+	from,
+	gas,
+	gasPriority,
+	inTokenOf,
+	involveBaseToken,
+	POSITIVE,
+	signerAndGas,
+	slippage,
+} from './shared';
 
 /*
  * Lending markets (docs/reference/expand-api.md §2 lendborrow). Each lendborrowId maps to one chain, so the chain
@@ -30,7 +42,8 @@ const asset = (description: string, protocols?: string[]): ParameterSpec => ({
 });
 
 /** An amount of the asset the `asset` parameter names. */
-const assetAmount = (description: string): ParameterSpec => amount(description, { ...DIGITS, role: 'amount', ...inTokenOf('asset') });
+const assetAmount = (description: string): ParameterSpec =>
+	amount(description, { ...DIGITS, role: 'amount', ...inTokenOf('asset') });
 
 const account = (description: string, protocols?: string[]): ParameterSpec =>
 	address(description, { role: 'who', ...(protocols ? { required: false, protocols } : {}) });
@@ -52,7 +65,10 @@ const onBehalfOf = (description: string): ParameterSpec => ({
 	placeholder: '0x...',
 });
 
-const interestRateMode = (description: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
+const interestRateMode = (
+	description: string,
+	extra: Partial<ParameterSpec> = {},
+): ParameterSpec => ({
 	name: 'interestRateMode',
 	type: 'text',
 	default: '1',
@@ -98,7 +114,13 @@ export const lendborrowOperations: OperationSpec[] = [
 		'Build the unsigned transaction that allows or disallows a manager to act on the account in a Compound V3 market',
 		'POST',
 		[
-			{ name: 'manager', type: 'text', required: true, description: 'Address of the manager', placeholder: '0x...' },
+			{
+				name: 'manager',
+				type: 'text',
+				required: true,
+				description: 'Address of the manager',
+				placeholder: '0x...',
+			},
 			{
 				name: 'isAllowed',
 				type: 'text',
@@ -115,7 +137,8 @@ export const lendborrowOperations: OperationSpec[] = [
 		resource: 'lendborrow',
 		operation: 'borrow',
 		name: 'Borrow',
-		description: 'Build the unsigned transaction that borrows an asset against the supplied collateral',
+		description:
+			'Build the unsigned transaction that borrows an asset against the supplied collateral',
 		method: 'POST',
 		path: '/lendborrow/borrow',
 		host: 'base',
@@ -126,8 +149,13 @@ export const lendborrowOperations: OperationSpec[] = [
 		parameters: [
 			assetAmount('Amount to borrow'),
 			...signerAndGas,
-			asset('Address of the asset to borrow (Compound V3 lends only the base asset of the market)', AAVE_AND_COMPOUND),
-			onBehalfOf('Address that receives the debt; it must have delegated credit to From unless it is From'),
+			asset(
+				'Address of the asset to borrow (Compound V3 lends only the base asset of the market)',
+				AAVE_AND_COMPOUND,
+			),
+			onBehalfOf(
+				'Address that receives the debt; it must have delegated credit to From unless it is From',
+			),
 			interestRateMode('Interest rate mode: 1 stable, 2 variable'),
 			referralCode,
 			market,
@@ -139,8 +167,18 @@ export const lendborrowOperations: OperationSpec[] = [
 		'Build one unsigned transaction that runs several Compound V3 actions through the bulker contract',
 		'POST',
 		[
-			{ name: 'actions', type: 'array', required: true, description: 'Bulker actions to run, in order' },
-			{ name: 'data', type: 'array', required: true, description: 'Encoded arguments of each action, in the same order' },
+			{
+				name: 'actions',
+				type: 'array',
+				required: true,
+				description: 'Bulker actions to run, in order',
+			},
+			{
+				name: 'data',
+				type: 'array',
+				required: true,
+				description: 'Encoded arguments of each action, in the same order',
+			},
 			from(),
 			{ ...gas, required: false },
 			gasPriority,
@@ -171,7 +209,13 @@ export const lendborrowOperations: OperationSpec[] = [
 			assetAmount('Amount to supply'),
 			...signerAndGas,
 			onBehalfOf('Address credited with the deposit'),
-			{ name: 'to', type: 'text', description: 'Account credited with the deposit', protocols: ['CompoundV3'], placeholder: '0x...' },
+			{
+				name: 'to',
+				type: 'text',
+				description: 'Account credited with the deposit',
+				protocols: ['CompoundV3'],
+				placeholder: '0x...',
+			},
 			involveBaseToken({ protocols: AAVE }),
 			referralCode,
 			slippage({ protocols: AAVE_AND_COMPOUND }),
@@ -206,13 +250,23 @@ export const lendborrowOperations: OperationSpec[] = [
 		chain: false,
 		protocol: 'lendborrowId',
 		availability: 'Compound only',
-		parameters: [{ name: 'account', type: 'text', required: true, description: 'Address of the account', placeholder: '0x...', role: 'who' }],
+		parameters: [
+			{
+				name: 'account',
+				type: 'text',
+				required: true,
+				description: 'Address of the account',
+				placeholder: '0x...',
+				role: 'who',
+			},
+		],
 	},
 	{
 		resource: 'lendborrow',
 		operation: 'exitisolationmode',
 		name: 'Exit Isolation Mode',
-		description: 'Build the unsigned transaction that stops using an isolated asset as collateral in Aave V3',
+		description:
+			'Build the unsigned transaction that stops using an isolated asset as collateral in Aave V3',
 		method: 'POST',
 		path: '/lendborrow/exitisolationmode',
 		host: 'base',
@@ -227,7 +281,8 @@ export const lendborrowOperations: OperationSpec[] = [
 		resource: 'lendborrow',
 		operation: 'exitmarket',
 		name: 'Exit Market',
-		description: 'Build the unsigned transaction that stops using an asset as collateral in Compound',
+		description:
+			'Build the unsigned transaction that stops using an asset as collateral in Compound',
 		method: 'POST',
 		path: '/lendborrow/exitmarket',
 		host: 'base',
@@ -238,10 +293,13 @@ export const lendborrowOperations: OperationSpec[] = [
 		availability: 'Compound only',
 		parameters: [asset('Address of the asset'), ...signerAndGas],
 	},
-	compoundV3Only('getassetinfo', 'Get Asset Info', 'Get the configuration of an asset in a Compound V3 market', 'GET', [
-		asset('Address of the asset'),
-		market,
-	]),
+	compoundV3Only(
+		'getassetinfo',
+		'Get Asset Info',
+		'Get the configuration of an asset in a Compound V3 market',
+		'GET',
+		[asset('Address of the asset'), market],
+	),
 	{
 		resource: 'lendborrow',
 		operation: 'getborrowamount',
@@ -261,11 +319,20 @@ export const lendborrowOperations: OperationSpec[] = [
 			market,
 		],
 	},
-	compoundV3Only('getclaimedrewards', 'Get Claimed Rewards', 'Get the Compound V3 rewards an account has claimed', 'GET', [
-		account('Address of the account'),
-		market,
-	]),
-	compoundV3Only('getgovernordata', 'Get Governor Data', 'Get the governance configuration of a Compound V3 market', 'GET', [market]),
+	compoundV3Only(
+		'getclaimedrewards',
+		'Get Claimed Rewards',
+		'Get the Compound V3 rewards an account has claimed',
+		'GET',
+		[account('Address of the account'), market],
+	),
+	compoundV3Only(
+		'getgovernordata',
+		'Get Governor Data',
+		'Get the governance configuration of a Compound V3 market',
+		'GET',
+		[market],
+	),
 	compoundV3Only(
 		'getmaxamounts',
 		'Get Max Amounts',
@@ -301,8 +368,20 @@ export const lendborrowOperations: OperationSpec[] = [
 		protocol: 'lendborrowId',
 		availability: 'not Compound V3',
 		parameters: [
-			{ name: 'assets', type: 'array', required: true, description: 'Addresses of the assets', placeholder: '0x...,0x...', role: 'what' },
-			{ name: 'user', type: 'text', description: 'Address whose positions are included', placeholder: '0x...' },
+			{
+				name: 'assets',
+				type: 'array',
+				required: true,
+				description: 'Addresses of the assets',
+				placeholder: '0x...,0x...',
+				role: 'what',
+			},
+			{
+				name: 'user',
+				type: 'text',
+				description: 'Address whose positions are included',
+				placeholder: '0x...',
+			},
 		],
 	},
 	{
@@ -360,7 +439,8 @@ export const lendborrowOperations: OperationSpec[] = [
 		resource: 'lendborrow',
 		operation: 'liquidate',
 		name: 'Liquidate',
-		description: 'Build the unsigned transaction that repays debt of an undercollateralised borrower and seizes collateral',
+		description:
+			'Build the unsigned transaction that repays debt of an undercollateralised borrower and seizes collateral',
 		method: 'POST',
 		path: '/lendborrow/liquidate',
 		host: 'base',
@@ -369,9 +449,30 @@ export const lendborrowOperations: OperationSpec[] = [
 		protocol: 'lendborrowId',
 		availability: 'not Compound V3',
 		parameters: [
-			{ name: 'collateralAsset', type: 'text', required: true, description: 'Address of the collateral asset to seize', placeholder: '0x...', role: 'what' },
-			{ name: 'debtAsset', type: 'text', required: true, description: 'Address of the borrowed asset to repay', placeholder: '0x...', role: 'what' },
-			{ name: 'user', type: 'text', required: true, description: 'Address of the borrower to liquidate', placeholder: '0x...', role: 'who' },
+			{
+				name: 'collateralAsset',
+				type: 'text',
+				required: true,
+				description: 'Address of the collateral asset to seize',
+				placeholder: '0x...',
+				role: 'what',
+			},
+			{
+				name: 'debtAsset',
+				type: 'text',
+				required: true,
+				description: 'Address of the borrowed asset to repay',
+				placeholder: '0x...',
+				role: 'what',
+			},
+			{
+				name: 'user',
+				type: 'text',
+				required: true,
+				description: 'Address of the borrower to liquidate',
+				placeholder: '0x...',
+				role: 'who',
+			},
 			{
 				name: 'debtToCover',
 				type: 'text',
@@ -384,7 +485,8 @@ export const lendborrowOperations: OperationSpec[] = [
 			{
 				name: 'recieveAToken',
 				type: 'text',
-				description: 'Whether to receive the collateral as aTokens (true) or as the asset itself (false); the API spells the name this way',
+				description:
+					'Whether to receive the collateral as aTokens (true) or as the asset itself (false); the API spells the name this way',
 				protocols: AAVE,
 			},
 		],
@@ -402,7 +504,15 @@ export const lendborrowOperations: OperationSpec[] = [
 		chain: false,
 		protocol: 'lendborrowId',
 		availability: 'Aave V3 only',
-		parameters: [...signerAndGas, { name: 'assets', type: 'array', description: 'Addresses of the assets to migrate', placeholder: '0x...,0x...' }],
+		parameters: [
+			...signerAndGas,
+			{
+				name: 'assets',
+				type: 'array',
+				description: 'Addresses of the assets to migrate',
+				placeholder: '0x...,0x...',
+			},
+		],
 	},
 	{
 		resource: 'lendborrow',
@@ -429,7 +539,8 @@ export const lendborrowOperations: OperationSpec[] = [
 		resource: 'lendborrow',
 		operation: 'setuseremode',
 		name: 'Set User E-Mode',
-		description: 'Build the unsigned transaction that sets the efficiency-mode (E-Mode) category of the account in Aave V3',
+		description:
+			'Build the unsigned transaction that sets the efficiency-mode (E-Mode) category of the account in Aave V3',
 		method: 'POST',
 		path: '/lendborrow/setuseremode',
 		host: 'base',
@@ -456,9 +567,18 @@ export const lendborrowOperations: OperationSpec[] = [
 		'POST',
 		[
 			{ ...assetAmount('Amount to transfer'), ...POSITIVE },
-			{ name: 'to', type: 'text', required: true, description: 'Address that receives the balance', placeholder: '0x...', role: 'who' },
+			{
+				name: 'to',
+				type: 'text',
+				required: true,
+				description: 'Address that receives the balance',
+				placeholder: '0x...',
+				role: 'who',
+			},
 			...signerAndGas,
-			asset('Address of the collateral asset to transfer; default the base asset of the market', ['CompoundV3']),
+			asset('Address of the collateral asset to transfer; default the base asset of the market', [
+				'CompoundV3',
+			]),
 			market,
 		],
 	),

@@ -1,5 +1,15 @@
 import type { OperationSpec, ParameterSpec } from '../types';
-import { address, amount, DIGITS, IN_NATIVE, inTokenOf, NUMBER, POSITIVE, signerAndGas, tokenAddress } from './shared';
+import {
+	address,
+	amount,
+	DIGITS,
+	IN_NATIVE,
+	inTokenOf,
+	NUMBER,
+	POSITIVE,
+	signerAndGas,
+	tokenAddress,
+} from './shared';
 
 /*
  * Liquid staking (docs/reference/expand-api.md §2 liquidstaking, §2.x Liquid staking): Lido, Chorus One and Stader.
@@ -67,10 +77,22 @@ export const liquidstakingOperations: OperationSpec[] = [
 		[weiAmount('Amount to burn', POSITIVE), ...signerAndGas],
 		'Chorus One only',
 	),
-	operation('claim', 'Claim', 'Build the unsigned transaction that claims a finalised withdrawal request', 'POST', [
-		{ name: 'requestId', type: 'text', required: true, description: 'ID of the withdrawal request', ...DIGITS },
-		...signerAndGas,
-	]),
+	operation(
+		'claim',
+		'Claim',
+		'Build the unsigned transaction that claims a finalised withdrawal request',
+		'POST',
+		[
+			{
+				name: 'requestId',
+				type: 'text',
+				required: true,
+				description: 'ID of the withdrawal request',
+				...DIGITS,
+			},
+			...signerAndGas,
+		],
+	),
 	operation(
 		'decreaseallowance',
 		'Decrease Allowance',
@@ -98,30 +120,75 @@ export const liquidstakingOperations: OperationSpec[] = [
 		'GET',
 		[
 			stakingToken,
-			{ name: 'owner', type: 'text', required: true, description: 'Address of the token owner', placeholder: '0x...', role: 'who' },
+			{
+				name: 'owner',
+				type: 'text',
+				required: true,
+				description: 'Address of the token owner',
+				placeholder: '0x...',
+				role: 'who',
+			},
 			spender,
 		],
 		LIDO_AND_STADER,
 	),
 	operation('getapr', 'Get APR', 'Get the current staking APR', 'GET', []),
-	operation('getprotocolapr', 'Get Protocol APR', 'Get the staking APR of the protocol', 'GET', [], 'Lido only'),
+	operation(
+		'getprotocolapr',
+		'Get Protocol APR',
+		'Get the staking APR of the protocol',
+		'GET',
+		[],
+		'Lido only',
+	),
 	operation('getrewards', 'Get Rewards', 'Get the staking rewards of an address', 'GET', [
 		staker,
 		{ name: 'page', type: 'text', description: 'Page to return', protocols: LIDO, ...DIGITS },
-		{ name: 'startBlock', type: 'text', description: 'First block of the range', protocols: CHORUS_ONE, ...NUMBER },
-		{ name: 'endBlock', type: 'text', description: 'Last block of the range', protocols: CHORUS_ONE, ...POSITIVE },
+		{
+			name: 'startBlock',
+			type: 'text',
+			description: 'First block of the range',
+			protocols: CHORUS_ONE,
+			...NUMBER,
+		},
+		{
+			name: 'endBlock',
+			type: 'text',
+			description: 'Last block of the range',
+			protocols: CHORUS_ONE,
+			...POSITIVE,
+		},
 	]),
 	operation('getstake', 'Get Stake', 'Get the staked balance of an address', 'GET', [staker]),
-	operation('getwithdrawalrequests', 'Get Withdrawal Requests', 'List the withdrawal requests of an address', 'GET', [
-		staker,
-		{ name: 'requestId', type: 'text', description: 'ID of a withdrawal request, for its status', protocols: ['Lido'] },
-	]),
+	operation(
+		'getwithdrawalrequests',
+		'Get Withdrawal Requests',
+		'List the withdrawal requests of an address',
+		'GET',
+		[
+			staker,
+			{
+				name: 'requestId',
+				type: 'text',
+				description: 'ID of a withdrawal request, for its status',
+				protocols: ['Lido'],
+			},
+		],
+	),
 	operation(
 		'getwithdrawalstatus',
 		'Get Withdrawal Status',
 		'Get the status of a withdrawal request',
 		'GET',
-		[{ name: 'requestId', type: 'text', required: true, description: 'ID of the withdrawal request', role: 'what' }],
+		[
+			{
+				name: 'requestId',
+				type: 'text',
+				required: true,
+				description: 'ID of the withdrawal request',
+				role: 'what',
+			},
+		],
 		'Lido only',
 	),
 	operation(
@@ -183,10 +250,16 @@ export const liquidstakingOperations: OperationSpec[] = [
 		...operation('restake', 'Restake', 'Build the unsigned transaction that restakes', 'POST', []),
 		undocumented: true,
 	},
-	operation('stake', 'Stake', 'Build the unsigned transaction that stakes ETH for the liquid-staking token', 'POST', [
-		amount('Amount of the native asset to stake', { ...DIGITS, role: 'amount', ...IN_NATIVE }),
-		...signerAndGas,
-	]),
+	operation(
+		'stake',
+		'Stake',
+		'Build the unsigned transaction that stakes ETH for the liquid-staking token',
+		'POST',
+		[
+			amount('Amount of the native asset to stake', { ...DIGITS, role: 'amount', ...IN_NATIVE }),
+			...signerAndGas,
+		],
+	),
 	operation(
 		'unwrap',
 		'Unwrap',

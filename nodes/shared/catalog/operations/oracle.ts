@@ -21,7 +21,14 @@ export const oracleOperations: OperationSpec[] = [
 		chain: false,
 		protocol: 'oracleId',
 		parameters: [
-			{ name: 'asset', type: 'text', required: true, description: 'Name or symbol of the asset, e.g. usdc', placeholder: 'usdc', role: 'what' },
+			{
+				name: 'asset',
+				type: 'text',
+				required: true,
+				description: 'Name or symbol of the asset, e.g. usdc',
+				placeholder: 'usdc',
+				role: 'what',
+			},
 			{
 				name: 'timestamp',
 				type: 'text',

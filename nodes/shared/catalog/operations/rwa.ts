@@ -30,7 +30,8 @@ const asset: ParameterSpec[] = [
 	{ ...account('issuer', 'Account that issues the asset'), role: 'what' },
 ];
 
-const wholeAmount = (description: string): ParameterSpec => amount(`${description}, a whole number`, { ...POSITIVE, role: 'amount' });
+const wholeAmount = (description: string): ParameterSpec =>
+	amount(`${description}, a whole number`, { ...POSITIVE, role: 'amount' });
 
 const rwaWrite = (
 	operation: string,
@@ -52,22 +53,28 @@ const rwaWrite = (
 });
 
 export const rwaOperations: OperationSpec[] = [
-	rwaWrite('burn', 'Burn', 'Build the unsigned transaction that burns an amount of an asset held by an account', [
-		account('from', 'Account that holds the asset and signs the transaction'),
-		wholeAmount('Amount to burn'),
-		...asset,
-	]),
+	rwaWrite(
+		'burn',
+		'Burn',
+		'Build the unsigned transaction that burns an amount of an asset held by an account',
+		[
+			account('from', 'Account that holds the asset and signs the transaction'),
+			wholeAmount('Amount to burn'),
+			...asset,
+		],
+	),
 	rwaWrite(
 		'freeze',
 		'Freeze',
 		"Build the unsigned transaction that revokes an account's trustline authorization, freezing the asset it holds",
 		[account('user', 'Account whose asset is frozen'), ...asset],
 	),
-	rwaWrite('issue', 'Issue', 'Build the unsigned payment transaction that mints an amount of an asset to an account', [
-		...asset,
-		wholeAmount('Amount to issue'),
-		account('to', 'Account that receives the asset'),
-	]),
+	rwaWrite(
+		'issue',
+		'Issue',
+		'Build the unsigned payment transaction that mints an amount of an asset to an account',
+		[...asset, wholeAmount('Amount to issue'), account('to', 'Account that receives the asset')],
+	),
 	rwaWrite(
 		'settrustline',
 		'Set Trustline',
@@ -78,10 +85,15 @@ export const rwaOperations: OperationSpec[] = [
 			...asset,
 		],
 	),
-	rwaWrite('transfer', 'Transfer', 'Build the unsigned transaction that sends an amount of an asset to an account', [
-		account('from', 'Account that sends the asset and signs the transaction'),
-		account('to', 'Account that receives the asset'),
-		wholeAmount('Amount to send'),
-		...asset,
-	]),
+	rwaWrite(
+		'transfer',
+		'Transfer',
+		'Build the unsigned transaction that sends an amount of an asset to an account',
+		[
+			account('from', 'Account that sends the asset and signs the transaction'),
+			account('to', 'Account that receives the asset'),
+			wholeAmount('Amount to send'),
+			...asset,
+		],
+	),
 ];

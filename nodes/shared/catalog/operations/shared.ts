@@ -14,9 +14,14 @@ export const POSITIVE = { pattern: '^[1-9][0-9]*$', patternHint: 'a whole number
 /** `^[0-9][0-9]*$`: a whole number, 0 allowed (start blocks, sub-account numbers). */
 export const NUMBER = { pattern: '^[0-9][0-9]*$', patternHint: 'a whole number' };
 
-export const SLIPPAGE_PATTERN = { pattern: '^(10|10(\\.0+)|\\d(\\.\\d+)?)$', patternHint: 'a number from 0 to 10' };
+export const SLIPPAGE_PATTERN = {
+	pattern: '^(10|10(\\.0+)|\\d(\\.\\d+)?)$',
+	patternHint: 'a number from 0 to 10',
+};
 
-export const from = (description = 'Address that signs and sends the transaction'): ParameterSpec => ({
+export const from = (
+	description = 'Address that signs and sends the transaction',
+): ParameterSpec => ({
 	name: 'from',
 	type: 'text',
 	required: true,
@@ -26,7 +31,10 @@ export const from = (description = 'Address that signs and sends the transaction
 });
 
 /** `address`: the account a call is about, required unless `extra` says otherwise. */
-export const address = (description: string, extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
+export const address = (
+	description: string,
+	extra: Partial<ParameterSpec> = {},
+): ParameterSpec => ({
 	name: 'address',
 	type: 'text',
 	required: true,
@@ -36,7 +44,10 @@ export const address = (description: string, extra: Partial<ParameterSpec> = {})
 });
 
 /** `tokenAddress`: the token contract, required unless `extra` says otherwise. */
-export const tokenAddress = (description = 'Address of the token contract', extra: Partial<ParameterSpec> = {}): ParameterSpec => ({
+export const tokenAddress = (
+	description = 'Address of the token contract',
+	extra: Partial<ParameterSpec> = {},
+): ParameterSpec => ({
 	name: 'tokenAddress',
 	type: 'text',
 	required: true,
@@ -58,7 +69,10 @@ export const amount = (description: string, extra: Partial<ParameterSpec> = {}):
  * An amount counted in the token `tokenParam` names (a list's first entry, or its last with
  * `entry: 'last'`): version 2 forms take it in whole units. `role: 'amount'` puts it at the top.
  */
-export const inTokenOf = (tokenParam: string, entry?: 'last'): Pick<ParameterSpec, 'unit' | 'tokenParam' | 'tokenEntry'> =>
+export const inTokenOf = (
+	tokenParam: string,
+	entry?: 'last',
+): Pick<ParameterSpec, 'unit' | 'tokenParam' | 'tokenEntry'> =>
 	entry ? { unit: 'token', tokenParam, tokenEntry: entry } : { unit: 'token', tokenParam };
 
 /** An amount of the native asset of the chain (or of the protocol's chain). */

@@ -15,7 +15,14 @@ export const stablecoinOperations: OperationSpec[] = [
 		kind: 'read',
 		chain: true,
 		parameters: [
-			{ name: 'asset', type: 'text', required: true, options: ['USDC', 'USDT'], description: 'Stablecoin to price', role: 'what' },
+			{
+				name: 'asset',
+				type: 'text',
+				required: true,
+				options: ['USDC', 'USDT'],
+				description: 'Stablecoin to price',
+				role: 'what',
+			},
 		],
 	},
 ];

@@ -8,7 +8,8 @@ export const syntheticOperations: OperationSpec[] = [
 		resource: 'synthetic',
 		operation: 'depositpeggedtoken',
 		name: 'Deposit Pegged Token',
-		description: 'Build the unsigned transaction that deposits the pegged token (sUSD) into the protocol',
+		description:
+			'Build the unsigned transaction that deposits the pegged token (sUSD) into the protocol',
 		method: 'POST',
 		path: '/synthetic/depositpeggedtoken',
 		host: 'base',

@@ -16,8 +16,20 @@ export const usageOperations: OperationSpec[] = [
 		chain: false,
 		unwrapped: true,
 		parameters: [
-			{ name: 'startDate', type: 'text', description: 'First day of the range; default 30 days before the end date', placeholder: 'YYYY-MM-DD', ...DATE },
-			{ name: 'endDate', type: 'text', description: 'Last day of the range; default today', placeholder: 'YYYY-MM-DD', ...DATE },
+			{
+				name: 'startDate',
+				type: 'text',
+				description: 'First day of the range; default 30 days before the end date',
+				placeholder: 'YYYY-MM-DD',
+				...DATE,
+			},
+			{
+				name: 'endDate',
+				type: 'text',
+				description: 'Last day of the range; default today',
+				placeholder: 'YYYY-MM-DD',
+				...DATE,
+			},
 			{
 				name: 'includeDetails',
 				type: 'boolean',

@@ -11,7 +11,10 @@ const YEARN = ['YearnFinance'];
 const HARVEST = ['HarvestFinance'];
 
 /** The token a vault or pool holds, by which the server looks the vault or pool up. */
-const underlyingToken = tokenAddress('Token of the vault or pool, by which it is looked up; give it or its address', { required: false, role: 'what' });
+const underlyingToken = tokenAddress(
+	'Token of the vault or pool, by which it is looked up; give it or its address',
+	{ required: false, role: 'what' },
+);
 
 const vaultAddress: ParameterSpec = {
 	name: 'vaultAddress',
@@ -38,7 +41,8 @@ const vaultNumber: ParameterSpec = {
 };
 
 /** Vault shares: no parameter names their token, so they are typed in the smallest unit. */
-const smallestUnitAmount = (description: string): ParameterSpec => amount(`${description}, in the smallest unit`, { role: 'amount' });
+const smallestUnitAmount = (description: string): ParameterSpec =>
+	amount(`${description}, in the smallest unit`, { role: 'amount' });
 
 const write = (
 	operation: string,
@@ -76,17 +80,24 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		],
 		'Harvest Finance only',
 	),
-	write('depositvault', 'Deposit Vault', 'Build the unsigned transaction that deposits a token into a vault', 14, [
-		amount('Amount of the token to deposit', { role: 'amount', ...inTokenOf('tokenAddress') }),
-		underlyingToken,
-		vaultAddress,
-		vaultNumber,
-	]),
+	write(
+		'depositvault',
+		'Deposit Vault',
+		'Build the unsigned transaction that deposits a token into a vault',
+		14,
+		[
+			amount('Amount of the token to deposit', { role: 'amount', ...inTokenOf('tokenAddress') }),
+			underlyingToken,
+			vaultAddress,
+			vaultNumber,
+		],
+	),
 	{
 		resource: 'yieldaggregator',
 		operation: 'getbalance',
 		name: 'Get Balance',
-		description: 'Get the vault balance (and, for Harvest Finance, the reward-pool balance) of an address',
+		description:
+			'Get the vault balance (and, for Harvest Finance, the reward-pool balance) of an address',
 		method: 'GET',
 		path: '/yieldaggregator/getbalance',
 		host: 'base',
@@ -95,7 +106,14 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		chain: true,
 		protocol: 'yieldAggregatorId',
 		parameters: [
-			{ name: 'address', type: 'text', required: true, description: 'Address of the holder', placeholder: '0x...', role: 'who' },
+			{
+				name: 'address',
+				type: 'text',
+				required: true,
+				description: 'Address of the holder',
+				placeholder: '0x...',
+				role: 'who',
+			},
 			underlyingToken,
 			vaultAddress,
 			vaultNumber,
@@ -128,10 +146,16 @@ export const yieldaggregatorOperations: OperationSpec[] = [
 		],
 		'Harvest Finance only',
 	),
-	write('withdrawvault', 'Withdraw Vault', 'Build the unsigned transaction that redeems vault shares for the token', 18, [
-		smallestUnitAmount('Amount of vault shares to redeem'),
-		underlyingToken,
-		vaultAddress,
-		vaultNumber,
-	]),
+	write(
+		'withdrawvault',
+		'Withdraw Vault',
+		'Build the unsigned transaction that redeems vault shares for the token',
+		18,
+		[
+			smallestUnitAmount('Amount of vault shares to redeem'),
+			underlyingToken,
+			vaultAddress,
+			vaultNumber,
+		],
+	),
 ];

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { apiOperations, properties } from './actions/operations';
@@ -12,18 +17,32 @@ export class ExpandSigner implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Expand Signer',
 		name: 'expandSigner',
-		icon: { light: 'file:../../icons/expandSigner.svg', dark: 'file:../../icons/expandSigner.dark.svg' },
+		icon: {
+			light: 'file:../../icons/expandSigner.svg',
+			dark: 'file:../../icons/expandSigner.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',
-		description: 'Sign EVM and Solana transactions and messages with a key stored in n8n, for the send step of Expand',
+		description:
+			'Sign EVM and Solana transactions and messages with a key stored in n8n, for the send step of Expand',
 		defaults: { name: 'Expand Signer' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			// One signing key credential per chain family (actions/operations.ts).
-			{ name: 'expandSignerApi', required: true, testedBy: 'expandSignerKeyTest', displayOptions: { show: { chainFamily: ['evm'] } } },
-			{ name: 'expandSolanaKeyApi', required: true, testedBy: 'expandSolanaKeyTest', displayOptions: { show: { chainFamily: ['solana'] } } },
+			{
+				name: 'expandSignerApi',
+				required: true,
+				testedBy: 'expandSignerKeyTest',
+				displayOptions: { show: { chainFamily: ['evm'] } },
+			},
+			{
+				name: 'expandSolanaKeyApi',
+				required: true,
+				testedBy: 'expandSolanaKeyTest',
+				displayOptions: { show: { chainFamily: ['solana'] } },
+			},
 			{ name: 'expandApi', required: true, displayOptions: { show: { operation: apiOperations } } },
 		],
 		properties,

@@ -13,7 +13,7 @@ export const accountProperties: INodeProperties[] = [
 		typeOptions: { minValue: 0, numberPrecision: 0 },
 		default: 0,
 		description:
-			"Which account of the signing credential signs this item: with a mnemonic, the index in the derivation path (0 is the first MetaMask, Ledger or Phantom account); a single private or secret key has account 0 only",
+			'Which account of the signing credential signs this item: with a mnemonic, the index in the derivation path (0 is the first MetaMask, Ledger or Phantom account); a single private or secret key has account 0 only',
 	},
 	{
 		displayName: 'Expected From',
@@ -21,21 +21,32 @@ export const accountProperties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 0x... or a Solana address',
-		description: 'When set, the item is refused unless the account at Account Index has this address',
+		description:
+			'When set, the item is refused unless the account at Account Index has this address',
 	},
 ];
 
 /** The account that signs an item, checked against Expected From. */
-export function accountOf<A extends SigningAccount>(context: IExecuteFunctions, itemIndex: number, session: { keyring: { account(index: number): A }; policy: SpendingPolicy }): A {
+export function accountOf<A extends SigningAccount>(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	session: { keyring: { account(index: number): A }; policy: SpendingPolicy },
+): A {
 	const index = Number(context.getNodeParameter('accountIndex', itemIndex, 0));
 	const account = session.keyring.account(index);
 	const expected = String(context.getNodeParameter('expectedFrom', itemIndex, '') ?? '').trim();
 	// Compared as the family compares addresses: EVM ignores letter case (a checksum), Solana does not.
-	if (expected && session.policy.format.key(expected) !== session.policy.format.key(account.address)) {
+	if (
+		expected &&
+		session.policy.format.key(expected) !== session.policy.format.key(account.address)
+	) {
 		throw refusedItem(
 			context.getNode(),
 			itemIndex,
-			new Refusal('expectedFrom', `account ${index} of the signing credential is ${account.address}, not the expected ${expected}`),
+			new Refusal(
+				'expectedFrom',
+				`account ${index} of the signing credential is ${account.address}, not the expected ${expected}`,
+			),
 		);
 	}
 	return account;

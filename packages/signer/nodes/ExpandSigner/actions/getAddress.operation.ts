@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { accountOf } from './account';
 import type { FamilySession } from './session';
@@ -14,8 +19,16 @@ export const option: INodePropertyOptions = {
 export const description: INodeProperties[] = [];
 
 /** The address of the item's account, never the key; with the derivation path where the family shows one. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: FamilySession): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: FamilySession,
+): Promise<IDataObject> {
 	const account = accountOf(this, itemIndex, session);
 	const path = session.keyring.shownPath?.(account.index);
-	return { address: account.address, accountIndex: account.index, ...(path ? { derivationPath: path } : {}) };
+	return {
+		address: account.address,
+		accountIndex: account.index,
+		...(path ? { derivationPath: path } : {}),
+	};
 }

@@ -9,10 +9,15 @@ import { solana } from './solana';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each family has its own session type
 export const families: Array<SignerFamily<any>> = [evm, solana];
 
-export const familiesByName = new Map(families.map((family) => [String(family.option.value), family]));
+export const familiesByName = new Map(
+	families.map((family) => [String(family.option.value), family]),
+);
 
 /** The family's operation of that name. */
-export function operationOf<Session>(family: SignerFamily<Session>, name: string): SignerOperation<Session> | undefined {
+export function operationOf<Session>(
+	family: SignerFamily<Session>,
+	name: string,
+): SignerOperation<Session> | undefined {
 	return family.operations.find((operation) => operation.option.value === name);
 }
 
@@ -23,7 +28,8 @@ export const chainFamilyProperty: INodeProperties = {
 	noDataExpression: true,
 	options: families.map((family) => family.option),
 	default: 'evm',
-	description: 'The chains this node signs for; each family has its own signing key credential and operations',
+	description:
+		'The chains this node signs for; each family has its own signing key credential and operations',
 };
 
 function operationProperty(family: SignerFamily): INodeProperties {
@@ -50,12 +56,20 @@ export const properties: INodeProperties[] = [
 	chainFamilyProperty,
 	...families.flatMap((family) => [
 		operationProperty(family),
-		...family.operations.flatMap((operation) => operation.description.map((property) => scoped(family, property))),
+		...family.operations.flatMap((operation) =>
+			operation.description.map((property) => scoped(family, property)),
+		),
 	]),
 	...accountProperties,
 ];
 
 /** Operations whose items call the API, for the API credential's display rule. */
 export const apiOperations = [
-	...new Set(families.flatMap((family) => family.operations.filter((operation) => operation.usesApi).map((operation) => String(operation.option.value)))),
+	...new Set(
+		families.flatMap((family) =>
+			family.operations
+				.filter((operation) => operation.usesApi)
+				.map((operation) => String(operation.option.value)),
+		),
+	),
 ];

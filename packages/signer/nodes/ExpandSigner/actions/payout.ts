@@ -45,7 +45,12 @@ export interface ItemSigning {
  * already signed for this account and chain gives the earlier transaction back (`repeat: true`, the
  * same hash, so sending it again is harmless), never a new one; for other content it is refused.
  */
-export async function signOnce(this: IExecuteFunctions, itemIndex: number, ledger: PayoutLedger | undefined, signing: ItemSigning): Promise<IDataObject> {
+export async function signOnce(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	ledger: PayoutLedger | undefined,
+	signing: ItemSigning,
+): Promise<IDataObject> {
 	const node = this.getNode();
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
 	if (!payoutId) {
@@ -54,13 +59,23 @@ export async function signOnce(this: IExecuteFunctions, itemIndex: number, ledge
 		return { ...fresh.signed, repeat: false };
 	}
 	if (!ledger) {
-		throw refusedItem(node, itemIndex, new Refusal('payoutLedgerFolder', `payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`));
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'payoutLedgerFolder',
+				`payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`,
+			),
+		);
 	}
 	const { chainId, from, content } = signing;
 	let fresh: FreshSignature | undefined;
 	const { entry, repeat } = await ledger.once({ chainId, from, payoutId }, itemIndex, async () => {
 		fresh = await signing.sign();
-		return { entry: { payoutId, chainId, from, content, signed: fresh.signed }, discard: fresh.discard };
+		return {
+			entry: { payoutId, chainId, from, content, signed: fresh.signed },
+			discard: fresh.discard,
+		};
 	});
 	if (!repeat) {
 		(fresh as FreshSignature).keep();
@@ -71,10 +86,20 @@ export async function signOnce(this: IExecuteFunctions, itemIndex: number, ledge
 		throw refusedItem(
 			node,
 			itemIndex,
-			new Refusal('payoutId', `payout ID "${payoutId}" was already signed on ${entry.signedAt} as ${entry.signed.transactionHash} for other content (${signing.contentWords}); a payout ID is never signed for new content`),
+			new Refusal(
+				'payoutId',
+				`payout ID "${payoutId}" was already signed on ${entry.signedAt} as ${entry.signed.transactionHash} for other content (${signing.contentWords}); a payout ID is never signed for new content`,
+			),
 		);
 	}
 	const { chainStatus, alreadySent } = await signing.status(entry);
 	signing.repeated?.(entry);
-	return { ...entry.signed, payoutId, repeat: true, alreadySent, chainStatus, firstSignedAt: entry.signedAt };
+	return {
+		...entry.signed,
+		payoutId,
+		repeat: true,
+		alreadySent,
+		chainStatus,
+		firstSignedAt: entry.signedAt,
+	};
 }

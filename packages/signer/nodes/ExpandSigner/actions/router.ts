@@ -13,7 +13,8 @@ function signingFailure(family: SignerFamily | undefined, error: unknown): strin
 	const described = family?.describeError(error);
 	if (described !== undefined) return described;
 	const { code, argument, fault, operation } = (error ?? {}) as Record<string, unknown>;
-	const identifier = (value: unknown) => (typeof value === 'string' && /^[A-Za-z_][\w.]{0,40}$/.test(value) ? value : undefined);
+	const identifier = (value: unknown) =>
+		typeof value === 'string' && /^[A-Za-z_][\w.]{0,40}$/.test(value) ? value : undefined;
 	const parts = [
 		identifier(code),
 		identifier(argument) && `argument "${identifier(argument)}"`,
@@ -32,15 +33,27 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			if (!family) throw itemError(this.getNode(), itemIndex, `The chain family "${familyName}" is not supported`);
+			if (!family)
+				throw itemError(
+					this.getNode(),
+					itemIndex,
+					`The chain family "${familyName}" is not supported`,
+				);
 			session ??= await family.openSession.call(this);
 			const name = this.getNodeParameter('operation', itemIndex) as string;
 			const operation = operationOf(family, name);
-			if (!operation) throw itemError(this.getNode(), itemIndex, `The operation "${name}" is not supported for the chain family "${familyName}"`);
+			if (!operation)
+				throw itemError(
+					this.getNode(),
+					itemIndex,
+					`The operation "${name}" is not supported for the chain family "${familyName}"`,
+				);
 			const json = await operation.execute.call(this, itemIndex, session);
 			returnData.push({ json, pairedItem: { item: itemIndex } });
 		} catch (caught) {
-			const error = asNodeError(this.getNode(), caught, itemIndex, (failure) => signingFailure(family, failure));
+			const error = asNodeError(this.getNode(), caught, itemIndex, (failure) =>
+				signingFailure(family, failure),
+			);
 			if (this.continueOnFail()) {
 				returnData.push(errorItem(error, itemIndex));
 				continue;

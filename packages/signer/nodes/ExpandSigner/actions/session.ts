@@ -24,13 +24,19 @@ export function totalsOf(this: IExecuteFunctions, credentialType: string): Execu
 	return executionTotals(`${this.getExecutionId()}:${this.getNode().name}:${credentialId}`);
 }
 
-function sharedFolderOf(this: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): SharedFolder | undefined {
+function sharedFolderOf(
+	this: IExecuteFunctions,
+	credentials: ICredentialDataDecryptedObject,
+): SharedFolder | undefined {
 	const folder = String(credentials.payoutLedgerFolder ?? '').trim();
 	return folder ? new SharedFolder(this.getNode(), this.helpers, folder) : undefined;
 }
 
 /** The payout ledger in the credential's folder; undefined when it names none. */
-export function ledgerOf(this: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): PayoutLedger | undefined {
+export function ledgerOf(
+	this: IExecuteFunctions,
+	credentials: ICredentialDataDecryptedObject,
+): PayoutLedger | undefined {
 	const folder = sharedFolderOf.call(this, credentials);
 	return folder ? new PayoutLedger(this.getNode(), folder) : undefined;
 }
@@ -39,10 +45,21 @@ export function ledgerOf(this: IExecuteFunctions, credentials: ICredentialDataDe
 export const DEFAULT_NONCE_LEASE_SECONDS = 300;
 
 /** Nonce claims in the credential's folder; undefined when it names none (nonces are then this execution's own). */
-export function nonceClaimsOf(this: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): NonceClaims | undefined {
+export function nonceClaimsOf(
+	this: IExecuteFunctions,
+	credentials: ICredentialDataDecryptedObject,
+): NonceClaims | undefined {
 	const folder = sharedFolderOf.call(this, credentials);
 	if (!folder) return undefined;
 	const lease = Number(credentials.nonceLeaseSeconds ?? DEFAULT_NONCE_LEASE_SECONDS);
-	const holder = { executionId: String(this.getExecutionId()), workflowId: String(this.getWorkflow().id ?? '') };
-	return new NonceClaims(this.getNode(), folder, holder, Number.isFinite(lease) && lease > 0 ? lease : DEFAULT_NONCE_LEASE_SECONDS);
+	const holder = {
+		executionId: String(this.getExecutionId()),
+		workflowId: String(this.getWorkflow().id ?? ''),
+	};
+	return new NonceClaims(
+		this.getNode(),
+		folder,
+		holder,
+		Number.isFinite(lease) && lease > 0 ? lease : DEFAULT_NONCE_LEASE_SECONDS,
+	);
 }

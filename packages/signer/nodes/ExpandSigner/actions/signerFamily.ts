@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 /** One Signer operation: its entry in the Operation list, its fields, and what it does per item. */
 export interface SignerOperation<Session> {

@@ -53,11 +53,23 @@ export class PayoutLedger {
 		return `expand-payout-${chainId}-${from.toLowerCase()}-${id(payoutId).slice(2)}.json`;
 	}
 
-	private async read(path: FolderFile, payoutId: string, itemIndex: number): Promise<LedgerEntry | undefined> {
-		const entry = await this.folder.read<LedgerEntry>(path, itemIndex, `the ledger file of payout ID "${payoutId}"`, 'payoutId');
+	private async read(
+		path: FolderFile,
+		payoutId: string,
+		itemIndex: number,
+	): Promise<LedgerEntry | undefined> {
+		const entry = await this.folder.read<LedgerEntry>(
+			path,
+			itemIndex,
+			`the ledger file of payout ID "${payoutId}"`,
+			'payoutId',
+		);
 		if (entry === undefined) return undefined;
 		if (entry.payoutId !== payoutId || typeof entry.signed?.rawTransaction !== 'string') {
-			throw this.refusal(itemIndex, `the ledger file of payout ID "${payoutId}" holds another entry (${String(path)}); check it by hand`);
+			throw this.refusal(
+				itemIndex,
+				`the ledger file of payout ID "${payoutId}" holds another entry (${String(path)}); check it by hand`,
+			);
 		}
 		return entry;
 	}
@@ -72,7 +84,10 @@ export class PayoutLedger {
 		itemIndex: number,
 		sign: () => Promise<{ entry: Omit<LedgerEntry, 'signedAt'>; discard?: () => Promise<void> }>,
 	): Promise<{ entry: LedgerEntry; repeat: boolean }> {
-		const path = await this.folder.file(this.fileName(key.chainId, key.from, key.payoutId), itemIndex);
+		const path = await this.folder.file(
+			this.fileName(key.chainId, key.from, key.payoutId),
+			itemIndex,
+		);
 		return await serialized(String(path), async () => {
 			const existing = await this.read(path, key.payoutId, itemIndex);
 			if (existing) return { entry: existing, repeat: true };
@@ -81,7 +96,11 @@ export class PayoutLedger {
 			if (await this.folder.create(path, entry, itemIndex)) return { entry, repeat: false };
 			await discard?.();
 			const winner = await this.read(path, key.payoutId, itemIndex);
-			if (!winner) throw this.refusal(itemIndex, `the ledger file of payout ID "${key.payoutId}" was created by another execution and then disappeared (${String(path)}); check the folder by hand`);
+			if (!winner)
+				throw this.refusal(
+					itemIndex,
+					`the ledger file of payout ID "${key.payoutId}" was created by another execution and then disappeared (${String(path)}); check the folder by hand`,
+				);
 			return { entry: winner, repeat: true };
 		});
 	}

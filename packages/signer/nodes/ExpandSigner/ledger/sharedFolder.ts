@@ -4,7 +4,10 @@ import { sleep } from 'n8n-workflow';
 import { itemError } from '../core';
 import { Refusal, refusedItem } from '../policy/refusal';
 
-export type FileHelpers = Pick<IExecuteFunctions['helpers'], 'resolvePath' | 'createReadStream' | 'writeContentToFile'>;
+export type FileHelpers = Pick<
+	IExecuteFunctions['helpers'],
+	'resolvePath' | 'createReadStream' | 'writeContentToFile'
+>;
 export type FolderFile = Awaited<ReturnType<FileHelpers['resolvePath']>>;
 
 /**
@@ -37,7 +40,11 @@ export class SharedFolder {
 			const resolved = await this.helpers.resolvePath(folder);
 			return `${String(resolved).replace(/[\\/]+$/, '')}/${name}` as FolderFile;
 		} catch {
-			throw itemError(this.node, itemIndex, `The Payout Ledger Folder "${folder}" of the signing credential does not exist or cannot be read; create it where n8n may write files (N8N_RESTRICT_FILE_ACCESS_TO)`);
+			throw itemError(
+				this.node,
+				itemIndex,
+				`The Payout Ledger Folder "${folder}" of the signing credential does not exist or cannot be read; create it where n8n may write files (N8N_RESTRICT_FILE_ACCESS_TO)`,
+			);
 		}
 	}
 
@@ -46,21 +53,35 @@ export class SharedFolder {
 	 * when it cannot be read. A file another process has just created may still be empty (create and
 	 * write are two steps), so unparsable content is read again a few times before it is refused.
 	 */
-	async read<T>(path: FolderFile, itemIndex: number, what: string, rule: string): Promise<T | undefined> {
+	async read<T>(
+		path: FolderFile,
+		itemIndex: number,
+		what: string,
+		rule: string,
+	): Promise<T | undefined> {
 		for (let attempt = 0; ; attempt++) {
 			let stream;
 			try {
 				stream = await this.helpers.createReadStream(path);
 			} catch (error) {
 				if (codeOf(error) === 'ENOENT') return undefined;
-				throw refusedItem(this.node, itemIndex, new Refusal(rule, `${what} cannot be opened (${(error as Error).message})`));
+				throw refusedItem(
+					this.node,
+					itemIndex,
+					new Refusal(rule, `${what} cannot be opened (${(error as Error).message})`),
+				);
 			}
 			const chunks: Buffer[] = [];
 			for await (const chunk of stream) chunks.push(chunk as Buffer);
 			try {
 				return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
 			} catch {
-				if (attempt >= 4) throw refusedItem(this.node, itemIndex, new Refusal(rule, `${what} cannot be read (${String(path)}); check it by hand`));
+				if (attempt >= 4)
+					throw refusedItem(
+						this.node,
+						itemIndex,
+						new Refusal(rule, `${what} cannot be read (${String(path)}); check it by hand`),
+					);
 				await sleep(100);
 			}
 		}
@@ -77,7 +98,11 @@ export class SharedFolder {
 				if (codeOf(error) === 'EEXIST') return (exclusiveFlag = candidate);
 			}
 		}
-		throw itemError(this.node, itemIndex, `Files cannot be created exclusively in the Payout Ledger Folder "${this.folder}" on this system, so nothing is signed with it`);
+		throw itemError(
+			this.node,
+			itemIndex,
+			`Files cannot be created exclusively in the Payout Ledger Folder "${this.folder}" on this system, so nothing is signed with it`,
+		);
 	}
 
 	/** Creates the file with this content; false when it exists already (whoever created it). */
@@ -88,7 +113,11 @@ export class SharedFolder {
 			return true;
 		} catch (error) {
 			if (codeOf(error) === 'EEXIST') return false;
-			throw itemError(this.node, itemIndex, `The file ${String(path)} cannot be created in the Payout Ledger Folder (${(error as Error).message})`);
+			throw itemError(
+				this.node,
+				itemIndex,
+				`The file ${String(path)} cannot be created in the Payout Ledger Folder (${(error as Error).message})`,
+			);
 		}
 	}
 

@@ -1,4 +1,8 @@
-import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
 
 import { evmKeyring } from '../families/evm/accounts';
 import { EVM_POLICY_FORMAT } from '../families/evm/policyFormat';
@@ -19,15 +23,29 @@ export async function expandSignerKeyTest(
 	const data = credential.data ?? {};
 	try {
 		const keyring = evmKeyring(data);
-		const hasIndex = data.keyType === 'mnemonic' && String(data.derivationPath || '{index}').includes('{index}');
-		const accounts = Array.from({ length: hasIndex ? SHOWN_ACCOUNTS : 1 }, (_, index) => `#${index} ${keyring.account(index).address}`);
-		return validKey(accounts, hasIndex, readPolicy(data, EVM_POLICY_FORMAT), data.payoutLedgerFolder);
+		const hasIndex =
+			data.keyType === 'mnemonic' && String(data.derivationPath || '{index}').includes('{index}');
+		const accounts = Array.from(
+			{ length: hasIndex ? SHOWN_ACCOUNTS : 1 },
+			(_, index) => `#${index} ${keyring.account(index).address}`,
+		);
+		return validKey(
+			accounts,
+			hasIndex,
+			readPolicy(data, EVM_POLICY_FORMAT),
+			data.payoutLedgerFolder,
+		);
 	} catch (error) {
 		return keyError(error);
 	}
 }
 
-function validKey(accounts: string[], more: boolean, policy: SpendingPolicy, ledgerFolder: unknown): INodeCredentialTestResult {
+function validKey(
+	accounts: string[],
+	more: boolean,
+	policy: SpendingPolicy,
+	ledgerFolder: unknown,
+): INodeCredentialTestResult {
 	const ledger = String(ledgerFolder ?? '').trim();
 	return {
 		status: 'OK',
@@ -36,7 +54,8 @@ function validKey(accounts: string[], more: boolean, policy: SpendingPolicy, led
 }
 
 function keyError(error: unknown): INodeCredentialTestResult {
-	if (error instanceof SigningKeyError || error instanceof PolicyError) return { status: 'Error', message: error.message };
+	if (error instanceof SigningKeyError || error instanceof PolicyError)
+		return { status: 'Error', message: error.message };
 	return { status: 'Error', message: 'The signing key cannot be loaded' };
 }
 
@@ -48,10 +67,18 @@ export async function expandSolanaKeyTest(
 	const data = credential.data ?? {};
 	try {
 		const keyring = solanaKeyring(data);
-		const accounts = Array.from({ length: keyring.fromMnemonic ? SHOWN_ACCOUNTS : 1 }, (_, index) => `#${index} ${keyring.account(index).address}`);
+		const accounts = Array.from(
+			{ length: keyring.fromMnemonic ? SHOWN_ACCOUNTS : 1 },
+			(_, index) => `#${index} ${keyring.account(index).address}`,
+		);
 		// A key pair whose halves do not belong together is refused at signing by @solana/kit; signing a test message shows it now.
 		await signSolanaMessage(keyring.account(0), new Uint8Array([0]));
-		return validKey(accounts, keyring.fromMnemonic, readPolicy(data, SOLANA_POLICY_FORMAT), data.payoutLedgerFolder);
+		return validKey(
+			accounts,
+			keyring.fromMnemonic,
+			readPolicy(data, SOLANA_POLICY_FORMAT),
+			data.payoutLedgerFolder,
+		);
 	} catch (error) {
 		return keyError(error);
 	}

@@ -69,18 +69,33 @@ export class NonceClaims {
 		throw refusedItem(this.node, itemIndex, new Refusal('nonceClaim', message));
 	}
 
-	async claim(chainId: string, address: string, wanted: bigint, itemIndex: number, chain: ChainView): Promise<HeldNonce> {
+	async claim(
+		chainId: string,
+		address: string,
+		wanted: bigint,
+		itemIndex: number,
+		chain: ChainView,
+	): Promise<HeldNonce> {
 		let nonce = wanted;
 		for (let move = 0; move <= MAX_MOVES; move++) {
 			const held = await this.claimAt(chainId, address, nonce, itemIndex, chain);
 			if (typeof held !== 'bigint') return held;
 			nonce = held;
 		}
-		return this.refuse(itemIndex, `the nonces of ${address} on chain ${chainId} were taken by other executions ${MAX_MOVES} times in a row (from ${wanted} to ${nonce}); run again`);
+		return this.refuse(
+			itemIndex,
+			`the nonces of ${address} on chain ${chainId} were taken by other executions ${MAX_MOVES} times in a row (from ${wanted} to ${nonce}); run again`,
+		);
 	}
 
 	/** Holds `nonce`, or says which nonce to try next (the chain's pending count, above it). */
-	private async claimAt(chainId: string, address: string, nonce: bigint, itemIndex: number, chain: ChainView): Promise<HeldNonce | bigint> {
+	private async claimAt(
+		chainId: string,
+		address: string,
+		nonce: bigint,
+		itemIndex: number,
+		chain: ChainView,
+	): Promise<HeldNonce | bigint> {
 		const record: ClaimRecord = {
 			chainId,
 			address,
@@ -92,14 +107,20 @@ export class NonceClaims {
 		};
 		let generation = 0;
 		while (generation < MAX_GENERATIONS) {
-			const path = await this.folder.file(this.fileName(chainId, address, nonce, generation), itemIndex);
+			const path = await this.folder.file(
+				this.fileName(chainId, address, nonce, generation),
+				itemIndex,
+			);
 			if (await this.folder.create(path, record, itemIndex)) return this.handle(path, record);
 			// The newest generation is the current holder.
 			let current = generation;
 			let holder = await this.readClaim(path, itemIndex);
 			for (;;) {
 				if (current + 1 >= MAX_GENERATIONS) break;
-				const next = await this.folder.file(this.fileName(chainId, address, nonce, current + 1), itemIndex);
+				const next = await this.folder.file(
+					this.fileName(chainId, address, nonce, current + 1),
+					itemIndex,
+				);
 				const newer = await this.readClaim(next, itemIndex);
 				if (!newer) break;
 				current += 1;
@@ -118,17 +139,26 @@ export class NonceClaims {
 			}
 			generation = current + 1;
 		}
-		return this.refuse(itemIndex, `nonce ${nonce} of ${address} on chain ${chainId} was taken over ${MAX_GENERATIONS} times; check the claim files in ${this.folder.folder} by hand`);
+		return this.refuse(
+			itemIndex,
+			`nonce ${nonce} of ${address} on chain ${chainId} was taken over ${MAX_GENERATIONS} times; check the claim files in ${this.folder.folder} by hand`,
+		);
 	}
 
 	private async readClaim(path: FolderFile, itemIndex: number): Promise<ClaimRecord | undefined> {
-		return await this.folder.read<ClaimRecord>(path, itemIndex, 'the nonce claim file', 'nonceClaim');
+		return await this.folder.read<ClaimRecord>(
+			path,
+			itemIndex,
+			'the nonce claim file',
+			'nonceClaim',
+		);
 	}
 
 	private handle(path: FolderFile, record: ClaimRecord): HeldNonce {
 		return {
 			nonce: BigInt(record.nonce),
-			signed: async (transactionHash) => await this.folder.overwrite(path, { ...record, transactionHash }),
+			signed: async (transactionHash) =>
+				await this.folder.overwrite(path, { ...record, transactionHash }),
 			release: async () => await this.folder.overwrite(path, { ...record, released: true }),
 		};
 	}

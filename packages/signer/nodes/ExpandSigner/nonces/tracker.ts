@@ -19,11 +19,18 @@ export class NonceTracker {
 		return `${chainId}:${address.toLowerCase()}`;
 	}
 
-	async next(client: ChainClient, chainId: string, address: string, explicit?: string): Promise<bigint> {
+	async next(
+		client: ChainClient,
+		chainId: string,
+		address: string,
+		explicit?: string,
+	): Promise<bigint> {
 		if (explicit !== undefined) return BigInt(explicit);
 		const key = NonceTracker.key(chainId, address);
 		if (!this.loaded.has(key)) {
-			const pending = BigInt(await client.rpc<string>('eth_getTransactionCount', [address, 'pending']));
+			const pending = BigInt(
+				await client.rpc<string>('eth_getTransactionCount', [address, 'pending']),
+			);
 			this.loaded.add(key);
 			this.raise(key, pending);
 		}
@@ -43,7 +50,8 @@ export class NonceTracker {
 /** The chain as the nonce claims see it: the account's pending count, and whether a transaction is known. */
 export function chainView(client: ChainClient, address: string): ChainView {
 	return {
-		pendingNonce: async () => BigInt(await client.rpc<string>('eth_getTransactionCount', [address, 'pending'])),
+		pendingNonce: async () =>
+			BigInt(await client.rpc<string>('eth_getTransactionCount', [address, 'pending'])),
 		knows: async (hash) => (await client.rpc<unknown>('eth_getTransactionByHash', [hash])) !== null,
 	};
 }

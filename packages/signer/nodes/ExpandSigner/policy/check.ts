@@ -25,13 +25,18 @@ export class ExecutionTotals {
 
 function amountText(movement: Movement, decimals: number | undefined): string {
 	const raw = movement.amount.toString();
-	return decimals === undefined ? `${raw} (smallest unit)` : `${formatUnits(raw, decimals)} (${raw} in the smallest unit)`;
+	return decimals === undefined
+		? `${raw} (smallest unit)`
+		: `${formatUnits(raw, decimals)} (${raw} in the smallest unit)`;
 }
 
 /** The chain rule, which needs no network: every family checks it before anything is asked. */
 export function chainRefusal(policy: SpendingPolicy, chainId: string): Refusal | undefined {
 	if (!policy.chainIds.size || policy.chainIds.has(chainId)) return undefined;
-	return new Refusal('allowedChainIds', `chain ${chainId} is not one of the allowed chains (${[...policy.chainIds].join(', ')})`);
+	return new Refusal(
+		'allowedChainIds',
+		`chain ${chainId} is not one of the allowed chains (${[...policy.chainIds].join(', ')})`,
+	);
 }
 
 /**
@@ -39,7 +44,11 @@ export function chainRefusal(policy: SpendingPolicy, chainId: string): Refusal |
  * and are checked there; the hard rules (chain ID above 0, a recipient) before anything else.
  * Returns the first rule broken, if any.
  */
-export function checkIntent(policy: SpendingPolicy, intent: TransactionIntent, totals: ExecutionTotals): Refusal | undefined {
+export function checkIntent(
+	policy: SpendingPolicy,
+	intent: TransactionIntent,
+	totals: ExecutionTotals,
+): Refusal | undefined {
 	const wrongChain = chainRefusal(policy, intent.chainId);
 	if (wrongChain) return wrongChain;
 	if (policy.recipients.size) {
@@ -53,7 +62,10 @@ export function checkIntent(policy: SpendingPolicy, intent: TransactionIntent, t
 		}
 		for (const movement of intent.movements) {
 			if (!policy.recipients.has(policy.format.key(movement.recipient))) {
-				return new Refusal('allowedRecipients', `the recipient ${shownAddress(movement.recipient)} (${movement.via} of ${assetName(movement.asset)}) is not on the allowed list`);
+				return new Refusal(
+					'allowedRecipients',
+					`the recipient ${shownAddress(movement.recipient)} (${movement.via} of ${assetName(movement.asset)}) is not on the allowed list`,
+				);
 			}
 		}
 	}
@@ -96,7 +108,8 @@ export function executionTotals(key: string): ExecutionTotals {
 	if (!totals) {
 		totals = new ExecutionTotals();
 		totalsByExecution.set(key, totals);
-		if (totalsByExecution.size > KEPT_EXECUTIONS) totalsByExecution.delete(totalsByExecution.keys().next().value as string);
+		if (totalsByExecution.size > KEPT_EXECUTIONS)
+			totalsByExecution.delete(totalsByExecution.keys().next().value as string);
 	}
 	return totals;
 }

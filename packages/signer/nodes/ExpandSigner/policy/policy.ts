@@ -70,7 +70,10 @@ function list(text: unknown): string[] {
 
 function amountOf(field: string, text: string, decimals: number): bigint {
 	const raw = toSmallestUnit(text, decimals);
-	if (raw === undefined) throw new PolicyError(`The policy field "${field}" must be a decimal number with at most ${decimals} decimal places; got "${text}"`);
+	if (raw === undefined)
+		throw new PolicyError(
+			`The policy field "${field}" must be a decimal number with at most ${decimals} decimal places; got "${text}"`,
+		);
 	return BigInt(raw);
 }
 
@@ -90,7 +93,10 @@ function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimi
 		const [, assetText, chainId, amountText] = match;
 		const [address, decimalsText] = assetText.split(':');
 		const decimals = decimalsText === undefined ? format.nativeDecimals : Number(decimalsText);
-		if (address !== 'native' && !format.isAddress(address)) throw new PolicyError(`Line ${index + 1} of the policy field "${field}" names an invalid token address "${address}"`);
+		if (address !== 'native' && !format.isAddress(address))
+			throw new PolicyError(
+				`Line ${index + 1} of the policy field "${field}" names an invalid token address "${address}"`,
+			);
 		return {
 			asset: address === 'native' ? 'native' : format.key(address),
 			chainId,
@@ -101,32 +107,57 @@ function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimi
 }
 
 /** Reads the policy fields of the signing credential; a field that cannot be read is an error, never ignored. */
-export function readPolicy(credentials: ICredentialDataDecryptedObject, format: PolicyFormat): SpendingPolicy {
+export function readPolicy(
+	credentials: ICredentialDataDecryptedObject,
+	format: PolicyFormat,
+): SpendingPolicy {
 	const chainIds = list(credentials.allowedChainIds);
 	for (const chainId of chainIds) {
-		if (!/^[1-9]\d*$/.test(chainId)) throw new PolicyError(`The policy field "allowedChainIds" must list chain IDs above 0; got "${chainId}"`);
+		if (!/^[1-9]\d*$/.test(chainId))
+			throw new PolicyError(
+				`The policy field "allowedChainIds" must list chain IDs above 0; got "${chainId}"`,
+			);
 	}
 	const recipients = list(credentials.allowedRecipients);
 	for (const recipient of recipients) {
-		if (!format.isAddress(recipient)) throw new PolicyError(`The policy field "allowedRecipients" must list ${format.addressKind}; got "${recipient}"`);
+		if (!format.isAddress(recipient))
+			throw new PolicyError(
+				`The policy field "allowedRecipients" must list ${format.addressKind}; got "${recipient}"`,
+			);
 	}
-	const text = (name: string, fallback: string) => String(credentials[name] ?? '').trim() || fallback;
+	const text = (name: string, fallback: string) =>
+		String(credentials[name] ?? '').trim() || fallback;
 	return {
 		chainIds: new Set(chainIds),
 		recipients: new Set(recipients.map((recipient) => format.key(recipient))),
 		perTransaction: limitsOf('maxPerTransaction', credentials.maxPerTransaction, format),
 		perExecution: limitsOf('maxPerExecution', credentials.maxPerExecution, format),
-		maxFeePerGas: amountOf('maxFeePerGasGwei', text('maxFeePerGasGwei', DEFAULT_MAX_FEE_PER_GAS_GWEI), GWEI_DECIMALS),
+		maxFeePerGas: amountOf(
+			'maxFeePerGasGwei',
+			text('maxFeePerGasGwei', DEFAULT_MAX_FEE_PER_GAS_GWEI),
+			GWEI_DECIMALS,
+		),
 		maxGasLimit: amountOf('maxGasLimit', text('maxGasLimit', DEFAULT_MAX_GAS_LIMIT), 0),
-		maxTotalFee: amountOf('maxTotalFee', text('maxTotalFee', format.defaultMaxTotalFee), format.nativeDecimals),
+		maxTotalFee: amountOf(
+			'maxTotalFee',
+			text('maxTotalFee', format.defaultMaxTotalFee),
+			format.nativeDecimals,
+		),
 		format,
 	};
 }
 
 /** The limit of an asset on a chain: a chain-specific line wins over an any-chain one. */
-export function limitFor(limits: AssetLimit[], asset: string, chainId: string): AssetLimit | undefined {
+export function limitFor(
+	limits: AssetLimit[],
+	asset: string,
+	chainId: string,
+): AssetLimit | undefined {
 	const matching = limits.filter((limit) => limit.asset === asset);
-	return matching.find((limit) => limit.chainId === chainId) ?? matching.find((limit) => limit.chainId === undefined);
+	return (
+		matching.find((limit) => limit.chainId === chainId) ??
+		matching.find((limit) => limit.chainId === undefined)
+	);
 }
 
 /** An address as people read it: EVM addresses checksummed, others (base58) as they are. */
@@ -136,7 +167,9 @@ export function shownAddress(address: string): string {
 
 export function assetName(asset: string, decimals?: number): string {
 	if (asset === 'native') return 'the native asset';
-	return decimals === undefined ? `token ${shownAddress(asset)}` : `token ${shownAddress(asset)} (${decimals} decimals)`;
+	return decimals === undefined
+		? `token ${shownAddress(asset)}`
+		: `token ${shownAddress(asset)} (${decimals} decimals)`;
 }
 
 function limitText(limit: AssetLimit): string {
@@ -150,9 +183,18 @@ export function describePolicy(policy: SpendingPolicy): string {
 		policy.recipients.size
 			? `only to ${policy.recipients.size} allowed recipient${policy.recipients.size === 1 ? '' : 's'} (${policy.format.readableCalls})`
 			: 'any recipient',
-		policy.perTransaction.length ? `per transaction at most ${policy.perTransaction.map(limitText).join('; ')}` : 'no per-transaction amount limit',
-		policy.perExecution.length ? `per execution at most ${policy.perExecution.map(limitText).join('; ')}` : 'no per-execution total',
-		...(policy.format.gasRules ? [`fee per gas at most ${formatUnits(policy.maxFeePerGas.toString(), GWEI_DECIMALS)} gwei`, `gas limit at most ${policy.maxGasLimit}`] : []),
+		policy.perTransaction.length
+			? `per transaction at most ${policy.perTransaction.map(limitText).join('; ')}`
+			: 'no per-transaction amount limit',
+		policy.perExecution.length
+			? `per execution at most ${policy.perExecution.map(limitText).join('; ')}`
+			: 'no per-execution total',
+		...(policy.format.gasRules
+			? [
+					`fee per gas at most ${formatUnits(policy.maxFeePerGas.toString(), GWEI_DECIMALS)} gwei`,
+					`gas limit at most ${policy.maxGasLimit}`,
+				]
+			: []),
 		`total fee at most ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)} native units per transaction`,
 	];
 	return `Policy: ${parts.join('; ')}.`;

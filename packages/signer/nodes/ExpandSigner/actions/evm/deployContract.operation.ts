@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import type { EvmSession } from './session';
 import { signItem } from './signing';
@@ -34,7 +39,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: '0x6080...',
-		description: "The contract's creation bytecode with its ABI-encoded constructor arguments appended",
+		description:
+			"The contract's creation bytecode with its ABI-encoded constructor arguments appended",
 		displayOptions: { show },
 	},
 	{
@@ -53,16 +59,50 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{ displayName: 'Gas Limit', name: 'gas', type: 'string', default: '', description: 'Leave empty to estimate it' },
-			{ displayName: 'Gas Price', name: 'gasPrice', type: 'string', default: '', description: 'Legacy fee per gas, in wei' },
-			{ displayName: 'Max Fee Per Gas', name: 'maxFeePerGas', type: 'string', default: '', description: 'EIP-1559 fee cap, in wei' },
-			{ displayName: 'Max Priority Fee Per Gas', name: 'maxPriorityFeePerGas', type: 'string', default: '', description: 'EIP-1559 tip, in wei' },
-			{ displayName: 'Nonce', name: 'nonce', type: 'string', default: '', description: 'Leave empty to use the next one' },
+			{
+				displayName: 'Gas Limit',
+				name: 'gas',
+				type: 'string',
+				default: '',
+				description: 'Leave empty to estimate it',
+			},
+			{
+				displayName: 'Gas Price',
+				name: 'gasPrice',
+				type: 'string',
+				default: '',
+				description: 'Legacy fee per gas, in wei',
+			},
+			{
+				displayName: 'Max Fee Per Gas',
+				name: 'maxFeePerGas',
+				type: 'string',
+				default: '',
+				description: 'EIP-1559 fee cap, in wei',
+			},
+			{
+				displayName: 'Max Priority Fee Per Gas',
+				name: 'maxPriorityFeePerGas',
+				type: 'string',
+				default: '',
+				description: 'EIP-1559 tip, in wei',
+			},
+			{
+				displayName: 'Nonce',
+				name: 'nonce',
+				type: 'string',
+				default: '',
+				description: 'Leave empty to use the next one',
+			},
 		],
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: EvmSession): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+): Promise<IDataObject> {
 	const raw: IDataObject = {
 		...(this.getNodeParameter('deployFields', itemIndex, {}) as IDataObject),
 		chainId: this.getNodeParameter('chainId', itemIndex),

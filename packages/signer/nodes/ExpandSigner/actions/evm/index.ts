@@ -20,7 +20,11 @@ const CREDENTIAL = 'expandSignerApi';
 
 /** Ethereum and the EVM chains, signed with ethers. */
 export const evm: SignerFamily<EvmSession> = {
-	option: { name: 'EVM', value: 'evm', description: 'Ethereum, Polygon, BNB Chain, Base, Arbitrum and the other EVM chains' },
+	option: {
+		name: 'EVM',
+		value: 'evm',
+		description: 'Ethereum, Polygon, BNB Chain, Base, Arbitrum and the other EVM chains',
+	},
 	credential: CREDENTIAL,
 	operations: [getAddress, signMessage, signTransaction, deployContract, signTypedData],
 	defaultOperation: 'signTransaction',
@@ -37,5 +41,6 @@ export const evm: SignerFamily<EvmSession> = {
 			claims: nonceClaimsOf.call(this, credentials),
 		};
 	},
-	describeError: (error) => (error instanceof SigningKeyError || error instanceof PolicyError ? error.message : undefined),
+	describeError: (error) =>
+		error instanceof SigningKeyError || error instanceof PolicyError ? error.message : undefined,
 };

@@ -1,5 +1,10 @@
 import { getBytes, hashMessage, isHexString } from 'ethers';
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { itemError } from '../../core';
 import { accountOf } from '../account';
@@ -28,23 +33,33 @@ export const description: INodeProperties[] = [
 		name: 'messageIsHex',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the message is 0x-prefixed hex to be signed as raw bytes rather than as text',
+		description:
+			'Whether the message is 0x-prefixed hex to be signed as raw bytes rather than as text',
 		displayOptions: { show: { operation: ['signMessage'] } },
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: EvmSession): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+): Promise<IDataObject> {
 	const account = accountOf(this, itemIndex, session);
 	const text = this.getNodeParameter('message', itemIndex) as string;
 	const asBytes = this.getNodeParameter('messageIsHex', itemIndex, false) as boolean;
 	if (asBytes && !isHexString(text)) {
-		throw itemError(this.getNode(), itemIndex, `The parameter "message" must be 0x-prefixed hex bytes when "Message Is Hex Bytes" is on`);
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The parameter "message" must be 0x-prefixed hex bytes when "Message Is Hex Bytes" is on`,
+		);
 	}
 	const message = asBytes ? getBytes(text) : text;
 	return {
 		message: text,
 		messageHash: hashMessage(message),
 		signature: await account.wallet.signMessage(message),
-		address: account.address, accountIndex: account.index,
+		address: account.address,
+		accountIndex: account.index,
 	};
 }

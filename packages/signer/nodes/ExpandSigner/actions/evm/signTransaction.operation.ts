@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { itemError, toSmallestUnit } from '../../core';
 import { payoutIdProperty } from '../payout';
@@ -29,7 +34,11 @@ export const description: INodeProperties[] = [
 				value: 'input',
 				description: 'The unsigned transaction an Expand write operation returned',
 			},
-			{ name: 'Define Below', value: 'fields', description: 'Recipient, amount and fees set on this form' },
+			{
+				name: 'Define Below',
+				value: 'fields',
+				description: 'Recipient, amount and fees set on this form',
+			},
 		],
 		default: 'input',
 		displayOptions: { show },
@@ -90,7 +99,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '0',
 		placeholder: '1.5',
-		description: 'Native amount to send as a decimal number, converted exactly with the decimals below',
+		description:
+			'Native amount to send as a decimal number, converted exactly with the decimals below',
 		displayOptions: { show: { ...showFields, amountFormat: ['decimal'] } },
 	},
 	{
@@ -110,11 +120,41 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show: showFields },
 		options: [
-			{ displayName: 'Access List', name: 'accessList', type: 'json', default: '[]', description: 'EIP-2930 access list as JSON' },
-			{ displayName: 'Data', name: 'data', type: 'string', default: '0x', description: 'Encoded call data' },
-			{ displayName: 'Gas Limit', name: 'gas', type: 'string', default: '', description: 'Leave empty to estimate it through the API' },
-			{ displayName: 'Gas Price', name: 'gasPrice', type: 'string', default: '', description: 'Legacy and EIP-2930 fee per gas, in wei' },
-			{ displayName: 'Max Fee Per Gas', name: 'maxFeePerGas', type: 'string', default: '', description: 'EIP-1559 fee cap, in wei' },
+			{
+				displayName: 'Access List',
+				name: 'accessList',
+				type: 'json',
+				default: '[]',
+				description: 'EIP-2930 access list as JSON',
+			},
+			{
+				displayName: 'Data',
+				name: 'data',
+				type: 'string',
+				default: '0x',
+				description: 'Encoded call data',
+			},
+			{
+				displayName: 'Gas Limit',
+				name: 'gas',
+				type: 'string',
+				default: '',
+				description: 'Leave empty to estimate it through the API',
+			},
+			{
+				displayName: 'Gas Price',
+				name: 'gasPrice',
+				type: 'string',
+				default: '',
+				description: 'Legacy and EIP-2930 fee per gas, in wei',
+			},
+			{
+				displayName: 'Max Fee Per Gas',
+				name: 'maxFeePerGas',
+				type: 'string',
+				default: '',
+				description: 'EIP-1559 fee cap, in wei',
+			},
 			{
 				displayName: 'Max Priority Fee Per Gas',
 				name: 'maxPriorityFeePerGas',
@@ -122,7 +162,13 @@ export const description: INodeProperties[] = [
 				default: '',
 				description: 'EIP-1559 tip, in wei',
 			},
-			{ displayName: 'Nonce', name: 'nonce', type: 'string', default: '', description: 'Leave empty to use the next one' },
+			{
+				displayName: 'Nonce',
+				name: 'nonce',
+				type: 'string',
+				default: '',
+				description: 'Leave empty to use the next one',
+			},
 			{
 				displayName: 'Type',
 				name: 'type',
@@ -144,7 +190,11 @@ function readFromInput(this: IExecuteFunctions, itemIndex: number): IDataObject 
 	let value: unknown = this.getInputData()[itemIndex].json;
 	for (const key of path ? path.split('.') : []) value = (value as IDataObject | undefined)?.[key];
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		throw itemError(this.getNode(), itemIndex, `No transaction object at "${path || '(the item)'}" in the input item`);
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`No transaction object at "${path || '(the item)'}" in the input item`,
+		);
 	}
 	return value as IDataObject;
 }
@@ -157,7 +207,11 @@ function readFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		const decimals = this.getNodeParameter('decimals', itemIndex) as number;
 		const converted = toSmallestUnit(amount, decimals);
 		if (converted === undefined) {
-			throw itemError(this.getNode(), itemIndex, `The parameter "amount" must be a decimal number with at most ${decimals} decimal places; got "${amount}"`);
+			throw itemError(
+				this.getNode(),
+				itemIndex,
+				`The parameter "amount" must be a decimal number with at most ${decimals} decimal places; got "${amount}"`,
+			);
 		}
 		value = converted;
 	}
@@ -178,8 +232,13 @@ function readFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: EvmSession): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+): Promise<IDataObject> {
 	const source = this.getNodeParameter('source', itemIndex) as string;
-	const raw = source === 'input' ? readFromInput.call(this, itemIndex) : readFromForm.call(this, itemIndex);
+	const raw =
+		source === 'input' ? readFromInput.call(this, itemIndex) : readFromForm.call(this, itemIndex);
 	return await signItem.call(this, itemIndex, session, raw);
 }

@@ -1,5 +1,10 @@
 import { TypedDataEncoder } from 'ethers';
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { itemError } from '../../core';
 import { accountOf } from '../account';
@@ -24,26 +29,49 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: EvmSession): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+): Promise<IDataObject> {
 	const account = accountOf(this, itemIndex, session);
 	const raw = this.getNodeParameter('typedData', itemIndex) as string | IDataObject;
-	let data: { domain?: IDataObject; types?: Record<string, Array<{ name: string; type: string }>>; message?: IDataObject };
+	let data: {
+		domain?: IDataObject;
+		types?: Record<string, Array<{ name: string; type: string }>>;
+		message?: IDataObject;
+	};
 	try {
 		data = typeof raw === 'string' ? JSON.parse(raw) : raw;
 	} catch {
 		throw itemError(this.getNode(), itemIndex, `The parameter "typedData" is not valid JSON`);
 	}
 	if (!data?.domain || !data.types || !data.message) {
-		throw itemError(this.getNode(), itemIndex, `The parameter "typedData" needs domain, types and message`);
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The parameter "typedData" needs domain, types and message`,
+		);
 	}
-	const types = Object.fromEntries(Object.entries(data.types).filter(([name]) => name !== 'EIP712Domain'));
+	const types = Object.fromEntries(
+		Object.entries(data.types).filter(([name]) => name !== 'EIP712Domain'),
+	);
 	let hash: string;
 	try {
 		// Encoding errors describe the typed data only, so their text can be passed on.
 		hash = TypedDataEncoder.hash(data.domain, types, data.message);
 	} catch (error) {
-		throw itemError(this.getNode(), itemIndex, `The typed data cannot be encoded: ${(error as Error).message}`);
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The typed data cannot be encoded: ${(error as Error).message}`,
+		);
 	}
 	// Signing errors are left to the router, which replaces the library's text.
-	return { signature: await account.wallet.signTypedData(data.domain, types, data.message), hash, address: account.address, accountIndex: account.index };
+	return {
+		signature: await account.wallet.signTypedData(data.domain, types, data.message),
+		hash,
+		address: account.address,
+		accountIndex: account.index,
+	};
 }

@@ -3,7 +3,14 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { ChainClient } from '../../core';
 import type { EvmAccount } from '../../families/evm/accounts';
 import { evmIntent } from '../../families/evm/intent';
-import { checkFees, completeTransaction, needsFillIn, normalizeFields, signTransaction, type TransactionFields } from '../../families/evm/transaction';
+import {
+	checkFees,
+	completeTransaction,
+	needsFillIn,
+	normalizeFields,
+	signTransaction,
+	type TransactionFields,
+} from '../../families/evm/transaction';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { chainView } from '../../nonces/tracker';
 import { chainRefusal, checkIntent } from '../../policy/check';
@@ -31,7 +38,11 @@ async function signFresh(
 	const wrongChain = chainRefusal(session.policy, chainId);
 	if (wrongChain) throw refusedItem(node, itemIndex, wrongChain);
 	const fillIn = needsFillIn(fields)
-		? { client: new ChainClient(this, chainId, itemIndex, session.rpcUrls), nonces: session.nonces, answers: session.answers }
+		? {
+				client: new ChainClient(this, chainId, itemIndex, session.rpcUrls),
+				nonces: session.nonces,
+				answers: session.answers,
+			}
 		: undefined;
 	const transaction = await completeTransaction(node, itemIndex, fields, account, fillIn);
 	checkFees(node, itemIndex, transaction, session.policy);
@@ -40,7 +51,13 @@ async function signFresh(
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	const held =
 		fields.nonce === undefined && fillIn && session.claims
-			? await session.claims.claim(chainId, account.address, BigInt(transaction.nonce as number), itemIndex, chainView(fillIn.client, account.address))
+			? await session.claims.claim(
+					chainId,
+					account.address,
+					BigInt(transaction.nonce as number),
+					itemIndex,
+					chainView(fillIn.client, account.address),
+				)
 			: undefined;
 	if (held) transaction.nonce = Number(held.nonce);
 	let recorded = false;
@@ -66,11 +83,21 @@ async function signFresh(
 }
 
 /** Where an earlier signed payout stands on the chain; one that can never land is refused. */
-async function chainStatus(this: IExecuteFunctions, itemIndex: number, session: EvmSession, entry: LedgerEntry): Promise<'mined' | 'pending' | 'notSent'> {
+async function chainStatus(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+	entry: LedgerEntry,
+): Promise<'mined' | 'pending' | 'notSent'> {
 	const client = new ChainClient(this, entry.chainId, itemIndex, session.rpcUrls);
-	const known = await client.rpc<{ blockNumber?: string | null } | null>('eth_getTransactionByHash', [entry.signed.transactionHash]);
+	const known = await client.rpc<{ blockNumber?: string | null } | null>(
+		'eth_getTransactionByHash',
+		[entry.signed.transactionHash],
+	);
 	if (known) return known.blockNumber ? 'mined' : 'pending';
-	const confirmed = BigInt(await client.rpc<string>('eth_getTransactionCount', [entry.from, 'latest']));
+	const confirmed = BigInt(
+		await client.rpc<string>('eth_getTransactionCount', [entry.from, 'latest']),
+	);
 	if (confirmed > BigInt(entry.signed.nonce as number)) {
 		throw refusedItem(
 			this.getNode(),
@@ -86,11 +113,21 @@ async function chainStatus(this: IExecuteFunctions, itemIndex: number, session: 
 
 /** What an EVM payout ID is bound to: recipient, value and data. */
 function contentOf(fields: TransactionFields): string {
-	return JSON.stringify([fields.to?.toLowerCase() ?? null, String(fields.value ?? '0'), (fields.data ?? '0x').toLowerCase()]);
+	return JSON.stringify([
+		fields.to?.toLowerCase() ?? null,
+		String(fields.value ?? '0'),
+		(fields.data ?? '0x').toLowerCase(),
+	]);
 }
 
 /** Signs one item's transaction, once per payout ID (actions/payout.ts). */
-export async function signItem(this: IExecuteFunctions, itemIndex: number, session: EvmSession, raw: IDataObject, deploy = false): Promise<IDataObject> {
+export async function signItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+	raw: IDataObject,
+	deploy = false,
+): Promise<IDataObject> {
 	const fields = normalizeFields(this.getNode(), itemIndex, raw, deploy);
 	const account = accountOf(this, itemIndex, session);
 	const chainId = fields.chainId as string;
@@ -105,6 +142,7 @@ export async function signItem(this: IExecuteFunctions, itemIndex: number, sessi
 			return { chainStatus: status, alreadySent: status !== 'notSent' };
 		},
 		// Later automatic nonces go above the repeated one, so they never take the slot it still needs.
-		repeated: (entry) => session.nonces.commit(chainId, account.address, BigInt(entry.signed.nonce as number)),
+		repeated: (entry) =>
+			session.nonces.commit(chainId, account.address, BigInt(entry.signed.nonce as number)),
 	});
 }

@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { ChainClient, itemError, toSmallestUnit } from '../../core';
-import { SOLANA_CHAIN_IDENTITY, SOLANA_CHAINS, SOLANA_POLICY_FORMAT, type SolanaRpc } from '../../families/solana';
+import {
+	SOLANA_CHAIN_IDENTITY,
+	SOLANA_CHAINS,
+	SOLANA_POLICY_FORMAT,
+	type SolanaRpc,
+} from '../../families/solana';
 import { chainRefusal } from '../../policy/check';
 import { refusedItem } from '../../policy/refusal';
 import type { SolanaSession } from './session';
@@ -12,15 +17,23 @@ export function chainIdProperty(operation: string): INodeProperties {
 		displayName: 'Chain',
 		name: 'solanaChainId',
 		type: 'options',
-		options: Object.entries(SOLANA_CHAINS).map(([chainId, chain]) => ({ name: `${chain.name} (${chainId})`, value: chainId })),
+		options: Object.entries(SOLANA_CHAINS).map(([chainId, chain]) => ({
+			name: `${chain.name} (${chainId})`,
+			value: chainId,
+		})),
 		default: '900',
-		description: "The API's chain ID; the JSON-RPC node the API names for it must answer that cluster's genesis hash",
+		description:
+			"The API's chain ID; the JSON-RPC node the API names for it must answer that cluster's genesis hash",
 		displayOptions: { show: { operation: [operation] } },
 	};
 }
 
 /** Amount Format and Amount, as on the EVM form: smallest unit by default, whole units converted exactly. */
-export function amountProperties(operation: string, smallestUnit: string, wholeUnit: string): INodeProperties[] {
+export function amountProperties(
+	operation: string,
+	smallestUnit: string,
+	wholeUnit: string,
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Amount Format',
@@ -47,11 +60,21 @@ export function amountProperties(operation: string, smallestUnit: string, wholeU
 	];
 }
 
-export function readChainId(this: IExecuteFunctions, itemIndex: number, session: SolanaSession): string {
+export function readChainId(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: SolanaSession,
+): string {
 	const chainId = String(this.getNodeParameter('solanaChainId', itemIndex, '') ?? '').trim();
 	if (!SOLANA_CHAINS[chainId]) {
-		const known = Object.entries(SOLANA_CHAINS).map(([id, chain]) => `${id} (${chain.name})`).join(' or ');
-		throw itemError(this.getNode(), itemIndex, `The parameter "solanaChainId" must be ${known}; got "${chainId}"`);
+		const known = Object.entries(SOLANA_CHAINS)
+			.map(([id, chain]) => `${id} (${chain.name})`)
+			.join(' or ');
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The parameter "solanaChainId" must be ${known}; got "${chainId}"`,
+		);
 	}
 	// The chain rule needs no network: it is checked before anything is asked.
 	const wrongChain = chainRefusal(session.policy, chainId);
@@ -62,7 +85,12 @@ export function readChainId(this: IExecuteFunctions, itemIndex: number, session:
 /** A base58 address parameter, checked before any request. */
 export function readAddress(this: IExecuteFunctions, itemIndex: number, name: string): string {
 	const value = String(this.getNodeParameter(name, itemIndex, '') ?? '').trim();
-	if (!SOLANA_POLICY_FORMAT.isAddress(value)) throw itemError(this.getNode(), itemIndex, `The parameter "${name}" must be a Solana address (base58); got "${value}"`);
+	if (!SOLANA_POLICY_FORMAT.isAddress(value))
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The parameter "${name}" must be a Solana address (base58); got "${value}"`,
+		);
 	return value;
 }
 
@@ -72,17 +100,31 @@ export function readAmount(this: IExecuteFunctions, itemIndex: number, decimals:
 	const decimal = this.getNodeParameter('amountFormat', itemIndex, 'smallestUnit') === 'decimal';
 	const raw = decimal ? toSmallestUnit(text, decimals) : /^\d+$/.test(text) ? text : undefined;
 	if (raw === undefined || BigInt(raw) === 0n) {
-		const expected = decimal ? `a decimal number above 0 with at most ${decimals} decimal places` : 'a whole number above 0 in the smallest unit';
-		throw itemError(this.getNode(), itemIndex, `The parameter "amount" must be ${expected}; got "${text}"`);
+		const expected = decimal
+			? `a decimal number above 0 with at most ${decimals} decimal places`
+			: 'a whole number above 0 in the smallest unit';
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The parameter "amount" must be ${expected}; got "${text}"`,
+		);
 	}
 	return BigInt(raw);
 }
 
 /** An optional priority fee in micro-lamports per compute unit. */
-export function readComputeUnitPrice(this: IExecuteFunctions, itemIndex: number): bigint | undefined {
+export function readComputeUnitPrice(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): bigint | undefined {
 	const text = String(this.getNodeParameter('computeUnitPrice', itemIndex, '') ?? '').trim();
 	if (!text) return undefined;
-	if (!/^\d+$/.test(text)) throw itemError(this.getNode(), itemIndex, `The parameter "computeUnitPrice" must be a whole number of micro-lamports; got "${text}"`);
+	if (!/^\d+$/.test(text))
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The parameter "computeUnitPrice" must be a whole number of micro-lamports; got "${text}"`,
+		);
 	return BigInt(text);
 }
 
@@ -92,13 +134,19 @@ export function computeUnitPriceProperty(operation: string): INodeProperties {
 		name: 'computeUnitPrice',
 		type: 'string',
 		default: '',
-		description: "Optional compute-unit price; empty adds no priority fee. The fee it can reach counts against the credential's Max Total Fee.",
+		description:
+			"Optional compute-unit price; empty adds no priority fee. The fee it can reach counts against the credential's Max Total Fee.",
 		displayOptions: { show: { operation: [operation] } },
 	};
 }
 
 /** JSON-RPC of the item's chain: URL from the API (chain/getpublicrpc), the node checked by its genesis hash. */
-export function rpcOf(this: IExecuteFunctions, itemIndex: number, session: SolanaSession, chainId: string): SolanaRpc {
+export function rpcOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: SolanaSession,
+	chainId: string,
+): SolanaRpc {
 	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls, SOLANA_CHAIN_IDENTITY);
 	return async <T>(method: string, params: unknown[]) => await client.rpc<T>(method, params);
 }

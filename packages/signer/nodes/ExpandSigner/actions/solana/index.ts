@@ -16,7 +16,12 @@ const CREDENTIAL = 'expandSolanaKeyApi';
 
 /** Solana (900) and Solana Devnet (901), built and signed with @solana/kit and the @solana-program clients. */
 export const solana: SignerFamily<SolanaSession> = {
-	option: { name: 'Solana', value: 'solana', description: 'Solana and Solana Devnet: SOL and SPL token transfers, transactions the API prepares' },
+	option: {
+		name: 'Solana',
+		value: 'solana',
+		description:
+			'Solana and Solana Devnet: SOL and SPL token transfers, transactions the API prepares',
+	},
 	credential: CREDENTIAL,
 	operations: [getAddress, signMessage, signTransaction, transferSol, transferToken],
 	defaultOperation: 'transferSol',
@@ -30,5 +35,6 @@ export const solana: SignerFamily<SolanaSession> = {
 			ledger: ledgerOf.call(this, credentials),
 		};
 	},
-	describeError: (error) => (error instanceof PolicyError ? error.message : describeSolanaError(error)),
+	describeError: (error) =>
+		error instanceof PolicyError ? error.message : describeSolanaError(error),
 };

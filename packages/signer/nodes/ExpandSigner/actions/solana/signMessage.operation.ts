@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { itemError } from '../../core';
 import { messageBytes, signSolanaMessage } from '../../families/solana';
@@ -30,17 +35,33 @@ export const description: INodeProperties[] = [
 		name: 'messageIsHex',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the message is 0x-prefixed hex to be signed as raw bytes rather than as text',
+		description:
+			'Whether the message is 0x-prefixed hex to be signed as raw bytes rather than as text',
 		displayOptions: { show },
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: SolanaSession): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: SolanaSession,
+): Promise<IDataObject> {
 	const account = accountOf(this, itemIndex, session);
 	const text = this.getNodeParameter('message', itemIndex) as string;
 	const asHex = this.getNodeParameter('messageIsHex', itemIndex, false) as boolean;
 	const bytes = messageBytes(text, asHex);
-	if (!bytes) throw itemError(this.getNode(), itemIndex, 'The parameter "message" must be 0x-prefixed hex bytes when "Message Is Hex Bytes" is on');
+	if (!bytes)
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			'The parameter "message" must be 0x-prefixed hex bytes when "Message Is Hex Bytes" is on',
+		);
 	const { signature, address } = await signSolanaMessage(account, bytes);
-	return { message: text, signature, signatureEncoding: 'base58', address, accountIndex: account.index };
+	return {
+		message: text,
+		signature,
+		signatureEncoding: 'base58',
+		address,
+		accountIndex: account.index,
+	};
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { itemError } from '../../core';
 import { readWireTransaction, type SolanaTransaction } from '../../families/solana';
@@ -11,7 +16,8 @@ import { signSolanaItem } from './signing';
 export const option: INodePropertyOptions = {
 	name: 'Sign Transaction',
 	value: 'signTransaction',
-	description: 'Sign a serialized transaction an Expand Solana operation prepared (e.g. Fungible Token → Transfer), after checking each instruction',
+	description:
+		'Sign a serialized transaction an Expand Solana operation prepared (e.g. Fungible Token → Transfer), after checking each instruction',
 	action: 'Sign a transaction',
 };
 
@@ -28,7 +34,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '={{ $json.data }}',
 		required: true,
-		description: 'The unsigned wire transaction, as the Expand operation returned it (its "data" field)',
+		description:
+			'The unsigned wire transaction, as the Expand operation returned it (its "data" field)',
 		displayOptions: { show },
 	},
 	{
@@ -47,15 +54,32 @@ export const description: INodeProperties[] = [
 
 function readTransaction(this: IExecuteFunctions, itemIndex: number): SolanaTransaction {
 	const text = String(this.getNodeParameter('serializedTransaction', itemIndex, '') ?? '').trim();
-	const encoding = this.getNodeParameter('transactionEncoding', itemIndex, 'base64') === 'base58' ? 'base58' : 'base64';
+	const encoding =
+		this.getNodeParameter('transactionEncoding', itemIndex, 'base64') === 'base58'
+			? 'base58'
+			: 'base64';
 	const transaction = readWireTransaction(text, encoding);
-	if (!transaction) throw itemError(this.getNode(), itemIndex, `The parameter "serializedTransaction" must be a ${encoding} Solana wire transaction; it cannot be read as one`);
+	if (!transaction)
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The parameter "serializedTransaction" must be a ${encoding} Solana wire transaction; it cannot be read as one`,
+		);
 	return transaction;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: SolanaSession): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: SolanaSession,
+): Promise<IDataObject> {
 	const chainId = readChainId.call(this, itemIndex, session);
 	const transaction = readTransaction.call(this, itemIndex);
 	const account = accountOf(this, itemIndex, session);
-	return await signSolanaItem.call(this, itemIndex, session, { chainId, account, transaction, rpc: rpcOf.call(this, itemIndex, session, chainId) });
+	return await signSolanaItem.call(this, itemIndex, session, {
+		chainId,
+		account,
+		transaction,
+		rpc: rpcOf.call(this, itemIndex, session, chainId),
+	});
 }

@@ -1,7 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { formatUnits } from '../../core';
-import { type SolanaAccount, type SolanaRpc, type SolanaTransaction, decodeTransaction, prepareSolanaTransaction, rpcChainReader, signSolanaTransaction } from '../../families/solana';
+import {
+	type SolanaAccount,
+	type SolanaRpc,
+	type SolanaTransaction,
+	decodeTransaction,
+	prepareSolanaTransaction,
+	rpcChainReader,
+	signSolanaTransaction,
+} from '../../families/solana';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
@@ -15,15 +23,30 @@ import type { SolanaSession } from './session';
  * recipient's token account no longer pays that rent, yet pays the same.
  */
 function contentOf(movements: Movement[]): string {
-	return JSON.stringify(movements.filter((movement) => !movement.cost).map((movement) => [movement.asset, movement.recipient, movement.amount.toString()]));
+	return JSON.stringify(
+		movements
+			.filter((movement) => !movement.cost)
+			.map((movement) => [movement.asset, movement.recipient, movement.amount.toString()]),
+	);
 }
 
 /** Where an earlier signed payout stands: landed, or still able to land; one whose blockhash expired unlanded is refused. */
-async function chainStatus(this: IExecuteFunctions, itemIndex: number, rpc: SolanaRpc, entry: LedgerEntry): Promise<'landed' | 'pending'> {
+async function chainStatus(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	rpc: SolanaRpc,
+	entry: LedgerEntry,
+): Promise<'landed' | 'pending'> {
 	const signature = entry.signed.transactionHash;
-	const statuses = await rpc<{ value?: unknown[] }>('getSignatureStatuses', [[signature], { searchTransactionHistory: true }]);
+	const statuses = await rpc<{ value?: unknown[] }>('getSignatureStatuses', [
+		[signature],
+		{ searchTransactionHistory: true },
+	]);
 	if (Array.isArray(statuses?.value) && statuses.value[0]) return 'landed';
-	const valid = await rpc<{ value?: unknown }>('isBlockhashValid', [entry.signed.blockhash, { commitment: 'processed' }]);
+	const valid = await rpc<{ value?: unknown }>('isBlockhashValid', [
+		entry.signed.blockhash,
+		{ commitment: 'processed' },
+	]);
 	if (valid?.value === true) return 'pending';
 	throw refusedItem(
 		this.getNode(),
@@ -44,11 +67,22 @@ export async function signSolanaItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
-	work: { chainId: string; account: SolanaAccount; transaction: SolanaTransaction; rpc: SolanaRpc; details?: IDataObject },
+	work: {
+		chainId: string;
+		account: SolanaAccount;
+		transaction: SolanaTransaction;
+		rpc: SolanaRpc;
+		details?: IDataObject;
+	},
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const { chainId, account, transaction, rpc } = work;
-	const prepared = await prepareSolanaTransaction(transaction, chainId, account, rpcChainReader(rpc));
+	const prepared = await prepareSolanaTransaction(
+		transaction,
+		chainId,
+		account,
+		rpcChainReader(rpc),
+	);
 	const { intent } = prepared;
 	const refusal = checkIntent(session.policy, intent, session.totals);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
@@ -67,7 +101,10 @@ export async function signSolanaItem(
 		content: contentOf(intent.movements),
 		contentWords: 'recipient, amount or asset',
 		sign: async () => ({
-			signed: { ...(await signSolanaTransaction(account, prepared.transaction, chainId)), ...facts },
+			signed: {
+				...(await signSolanaTransaction(account, prepared.transaction, chainId)),
+				...facts,
+			},
 			keep: () => session.totals.add(intent),
 		}),
 		status: async (entry) => {

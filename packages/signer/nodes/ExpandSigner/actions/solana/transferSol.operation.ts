@@ -1,10 +1,24 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { formatUnits } from '../../core';
 import { latestLifetime, transferSolTransaction } from '../../families/solana';
 import { accountOf } from '../account';
 import { payoutIdProperty } from '../payout';
-import { amountProperties, chainIdProperty, computeUnitPriceProperty, readAddress, readAmount, readChainId, readComputeUnitPrice, rpcOf } from './fields';
+import {
+	amountProperties,
+	chainIdProperty,
+	computeUnitPriceProperty,
+	readAddress,
+	readAmount,
+	readChainId,
+	readComputeUnitPrice,
+	rpcOf,
+} from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
 
@@ -34,19 +48,34 @@ export const description: INodeProperties[] = [
 	computeUnitPriceProperty('transferSol'),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: SolanaSession): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: SolanaSession,
+): Promise<IDataObject> {
 	const chainId = readChainId.call(this, itemIndex, session);
 	const recipient = readAddress.call(this, itemIndex, 'recipient');
 	const lamports = readAmount.call(this, itemIndex, 9);
 	const computeUnitPrice = readComputeUnitPrice.call(this, itemIndex);
 	const account = accountOf(this, itemIndex, session);
 	const rpc = rpcOf.call(this, itemIndex, session, chainId);
-	const transaction = transferSolTransaction({ from: account.address, to: recipient, lamports, lifetime: await latestLifetime(rpc), computeUnitPrice });
+	const transaction = transferSolTransaction({
+		from: account.address,
+		to: recipient,
+		lamports,
+		lifetime: await latestLifetime(rpc),
+		computeUnitPrice,
+	});
 	return await signSolanaItem.call(this, itemIndex, session, {
 		chainId,
 		account,
 		transaction,
 		rpc,
-		details: { recipient, amountRaw: lamports.toString(), amount: formatUnits(lamports.toString(), 9), asset: 'SOL' },
+		details: {
+			recipient,
+			amountRaw: lamports.toString(),
+			amount: formatUnits(lamports.toString(), 9),
+			asset: 'SOL',
+		},
 	});
 }

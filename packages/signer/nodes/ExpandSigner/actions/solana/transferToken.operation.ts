@@ -1,17 +1,39 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { formatUnits, itemError } from '../../core';
-import { TOKEN_ACCOUNT_SIZE, latestLifetime, mintDecimals, rentExemption, rpcChainReader, transferTokenTransaction } from '../../families/solana';
+import {
+	TOKEN_ACCOUNT_SIZE,
+	latestLifetime,
+	mintDecimals,
+	rentExemption,
+	rpcChainReader,
+	transferTokenTransaction,
+} from '../../families/solana';
 import { accountOf } from '../account';
 import { payoutIdProperty } from '../payout';
-import { amountProperties, chainIdProperty, computeUnitPriceProperty, readAddress, readAmount, readChainId, readComputeUnitPrice, rpcOf } from './fields';
+import {
+	amountProperties,
+	chainIdProperty,
+	computeUnitPriceProperty,
+	readAddress,
+	readAmount,
+	readChainId,
+	readComputeUnitPrice,
+	rpcOf,
+} from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
 
 export const option: INodePropertyOptions = {
 	name: 'Transfer SPL Token',
 	value: 'transferToken',
-	description: 'Build and sign an SPL token transfer (USDC, USDT, PYUSD, …) for Expand chain/sendtransaction',
+	description:
+		'Build and sign an SPL token transfer (USDC, USDT, PYUSD, …) for Expand chain/sendtransaction',
 	action: 'Sign an SPL token transfer',
 };
 
@@ -39,7 +61,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'Base58 wallet address',
-		description: "The recipient's wallet; the tokens go to its associated token account of the mint",
+		description:
+			"The recipient's wallet; the tokens go to its associated token account of the mint",
 		displayOptions: { show },
 	},
 	...amountProperties('transferToken', 'Base Units', 'Tokens'),
@@ -56,7 +79,11 @@ export const description: INodeProperties[] = [
 	computeUnitPriceProperty('transferToken'),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, session: SolanaSession): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: SolanaSession,
+): Promise<IDataObject> {
 	const node = this.getNode();
 	const chainId = readChainId.call(this, itemIndex, session);
 	const mint = readAddress.call(this, itemIndex, 'mint');
@@ -67,10 +94,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 	const rpc = rpcOf.call(this, itemIndex, session, chainId);
 	// The decimals only convert a decimal amount: TransferChecked names them, and the token program refuses them unless the mint has them.
 	const decimals = await mintDecimals(rpc, mint);
-	if (decimals === undefined) throw itemError(node, itemIndex, `The parameter "mint" must be an SPL Token mint on chain ${chainId}; ${mint} is not one`);
+	if (decimals === undefined)
+		throw itemError(
+			node,
+			itemIndex,
+			`The parameter "mint" must be an SPL Token mint on chain ${chainId}; ${mint} is not one`,
+		);
 	const amount = readAmount.call(this, itemIndex, decimals);
 	const lifetime = await latestLifetime(rpc);
-	const probe = await transferTokenTransaction({ owner: account.address, mint, recipient, amount, decimals, createAccount: false, lifetime, computeUnitPrice });
+	const probe = await transferTokenTransaction({
+		owner: account.address,
+		mint,
+		recipient,
+		amount,
+		decimals,
+		createAccount: false,
+		lifetime,
+		computeUnitPrice,
+	});
 	const existing = await rpcChainReader(rpc).tokenAccount(probe.recipientAccount);
 	const exists = existing?.mint === mint && existing.owner === recipient;
 	if (!exists && !createAccount) {
@@ -82,7 +123,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, sessio
 	}
 	const { transaction, recipientAccount } = exists
 		? probe
-		: await transferTokenTransaction({ owner: account.address, mint, recipient, amount, decimals, createAccount: true, lifetime, computeUnitPrice });
+		: await transferTokenTransaction({
+				owner: account.address,
+				mint,
+				recipient,
+				amount,
+				decimals,
+				createAccount: true,
+				lifetime,
+				computeUnitPrice,
+			});
 	return await signSolanaItem.call(this, itemIndex, session, {
 		chainId,
 		account,

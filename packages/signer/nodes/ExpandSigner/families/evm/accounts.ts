@@ -26,7 +26,9 @@ function attempt<T>(load: () => T): T | undefined {
 
 function checkedIndex(index: number): number {
 	if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
-		throw new SigningKeyError(`The account index must be a whole number from 0 to 2147483647; got ${String(index)}`);
+		throw new SigningKeyError(
+			`The account index must be a whole number from 0 to 2147483647; got ${String(index)}`,
+		);
 	}
 	return index;
 }
@@ -41,16 +43,27 @@ export function evmKeyring(credentials: ICredentialDataDecryptedObject): EvmKeyr
 	let derive: (index: number) => Wallet | HDNodeWallet;
 
 	if (credentials.keyType === 'mnemonic') {
-		const phrase = String(credentials.mnemonic ?? '').trim().replace(/\s+/g, ' ');
-		if (!Mnemonic.isValidMnemonic(phrase)) throw new SigningKeyError('The mnemonic of the signing key credential is not a valid BIP-39 phrase');
-		const root = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(phrase, String(credentials.passphrase ?? '')), 'm');
+		const phrase = String(credentials.mnemonic ?? '')
+			.trim()
+			.replace(/\s+/g, ' ');
+		if (!Mnemonic.isValidMnemonic(phrase))
+			throw new SigningKeyError(
+				'The mnemonic of the signing key credential is not a valid BIP-39 phrase',
+			);
+		const root = HDNodeWallet.fromMnemonic(
+			Mnemonic.fromPhrase(phrase, String(credentials.passphrase ?? '')),
+			'm',
+		);
 		const template = String(credentials.derivationPath || DEFAULT_PATH).trim();
 		derive = (index) => {
 			if (!template.includes('{index}') && index !== 0) {
-				throw new SigningKeyError(`The derivation path of the signing key credential has no {index}, so it has account 0 only; got account index ${index}`);
+				throw new SigningKeyError(
+					`The derivation path of the signing key credential has no {index}, so it has account 0 only; got account index ${index}`,
+				);
 			}
 			const wallet = attempt(() => root.derivePath(template.split('{index}').join(String(index))));
-			if (!wallet) throw new SigningKeyError('The derivation path of the signing key credential is not valid');
+			if (!wallet)
+				throw new SigningKeyError('The derivation path of the signing key credential is not valid');
 			return wallet;
 		};
 		// A path that cannot be derived is reported when the credential is loaded, not on first use.
@@ -58,9 +71,15 @@ export function evmKeyring(credentials: ICredentialDataDecryptedObject): EvmKeyr
 	} else {
 		const key = String(credentials.privateKey ?? '').trim();
 		const wallet = attempt(() => new Wallet(key.startsWith('0x') ? key : `0x${key}`));
-		if (!wallet) throw new SigningKeyError('The private key of the signing key credential is not a valid 32-byte hex key');
+		if (!wallet)
+			throw new SigningKeyError(
+				'The private key of the signing key credential is not a valid 32-byte hex key',
+			);
 		derive = (index) => {
-			if (index !== 0) throw new SigningKeyError(`A private-key credential has account 0 only; got account index ${index}`);
+			if (index !== 0)
+				throw new SigningKeyError(
+					`A private-key credential has account 0 only; got account index ${index}`,
+				);
 			return wallet;
 		};
 	}

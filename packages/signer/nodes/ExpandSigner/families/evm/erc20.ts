@@ -19,9 +19,15 @@ const ADDRESS_WORD = /^0{24}[0-9a-f]{40}$/;
 export function decodeTokenCall(token: string, data: string): Movement | undefined {
 	const operation = OPERATIONS[data.slice(0, 10).toLowerCase()];
 	if (!operation || data.length < 10 + 64 * operation.words) return undefined;
-	const words = Array.from({ length: operation.words }, (_, index) => data.slice(10 + 64 * index, 74 + 64 * index).toLowerCase());
+	const words = Array.from({ length: operation.words }, (_, index) =>
+		data.slice(10 + 64 * index, 74 + 64 * index).toLowerCase(),
+	);
 	const addresses = words.slice(0, -1);
-	if (!addresses.every((word) => ADDRESS_WORD.test(word)) || !/^[0-9a-f]{64}$/.test(words[words.length - 1])) return undefined;
+	if (
+		!addresses.every((word) => ADDRESS_WORD.test(word)) ||
+		!/^[0-9a-f]{64}$/.test(words[words.length - 1])
+	)
+		return undefined;
 	return {
 		asset: token.toLowerCase(),
 		recipient: `0x${addresses[operation.recipient].slice(24)}`,

@@ -7,7 +7,12 @@ import type { ChainClient } from '../../core';
 export class ChainAnswers {
 	private readonly answers = new Map<string, Promise<unknown>>();
 
-	async ask<T>(client: ChainClient, chainId: string, method: string, params: unknown[] = []): Promise<T> {
+	async ask<T>(
+		client: ChainClient,
+		chainId: string,
+		method: string,
+		params: unknown[] = [],
+	): Promise<T> {
 		const key = `${chainId}:${method}`;
 		let answer = this.answers.get(key);
 		if (!answer) {
@@ -19,7 +24,12 @@ export class ChainAnswers {
 	}
 
 	async baseFee(client: ChainClient, chainId: string): Promise<bigint | undefined> {
-		const block = await this.ask<{ baseFeePerGas?: string } | null>(client, chainId, 'eth_getBlockByNumber', ['latest', false]);
+		const block = await this.ask<{ baseFeePerGas?: string } | null>(
+			client,
+			chainId,
+			'eth_getBlockByNumber',
+			['latest', false],
+		);
 		return block?.baseFeePerGas ? BigInt(block.baseFeePerGas) : undefined;
 	}
 

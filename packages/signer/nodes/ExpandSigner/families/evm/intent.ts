@@ -8,7 +8,10 @@ import type { Movement, TransactionIntent } from '../../policy/vocabulary';
  * data encodes (ERC-20 transfer, transferFrom, approve). A call that is not one of those is opaque.
  * Addresses in lower case.
  */
-export function evmIntent(transaction: TransactionLike, account: { address: string }): TransactionIntent {
+export function evmIntent(
+	transaction: TransactionLike,
+	account: { address: string },
+): TransactionIntent {
 	// Lower case throughout: the policy compares addresses, and checksums cost a hash each.
 	const to = transaction.to ? transaction.to.toLowerCase() : undefined;
 	const value = BigInt(transaction.value ?? 0);
@@ -16,16 +19,20 @@ export function evmIntent(transaction: TransactionLike, account: { address: stri
 	const movements: Movement[] = [];
 	let opaqueCallTo: string | undefined;
 	if (to === undefined) {
-		if (value > 0n) movements.push({ asset: 'native', recipient: 'a new contract', amount: value, via: 'value' });
+		if (value > 0n)
+			movements.push({ asset: 'native', recipient: 'a new contract', amount: value, via: 'value' });
 	} else {
-		if (value > 0n || data === '0x') movements.push({ asset: 'native', recipient: to, amount: value, via: 'value' });
+		if (value > 0n || data === '0x')
+			movements.push({ asset: 'native', recipient: to, amount: value, via: 'value' });
 		if (data !== '0x') {
 			const token = decodeTokenCall(to, data);
 			if (token) movements.push(token);
 			else opaqueCallTo = to;
 		}
 	}
-	const feePerGas = BigInt((transaction.type === 2 ? transaction.maxFeePerGas : transaction.gasPrice) ?? 0);
+	const feePerGas = BigInt(
+		(transaction.type === 2 ? transaction.maxFeePerGas : transaction.gasPrice) ?? 0,
+	);
 	return {
 		chainId: String(transaction.chainId),
 		from: account.address,

@@ -11,5 +11,6 @@ export const EVM_POLICY_FORMAT: PolicyFormat = {
 	smallestUnit: 'wei',
 	defaultMaxTotalFee: DEFAULT_MAX_TOTAL_FEE,
 	gasRules: true,
-	readableCalls: 'native transfers and token transfer/transferFrom/approve; other contract calls refused',
+	readableCalls:
+		'native transfers and token transfer/transferFrom/approve; other contract calls refused',
 };

@@ -1,4 +1,12 @@
-import { accessListify, AbiCoder, isAddress, isHexString, keccak256, Transaction, type TransactionLike } from 'ethers';
+import {
+	accessListify,
+	AbiCoder,
+	isAddress,
+	isHexString,
+	keccak256,
+	Transaction,
+	type TransactionLike,
+} from 'ethers';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { ChainClient } from '../../core';
@@ -26,7 +34,15 @@ export interface TransactionFields {
 	accessList?: TransactionLike['accessList'];
 }
 
-const INTEGER_FIELDS = ['chainId', 'value', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'nonce'] as const;
+const INTEGER_FIELDS = [
+	'chainId',
+	'value',
+	'gas',
+	'gasPrice',
+	'maxFeePerGas',
+	'maxPriorityFeePerGas',
+	'nonce',
+] as const;
 
 function clip(text: string): string {
 	return text.length > 80 ? `${text.slice(0, 80)}…` : text;
@@ -42,7 +58,12 @@ function present(value: unknown): string | undefined {
  * The hard rules that need no network come first: a chain ID above 0 (EIP-155 replay protection),
  * and a recipient unless the operation deploys a contract.
  */
-export function normalizeFields(node: INode, itemIndex: number, raw: IDataObject, deploy = false): TransactionFields {
+export function normalizeFields(
+	node: INode,
+	itemIndex: number,
+	raw: IDataObject,
+	deploy = false,
+): TransactionFields {
 	const fields: TransactionFields = {
 		chainId: present(raw.chainId),
 		from: present(raw.from),
@@ -59,22 +80,39 @@ export function normalizeFields(node: INode, itemIndex: number, raw: IDataObject
 		const value = fields[name];
 		if (value === undefined) continue;
 		if (!/^(\d+|0x[0-9a-fA-F]+)$/.test(value)) {
-			throw itemError(node, itemIndex, `The transaction field "${name}" must be a whole number; got "${value}"`);
+			throw itemError(
+				node,
+				itemIndex,
+				`The transaction field "${name}" must be a whole number; got "${value}"`,
+			);
 		}
 		fields[name] = BigInt(value).toString();
 	}
 	for (const name of ['from', 'to'] as const) {
 		const value = fields[name];
 		if (value !== undefined && !isAddress(value)) {
-			throw itemError(node, itemIndex, `The transaction field "${name}" must be a 0x address of 20 bytes (checksummed if in mixed case); got "${value}"`);
+			throw itemError(
+				node,
+				itemIndex,
+				`The transaction field "${name}" must be a 0x address of 20 bytes (checksummed if in mixed case); got "${value}"`,
+			);
 		}
 	}
 	if (fields.data !== undefined && !isHexString(fields.data)) {
-		throw itemError(node, itemIndex, `The transaction field "data" must be 0x-prefixed hex bytes; got "${clip(fields.data)}"`);
+		throw itemError(
+			node,
+			itemIndex,
+			`The transaction field "data" must be 0x-prefixed hex bytes; got "${clip(fields.data)}"`,
+		);
 	}
 	const type = present(raw.type);
 	if (type !== undefined) {
-		if (!['0', '1', '2'].includes(type)) throw itemError(node, itemIndex, `The transaction field "type" must be 0, 1 or 2; got "${type}"`);
+		if (!['0', '1', '2'].includes(type))
+			throw itemError(
+				node,
+				itemIndex,
+				`The transaction field "type" must be 0, 1 or 2; got "${type}"`,
+			);
 		fields.type = Number(type);
 	}
 	if (raw.accessList !== undefined && raw.accessList !== null && raw.accessList !== '') {
@@ -83,25 +121,52 @@ export function normalizeFields(node: INode, itemIndex: number, raw: IDataObject
 			const entries = accessListify(list as NonNullable<TransactionLike['accessList']>);
 			if (entries.length) fields.accessList = entries;
 		} catch {
-			throw itemError(node, itemIndex, 'The transaction field "accessList" must be a list of { address, storageKeys } entries');
+			throw itemError(
+				node,
+				itemIndex,
+				'The transaction field "accessList" must be a list of { address, storageKeys } entries',
+			);
 		}
-		if (fields.type === 0 && fields.accessList) throw itemError(node, itemIndex, 'A legacy (type 0) transaction cannot have an access list; use EIP-2930 or EIP-1559');
+		if (fields.type === 0 && fields.accessList)
+			throw itemError(
+				node,
+				itemIndex,
+				'A legacy (type 0) transaction cannot have an access list; use EIP-2930 or EIP-1559',
+			);
 	}
 	if (fields.chainId === undefined || fields.chainId === '0') {
 		throw refusedItem(
 			node,
 			itemIndex,
-			new Refusal('chainIdAboveZero', `the chain ID is ${fields.chainId === undefined ? 'missing' : '0'}; a transaction is signed only for a chain ID above 0 (EIP-155), given with the item or the form`),
+			new Refusal(
+				'chainIdAboveZero',
+				`the chain ID is ${fields.chainId === undefined ? 'missing' : '0'}; a transaction is signed only for a chain ID above 0 (EIP-155), given with the item or the form`,
+			),
 		);
 	}
 	if (deploy && fields.to !== undefined) {
-		throw itemError(node, itemIndex, 'A contract deployment has no "to"; use Sign Transaction to call a contract');
+		throw itemError(
+			node,
+			itemIndex,
+			'A contract deployment has no "to"; use Sign Transaction to call a contract',
+		);
 	}
 	if (!deploy && fields.to === undefined) {
-		throw refusedItem(node, itemIndex, new Refusal('recipientRequired', 'the transaction has no "to"; contracts are deployed only with the Deploy Contract operation'));
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'recipientRequired',
+				'the transaction has no "to"; contracts are deployed only with the Deploy Contract operation',
+			),
+		);
 	}
 	if (deploy && (fields.data === undefined || fields.data === '0x')) {
-		throw itemError(node, itemIndex, 'The parameter "bytecode" must be the contract\'s creation bytecode as 0x-prefixed hex');
+		throw itemError(
+			node,
+			itemIndex,
+			'The parameter "bytecode" must be the contract\'s creation bytecode as 0x-prefixed hex',
+		);
 	}
 	return fields;
 }
@@ -116,11 +181,18 @@ const coder = AbiCoder.defaultAbiCoder();
 
 /** The reason a call reverts, from the node's error: Error(string), Panic(uint256), or the custom error's selector. */
 function revertReason(error: { message?: string; data?: unknown }): string {
-	const data = typeof error.data === 'string' ? error.data : typeof (error.data as IDataObject | undefined)?.data === 'string' ? String((error.data as IDataObject).data) : undefined;
+	const data =
+		typeof error.data === 'string'
+			? error.data
+			: typeof (error.data as IDataObject | undefined)?.data === 'string'
+				? String((error.data as IDataObject).data)
+				: undefined;
 	if (data && isHexString(data) && data.length >= 10) {
 		try {
-			if (data.startsWith('0x08c379a0')) return `reverted with "${clip(String(coder.decode(['string'], `0x${data.slice(10)}`)[0]))}"`;
-			if (data.startsWith('0x4e487b71')) return `reverted with panic code ${coder.decode(['uint256'], `0x${data.slice(10)}`)[0]}`;
+			if (data.startsWith('0x08c379a0'))
+				return `reverted with "${clip(String(coder.decode(['string'], `0x${data.slice(10)}`)[0]))}"`;
+			if (data.startsWith('0x4e487b71'))
+				return `reverted with panic code ${coder.decode(['uint256'], `0x${data.slice(10)}`)[0]}`;
 		} catch {
 			// Undecodable data falls through to the selector.
 		}
@@ -157,7 +229,13 @@ export async function completeTransaction(
 	const chainId = fields.chainId as string;
 	const value = fields.value ?? '0';
 	const data = fields.data ?? '0x';
-	const transaction: TransactionLike = { chainId, to: fields.to ?? null, value, data, type: fields.type };
+	const transaction: TransactionLike = {
+		chainId,
+		to: fields.to ?? null,
+		value,
+		data,
+		type: fields.type,
+	};
 	if (fields.accessList) transaction.accessList = fields.accessList;
 	if (!fillIn) {
 		// Everything is given: signed offline, nothing asked of the network.
@@ -167,16 +245,33 @@ export async function completeTransaction(
 			type,
 			nonce: Number(fields.nonce),
 			gasLimit: fields.gas,
-			...(type === 2 ? { maxFeePerGas: fields.maxFeePerGas, maxPriorityFeePerGas: fields.maxPriorityFeePerGas ?? '0' } : { gasPrice: fields.gasPrice }),
+			...(type === 2
+				? {
+						maxFeePerGas: fields.maxFeePerGas,
+						maxPriorityFeePerGas: fields.maxPriorityFeePerGas ?? '0',
+					}
+				: { gasPrice: fields.gasPrice }),
 		};
 	}
 	const { client, nonces, answers } = fillIn;
 
 	const estimate = await client.attempt<string>('eth_estimateGas', [
-		{ from: account.address, ...(fields.to ? { to: fields.to } : {}), data, value: `0x${BigInt(value).toString(16)}` },
+		{
+			from: account.address,
+			...(fields.to ? { to: fields.to } : {}),
+			data,
+			value: `0x${BigInt(value).toString(16)}`,
+		},
 	]);
 	if (estimate.error || estimate.result === undefined) {
-		throw refusedItem(node, itemIndex, new Refusal('wouldFail', `the chain's simulation (eth_estimateGas) says the transaction would fail: ${revertReason(estimate.error ?? {})}`));
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'wouldFail',
+				`the chain's simulation (eth_estimateGas) says the transaction would fail: ${revertReason(estimate.error ?? {})}`,
+			),
+		);
 	}
 	transaction.gasLimit = fields.gas ?? BigInt(estimate.result).toString();
 	transaction.nonce = Number(await nonces.next(client, chainId, account.address, fields.nonce));
@@ -185,14 +280,19 @@ export async function completeTransaction(
 	if (type === undefined) {
 		if (fields.gasPrice) type = fields.accessList ? 1 : 0;
 		else if (fields.maxFeePerGas || fields.maxPriorityFeePerGas) type = 2;
-		else type = (await answers.baseFee(client, chainId)) !== undefined ? 2 : fields.accessList ? 1 : 0;
+		else
+			type = (await answers.baseFee(client, chainId)) !== undefined ? 2 : fields.accessList ? 1 : 0;
 	}
 	transaction.type = type;
 	if (type === 2) {
-		let priority = fields.maxPriorityFeePerGas ?? (await answers.priorityFee(client, chainId)).toString();
+		let priority =
+			fields.maxPriorityFeePerGas ?? (await answers.priorityFee(client, chainId)).toString();
 		let maxFee = fields.maxFeePerGas;
 		if (!maxFee) {
-			maxFee = (((await answers.baseFee(client, chainId)) ?? 0n) * 2n + BigInt(priority)).toString();
+			maxFee = (
+				((await answers.baseFee(client, chainId)) ?? 0n) * 2n +
+				BigInt(priority)
+			).toString();
 		} else if (fields.maxPriorityFeePerGas === undefined && BigInt(priority) > BigInt(maxFee)) {
 			// The chain's suggested tip may not exceed the fee cap the user set.
 			priority = maxFee;
@@ -206,28 +306,57 @@ export async function completeTransaction(
 }
 
 /** The fee per gas and gas limit rules of the policy: checked whether the values were given or filled in. */
-export function checkFees(node: INode, itemIndex: number, transaction: TransactionLike, policy: SpendingPolicy): bigint {
+export function checkFees(
+	node: INode,
+	itemIndex: number,
+	transaction: TransactionLike,
+	policy: SpendingPolicy,
+): bigint {
 	const gasLimit = BigInt(transaction.gasLimit ?? 0);
-	const feePerGas = BigInt(transaction.type === 2 ? (transaction.maxFeePerGas ?? 0) : (transaction.gasPrice ?? 0));
+	const feePerGas = BigInt(
+		transaction.type === 2 ? (transaction.maxFeePerGas ?? 0) : (transaction.gasPrice ?? 0),
+	);
 	if (transaction.type === 2 && BigInt(transaction.maxPriorityFeePerGas ?? 0) > feePerGas) {
-		throw itemError(node, itemIndex, `The max priority fee per gas (${transaction.maxPriorityFeePerGas}) is above the max fee per gas (${feePerGas})`);
+		throw itemError(
+			node,
+			itemIndex,
+			`The max priority fee per gas (${transaction.maxPriorityFeePerGas}) is above the max fee per gas (${feePerGas})`,
+		);
 	}
 	if (feePerGas > policy.maxFeePerGas) {
-		throw refusedItem(node, itemIndex, new Refusal('maxFeePerGasGwei', `the fee per gas is ${feePerGas} wei, above the limit of ${policy.maxFeePerGas} wei`));
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'maxFeePerGasGwei',
+				`the fee per gas is ${feePerGas} wei, above the limit of ${policy.maxFeePerGas} wei`,
+			),
+		);
 	}
 	if (gasLimit > policy.maxGasLimit) {
-		throw refusedItem(node, itemIndex, new Refusal('maxGasLimit', `the gas limit is ${gasLimit}, above the limit of ${policy.maxGasLimit}`));
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'maxGasLimit',
+				`the gas limit is ${gasLimit}, above the limit of ${policy.maxGasLimit}`,
+			),
+		);
 	}
 	return gasLimit * feePerGas;
 }
 
-const text = (value: unknown) => (value === undefined || value === null ? undefined : String(value));
+const text = (value: unknown) =>
+	value === undefined || value === null ? undefined : String(value);
 
 /**
  * Signs locally and describes the result from what was signed: the hash is computed here, before
  * anything is sent, and the sender is the account itself (no signature recovery).
  */
-export function signTransaction(account: EvmAccount, transaction: TransactionLike): SignedTransaction {
+export function signTransaction(
+	account: EvmAccount,
+	transaction: TransactionLike,
+): SignedTransaction {
 	const tx = Transaction.from(transaction);
 	tx.signature = account.wallet.signingKey.sign(tx.unsignedHash);
 	const rawTransaction = tx.serialized;

@@ -27,19 +27,43 @@ export interface Lifetime {
 }
 
 /** An unsigned transaction from the signer (fee payer), built with the programs' own instruction builders. */
-function unsigned(from: string, lifetime: Lifetime, instructions: Instruction[], computeUnitPrice?: bigint): Transaction {
-	const all = computeUnitPrice ? [getSetComputeUnitPriceInstruction({ microLamports: computeUnitPrice }), ...instructions] : instructions;
+function unsigned(
+	from: string,
+	lifetime: Lifetime,
+	instructions: Instruction[],
+	computeUnitPrice?: bigint,
+): Transaction {
+	const all = computeUnitPrice
+		? [getSetComputeUnitPriceInstruction({ microLamports: computeUnitPrice }), ...instructions]
+		: instructions;
 	const message = pipe(
 		createTransactionMessage({ version: 0 }),
 		(draft) => setTransactionMessageFeePayer(address(from), draft),
-		(draft) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: lifetime.blockhash as Blockhash, lastValidBlockHeight: lifetime.lastValidBlockHeight }, draft),
+		(draft) =>
+			setTransactionMessageLifetimeUsingBlockhash(
+				{
+					blockhash: lifetime.blockhash as Blockhash,
+					lastValidBlockHeight: lifetime.lastValidBlockHeight,
+				},
+				draft,
+			),
 		(draft) => appendTransactionMessageInstructions(all, draft),
 	);
 	return compileTransaction(message);
 }
 
-export function transferSolTransaction(options: { from: string; to: string; lamports: bigint; lifetime: Lifetime; computeUnitPrice?: bigint }): Transaction {
-	const instruction = getTransferSolInstruction({ source: createNoopSigner(address(options.from)), destination: address(options.to), amount: options.lamports });
+export function transferSolTransaction(options: {
+	from: string;
+	to: string;
+	lamports: bigint;
+	lifetime: Lifetime;
+	computeUnitPrice?: bigint;
+}): Transaction {
+	const instruction = getTransferSolInstruction({
+		source: createNoopSigner(address(options.from)),
+		destination: address(options.to),
+		amount: options.lamports,
+	});
 	return unsigned(options.from, options.lifetime, [instruction], options.computeUnitPrice);
 }
 
@@ -60,12 +84,40 @@ export async function transferTokenTransaction(options: {
 }): Promise<{ transaction: Transaction; sourceAccount: string; recipientAccount: string }> {
 	const owner = createNoopSigner(address(options.owner));
 	const mint = address(options.mint);
-	const [source] = await findAssociatedTokenPda({ owner: owner.address, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-	const [destination] = await findAssociatedTokenPda({ owner: address(options.recipient), mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+	const [source] = await findAssociatedTokenPda({
+		owner: owner.address,
+		mint,
+		tokenProgram: TOKEN_PROGRAM_ADDRESS,
+	});
+	const [destination] = await findAssociatedTokenPda({
+		owner: address(options.recipient),
+		mint,
+		tokenProgram: TOKEN_PROGRAM_ADDRESS,
+	});
 	const instructions: Instruction[] = [];
 	if (options.createAccount) {
-		instructions.push(getCreateAssociatedTokenIdempotentInstruction({ payer: owner, ata: destination, owner: address(options.recipient), mint }));
+		instructions.push(
+			getCreateAssociatedTokenIdempotentInstruction({
+				payer: owner,
+				ata: destination,
+				owner: address(options.recipient),
+				mint,
+			}),
+		);
 	}
-	instructions.push(getTransferCheckedInstruction({ source, mint, destination, authority: owner, amount: options.amount, decimals: options.decimals }));
-	return { transaction: unsigned(options.owner, options.lifetime, instructions, options.computeUnitPrice), sourceAccount: source, recipientAccount: destination };
+	instructions.push(
+		getTransferCheckedInstruction({
+			source,
+			mint,
+			destination,
+			authority: owner,
+			amount: options.amount,
+			decimals: options.decimals,
+		}),
+	);
+	return {
+		transaction: unsigned(options.owner, options.lifetime, instructions, options.computeUnitPrice),
+		sourceAccount: source,
+		recipientAccount: destination,
+	};
 }

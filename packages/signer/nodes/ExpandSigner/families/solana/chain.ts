@@ -1,4 +1,9 @@
-import { TOKEN_PROGRAM_ADDRESS, getMintDecoder, getMintSize, getTokenDecoder } from '@solana-program/token';
+import {
+	TOKEN_PROGRAM_ADDRESS,
+	getMintDecoder,
+	getMintSize,
+	getTokenDecoder,
+} from '@solana-program/token';
 import { getBase64Encoder, isAddress } from '@solana/kit';
 
 import type { ChainIdentity } from '../../core';
@@ -16,7 +21,8 @@ export const SOLANA_CHAINS: Readonly<Record<string, { name: string; genesisHash:
 
 export const SOLANA_CHAIN_IDENTITY: ChainIdentity = {
 	method: 'getGenesisHash',
-	read: (answer) => (typeof answer === 'string' ? answer.slice(0, 44) : JSON.stringify(answer).slice(0, 40)),
+	read: (answer) =>
+		typeof answer === 'string' ? answer.slice(0, 44) : JSON.stringify(answer).slice(0, 40),
 	expected: (chainId) => SOLANA_CHAINS[chainId]?.genesisHash,
 };
 
@@ -30,10 +36,20 @@ const BLOCKHASH = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 /** The newest blockhash, checked for shape: a node's answer is data from outside. */
 export async function latestLifetime(rpc: SolanaRpc): Promise<Lifetime> {
-	const answer = await rpc<{ value?: { blockhash?: unknown; lastValidBlockHeight?: unknown } }>('getLatestBlockhash', [{ commitment: 'confirmed' }]);
+	const answer = await rpc<{ value?: { blockhash?: unknown; lastValidBlockHeight?: unknown } }>(
+		'getLatestBlockhash',
+		[{ commitment: 'confirmed' }],
+	);
 	const { blockhash, lastValidBlockHeight } = answer?.value ?? {};
-	if (typeof blockhash !== 'string' || !BLOCKHASH.test(blockhash) || !Number.isSafeInteger(lastValidBlockHeight) || Number(lastValidBlockHeight) < 0) {
-		throw new UnexpectedRpcAnswer('getLatestBlockhash answered without a valid blockhash and lastValidBlockHeight');
+	if (
+		typeof blockhash !== 'string' ||
+		!BLOCKHASH.test(blockhash) ||
+		!Number.isSafeInteger(lastValidBlockHeight) ||
+		Number(lastValidBlockHeight) < 0
+	) {
+		throw new UnexpectedRpcAnswer(
+			'getLatestBlockhash answered without a valid blockhash and lastValidBlockHeight',
+		);
 	}
 	return { blockhash, lastValidBlockHeight: BigInt(lastValidBlockHeight as number) };
 }
@@ -42,12 +58,23 @@ export async function latestLifetime(rpc: SolanaRpc): Promise<Lifetime> {
 export function rpcChainReader(rpc: SolanaRpc): SolanaChainReader {
 	return {
 		async tokenAccount(account) {
-			const answer = await rpc<{ value?: { owner?: unknown; data?: unknown } | null }>('getAccountInfo', [account, { encoding: 'base64' }]);
+			const answer = await rpc<{ value?: { owner?: unknown; data?: unknown } | null }>(
+				'getAccountInfo',
+				[account, { encoding: 'base64' }],
+			);
 			const value = answer?.value;
-			if (!value || value.owner !== TOKEN_PROGRAM_ADDRESS || !Array.isArray(value.data) || typeof value.data[0] !== 'string') return null;
+			if (
+				!value ||
+				value.owner !== TOKEN_PROGRAM_ADDRESS ||
+				!Array.isArray(value.data) ||
+				typeof value.data[0] !== 'string'
+			)
+				return null;
 			try {
 				const token = getTokenDecoder().decode(getBase64Encoder().encode(value.data[0]));
-				return isAddress(token.mint) && isAddress(token.owner) ? { mint: token.mint, owner: token.owner } : null;
+				return isAddress(token.mint) && isAddress(token.owner)
+					? { mint: token.mint, owner: token.owner }
+					: null;
 			} catch {
 				return null;
 			}
@@ -57,9 +84,18 @@ export function rpcChainReader(rpc: SolanaRpc): SolanaChainReader {
 
 /** The decimals of an SPL Token mint, read from its account; undefined when the account is not a mint of the SPL Token program. */
 export async function mintDecimals(rpc: SolanaRpc, mint: string): Promise<number | undefined> {
-	const answer = await rpc<{ value?: { owner?: unknown; data?: unknown } | null }>('getAccountInfo', [mint, { encoding: 'base64' }]);
+	const answer = await rpc<{ value?: { owner?: unknown; data?: unknown } | null }>(
+		'getAccountInfo',
+		[mint, { encoding: 'base64' }],
+	);
 	const value = answer?.value;
-	if (!value || value.owner !== TOKEN_PROGRAM_ADDRESS || !Array.isArray(value.data) || typeof value.data[0] !== 'string') return undefined;
+	if (
+		!value ||
+		value.owner !== TOKEN_PROGRAM_ADDRESS ||
+		!Array.isArray(value.data) ||
+		typeof value.data[0] !== 'string'
+	)
+		return undefined;
 	try {
 		const bytes = getBase64Encoder().encode(value.data[0]);
 		// A token account is longer and would decode as a mint from its first bytes.

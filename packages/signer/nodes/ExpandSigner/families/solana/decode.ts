@@ -4,7 +4,11 @@ import {
 	MAX_COMPUTE_UNIT_LIMIT,
 	parseComputeBudgetInstruction,
 } from '@solana-program/compute-budget';
-import { SYSTEM_PROGRAM_ADDRESS, SystemInstruction, parseSystemInstruction } from '@solana-program/system';
+import {
+	SYSTEM_PROGRAM_ADDRESS,
+	SystemInstruction,
+	parseSystemInstruction,
+} from '@solana-program/system';
 import {
 	ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
 	AssociatedTokenInstruction,
@@ -68,9 +72,18 @@ function decodeInstruction(instruction: Instruction): DecodedInstruction {
 		if (program === SYSTEM_PROGRAM_ADDRESS) {
 			const parsed = parseSystemInstruction(withData);
 			if (parsed.instructionType === SystemInstruction.TransferSol) {
-				return { kind: 'transferSol', from: parsed.accounts.source.address, to: parsed.accounts.destination.address, lamports: parsed.data.amount };
+				return {
+					kind: 'transferSol',
+					from: parsed.accounts.source.address,
+					to: parsed.accounts.destination.address,
+					lamports: parsed.data.amount,
+				};
 			}
-			return { kind: 'opaque', programAddress: program, what: `System ${SystemInstruction[parsed.instructionType]}` };
+			return {
+				kind: 'opaque',
+				programAddress: program,
+				what: `System ${SystemInstruction[parsed.instructionType]}`,
+			};
 		}
 		if (program === TOKEN_PROGRAM_ADDRESS) {
 			const parsed = parseTokenInstruction(withData);
@@ -80,20 +93,33 @@ function decodeInstruction(instruction: Instruction): DecodedInstruction {
 				case TokenInstruction.Approve:
 				case TokenInstruction.ApproveChecked: {
 					const accounts = parsed.accounts as Record<string, { address: string } | undefined>;
-					const checked = parsed.instructionType === TokenInstruction.TransferChecked || parsed.instructionType === TokenInstruction.ApproveChecked;
-					const transfer = parsed.instructionType === TokenInstruction.Transfer || parsed.instructionType === TokenInstruction.TransferChecked;
+					const checked =
+						parsed.instructionType === TokenInstruction.TransferChecked ||
+						parsed.instructionType === TokenInstruction.ApproveChecked;
+					const transfer =
+						parsed.instructionType === TokenInstruction.Transfer ||
+						parsed.instructionType === TokenInstruction.TransferChecked;
 					const data = parsed.data as { amount: bigint; decimals?: number };
 					return {
 						kind: transfer ? 'tokenTransfer' : 'tokenApprove',
 						source: (accounts.source as { address: string }).address,
-						destination: ((transfer ? accounts.destination : accounts.delegate) as { address: string }).address,
-						authority: ((transfer ? accounts.authority : accounts.owner) as { address: string }).address,
+						destination: (
+							(transfer ? accounts.destination : accounts.delegate) as { address: string }
+						).address,
+						authority: ((transfer ? accounts.authority : accounts.owner) as { address: string })
+							.address,
 						amount: data.amount,
-						...(checked ? { mint: (accounts.mint as { address: string }).address, decimals: data.decimals } : {}),
+						...(checked
+							? { mint: (accounts.mint as { address: string }).address, decimals: data.decimals }
+							: {}),
 					};
 				}
 				default:
-					return { kind: 'opaque', programAddress: program, what: `SPL Token ${TokenInstruction[parsed.instructionType]}` };
+					return {
+						kind: 'opaque',
+						programAddress: program,
+						what: `SPL Token ${TokenInstruction[parsed.instructionType]}`,
+					};
 			}
 		}
 		if (program === ASSOCIATED_TOKEN_PROGRAM_ADDRESS) {
@@ -101,24 +127,51 @@ function decodeInstruction(instruction: Instruction): DecodedInstruction {
 			if (parsed.instructionType === AssociatedTokenInstruction.RecoverNestedAssociatedToken) {
 				return { kind: 'opaque', programAddress: program, what: 'Associated Token RecoverNested' };
 			}
-			const { payer, ata, owner, mint } = parsed.accounts as unknown as Record<string, { address: string }>;
-			return { kind: 'createTokenAccount', payer: payer.address, account: ata.address, owner: owner.address, mint: mint.address };
+			const { payer, ata, owner, mint } = parsed.accounts as unknown as Record<
+				string,
+				{ address: string }
+			>;
+			return {
+				kind: 'createTokenAccount',
+				payer: payer.address,
+				account: ata.address,
+				owner: owner.address,
+				mint: mint.address,
+			};
 		}
 		if (program === COMPUTE_BUDGET_PROGRAM_ADDRESS) {
 			const parsed = parseComputeBudgetInstruction(withData);
-			if (parsed.instructionType === ComputeBudgetInstruction.SetComputeUnitLimit) return { kind: 'computeUnitLimit', units: BigInt(parsed.data.units) };
-			if (parsed.instructionType === ComputeBudgetInstruction.SetComputeUnitPrice) return { kind: 'computeUnitPrice', microLamports: BigInt(parsed.data.microLamports) };
-			return { kind: 'opaque', programAddress: program, what: `Compute Budget ${ComputeBudgetInstruction[parsed.instructionType]}` };
+			if (parsed.instructionType === ComputeBudgetInstruction.SetComputeUnitLimit)
+				return { kind: 'computeUnitLimit', units: BigInt(parsed.data.units) };
+			if (parsed.instructionType === ComputeBudgetInstruction.SetComputeUnitPrice)
+				return { kind: 'computeUnitPrice', microLamports: BigInt(parsed.data.microLamports) };
+			return {
+				kind: 'opaque',
+				programAddress: program,
+				what: `Compute Budget ${ComputeBudgetInstruction[parsed.instructionType]}`,
+			};
 		}
 	} catch {
-		return { kind: 'opaque', programAddress: program, what: 'an instruction its program client cannot parse' };
+		return {
+			kind: 'opaque',
+			programAddress: program,
+			what: 'an instruction its program client cannot parse',
+		};
 	}
-	return { kind: 'opaque', programAddress: program, what: 'an instruction of a program the Signer does not read' };
+	return {
+		kind: 'opaque',
+		programAddress: program,
+		what: 'an instruction of a program the Signer does not read',
+	};
 }
 
-function readMessage(transaction: Transaction): ReturnType<typeof decompileTransactionMessage> | undefined {
+function readMessage(
+	transaction: Transaction,
+): ReturnType<typeof decompileTransactionMessage> | undefined {
 	try {
-		return decompileTransactionMessage(getCompiledTransactionMessageDecoder().decode(transaction.messageBytes));
+		return decompileTransactionMessage(
+			getCompiledTransactionMessageDecoder().decode(transaction.messageBytes),
+		);
 	} catch {
 		return undefined;
 	}
@@ -129,32 +182,55 @@ export function decodeTransaction(transaction: Transaction): DecodedTransaction 
 	const message = readMessage(transaction);
 	if (!message) {
 		// Address lookup tables name accounts the message does not contain; without them nothing can be checked.
-		throw new UndecodableTransaction('The transaction cannot be read (a message with address lookup tables, or malformed)');
+		throw new UndecodableTransaction(
+			'The transaction cannot be read (a message with address lookup tables, or malformed)',
+		);
 	}
 	const messageInstructions = message.instructions as readonly Instruction[];
 	const instructions = messageInstructions.map((instruction) => decodeInstruction(instruction));
 	const signers = Object.keys(transaction.signatures);
-	const limitInstruction = instructions.find((instruction) => instruction.kind === 'computeUnitLimit');
-	const priceInstruction = instructions.find((instruction) => instruction.kind === 'computeUnitPrice');
-	const budgetInstructions = messageInstructions.filter((instruction) => instruction.programAddress === COMPUTE_BUDGET_PROGRAM_ADDRESS).length;
-	const defaultLimit = DEFAULT_UNITS_PER_INSTRUCTION * BigInt(messageInstructions.length - budgetInstructions);
-	const limit = limitInstruction?.kind === 'computeUnitLimit' ? limitInstruction.units : defaultLimit < BigInt(MAX_COMPUTE_UNIT_LIMIT) ? defaultLimit : BigInt(MAX_COMPUTE_UNIT_LIMIT);
-	const price = priceInstruction?.kind === 'computeUnitPrice' ? BigInt(priceInstruction.microLamports) : 0n;
+	const limitInstruction = instructions.find(
+		(instruction) => instruction.kind === 'computeUnitLimit',
+	);
+	const priceInstruction = instructions.find(
+		(instruction) => instruction.kind === 'computeUnitPrice',
+	);
+	const budgetInstructions = messageInstructions.filter(
+		(instruction) => instruction.programAddress === COMPUTE_BUDGET_PROGRAM_ADDRESS,
+	).length;
+	const defaultLimit =
+		DEFAULT_UNITS_PER_INSTRUCTION * BigInt(messageInstructions.length - budgetInstructions);
+	const limit =
+		limitInstruction?.kind === 'computeUnitLimit'
+			? limitInstruction.units
+			: defaultLimit < BigInt(MAX_COMPUTE_UNIT_LIMIT)
+				? defaultLimit
+				: BigInt(MAX_COMPUTE_UNIT_LIMIT);
+	const price =
+		priceInstruction?.kind === 'computeUnitPrice' ? BigInt(priceInstruction.microLamports) : 0n;
 	return {
 		feePayer: message.feePayer.address,
 		signers,
-		blockhash: 'blockhash' in message.lifetimeConstraint ? message.lifetimeConstraint.blockhash : message.lifetimeConstraint.nonce,
+		blockhash:
+			'blockhash' in message.lifetimeConstraint
+				? message.lifetimeConstraint.blockhash
+				: message.lifetimeConstraint.nonce,
 		instructions,
 		fee: BigInt(signers.length) * LAMPORTS_PER_SIGNATURE + (price * limit + 999_999n) / 1_000_000n,
 	};
 }
 
 /** A wire transaction from its text (base64, as the API's Solana operations return it, or base58); undefined when it is not one. */
-export function readWireTransaction(text: string, encoding: 'base64' | 'base58'): Transaction | undefined {
+export function readWireTransaction(
+	text: string,
+	encoding: 'base64' | 'base58',
+): Transaction | undefined {
 	const pattern = encoding === 'base58' ? /^[1-9A-HJ-NP-Za-km-z]+$/ : /^[A-Za-z0-9+/]+={0,2}$/;
 	if (!pattern.test(text)) return undefined;
 	try {
-		return getTransactionDecoder().decode(encoding === 'base58' ? getBase58Encoder().encode(text) : getBase64Encoder().encode(text));
+		return getTransactionDecoder().decode(
+			encoding === 'base58' ? getBase58Encoder().encode(text) : getBase64Encoder().encode(text),
+		);
 	} catch {
 		return undefined;
 	}

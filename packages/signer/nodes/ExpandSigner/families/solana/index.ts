@@ -20,14 +20,42 @@ export async function prepareSolanaTransaction(
 	account: SolanaAccount,
 	reader: SolanaChainReader,
 ): Promise<SolanaUnsigned> {
-	return { chainId, transaction, intent: await solanaIntent(decodeTransaction(transaction), chainId, account.address, reader) };
+	return {
+		chainId,
+		transaction,
+		intent: await solanaIntent(decodeTransaction(transaction), chainId, account.address, reader),
+	};
 }
 
 export { transferSolTransaction, transferTokenTransaction, type Lifetime } from './build';
-export { latestLifetime, mintDecimals, rpcChainReader, SOLANA_CHAIN_IDENTITY, SOLANA_CHAINS, type SolanaRpc, UnexpectedRpcAnswer } from './chain';
-export { decodeTransaction, readWireTransaction, UndecodableTransaction, type DecodedTransaction } from './decode';
+export {
+	latestLifetime,
+	mintDecimals,
+	rpcChainReader,
+	SOLANA_CHAIN_IDENTITY,
+	SOLANA_CHAINS,
+	type SolanaRpc,
+	UnexpectedRpcAnswer,
+} from './chain';
+export {
+	decodeTransaction,
+	readWireTransaction,
+	UndecodableTransaction,
+	type DecodedTransaction,
+} from './decode';
 export { describeSolanaError } from './errors';
-export { rentExemption, TOKEN_ACCOUNT_SIZE, type SolanaChainReader, type SolanaIntent } from './intent';
+export {
+	rentExemption,
+	TOKEN_ACCOUNT_SIZE,
+	type SolanaChainReader,
+	type SolanaIntent,
+} from './intent';
 export { SolanaAccount, type SolanaKeyring, solanaKeyring, solanaPath } from './keys';
-export { messageBytes, NotASigner, signSolanaMessage, signSolanaTransaction, type SolanaSignedTransaction } from './sign';
+export {
+	messageBytes,
+	NotASigner,
+	signSolanaMessage,
+	signSolanaTransaction,
+	type SolanaSignedTransaction,
+} from './sign';
 export { SOLANA_POLICY_FORMAT } from './policyFormat';

@@ -27,7 +27,11 @@ export interface SolanaIntent extends TransactionIntent {
 }
 
 async function isAssociatedAccount(account: string, owner: string, mint: string): Promise<boolean> {
-	const [derived] = await findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
+	const [derived] = await findAssociatedTokenPda({
+		owner: address(owner),
+		mint: address(mint),
+		tokenProgram: TOKEN_PROGRAM_ADDRESS,
+	});
 	return derived === account;
 }
 
@@ -39,17 +43,26 @@ async function tokenAccountOwner(
 	reader: SolanaChainReader,
 ): Promise<string | undefined> {
 	for (const instruction of created) {
-		if (instruction.kind === 'createTokenAccount' && instruction.account === account && instruction.mint === mint) {
+		if (
+			instruction.kind === 'createTokenAccount' &&
+			instruction.account === account &&
+			instruction.mint === mint
+		) {
 			if (await isAssociatedAccount(account, instruction.owner, mint)) return instruction.owner;
 		}
 	}
 	const onChain = await reader.tokenAccount(account);
-	if (onChain && onChain.mint === mint && (await isAssociatedAccount(account, onChain.owner, mint))) return onChain.owner;
+	if (onChain && onChain.mint === mint && (await isAssociatedAccount(account, onChain.owner, mint)))
+		return onChain.owner;
 	return undefined;
 }
 
 /** The mint of one of the signer's own token accounts, when it is provably the signer's associated account of that mint. */
-async function sourceMint(source: string, authority: string, reader: SolanaChainReader): Promise<string | undefined> {
+async function sourceMint(
+	source: string,
+	authority: string,
+	reader: SolanaChainReader,
+): Promise<string | undefined> {
 	const onChain = await reader.tokenAccount(source);
 	if (onChain && (await isAssociatedAccount(source, authority, onChain.mint))) return onChain.mint;
 	return undefined;
@@ -60,20 +73,37 @@ async function sourceMint(source: string, authority: string, reader: SolanaChain
  * sent or approved (to the recipient wallet when the receiving account is its associated token account,
  * otherwise to the token account itself), rent for created token accounts, and the fee when it pays it.
  */
-export async function solanaIntent(decoded: DecodedTransaction, chainId: string, from: string, reader: SolanaChainReader): Promise<SolanaIntent> {
+export async function solanaIntent(
+	decoded: DecodedTransaction,
+	chainId: string,
+	from: string,
+	reader: SolanaChainReader,
+): Promise<SolanaIntent> {
 	const movements: Movement[] = [];
 	let rent = 0n;
 	let opaque: DecodedInstruction | undefined;
 	for (const instruction of decoded.instructions) {
 		switch (instruction.kind) {
 			case 'transferSol':
-				if (instruction.from === from) movements.push({ asset: 'native', recipient: instruction.to, amount: instruction.lamports, via: 'System transfer' });
+				if (instruction.from === from)
+					movements.push({
+						asset: 'native',
+						recipient: instruction.to,
+						amount: instruction.lamports,
+						via: 'System transfer',
+					});
 				break;
 			case 'createTokenAccount':
 				if (instruction.payer === from) {
 					const cost = rentExemption(TOKEN_ACCOUNT_SIZE);
 					rent += cost;
-					movements.push({ asset: 'native', recipient: instruction.owner, amount: cost, via: "rent of the recipient's new token account", cost: true });
+					movements.push({
+						asset: 'native',
+						recipient: instruction.owner,
+						amount: cost,
+						via: "rent of the recipient's new token account",
+						cost: true,
+					});
 				}
 				break;
 			case 'tokenTransfer':
@@ -81,13 +111,22 @@ export async function solanaIntent(decoded: DecodedTransaction, chainId: string,
 				if (instruction.authority !== from) break;
 				const mint = instruction.mint ?? (await sourceMint(instruction.source, from, reader));
 				if (!mint) {
-					opaque ??= { kind: 'opaque', programAddress: TOKEN_PROGRAM_ADDRESS, what: 'a token transfer from an account whose mint cannot be established' };
+					opaque ??= {
+						kind: 'opaque',
+						programAddress: TOKEN_PROGRAM_ADDRESS,
+						what: 'a token transfer from an account whose mint cannot be established',
+					};
 					break;
 				}
 				const recipient =
 					instruction.kind === 'tokenApprove'
 						? instruction.destination
-						: ((await tokenAccountOwner(instruction.destination, mint, decoded.instructions, reader)) ?? instruction.destination);
+						: ((await tokenAccountOwner(
+								instruction.destination,
+								mint,
+								decoded.instructions,
+								reader,
+							)) ?? instruction.destination);
 				movements.push({
 					asset: mint,
 					recipient,
@@ -109,6 +148,11 @@ export async function solanaIntent(decoded: DecodedTransaction, chainId: string,
 		movements,
 		maxFee: decoded.feePayer === from ? decoded.fee : 0n,
 		rent,
-		...(opaque?.kind === 'opaque' ? { opaqueCallTo: opaque.programAddress, opaque: `${opaque.what} (program ${opaque.programAddress})` } : {}),
+		...(opaque?.kind === 'opaque'
+			? {
+					opaqueCallTo: opaque.programAddress,
+					opaque: `${opaque.what} (program ${opaque.programAddress})`,
+				}
+			: {}),
 	};
 }

@@ -42,16 +42,27 @@ function parseSecretKey(text: string): Uint8Array {
 	let bytes: Uint8Array | undefined;
 	if (text.startsWith('[')) {
 		const values = attempt(() => JSON.parse(text) as unknown);
-		if (Array.isArray(values) && values.every((value) => Number.isInteger(value) && value >= 0 && value <= 255)) {
+		if (
+			Array.isArray(values) &&
+			values.every((value) => Number.isInteger(value) && value >= 0 && value <= 255)
+		) {
 			bytes = new Uint8Array(values as number[]);
 		}
-		if (!bytes) throw new SigningKeyError('The secret key of the Solana signing key credential is not a JSON array of bytes');
+		if (!bytes)
+			throw new SigningKeyError(
+				'The secret key of the Solana signing key credential is not a JSON array of bytes',
+			);
 	} else {
 		bytes = attempt(() => new Uint8Array(getBase58Encoder().encode(text)));
-		if (!bytes) throw new SigningKeyError('The secret key of the Solana signing key credential is neither base58 nor a JSON array of bytes');
+		if (!bytes)
+			throw new SigningKeyError(
+				'The secret key of the Solana signing key credential is neither base58 nor a JSON array of bytes',
+			);
 	}
 	if (bytes.length !== 64) {
-		throw new SigningKeyError(`The secret key of the Solana signing key credential has ${bytes.length} bytes; a Solana key pair has 64`);
+		throw new SigningKeyError(
+			`The secret key of the Solana signing key credential has ${bytes.length} bytes; a Solana key pair has 64`,
+		);
 	}
 	return bytes;
 }
@@ -73,9 +84,13 @@ export interface SolanaKeyring extends Keyring {
 
 export function solanaKeyring(credentials: ICredentialDataDecryptedObject): SolanaKeyring {
 	if (credentials.keyType === 'mnemonic') {
-		const phrase = String(credentials.mnemonic ?? '').trim().replace(/\s+/g, ' ');
+		const phrase = String(credentials.mnemonic ?? '')
+			.trim()
+			.replace(/\s+/g, ' ');
 		if (!Mnemonic.isValidMnemonic(phrase)) {
-			throw new SigningKeyError('The mnemonic of the Solana signing key credential is not a valid BIP-39 phrase');
+			throw new SigningKeyError(
+				'The mnemonic of the Solana signing key credential is not a valid BIP-39 phrase',
+			);
 		}
 		const seed = Mnemonic.fromPhrase(phrase, String(credentials.passphrase ?? '')).computeSeed();
 		const master = HDKey.fromMasterSeed(seed.slice(2));
@@ -85,12 +100,17 @@ export function solanaKeyring(credentials: ICredentialDataDecryptedObject): Sola
 			shownPath: solanaPath,
 			account(index: number) {
 				if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
-					throw new SigningKeyError(`Account index ${index} is not a whole number from 0 to 2147483647`);
+					throw new SigningKeyError(
+						`Account index ${index} is not a whole number from 0 to 2147483647`,
+					);
 				}
 				let account = accounts.get(index);
 				if (!account) {
 					const key = master.derive(solanaPath(index));
-					account = accountFromKeyPair(new Uint8Array([...key.privateKey, ...key.publicKeyRaw]), index);
+					account = accountFromKeyPair(
+						new Uint8Array([...key.privateKey, ...key.publicKeyRaw]),
+						index,
+					);
 					accounts.set(index, account);
 				}
 				return account;
@@ -101,7 +121,10 @@ export function solanaKeyring(credentials: ICredentialDataDecryptedObject): Sola
 	return {
 		fromMnemonic: false,
 		account(index: number) {
-			if (index !== 0) throw new SigningKeyError(`Account index ${index} needs a mnemonic credential; a single secret key has only account 0`);
+			if (index !== 0)
+				throw new SigningKeyError(
+					`Account index ${index} needs a mnemonic credential; a single secret key has only account 0`,
+				);
 			return account;
 		},
 	};

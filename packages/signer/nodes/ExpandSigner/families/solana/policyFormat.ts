@@ -15,5 +15,6 @@ export const SOLANA_POLICY_FORMAT: PolicyFormat = {
 	smallestUnit: 'lamports',
 	defaultMaxTotalFee: '0.01',
 	gasRules: false,
-	readableCalls: 'SOL transfers, SPL token transfers and approvals, rent of new token accounts; other instructions refused unless their program is listed',
+	readableCalls:
+		'SOL transfers, SPL token transfers and approvals, rent of new token accounts; other instructions refused unless their program is listed',
 };

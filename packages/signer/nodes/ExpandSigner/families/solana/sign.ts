@@ -15,11 +15,15 @@ import type { SolanaAccount } from './keys';
 /** A transaction that does not ask for the account's signature: signing it would do nothing or be a mistake. */
 export class NotASigner extends Error {}
 
-async function keyPairOf(account: SolanaAccount): Promise<Awaited<ReturnType<typeof createKeyPairFromBytes>>> {
+async function keyPairOf(
+	account: SolanaAccount,
+): Promise<Awaited<ReturnType<typeof createKeyPairFromBytes>>> {
 	// @solana/kit refuses a pair whose halves do not belong together; its error is not passed on.
 	const keyPair = await createKeyPairFromBytes(account.keyPairBytes()).catch(() => undefined);
 	if (!keyPair) {
-		throw new SigningKeyError('The secret key of the Solana signing key credential is not a valid key pair (its public half does not match its private half)');
+		throw new SigningKeyError(
+			'The secret key of the Solana signing key credential is not a valid key pair (its public half does not match its private half)',
+		);
 	}
 	return keyPair;
 }
@@ -35,10 +39,16 @@ export interface SolanaSignedTransaction extends SignedTransaction {
  * Signs with @solana/kit (Ed25519 through WebCrypto). Output: the base64 wire transaction that
  * chain/sendtransaction takes, and the transaction's ID (the fee payer's signature) once the fee payer has signed.
  */
-export async function signSolanaTransaction(account: SolanaAccount, transaction: Transaction, chainId: string): Promise<SolanaSignedTransaction> {
+export async function signSolanaTransaction(
+	account: SolanaAccount,
+	transaction: Transaction,
+	chainId: string,
+): Promise<SolanaSignedTransaction> {
 	const signers = Object.keys(transaction.signatures);
 	if (!signers.includes(account.address)) {
-		throw new NotASigner(`The transaction does not ask for a signature of ${account.address}; its signers are ${signers.join(', ')}`);
+		throw new NotASigner(
+			`The transaction does not ask for a signature of ${account.address}; its signers are ${signers.join(', ')}`,
+		);
 	}
 	const signed = await partiallySignTransaction([await keyPairOf(account)], transaction);
 	const signatures = signed.signatures as Readonly<Record<string, Uint8Array | null>>;
@@ -55,13 +65,21 @@ export async function signSolanaTransaction(account: SolanaAccount, transaction:
 }
 
 /** Ed25519 signature of the message bytes, as wallets' signMessage makes it (Phantom, Solflare, Sign-In With Solana). */
-export async function signSolanaMessage(account: SolanaAccount, message: Uint8Array): Promise<{ signature: string; address: string }> {
+export async function signSolanaMessage(
+	account: SolanaAccount,
+	message: Uint8Array,
+): Promise<{ signature: string; address: string }> {
 	const keyPair = await keyPairOf(account);
-	return { signature: getBase58Decoder().decode(await signBytes(keyPair.privateKey, message)), address: account.address };
+	return {
+		signature: getBase58Decoder().decode(await signBytes(keyPair.privateKey, message)),
+		address: account.address,
+	};
 }
 
 /** The bytes a message stands for: its UTF-8, or the bytes of 0x-prefixed hex; undefined for hex that is not. */
 export function messageBytes(text: string, hex: boolean): Uint8Array | undefined {
 	if (!hex) return new Uint8Array(getUtf8Encoder().encode(text));
-	return /^0x(?:[0-9a-fA-F]{2})*$/.test(text) ? new Uint8Array(getBase16Encoder().encode(text.slice(2).toLowerCase())) : undefined;
+	return /^0x(?:[0-9a-fA-F]{2})*$/.test(text)
+		? new Uint8Array(getBase16Encoder().encode(text.slice(2).toLowerCase()))
+		: undefined;
 }
