@@ -6,6 +6,7 @@
  *   expand-node-read.png    the Expand node's form for chain/getbalance (read, node version 2), executed
  *                           against the devnet: the output pane shows the balance, formatted, and the query
  *   expand-node-write.png   the Expand node's form for fungibletoken/transfer (write, version 2: 12.5 USDC in whole units)
+ *   expand-trigger.png      the Expand Trigger's form in the "USDC received" example (Token Transfer)
  *   payout-run.png          the stablecoin payout run (devnet variant) executed from the editor as a new user does:
  *                           Execute workflow, the approval link it writes opened, every row signed, sent, confirmed
  *   payout-run-results.png  that run's "Payout results" step: every row paid, with its transaction and block
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
 	let browser: Browser | undefined;
 	try {
 		await prepareInstance(n8n, tarballs, devnet, {
-			workflows: ['treasury-report.json', PAYOUT_RUN, FORMS],
+			workflows: ['treasury-report.json', 'usdc-received-slack.json', PAYOUT_RUN, FORMS],
 		});
 		running = await startN8n(n8n);
 		await new N8nRest(running.url).setupOwnerAndLogin();
@@ -217,6 +218,7 @@ async function main(): Promise<void> {
 			'balanceFormatted',
 		);
 		await openNode('expandScreenshotForms', 'Transfer', 'expand-node-write.png');
+		await openNode('expandUsdcReceived', 'USDC received', 'expand-trigger.png');
 
 		// The payout run as the README tells a new user to run it: Execute workflow in the editor, then the
 		// approval link from payout-approval.json; the image shows the finished run on the canvas.

@@ -47,7 +47,7 @@ test('every entry is called by a node, and values go in the query of a GET and t
 		.filter((path) => !path.endsWith('ownEndpoints.ts'))
 		.map((path) => readFileSync(path, 'utf8'))
 		.join('\n');
-	for (const name of names) expect(code).toMatch(new RegExp(`endpointRequest\(\s*'${name}'`));
+	for (const name of names) expect(code).toMatch(new RegExp(`endpointRequest\\(\\s*'${name}'`));
 	expect(endpointRequest('chain/getpublicrpc', { chainId: '1' })).toMatchObject({
 		qs: { chainId: '1' },
 	});
