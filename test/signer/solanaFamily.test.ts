@@ -455,7 +455,7 @@ describe('reading transactions for the policy', () => {
 				via: 'SPL Token transfer',
 			},
 		]);
-		expect(read.intent.opaqueCallTo).toBeUndefined();
+		expect(read.intent.opaque).toEqual([]);
 
 		const close = unsigned(
 			account.address,
@@ -471,15 +471,19 @@ describe('reading transactions for the policy', () => {
 		const closing = await prepareSolanaTransaction(close, '901', account, rpcChainReader(rpc));
 		expect(closing.intent).toMatchObject({
 			movements: [],
-			opaqueCallTo: TOKEN_PROGRAM_ADDRESS,
-			opaque: expect.stringMatching(/SPL Token CloseAccount/),
+			opaque: [{ to: TOKEN_PROGRAM_ADDRESS, what: 'SPL Token CloseAccount' }],
 		});
 
 		const unknownReader = { tokenAccount: async () => null };
 		const unresolved = await prepareSolanaTransaction(transfer, '901', account, unknownReader);
 		expect(unresolved.intent).toMatchObject({
 			movements: [],
-			opaque: expect.stringMatching(/mint cannot be established/),
+			opaque: [
+				{
+					to: TOKEN_PROGRAM_ADDRESS,
+					what: 'a token transfer from an account whose mint cannot be established',
+				},
+			],
 		});
 	});
 });

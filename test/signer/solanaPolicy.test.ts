@@ -161,7 +161,7 @@ test('with an allowlist, an instruction the signer cannot read is refused, namin
 			`rule "allowedRecipients": the transaction holds SPL Token CloseAccount \\(program ${TOKEN_PROGRAM_ADDRESS}\\), which the signer cannot read as a transfer, and the program is not on the allowed list`,
 		),
 	);
-	expect(intent.opaque).toMatch(/SPL Token CloseAccount/);
+	expect(intent.opaque).toEqual([{ to: TOKEN_PROGRAM_ADDRESS, what: 'SPL Token CloseAccount' }]);
 });
 
 test('per-transaction and per-execution limits in whole USDC; the fee ceiling in SOL', async () => {

@@ -23,8 +23,16 @@ export class ExecutionTotals {
 	}
 }
 
-function amountText(movement: Movement, decimals: number | undefined): string {
-	const raw = movement.amount.toString();
+/** The movements of each asset, in the order the assets first move. */
+function movedPerAsset(movements: Movement[]): Map<string, Movement[]> {
+	const perAsset = new Map<string, Movement[]>();
+	for (const movement of movements)
+		perAsset.set(movement.asset, [...(perAsset.get(movement.asset) ?? []), movement]);
+	return perAsset;
+}
+
+function amountText(amount: bigint, decimals: number | undefined): string {
+	const raw = amount.toString();
 	return decimals === undefined
 		? `${raw} (smallest unit)`
 		: `${formatUnits(raw, decimals)} (${raw} in the smallest unit)`;
@@ -52,12 +60,13 @@ export function checkIntent(
 	const wrongChain = chainRefusal(policy, intent.chainId);
 	if (wrongChain) return wrongChain;
 	if (policy.recipients.size) {
-		if (intent.opaqueCallTo && !policy.recipients.has(policy.format.key(intent.opaqueCallTo))) {
+		for (const call of intent.opaque) {
+			if (policy.recipients.has(policy.format.key(call.to))) continue;
 			return new Refusal(
 				'allowedRecipients',
-				intent.opaque
-					? `the transaction holds ${intent.opaque}, which the signer cannot read as a transfer, and the program is not on the allowed list`
-					: `the call to contract ${shownAddress(intent.opaqueCallTo)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
+				call.what
+					? `the transaction holds ${call.what} (program ${call.to}), which the signer cannot read as a transfer, and the program is not on the allowed list`
+					: `the call to contract ${shownAddress(call.to)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
 			);
 		}
 		for (const movement of intent.movements) {
@@ -69,20 +78,26 @@ export function checkIntent(
 			}
 		}
 	}
-	for (const movement of intent.movements) {
-		const single = limitFor(policy.perTransaction, movement.asset, intent.chainId);
-		if (single && movement.amount > single.amount) {
+	// The limits hold for what the whole transaction moves of each asset, however many transfers carry it.
+	for (const [asset, moved] of movedPerAsset(intent.movements)) {
+		const what =
+			moved.length === 1
+				? moved[0].via
+				: `${moved.length} transfers (${moved.map((movement) => movement.via).join(', ')})`;
+		const amount = moved.reduce((sum, movement) => sum + movement.amount, 0n);
+		const single = limitFor(policy.perTransaction, asset, intent.chainId);
+		if (single && amount > single.amount) {
 			return new Refusal(
 				'maxPerTransaction',
-				`${movement.via} of ${amountText(movement, single.decimals)} of ${assetName(movement.asset)} is above the limit of ${formatUnits(single.amount.toString(), single.decimals)} per transaction`,
+				`${what} of ${amountText(amount, single.decimals)} of ${assetName(asset)} ${moved.length === 1 ? 'is' : 'are'} above the limit of ${formatUnits(single.amount.toString(), single.decimals)} per transaction`,
 			);
 		}
-		const total = limitFor(policy.perExecution, movement.asset, intent.chainId);
-		const after = totals.of(intent.chainId, movement.asset) + movement.amount;
+		const total = limitFor(policy.perExecution, asset, intent.chainId);
+		const after = totals.of(intent.chainId, asset) + amount;
 		if (total && after > total.amount) {
 			return new Refusal(
 				'maxPerExecution',
-				`${movement.via} of ${amountText(movement, total.decimals)} of ${assetName(movement.asset)} would bring this execution's total on chain ${intent.chainId} to ${formatUnits(after.toString(), total.decimals)}, above the limit of ${formatUnits(total.amount.toString(), total.decimals)}`,
+				`${what} of ${amountText(amount, total.decimals)} of ${assetName(asset)} would bring this execution's total on chain ${intent.chainId} to ${formatUnits(after.toString(), total.decimals)}, above the limit of ${formatUnits(total.amount.toString(), total.decimals)}`,
 			);
 		}
 	}

@@ -34,15 +34,21 @@ export interface Movement {
 	cost?: true;
 }
 
+/** A call of a contract (a program's instruction) that could not be read as a token operation. */
+export interface OpaqueCall {
+	/** The contract or program called. */
+	to: string;
+	/** What it is, in words, when the family can say more than the address. */
+	what?: string;
+}
+
 /** A transaction as the spending policy judges it, whatever the family. */
 export interface TransactionIntent {
 	chainId: string;
 	from: string;
 	movements: Movement[];
-	/** The contract (program) called, when its call could not be read as a token operation. */
-	opaqueCallTo?: string;
-	/** What could not be read, in words, when the family can say more than the contract's address. */
-	opaque?: string;
+	/** Every call (instruction) the family could not read as a payment, in order: each must pass the allowlist. */
+	opaque: OpaqueCall[];
 	/** The most the transaction can cost in fees, in the native asset's smallest unit. */
 	maxFee: bigint;
 }

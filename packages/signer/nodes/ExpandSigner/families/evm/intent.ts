@@ -1,7 +1,7 @@
 import type { TransactionLike } from 'ethers';
 
 import { decodeTokenCall } from './erc20';
-import type { Movement, TransactionIntent } from '../../policy/vocabulary';
+import type { Movement, OpaqueCall, TransactionIntent } from '../../policy/vocabulary';
 
 /**
  * What an EVM transaction moves: its native value to `to`, and for a call the token operation its
@@ -17,7 +17,7 @@ export function evmIntent(
 	const value = BigInt(transaction.value ?? 0);
 	const data = transaction.data ?? '0x';
 	const movements: Movement[] = [];
-	let opaqueCallTo: string | undefined;
+	const opaque: OpaqueCall[] = [];
 	if (to === undefined) {
 		if (value > 0n)
 			movements.push({ asset: 'native', recipient: 'a new contract', amount: value, via: 'value' });
@@ -27,7 +27,7 @@ export function evmIntent(
 		if (data !== '0x') {
 			const token = decodeTokenCall(to, data);
 			if (token) movements.push(token);
-			else opaqueCallTo = to;
+			else opaque.push({ to });
 		}
 	}
 	const feePerGas = BigInt(
@@ -37,7 +37,7 @@ export function evmIntent(
 		chainId: String(transaction.chainId),
 		from: account.address,
 		movements,
-		opaqueCallTo,
+		opaque,
 		maxFee: BigInt(transaction.gasLimit ?? 0) * feePerGas,
 	};
 }

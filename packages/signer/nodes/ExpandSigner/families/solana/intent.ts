@@ -1,7 +1,7 @@
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda } from '@solana-program/token';
 import { address } from '@solana/kit';
 
-import type { Movement, TransactionIntent } from '../../policy/vocabulary';
+import type { Movement, OpaqueCall, TransactionIntent } from '../../policy/vocabulary';
 import type { DecodedInstruction, DecodedTransaction } from './decode';
 
 /** Size of an SPL Token account, whose rent a new associated token account costs its payer. */
@@ -81,7 +81,7 @@ export async function solanaIntent(
 ): Promise<SolanaIntent> {
 	const movements: Movement[] = [];
 	let rent = 0n;
-	let opaque: DecodedInstruction | undefined;
+	const opaque: OpaqueCall[] = [];
 	for (const instruction of decoded.instructions) {
 		switch (instruction.kind) {
 			case 'transferSol':
@@ -111,11 +111,10 @@ export async function solanaIntent(
 				if (instruction.authority !== from) break;
 				const mint = instruction.mint ?? (await sourceMint(instruction.source, from, reader));
 				if (!mint) {
-					opaque ??= {
-						kind: 'opaque',
-						programAddress: TOKEN_PROGRAM_ADDRESS,
+					opaque.push({
+						to: TOKEN_PROGRAM_ADDRESS,
 						what: 'a token transfer from an account whose mint cannot be established',
-					};
+					});
 					break;
 				}
 				const recipient =
@@ -136,7 +135,7 @@ export async function solanaIntent(
 				break;
 			}
 			case 'opaque':
-				opaque ??= instruction;
+				opaque.push({ to: instruction.programAddress, what: instruction.what });
 				break;
 			default:
 				break;
@@ -148,11 +147,6 @@ export async function solanaIntent(
 		movements,
 		maxFee: decoded.feePayer === from ? decoded.fee : 0n,
 		rent,
-		...(opaque?.kind === 'opaque'
-			? {
-					opaqueCallTo: opaque.programAddress,
-					opaque: `${opaque.what} (program ${opaque.programAddress})`,
-				}
-			: {}),
+		opaque,
 	};
 }
