@@ -18,18 +18,21 @@ const B = '0x' + 'b2'.repeat(20);
 test('transfer, transferFrom and approve give the recipient (or spender) and the amount', () => {
 	expect(decodeTokenCall(TOKEN, erc20.encodeFunctionData('transfer', [A, 2n ** 255n]))).toEqual({
 		asset: TOKEN.toLowerCase(),
+		contract: TOKEN.toLowerCase(),
 		recipient: A,
 		amount: 2n ** 255n,
 		via: 'transfer',
 	});
 	expect(decodeTokenCall(TOKEN, erc20.encodeFunctionData('transferFrom', [A, B, 7]))).toEqual({
 		asset: TOKEN.toLowerCase(),
+		contract: TOKEN.toLowerCase(),
 		recipient: B,
 		amount: 7n,
 		via: 'transferFrom',
 	});
 	expect(decodeTokenCall(TOKEN, erc20.encodeFunctionData('approve', [B, 9]))).toEqual({
 		asset: TOKEN.toLowerCase(),
+		contract: TOKEN.toLowerCase(),
 		recipient: B,
 		amount: 9n,
 		via: 'approve',
@@ -74,6 +77,6 @@ test('a policy field that cannot be read is an error naming the field and the li
 			),
 		),
 	).toBe(
-		`Policy: chains 1, 8453 only; only to 1 allowed recipient (native transfers and token transfer/transferFrom/approve; other contract calls refused); per transaction at most 0.5 of the native asset on chain 1; 25000 of token ${TOKEN} (6 decimals); no per-execution total; fee per gas at most 500 gwei; gas limit at most 15000000; total fee at most 0.05 native units per transaction.`,
+		`Policy: chains 1, 8453 only; only to 1 allowed recipient (native transfers and token transfer/transferFrom/approve; other contract calls refused); calls it cannot read as a payment refused unless their contract is listed (0 in Allowed Contracts and Programs); contract deployment refused; per transaction at most 0.5 of the native asset on chain 1; 25000 of token ${TOKEN} (6 decimals); no per-execution total; fee per gas at most 500 gwei; gas limit at most 15000000; total fee at most 0.05 native units per transaction.`,
 	);
 });

@@ -134,7 +134,12 @@ test('three wallets from one mnemonic by Account Index; every output names its a
 
 test('allowed chains and allowed recipients, including the recipient and spender read from ERC-20 calldata', async () => {
 	const [allowedA, allowedB] = ALLOWED;
-	const policy = { allowedChainIds: '31337', allowedRecipients: ALLOWED.join(', ') };
+	// USDC is listed as a contract: with a recipient list, a token call is signed only on a token the policy names.
+	const policy = {
+		allowedChainIds: '31337',
+		allowedRecipients: ALLOWED.join(', '),
+		allowedContracts: usdc,
+	};
 	const items = [
 		{ chainId: '31338', to: allowedA, value: '1' },
 		{ chainId: '31337', to: STRANGER, value: '1' },

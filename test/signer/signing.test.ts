@@ -287,7 +287,7 @@ test('Get Address and the credential test name the address, never the key; bad k
 	});
 	expect(ok).toEqual({
 		status: 'OK',
-		message: `Valid key. Accounts: #0 ${ADDRESS}. Policy: any chain; any recipient; no per-transaction amount limit; no per-execution total; fee per gas at most 10000 gwei; gas limit at most 15000000; total fee at most 1 native units per transaction. Payout IDs: off (no ledger folder).`,
+		message: `Valid key. Accounts: #0 ${ADDRESS}. Policy: any chain; any recipient; NOT COVERED: with no amount limit and no recipient list, calls it cannot read as a payment are signed as they come (the API chooses what they do); no per-transaction amount limit; no per-execution total; fee per gas at most 10000 gwei; gas limit at most 15000000; total fee at most 1 native units per transaction. Payout IDs: off (no ledger folder).`,
 	});
 	const failed = await expandSignerKeyTest.call({} as never, {
 		id: '1',

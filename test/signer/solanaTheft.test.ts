@@ -53,7 +53,9 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const treasury = () => devnet.solana.wallets[0];
+/** The paying wallet: wallet 0 for the first test, wallet 2 (whose USDC is still its own) after it. */
+let treasuryIndex = 0;
+const treasury = () => devnet.solana.wallets[treasuryIndex];
 const outsiderSigner = async (): Promise<KeyPairSigner> =>
 	await createKeyPairSignerFromBytes(getBase58Encoder().encode(devnet.solana.wallets[4].secretKey));
 
@@ -129,7 +131,15 @@ async function outsiderSends(outsider: KeyPairSigner, instructions: Instruction[
 	devnet.solana.chain.send(getTransactionEncoder().encode(signed) as Uint8Array);
 }
 
-test('the Memo program allowed, a Memo then a SetAuthority of the treasury USDC account: refused naming the second instruction; signed without the rule, the outsider takes the account and its USDC', async () => {
+/**
+ * The treasury's USDC account handed to the outsider by a SetAuthority (after `before`, if any): the
+ * Signer under `policy` must refuse it with `refusal`; signed directly, the outsider takes the USDC.
+ */
+async function handOverTried(
+	before: Instruction[],
+	policy: Record<string, string>,
+	refusal: string,
+): Promise<void> {
 	const outsider = await outsiderSigner();
 	const owner = address(treasury().address);
 	const usdc = address(devnet.solana.usdc.address);
@@ -138,32 +148,19 @@ test('the Memo program allowed, a Memo then a SetAuthority of the treasury USDC 
 		mint: usdc,
 		tokenProgram: TOKEN_PROGRAM_ADDRESS,
 	});
-	const memo: Instruction = {
-		programAddress: MEMO_PROGRAM,
-		accounts: [],
-		data: new TextEncoder().encode('invoice 2026-11-042'),
-	};
 	const handOver = getSetAuthorityInstruction({
 		owned: treasuryAccount,
 		owner: createNoopSigner(owner),
 		authorityType: AuthorityType.AccountOwner,
 		newAuthority: outsider.address,
 	});
-	const data = unsigned([memo, handOver]);
-
-	const refusal = await signThroughSigner(data, {
-		allowedChainIds: '901',
-		allowedRecipients: `${MEMO_PROGRAM}\n${devnet.solana.wallets[1].address}`,
-		maxPerTransaction: `${usdc}:6 = 1`,
-	});
-	expect(refusal).toBe(
-		`Refused by the rule "allowedRecipients": the transaction holds SPL Token SetAuthority (program ${TOKEN_PROGRAM_ADDRESS}), which the signer cannot read as a transfer, and the program is not on the allowed list; nothing was signed (item 0)`,
-	);
+	const data = unsigned([...before, handOver]);
+	expect(await signThroughSigner(data, policy)).toBe(refusal);
 	const held = await usdcOf(owner);
 	expect(held).toBeGreaterThan(0n);
 
-	// The theft, as it went when the Signer read only the first unreadable instruction.
-	const before = await usdcOf(outsider.address);
+	// The theft, as it went without the rule.
+	const outsiderBefore = await usdcOf(outsider.address);
 	await signDirectlyAndSend(data);
 	const [outsiderAccount] = await findAssociatedTokenPda({
 		owner: outsider.address,
@@ -184,8 +181,34 @@ test('the Memo program allowed, a Memo then a SetAuthority of the treasury USDC 
 			amount: held,
 		}),
 	]);
-	expect((await usdcOf(outsider.address)) - before).toBe(held);
+	expect((await usdcOf(outsider.address)) - outsiderBefore).toBe(held);
 	expect(await usdcOf(owner)).toBe(0n);
+}
+
+test('the Memo program allowed, a Memo then a SetAuthority of the treasury USDC account: refused naming the second instruction; signed without the rule, the outsider takes the account and its USDC', async () => {
+	const memo: Instruction = {
+		programAddress: MEMO_PROGRAM,
+		accounts: [],
+		data: new TextEncoder().encode('invoice 2026-11-042'),
+	};
+	await handOverTried(
+		[memo],
+		{
+			allowedChainIds: '901',
+			allowedRecipients: `${MEMO_PROGRAM}\n${devnet.solana.wallets[1].address}`,
+			maxPerTransaction: `${devnet.solana.usdc.address}:6 = 1`,
+		},
+		`Refused by the rule "allowedRecipients": the transaction holds SPL Token SetAuthority (program ${TOKEN_PROGRAM_ADDRESS}), which the signer cannot read as a transfer, and the program is not on the allowed list; nothing was signed (item 0)`,
+	);
+});
+
+test('a 1 USDC cap and no allowlist: a SetAuthority of the treasury USDC account is refused as an instruction the Signer cannot read; signed without the rule, the outsider takes the USDC', async () => {
+	treasuryIndex = 2;
+	await handOverTried(
+		[],
+		{ maxPerTransaction: `${devnet.solana.usdc.address}:6 = 1` },
+		`Refused by the rule "allowedContracts": the transaction holds SPL Token SetAuthority (program ${TOKEN_PROGRAM_ADDRESS}), which the signer cannot read as a transfer, and the program is not on Allowed Contracts and Programs; nothing was signed (item 0)`,
+	);
 });
 
 test('five 0.9 SOL transfers in one transaction under limits of 1 SOL per transaction and per execution: refused for their sum; signed without the rule, 4.5 SOL leave', async () => {

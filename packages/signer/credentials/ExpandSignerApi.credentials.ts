@@ -92,6 +92,24 @@ export class ExpandSignerApi implements ICredentialType {
 				'Addresses this key may pay, comma- or line-separated; empty allows any. Applies to the native recipient and to the recipient (or spender) of ERC-20 transfer, transferFrom and approve calls; with a list set, any other contract call is refused unless the contract is on the list.',
 		},
 		{
+			displayName: 'Allowed Contracts and Programs',
+			name: 'allowedContracts',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: '0x..., 0x...',
+			description:
+				'Contracts this key may call when the Signer cannot read the call as a payment (a DEX router, a vault), comma- or line-separated. While an amount limit or the recipient list is set, a call it cannot read is refused unless its contract is here (or on Allowed Recipients), and with a recipient list set, a token transfer is signed only on a token that has a limit line or is listed here.',
+		},
+		{
+			displayName: 'Allow Contract Deployment',
+			name: 'allowContractDeployment',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether Deploy Contract may sign while an amount limit or the recipient list is set; without those rules deployments are signed as before',
+		},
+		{
 			displayName: 'Max Per Transaction',
 			name: 'maxPerTransaction',
 			type: 'string',

@@ -85,6 +85,16 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 				'Wallets this key may pay; empty allows any. Applies to SOL transfers, to the owner of the receiving token account of SPL transfers (or the delegate of an approval) and to the owner of a token account whose rent it pays. With a list set, any instruction the Signer cannot read is refused unless its program is on the list.',
 		},
 		{
+			displayName: 'Allowed Contracts and Programs',
+			name: 'allowedContracts',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: 'Base58 program addresses, comma- or line-separated',
+			description:
+				'Programs this key may call with instructions the Signer cannot read as a payment (the Memo program, for invoice references). While an amount limit or the recipient list is set, every such instruction is refused unless its program is here (or on Allowed Recipients).',
+		},
+		{
 			displayName: 'Max Per Transaction',
 			name: 'maxPerTransaction',
 			type: 'string',

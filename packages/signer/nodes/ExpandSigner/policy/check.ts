@@ -1,6 +1,6 @@
 import { formatUnits } from '../core';
 import type { Movement, TransactionIntent } from './vocabulary';
-import { assetName, limitFor, shownAddress, type SpendingPolicy } from './policy';
+import { assetName, guarded, limitFor, shownAddress, type SpendingPolicy } from './policy';
 import { Refusal } from './refusal';
 
 /** What the signed transactions of one execution have moved, by chain and asset. */
@@ -47,6 +47,43 @@ export function chainRefusal(policy: SpendingPolicy, chainId: string): Refusal |
 	);
 }
 
+/** A contract the policy names: a token of a limit line, or one on either list. */
+function knownContract(policy: SpendingPolicy, contract: string): boolean {
+	const key = policy.format.key(contract);
+	return (
+		policy.contracts.has(key) ||
+		policy.recipients.has(key) ||
+		[...policy.perTransaction, ...policy.perExecution].some((limit) => limit.asset === key)
+	);
+}
+
+/**
+ * What the spending rules refuse of what the Signer cannot read: a deployment (unless allowed) and
+ * every call whose contract (program) is on neither list.
+ */
+function unreadRefusal(policy: SpendingPolicy, intent: TransactionIntent): Refusal | undefined {
+	if (intent.deploys && !policy.allowDeploy) {
+		return new Refusal(
+			'allowContractDeployment',
+			'the transaction deploys a contract, which is refused while an amount limit or the recipient list is set; turn on Allow Contract Deployment to sign it',
+		);
+	}
+	const listed = (address: string) =>
+		policy.contracts.has(policy.format.key(address)) ||
+		policy.recipients.has(policy.format.key(address));
+	const call = intent.opaque.find((entry) => !listed(entry.to));
+	if (!call) return undefined;
+	// With a recipient list, as the list's own rule; with amount limits alone, as Allowed Contracts and Programs.
+	const rule = policy.recipients.size ? 'allowedRecipients' : 'allowedContracts';
+	const list = policy.recipients.size ? 'the allowed list' : 'Allowed Contracts and Programs';
+	return new Refusal(
+		rule,
+		call.what
+			? `the transaction holds ${call.what} (program ${call.to}), which the signer cannot read as a transfer, and the program is not on ${list}`
+			: `the call to contract ${shownAddress(call.to)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on ${list}`,
+	);
+}
+
 /**
  * The chain, recipient and amount rules of the policy. The fee rules depend on the chain family
  * and are checked there; the hard rules (chain ID above 0, a recipient) before anything else.
@@ -59,21 +96,22 @@ export function checkIntent(
 ): Refusal | undefined {
 	const wrongChain = chainRefusal(policy, intent.chainId);
 	if (wrongChain) return wrongChain;
+	if (guarded(policy)) {
+		const refusal = unreadRefusal(policy, intent);
+		if (refusal) return refusal;
+	}
 	if (policy.recipients.size) {
-		for (const call of intent.opaque) {
-			if (policy.recipients.has(policy.format.key(call.to))) continue;
-			return new Refusal(
-				'allowedRecipients',
-				call.what
-					? `the transaction holds ${call.what} (program ${call.to}), which the signer cannot read as a transfer, and the program is not on the allowed list`
-					: `the call to contract ${shownAddress(call.to)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on the allowed list`,
-			);
-		}
 		for (const movement of intent.movements) {
 			if (!policy.recipients.has(policy.format.key(movement.recipient))) {
 				return new Refusal(
 					'allowedRecipients',
 					`the recipient ${shownAddress(movement.recipient)} (${movement.via} of ${assetName(movement.asset)}) is not on the allowed list`,
+				);
+			}
+			if (movement.contract && !knownContract(policy, movement.contract)) {
+				return new Refusal(
+					'allowedContracts',
+					`the call to contract ${shownAddress(movement.contract)} reads as ${movement.via}, but the contract is neither a token with a limit line nor on Allowed Contracts and Programs, so what it really does is not known`,
 				);
 			}
 		}

@@ -12,6 +12,10 @@ export interface SpendingPolicy {
 	chainIds: Set<string>;
 	/** Lower-case addresses; empty: any recipient. */
 	recipients: Set<string>;
+	/** Contracts (programs) that may be called with what the Signer cannot read as a payment; keys as `recipients`. */
+	contracts: Set<string>;
+	/** Whether Deploy Contract may sign while the spending rules are set. */
+	allowDeploy: boolean;
 	perTransaction: AssetLimit[];
 	perExecution: AssetLimit[];
 	maxFeePerGas: bigint;
@@ -118,18 +122,23 @@ export function readPolicy(
 				`The policy field "allowedChainIds" must list chain IDs above 0; got "${chainId}"`,
 			);
 	}
-	const recipients = list(credentials.allowedRecipients);
-	for (const recipient of recipients) {
-		if (!format.isAddress(recipient))
-			throw new PolicyError(
-				`The policy field "allowedRecipients" must list ${format.addressKind}; got "${recipient}"`,
-			);
-	}
+	const addresses = (field: string) => {
+		const entries = list(credentials[field]);
+		for (const entry of entries) {
+			if (!format.isAddress(entry))
+				throw new PolicyError(
+					`The policy field "${field}" must list ${format.addressKind}; got "${entry}"`,
+				);
+		}
+		return new Set(entries.map((entry) => format.key(entry)));
+	};
 	const text = (name: string, fallback: string) =>
 		String(credentials[name] ?? '').trim() || fallback;
 	return {
 		chainIds: new Set(chainIds),
-		recipients: new Set(recipients.map((recipient) => format.key(recipient))),
+		recipients: addresses('allowedRecipients'),
+		contracts: addresses('allowedContracts'),
+		allowDeploy: credentials.allowContractDeployment === true,
 		perTransaction: limitsOf('maxPerTransaction', credentials.maxPerTransaction, format),
 		perExecution: limitsOf('maxPerExecution', credentials.maxPerExecution, format),
 		maxFeePerGas: amountOf(
@@ -145,6 +154,17 @@ export function readPolicy(
 		),
 		format,
 	};
+}
+
+/**
+ * Whether the spending rules are set (a recipient list or an amount limit): then what the Signer cannot
+ * read as a payment is refused unless its contract is listed, as a cap means nothing if an unread call can
+ * move the same funds.
+ */
+export function guarded(policy: SpendingPolicy): boolean {
+	return (
+		policy.recipients.size > 0 || policy.perTransaction.length > 0 || policy.perExecution.length > 0
+	);
 }
 
 /** The limit of an asset on a chain: a chain-specific line wins over an any-chain one. */
@@ -183,6 +203,9 @@ export function describePolicy(policy: SpendingPolicy): string {
 		policy.recipients.size
 			? `only to ${policy.recipients.size} allowed recipient${policy.recipients.size === 1 ? '' : 's'} (${policy.format.readableCalls})`
 			: 'any recipient',
+		guarded(policy)
+			? `calls it cannot read as a payment refused unless their contract is listed (${policy.contracts.size} in Allowed Contracts and Programs)${policy.format.gasRules ? `; contract deployment ${policy.allowDeploy ? 'allowed' : 'refused'}` : ''}`
+			: 'NOT COVERED: with no amount limit and no recipient list, calls it cannot read as a payment are signed as they come (the API chooses what they do)',
 		policy.perTransaction.length
 			? `per transaction at most ${policy.perTransaction.map(limitText).join('; ')}`
 			: 'no per-transaction amount limit',

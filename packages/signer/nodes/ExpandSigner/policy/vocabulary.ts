@@ -30,6 +30,8 @@ export interface Movement {
 	amount: bigint;
 	/** How it was read: the native value, or the token operation decoded from the call. */
 	via: string;
+	/** The contract whose code carries the payment out, when it is not the chain's own (an ERC-20 token). */
+	contract?: string;
 	/** A cost of carrying the payment out (the rent of a token account it creates), not a payment to the recipient. */
 	cost?: true;
 }
@@ -49,6 +51,8 @@ export interface TransactionIntent {
 	movements: Movement[];
 	/** Every call (instruction) the family could not read as a payment, in order: each must pass the allowlist. */
 	opaque: OpaqueCall[];
+	/** The transaction creates a contract. */
+	deploys?: true;
 	/** The most the transaction can cost in fees, in the native asset's smallest unit. */
 	maxFee: bigint;
 }

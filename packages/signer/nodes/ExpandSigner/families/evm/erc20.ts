@@ -30,6 +30,7 @@ export function decodeTokenCall(token: string, data: string): Movement | undefin
 		return undefined;
 	return {
 		asset: token.toLowerCase(),
+		contract: token.toLowerCase(),
 		recipient: `0x${addresses[operation.recipient].slice(24)}`,
 		amount: BigInt(`0x${words[words.length - 1]}`),
 		via: operation.name,

@@ -38,6 +38,7 @@ export function evmIntent(
 		from: account.address,
 		movements,
 		opaque,
+		...(to === undefined ? { deploys: true as const } : {}),
 		maxFee: BigInt(transaction.gasLimit ?? 0) * feePerGas,
 	};
 }
