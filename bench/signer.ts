@@ -20,7 +20,7 @@ import {
 import { checkIntent, ExecutionTotals } from '../packages/signer/nodes/ExpandSigner/policy/check';
 import { EVM_POLICY_FORMAT } from '../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
 import { readPolicy } from '../packages/signer/nodes/ExpandSigner/policy/policy';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../test/helpers/n8n';
+import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../scripts/engine/n8n';
 import { envelope, startRecordingServer } from '../test/helpers/recordingServer';
 
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
