@@ -53,7 +53,7 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-/** The paying wallet: wallet 0 for the first test, wallet 2 (whose USDC is still its own) after it. */
+/** The paying wallet of the current test (each test sets its own: a theft leaves a wallet emptied). */
 let treasuryIndex = 0;
 const treasury = () => devnet.solana.wallets[treasuryIndex];
 const outsiderSigner = async (): Promise<KeyPairSigner> =>
@@ -186,6 +186,7 @@ async function handOverTried(
 }
 
 test('the Memo program allowed, a Memo then a SetAuthority of the treasury USDC account: refused naming the second instruction; signed without the rule, the outsider takes the account and its USDC', async () => {
+	treasuryIndex = 0;
 	const memo: Instruction = {
 		programAddress: MEMO_PROGRAM,
 		accounts: [],
@@ -212,58 +213,28 @@ test('a 1 USDC cap and no allowlist: a SetAuthority of the treasury USDC account
 });
 
 test('five 0.9 SOL transfers in one transaction under limits of 1 SOL per transaction and per execution: refused for their sum; signed without the rule, 4.5 SOL leave', async () => {
+	treasuryIndex = 1;
 	const outsider = await outsiderSigner();
-	const from = createNoopSigner(address(devnet.solana.wallets[1].address));
-	const transfers = Array.from({ length: 5 }, () =>
-		getTransferSolInstruction({
-			source: from,
-			destination: outsider.address,
-			amount: 900_000_000n,
-		}),
-	);
-	const blockhash = devnet.solana.chain.latestBlockhash().blockhash as Blockhash;
-	const message = pipe(
-		createTransactionMessage({ version: 0 }),
-		(draft) => setTransactionMessageFeePayer(from.address, draft),
-		(draft) =>
-			setTransactionMessageLifetimeUsingBlockhash({ blockhash, lastValidBlockHeight: 0n }, draft),
-		(draft) => appendTransactionMessageInstructions(transfers, draft),
-	);
-	const data = getBase64EncodedWireTransaction(compileTransaction(message));
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{ data }]) } },
-			{
-				name: 'Sign',
-				type: SIGNER,
-				parameters: { chainFamily: 'solana', solanaChainId: '901', operation: 'signTransaction' },
-				continueOnFail: true,
-			},
-		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
+	const from = createNoopSigner(address(treasury().address));
+	const data = unsigned(
+		Array.from({ length: 5 }, () =>
+			getTransferSolInstruction({
+				source: from,
+				destination: outsider.address,
+				amount: 900_000_000n,
 			}),
-			expandSolanaKeyApi: {
-				keyType: 'secretKey',
-				secretKey: devnet.solana.wallets[1].secretKey,
-				maxPerTransaction: 'native = 1',
-				maxPerExecution: 'native = 1',
-			},
-		},
+		),
 	);
-	expect(result.output('Sign')[0].json.error).toBe(
+	expect(
+		await signThroughSigner(data, {
+			maxPerTransaction: 'native = 1',
+			maxPerExecution: 'native = 1',
+		}),
+	).toBe(
 		'Refused by the rule "maxPerTransaction": 5 transfers (System transfer, System transfer, System transfer, System transfer, System transfer) of 4.5 (4500000000 in the smallest unit) of the native asset are above the limit of 1 per transaction; nothing was signed (item 0)',
 	);
 
 	const before = devnet.solana.chain.balance(outsider.address);
-	const account = solanaKeyring({
-		keyType: 'secretKey',
-		secretKey: devnet.solana.wallets[1].secretKey,
-	}).account(0);
-	const signed = await signSolanaTransaction(account, readWireTransaction(data, 'base64')!, '901');
-	devnet.solana.chain.send(getBase64Encoder().encode(signed.rawTransaction) as Uint8Array);
+	await signDirectlyAndSend(data);
 	expect(devnet.solana.chain.balance(outsider.address) - before).toBe(4_500_000_000n);
 });
