@@ -110,6 +110,14 @@ export class ExpandSignerApi implements ICredentialType {
 				'Whether Deploy Contract may sign while an amount limit or the recipient list is set; without those rules deployments are signed as before',
 		},
 		{
+			displayName: 'Allow Any Message and Typed Data',
+			name: 'allowAnyMessage',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether messages and typed data the Signer cannot read may be signed while any policy field is set. Off: only plain text, SIGN-IN messages of allowed chains and known approvals (EIP-2612, DAI and Permit2 permits, checked like approve) are signed; a 32-byte hash, unknown typed data and bytes that read as a transaction are refused.',
+		},
+		{
 			displayName: 'Max Per Transaction',
 			name: 'maxPerTransaction',
 			type: 'string',

@@ -95,6 +95,14 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 				'Programs this key may call with instructions the Signer cannot read as a payment (the Memo program, for invoice references). While an amount limit or the recipient list is set, every such instruction is refused unless its program is here (or on Allowed Recipients).',
 		},
 		{
+			displayName: 'Allow Any Message and Typed Data',
+			name: 'allowAnyMessage',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether messages and typed data the Signer cannot read may be signed while any policy field is set. Off: only plain UTF-8 text and off-chain messages are signed; bytes that read as a Solana transaction are refused, as their signature would send it.',
+		},
+		{
 			displayName: 'Max Per Transaction',
 			name: 'maxPerTransaction',
 			type: 'string',

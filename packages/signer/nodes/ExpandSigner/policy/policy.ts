@@ -16,6 +16,8 @@ export interface SpendingPolicy {
 	contracts: Set<string>;
 	/** Whether Deploy Contract may sign while the spending rules are set. */
 	allowDeploy: boolean;
+	/** Whether messages and typed data the Signer cannot read may be signed while any policy field is set. */
+	allowAnyMessage: boolean;
 	perTransaction: AssetLimit[];
 	perExecution: AssetLimit[];
 	maxFeePerGas: bigint;
@@ -139,6 +141,7 @@ export function readPolicy(
 		recipients: addresses('allowedRecipients'),
 		contracts: addresses('allowedContracts'),
 		allowDeploy: credentials.allowContractDeployment === true,
+		allowAnyMessage: credentials.allowAnyMessage === true,
 		perTransaction: limitsOf('maxPerTransaction', credentials.maxPerTransaction, format),
 		perExecution: limitsOf('maxPerExecution', credentials.maxPerExecution, format),
 		maxFeePerGas: amountOf(
@@ -165,6 +168,11 @@ export function guarded(policy: SpendingPolicy): boolean {
 	return (
 		policy.recipients.size > 0 || policy.perTransaction.length > 0 || policy.perExecution.length > 0
 	);
+}
+
+/** Whether any policy field is set: then what the Signer cannot read is refused rather than signed. */
+export function hasPolicy(policy: SpendingPolicy): boolean {
+	return guarded(policy) || policy.chainIds.size > 0 || policy.contracts.size > 0;
 }
 
 /** The limit of an asset on a chain: a chain-specific line wins over an any-chain one. */

@@ -7,8 +7,28 @@ import type {
 } from 'n8n-workflow';
 
 import { itemError } from '../../core';
+import { chainRefusal } from '../../policy/check';
+import { hasPolicy, type SpendingPolicy } from '../../policy/policy';
+import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
 import type { EvmSession } from './session';
+
+/**
+ * The policy on messages: a sign-in message (EIP-4361) must name an allowed chain, and while any
+ * policy field is set, a 32-byte message is refused unless the credential allows any: it is a hash,
+ * and its signature can approve something elsewhere (a Safe transaction, an off-chain order).
+ */
+function messageRule(policy: SpendingPolicy, message: string | Uint8Array): Refusal | undefined {
+	if (typeof message === 'string') {
+		const chainId = /^Chain ID: (\d+)$/m.exec(message)?.[1];
+		return chainId === undefined ? undefined : chainRefusal(policy, chainId);
+	}
+	if (message.length !== 32 || !hasPolicy(policy) || policy.allowAnyMessage) return undefined;
+	return new Refusal(
+		'allowAnyMessage',
+		'a 32-byte message is a hash, whose signature can approve a transaction elsewhere (a Safe transaction, an order); while a policy is set, it is signed only with Allow Any Message and Typed Data on',
+	);
+}
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Message',
@@ -55,6 +75,8 @@ export async function execute(
 		);
 	}
 	const message = asBytes ? getBytes(text) : text;
+	const refusal = messageRule(session.policy, message);
+	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
 	return {
 		message: text,
 		messageHash: hashMessage(message),

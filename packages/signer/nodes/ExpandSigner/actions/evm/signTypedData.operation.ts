@@ -7,8 +7,68 @@ import type {
 } from 'n8n-workflow';
 
 import { itemError } from '../../core';
+import { typedDataMovements } from '../../families/evm/typedData';
+import { chainRefusal, checkIntent } from '../../policy/check';
+import { hasPolicy, type SpendingPolicy } from '../../policy/policy';
+import { Refusal, refusedItem } from '../../policy/refusal';
+import type { TransactionIntent } from '../../policy/vocabulary';
 import { accountOf } from '../account';
 import type { EvmSession } from './session';
+
+/**
+ * The policy on typed data: its domain's chain must be allowed, a known approval (a permit) is checked
+ * like `approve`, and while any policy field is set, typed data of no known kind is refused unless the
+ * credential allows any. Returns the refusal, or the approval's intent to count once signed.
+ */
+function typedDataRule(
+	policy: SpendingPolicy,
+	data: {
+		domain: IDataObject;
+		types: Record<string, Array<{ name: string; type: string }>>;
+		message: IDataObject;
+	},
+	primaryType: string,
+	from: string,
+	totals: EvmSession['totals'],
+): { refusal?: Refusal; intent?: TransactionIntent } {
+	const raw = data.domain.chainId;
+	let chainId: string | undefined;
+	try {
+		chainId =
+			raw === undefined || raw === null || raw === '' ? undefined : BigInt(String(raw)).toString();
+	} catch {
+		chainId = String(raw);
+	}
+	if (policy.chainIds.size && chainId === undefined) {
+		return {
+			refusal: new Refusal(
+				'allowedChainIds',
+				'the typed data names no chain (domain.chainId), so its signature could be used on any chain',
+			),
+		};
+	}
+	const wrongChain = chainId === undefined ? undefined : chainRefusal(policy, chainId);
+	if (wrongChain) return { refusal: wrongChain };
+	const movements = typedDataMovements(data.domain, data.types, primaryType, data.message);
+	if (!movements) {
+		if (!hasPolicy(policy) || policy.allowAnyMessage) return {};
+		return {
+			refusal: new Refusal(
+				'allowAnyMessage',
+				`typed data of type "${primaryType}" is not an approval the signer can read (an EIP-2612, DAI or Permit2 permit); while a policy is set, it is signed only with Allow Any Message and Typed Data on`,
+			),
+		};
+	}
+	const intent: TransactionIntent = {
+		chainId: chainId ?? '',
+		from,
+		movements,
+		opaque: [],
+		maxFee: 0n,
+	};
+	const refusal = checkIntent(policy, intent, totals);
+	return refusal ? { refusal } : { intent };
+}
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Typed Data',
@@ -67,9 +127,20 @@ export async function execute(
 			`The typed data cannot be encoded: ${(error as Error).message}`,
 		);
 	}
+	const rule = typedDataRule(
+		session.policy,
+		{ domain: data.domain, types, message: data.message },
+		TypedDataEncoder.getPrimaryType(types),
+		account.address,
+		session.totals,
+	);
+	if (rule.refusal) throw refusedItem(this.getNode(), itemIndex, rule.refusal);
 	// Signing errors are left to the router, which replaces the library's text.
+	const signature = await account.wallet.signTypedData(data.domain, types, data.message);
+	// A permit lets its spender take the amount: it counts against the execution's totals like approve.
+	if (rule.intent) session.totals.add(rule.intent);
 	return {
-		signature: await account.wallet.signTypedData(data.domain, types, data.message),
+		signature,
 		hash,
 		address: account.address,
 		accountIndex: account.index,

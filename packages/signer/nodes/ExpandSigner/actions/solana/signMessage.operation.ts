@@ -6,9 +6,34 @@ import type {
 } from 'n8n-workflow';
 
 import { itemError } from '../../core';
-import { messageBytes, signSolanaMessage } from '../../families/solana';
+import { messageBytes, messageKind, signSolanaMessage } from '../../families/solana';
+import { hasPolicy, type SpendingPolicy } from '../../policy/policy';
+import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
 import type { SolanaSession } from './session';
+
+/**
+ * The policy on messages: while any policy field is set, only UTF-8 text and off-chain messages are
+ * signed unless the credential allows any; bytes that read as a transaction message never are then,
+ * as their signature would let anyone send that transaction past every rule.
+ */
+function messageRule(policy: SpendingPolicy, bytes: Uint8Array): Refusal | undefined {
+	if (!hasPolicy(policy) || policy.allowAnyMessage) return undefined;
+	const kind = messageKind(bytes);
+	if (kind === 'transaction') {
+		return new Refusal(
+			'allowAnyMessage',
+			"the message's bytes read as a Solana transaction message, and its signature would let anyone send that transaction; while a policy is set, it is signed only with Allow Any Message and Typed Data on",
+		);
+	}
+	if (kind === 'bytes') {
+		return new Refusal(
+			'allowAnyMessage',
+			'the message is neither UTF-8 text nor an off-chain message; while a policy is set, other bytes are signed only with Allow Any Message and Typed Data on',
+		);
+	}
+	return undefined;
+}
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Message',
@@ -56,6 +81,8 @@ export async function execute(
 			itemIndex,
 			'The parameter "message" must be 0x-prefixed hex bytes when "Message Is Hex Bytes" is on',
 		);
+	const refusal = messageRule(session.policy, bytes);
+	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
 	const { signature, address } = await signSolanaMessage(account, bytes);
 	return {
 		message: text,

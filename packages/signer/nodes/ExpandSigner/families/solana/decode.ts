@@ -235,3 +235,30 @@ export function readWireTransaction(
 		return undefined;
 	}
 }
+
+/** The signing domain that starts every Solana off-chain message (`\xffsolana offchain`). */
+const OFFCHAIN_DOMAIN = new Uint8Array([0xff, ...new TextEncoder().encode('solana offchain')]);
+
+/**
+ * What a message's bytes are, for the policy: a transaction message (whose signature would let anyone send
+ * that transaction), an off-chain message, UTF-8 text, or other bytes.
+ */
+export function messageKind(bytes: Uint8Array): 'transaction' | 'offchain' | 'text' | 'bytes' {
+	try {
+		const [, end] = getCompiledTransactionMessageDecoder().read(bytes, 0);
+		if (end === bytes.length) return 'transaction';
+	} catch {
+		// Not a transaction message.
+	}
+	if (
+		bytes.length >= OFFCHAIN_DOMAIN.length &&
+		OFFCHAIN_DOMAIN.every((byte, index) => bytes[index] === byte)
+	)
+		return 'offchain';
+	try {
+		new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+		return 'text';
+	} catch {
+		return 'bytes';
+	}
+}

@@ -39,6 +39,7 @@ export {
 } from './chain';
 export {
 	decodeTransaction,
+	messageKind,
 	readWireTransaction,
 	UndecodableTransaction,
 	type DecodedTransaction,
