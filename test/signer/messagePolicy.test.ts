@@ -23,7 +23,7 @@ import {
 	setTransactionMessageFeePayer,
 	setTransactionMessageLifetimeUsingBlockhash,
 } from '@solana/kit';
-import { MaxUint256 } from 'ethers';
+import { MaxUint256, getBytes, verifyMessage } from 'ethers';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
@@ -185,6 +185,31 @@ test('EVM: an EIP-2612 permit is checked like approve: an outsider spender, an u
 	const signed = await typed(permit(ALLOWED, 50_000_000n), policy);
 	expect(signed.error).toBeUndefined();
 	expect(signed.signature).toMatch(/^0x[0-9a-f]{130}$/);
+});
+
+test('EVM: 32 bytes of text are a hash too: signed without the rule, the text gives the very signature of the 32-byte hash with its bytes (an approval elsewhere); refused while a policy is set', async () => {
+	// An attacker grinds a Safe transaction (or an order) until its hash is printable, then asks for a text message.
+	const text = 'approve 0xSafeTx 31337 nonce 042';
+	expect(Buffer.byteLength(text, 'utf8')).toBe(32);
+	const asHash = '0x' + Buffer.from(text, 'utf8').toString('hex');
+	const signedText = await sign({ operation: 'signMessage', message: text }, evmKey({}));
+	const signedHash = await sign(
+		{ operation: 'signMessage', message: asHash, messageIsHex: true },
+		evmKey({}),
+	);
+	expect(signedText.signature).toMatch(/^0x[0-9a-f]{130}$/);
+	expect(signedText.signature).toBe(signedHash.signature);
+	expect(verifyMessage(getBytes(asHash), signedText.signature as string)).toBe(signedText.address);
+
+	const policy = { maxPerTransaction: 'native = 1' };
+	expect((await sign({ operation: 'signMessage', message: text }, evmKey(policy))).error).toBe(
+		'Refused by the rule "allowAnyMessage": a 32-byte message is a hash, whose signature can approve a transaction elsewhere (a Safe transaction, an order); while a policy is set, it is signed only with Allow Any Message and Typed Data on; nothing was signed (item 0)',
+	);
+	const longer = await sign(
+		{ operation: 'signMessage', message: `${text} please` },
+		evmKey(policy),
+	);
+	expect(longer.signature).toMatch(/^0x[0-9a-f]{130}$/);
 });
 
 test('EVM: a 32-byte hash, typed data of an unknown kind and a sign-in message for another chain are refused while a policy is set; with Allow Any Message and Typed Data, or with no policy, they are signed', async () => {

@@ -1,4 +1,4 @@
-import { getBytes, hashMessage, isHexString } from 'ethers';
+import { getBytes, hashMessage, isHexString, toUtf8Bytes } from 'ethers';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -15,15 +15,18 @@ import type { EvmSession } from './session';
 
 /**
  * The policy on messages: a sign-in message (EIP-4361) must name an allowed chain, and while any
- * policy field is set, a 32-byte message is refused unless the credential allows any: it is a hash,
- * and its signature can approve something elsewhere (a Safe transaction, an off-chain order).
+ * policy field is set, a message of 32 bytes is refused unless the credential allows any: it is a
+ * hash, and its signature can approve something elsewhere (a Safe transaction, an off-chain order).
+ * Text counts by its UTF-8 bytes, as it is signed: 32 bytes of text give the very signature of the
+ * hash with those bytes.
  */
 function messageRule(policy: SpendingPolicy, message: string | Uint8Array): Refusal | undefined {
 	if (typeof message === 'string') {
 		const chainId = /^Chain ID: (\d+)$/m.exec(message)?.[1];
-		return chainId === undefined ? undefined : chainRefusal(policy, chainId);
+		if (chainId !== undefined) return chainRefusal(policy, chainId);
 	}
-	if (message.length !== 32 || !hasPolicy(policy) || policy.allowAnyMessage) return undefined;
+	const bytes = typeof message === 'string' ? toUtf8Bytes(message) : message;
+	if (bytes.length !== 32 || !hasPolicy(policy) || policy.allowAnyMessage) return undefined;
 	return new Refusal(
 		'allowAnyMessage',
 		'a 32-byte message is a hash, whose signature can approve a transaction elsewhere (a Safe transaction, an order); while a policy is set, it is signed only with Allow Any Message and Typed Data on',
