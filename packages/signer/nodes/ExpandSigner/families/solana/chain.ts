@@ -54,24 +54,38 @@ export async function latestLifetime(rpc: SolanaRpc): Promise<Lifetime> {
 	return { blockhash, lastValidBlockHeight: BigInt(lastValidBlockHeight as number) };
 }
 
+/** The data of an account the SPL Token program owns, as the node answers it; undefined for any other account or answer. */
+async function tokenProgramAccountData(
+	rpc: SolanaRpc,
+	address: string,
+): Promise<Uint8Array | undefined> {
+	const answer = await rpc<{ value?: { owner?: unknown; data?: unknown } | null }>(
+		'getAccountInfo',
+		[address, { encoding: 'base64' }],
+	);
+	const value = answer?.value;
+	if (
+		!value ||
+		value.owner !== TOKEN_PROGRAM_ADDRESS ||
+		!Array.isArray(value.data) ||
+		typeof value.data[0] !== 'string'
+	)
+		return undefined;
+	try {
+		return new Uint8Array(getBase64Encoder().encode(value.data[0]));
+	} catch {
+		return undefined;
+	}
+}
+
 /** Reads token accounts over JSON-RPC; what it reports is only believed where the Signer can verify it (see intent.ts). */
 export function rpcChainReader(rpc: SolanaRpc): SolanaChainReader {
 	return {
 		async tokenAccount(account) {
-			const answer = await rpc<{ value?: { owner?: unknown; data?: unknown } | null }>(
-				'getAccountInfo',
-				[account, { encoding: 'base64' }],
-			);
-			const value = answer?.value;
-			if (
-				!value ||
-				value.owner !== TOKEN_PROGRAM_ADDRESS ||
-				!Array.isArray(value.data) ||
-				typeof value.data[0] !== 'string'
-			)
-				return null;
+			const bytes = await tokenProgramAccountData(rpc, account);
+			if (!bytes) return null;
 			try {
-				const token = getTokenDecoder().decode(getBase64Encoder().encode(value.data[0]));
+				const token = getTokenDecoder().decode(bytes);
 				return isAddress(token.mint) && isAddress(token.owner)
 					? { mint: token.mint, owner: token.owner }
 					: null;
@@ -84,22 +98,10 @@ export function rpcChainReader(rpc: SolanaRpc): SolanaChainReader {
 
 /** The decimals of an SPL Token mint, read from its account; undefined when the account is not a mint of the SPL Token program. */
 export async function mintDecimals(rpc: SolanaRpc, mint: string): Promise<number | undefined> {
-	const answer = await rpc<{ value?: { owner?: unknown; data?: unknown } | null }>(
-		'getAccountInfo',
-		[mint, { encoding: 'base64' }],
-	);
-	const value = answer?.value;
-	if (
-		!value ||
-		value.owner !== TOKEN_PROGRAM_ADDRESS ||
-		!Array.isArray(value.data) ||
-		typeof value.data[0] !== 'string'
-	)
-		return undefined;
+	const bytes = await tokenProgramAccountData(rpc, mint);
+	// A token account is longer and would decode as a mint from its first bytes.
+	if (!bytes || bytes.length !== getMintSize()) return undefined;
 	try {
-		const bytes = getBase64Encoder().encode(value.data[0]);
-		// A token account is longer and would decode as a mint from its first bytes.
-		if (bytes.length !== getMintSize()) return undefined;
 		const decoded = getMintDecoder().decode(bytes);
 		return decoded.isInitialized ? decoded.decimals : undefined;
 	} catch {
