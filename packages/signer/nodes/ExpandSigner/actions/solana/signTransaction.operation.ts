@@ -7,6 +7,7 @@ import type {
 
 import { itemError } from '../../core';
 import { readWireTransaction, type SolanaTransaction } from '../../families/solana';
+import { INTENT_KEY } from '../../policy/askedIntent';
 import { accountOf } from '../account';
 import { payoutIdProperty } from '../payout';
 import { chainIdProperty, readChainId, rpcOf } from './fields';
@@ -81,5 +82,7 @@ export async function execute(
 		account,
 		transaction,
 		rpc: rpcOf.call(this, itemIndex, session, chainId),
+		// The intent an Expand Solana write outputs beside its serialized transaction ("data").
+		fromInput: { intent: this.getInputData()[itemIndex].json[INTENT_KEY] },
 	});
 }
