@@ -62,15 +62,24 @@ export function readAskedIntent(
 		effect: effect as AskedIntent['effect'],
 		chainId: field('chainId'),
 	};
-	for (const name of ['sender', 'recipient', 'owner'] as const) {
+	// A call's recipient is not compared (a bridge's may be on another chain family).
+	const compared =
+		asked.effect === 'call' ? (['sender'] as const) : (['sender', 'recipient', 'owner'] as const);
+	for (const name of compared) {
 		const address = field(name);
 		if (address === undefined) continue;
 		if (!policy.format.isAddress(address))
 			return unreadable(`${name} "${address}" is not one of ${policy.format.addressKind}`);
 		asked[name] = address;
 	}
+	// A call's token is not compared (a swap path may name symbols); a readable effect's must be an address.
 	const token = field('token') ?? field('tokenIn');
-	if (token !== undefined && token !== 'native' && !policy.format.isAddress(token))
+	if (
+		asked.effect !== 'call' &&
+		token !== undefined &&
+		token !== 'native' &&
+		!policy.format.isAddress(token)
+	)
 		return unreadable(
 			`token "${token}" is neither "native" nor one of ${policy.format.addressKind}`,
 		);
@@ -82,11 +91,10 @@ export function readAskedIntent(
 		asked.amount = BigInt(amount);
 	}
 	if (asked.effect !== 'call') {
-		const missing = (['recipient', 'token', 'amount'] as const).filter(
-			(name) => asked[name] === undefined,
+		const needed = ['recipient', 'token', 'amount', 'owner'] as const;
+		const missing = needed.filter(
+			(name) => asked[name] === undefined && (name !== 'owner' || asked.effect === 'transferFrom'),
 		);
-		if (asked.effect === 'transferFrom' && asked.owner === undefined)
-			missing.push('owner' as never);
 		if (missing.length)
 			return unreadable(
 				`a ${asked.effect} names no ${missing.join(', ')}, so it cannot be compared`,

@@ -253,10 +253,10 @@ export function describePolicy(policy: SpendingPolicy): string {
 				]
 			: []),
 		`total fee at most ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)} native units per transaction`,
-		`a transaction from an input item that carries an Expand write's intent is signed only if it does what the form asked (chain, sender, ${policy.format.gasRules ? 'native or ERC-20 transfer, transferFrom or approve' : 'SOL or SPL transfer or approval'}: token, recipient and amount exactly); for a call the signer cannot read (a swap, a deposit, a bridge) only the chain, the sender and the native amount are held to it, and its contract must be on Allowed Contracts and Programs`,
+		`a transaction from an input item is signed only as the Expand intent beside it asked (chain, sender, ${policy.format.gasRules ? 'native or ERC-20 transfer, transferFrom or approve' : 'SOL or SPL transfer or approval'} with its token, recipient and amount; a call it cannot read, such as a swap, only with its contract on Allowed Contracts and Programs and no more native value than asked)`,
 		intentRequired(policy)
-			? 'a transaction from an input item without an intent is refused (Require Intent)'
-			: 'NOT COVERED: a transaction from an input item without an intent is signed on the rules above alone (Require Intent)',
+			? 'one without an intent refused (Require Intent)'
+			: 'NOT COVERED: one without an intent is signed on the rules above alone (Require Intent)',
 	];
 	return `Policy: ${parts.join('; ')}.`;
 }

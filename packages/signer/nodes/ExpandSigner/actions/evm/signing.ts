@@ -148,9 +148,10 @@ function checkAskedIntent(
 			? asked
 			: askedIntentRefusal(
 					asked,
+					// The transaction's own sender, which completeTransaction then holds to the signing account.
 					evmIntent(
 						{ chainId: fields.chainId, to: fields.to, value: fields.value, data: fields.data },
-						account,
+						{ address: fields.from ?? account.address },
 					),
 					session.policy,
 				);
