@@ -475,3 +475,104 @@ async function solanaUsdcOf(owner: string): Promise<bigint> {
 	);
 	return BigInt(((await reply.json()) as { data: { balance: string } }).data.balance);
 }
+
+test('the honest path: a payout as version 1 of Expand builds it (Transfer → Signer → Send) signs and pays under a spending policy, its intent found on the transaction wherever the workflow puts it', async () => {
+	const usdc = chain().tokens.USDC.address;
+	const payee = getAddress('0x' + 'e7'.repeat(20));
+	const policy = {
+		allowedRecipients: payee,
+		maxPerTransaction: `${usdc}:6 = 10`,
+	};
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{}]) } },
+			{
+				name: 'Transfer',
+				type: EXPAND,
+				parameters: { ...oneUsdcToRecipient(), to: payee, amount: '2500000' },
+			},
+			{ name: 'Sign', type: SIGNER, parameters: SIGN_EVM },
+			{
+				name: 'Send',
+				type: EXPAND,
+				parameters: {
+					resource: 'chain',
+					operation: 'sendtransaction',
+					chainId: '={{ $json.chainId }}',
+					rawTransaction: '={{ $json.rawTransaction }}',
+				},
+			},
+		],
+		{
+			...expandCredentials({
+				apiKey: devnet.apiKey,
+				baseUrl: devnet.baseUrl,
+				historicalUrl: devnet.historicalUrl,
+			}),
+			expandSignerApi: evmKey(policy),
+		},
+	);
+	expect(result.error).toBeUndefined();
+	const built = result.output('Transfer')[0].json;
+	expect(built.intent).toMatchObject({ recipient: payee, token: usdc, amount: '2500000' });
+	expect(await balanceOf(devnet, chain().chainId, payee, usdc)).toBe(2_500_000n);
+
+	// Wrapped as the stablecoin payout run does ({ transaction: <Expand's output> }), the intent goes with it.
+	const wrapped = { ...SIGN_EVM, transactionField: 'transaction' };
+	const honest = await signItem({ transaction: built }, wrapped, {
+		expandSignerApi: evmKey(policy),
+	});
+	expect(honest.error).toBeUndefined();
+	const altered = {
+		...built,
+		data: new Interface(['function transfer(address,uint256)']).encodeFunctionData('transfer', [
+			payee,
+			9_000_000n,
+		]),
+	};
+	const refused = await signItem({ transaction: altered }, wrapped, {
+		expandSignerApi: evmKey(policy),
+	});
+	expect(refused.error).toBe(
+		'Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): amount: asked 2500000 (smallest unit), the transaction moves 9000000 (smallest unit); nothing was signed (item 0)',
+	);
+});
+
+test('Solana: a transaction without an intent is refused while a spending rule is set, and signed with Require Intent Never', async () => {
+	const solana = devnet.solana;
+	const payer = solana.wallets[1];
+	const built = await fetch(`${devnet.baseUrl}/fungibletoken/transfer`, {
+		method: 'POST',
+		headers: { 'x-api-key': devnet.apiKey, 'content-type': 'application/json' },
+		body: JSON.stringify({
+			chainId: solana.chainId,
+			token: solana.usdc.address,
+			sender: payer.address,
+			destination: solana.wallets[3].address,
+			feePayer: payer.address,
+			decimals: '6',
+			amount: '1000000',
+		}),
+	});
+	const { data } = (await built.json()) as { data: IDataObject };
+	const sign = {
+		chainFamily: 'solana',
+		solanaChainId: solana.chainId,
+		operation: 'signTransaction',
+	};
+	const policy = { maxPerTransaction: `${solana.usdc.address}:6 = 10` };
+	const refused = await signItem(data, sign, {
+		expandSolanaKeyApi: { keyType: 'secretKey', secretKey: payer.secretKey, ...policy },
+	});
+	expect(refused.error).toMatch(/^Refused by the rule "requireIntent": /);
+	const never = await signItem(data, sign, {
+		expandSolanaKeyApi: {
+			keyType: 'secretKey',
+			secretKey: payer.secretKey,
+			...policy,
+			requireIntent: 'never',
+		},
+	});
+	expect(never.error).toBeUndefined();
+	expect(never.rawTransaction).toBeDefined();
+});
