@@ -18,15 +18,21 @@ import {
 import {
 	TOKEN_PROGRAM_ADDRESS,
 	findAssociatedTokenPda,
+	getCloseAccountInstruction,
+	getCreateAssociatedTokenIdempotentInstruction,
+	getTransferCheckedInstruction,
 	getTransferInstruction,
 } from '@solana-program/token';
 import {
 	type Blockhash,
 	address,
 	appendTransactionMessageInstructions,
+	compileTransaction,
 	createKeyPairSignerFromBytes,
+	createNoopSigner,
 	createTransactionMessage,
 	getBase58Encoder,
+	getBase64EncodedWireTransaction,
 	getBase64Encoder,
 	getTransactionEncoder,
 	pipe,
@@ -373,7 +379,7 @@ test('a swap the Signer cannot read is refused unless its router is on Allowed C
 	);
 });
 
-test('Solana: the form asks 1 USDC to R and the API builds 5,000 USDC to an outsider: refused naming recipient and amount; signed without the rule, the outsider takes the USDC', async () => {
+test("Solana: the form asks 1 USDC to R and the API builds 5,000 USDC to an outsider: refused naming recipient, amount and the outsider's new account; signed without the rule, the outsider takes the USDC", async () => {
 	const solana = devnet.solana;
 	const payer = solana.wallets[2];
 	const recipient = solana.wallets[3].address;
@@ -417,7 +423,7 @@ test('Solana: the form asks 1 USDC to R and the API builds 5,000 USDC to an outs
 		amount: '1000000',
 	});
 	expect(signed.error).toBe(
-		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): recipient: asked ${recipient}, the transaction pays ${thief.address}; amount: asked 1000000 (smallest unit), the transaction moves 5000000000 (smallest unit); nothing was signed (item 0)`,
+		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): recipient: asked ${recipient}, the transaction pays ${thief.address}; amount: asked 1000000 (smallest unit), the transaction moves 5000000000 (smallest unit); what it does: the transaction also pays the rent of a token account for ${thief.address}, whom the form did not name; nothing was signed (item 0)`,
 	);
 
 	// Without the rule: signed and landed, then the outsider's key moves the USDC out of its new account.
@@ -575,4 +581,112 @@ test('Solana: a transaction without an intent is refused while a spending rule i
 	});
 	expect(never.error).toBeUndefined();
 	expect(never.rawTransaction).toBeDefined();
+});
+
+test("Solana: a transfer that also creates a token account for an outsider at the payer's expense is refused; signed without the rule, the outsider closes it and keeps the rent", async () => {
+	const solana = devnet.solana;
+	const payer = solana.wallets[0];
+	const recipient = address(solana.wallets[3].address);
+	const thief = await createKeyPairSignerFromBytes(
+		getBase58Encoder().encode(solana.wallets[4].secretKey),
+	);
+	const mint = address(solana.usdc.address);
+	const ata = async (owner: string) =>
+		(
+			await findAssociatedTokenPda({
+				owner: address(owner),
+				mint,
+				tokenProgram: TOKEN_PROGRAM_ADDRESS,
+			})
+		)[0];
+	const owner = createNoopSigner(address(payer.address));
+	const thiefAccount = await ata(thief.address);
+	const payerAccount = await ata(payer.address);
+	const recipientAccount = await ata(recipient);
+	const message = pipe(
+		createTransactionMessage({ version: 0 }),
+		(draft) => setTransactionMessageFeePayer(owner.address, draft),
+		(draft) =>
+			setTransactionMessageLifetimeUsingBlockhash(
+				{
+					blockhash: solana.chain.latestBlockhash().blockhash as Blockhash,
+					lastValidBlockHeight: 0n,
+				},
+				draft,
+			),
+		(draft) =>
+			appendTransactionMessageInstructions(
+				[
+					getCreateAssociatedTokenIdempotentInstruction({
+						payer: owner,
+						ata: thiefAccount,
+						owner: thief.address,
+						mint,
+					}),
+					getTransferCheckedInstruction({
+						source: payerAccount,
+						mint,
+						destination: recipientAccount,
+						authority: owner,
+						amount: 1_000_000n,
+						decimals: 6,
+					}),
+				],
+				draft,
+			),
+	);
+	const data = getBase64EncodedWireTransaction(compileTransaction(message));
+	const intent = {
+		operation: 'fungibletoken/transfer',
+		effect: 'transfer',
+		chainId: solana.chainId,
+		sender: payer.address,
+		recipient,
+		token: solana.usdc.address,
+		amount: '1000000',
+	};
+	const sign = {
+		chainFamily: 'solana',
+		solanaChainId: solana.chainId,
+		operation: 'signTransaction',
+	};
+	const key = { expandSolanaKeyApi: { keyType: 'secretKey', secretKey: payer.secretKey } };
+	const refused = await signItem({ data, intent }, sign, key);
+	expect(refused.error).toBe(
+		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): what it does: the transaction also pays the rent of a token account for ${thief.address}, whom the form did not name; nothing was signed (item 0)`,
+	);
+
+	// Without the rule: signed and landed; the outsider closes the account and takes its rent.
+	const unbound = await signItem({ data }, sign, key);
+	expect(unbound.error).toBeUndefined();
+	solana.chain.send(getBase64Encoder().encode(unbound.rawTransaction as string) as Uint8Array);
+	const before = solana.chain.balance(thief.address);
+	const close = pipe(
+		createTransactionMessage({ version: 0 }),
+		(draft) => setTransactionMessageFeePayer(thief.address, draft),
+		(draft) =>
+			setTransactionMessageLifetimeUsingBlockhash(
+				{
+					blockhash: solana.chain.latestBlockhash().blockhash as Blockhash,
+					lastValidBlockHeight: 0n,
+				},
+				draft,
+			),
+		(draft) =>
+			appendTransactionMessageInstructions(
+				[
+					getCloseAccountInstruction({
+						account: thiefAccount,
+						destination: thief.address,
+						owner: thief,
+					}),
+				],
+				draft,
+			),
+	);
+	solana.chain.send(
+		getTransactionEncoder().encode(await signTransactionMessageWithSigners(close)) as Uint8Array,
+	);
+	// The rent of a token account (2,039,280 lamports), less the outsider's own 5,000-lamport fee.
+	expect(solana.chain.balance(thief.address) - before).toBe(2_039_280n - 5_000n);
 });

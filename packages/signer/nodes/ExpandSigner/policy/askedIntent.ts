@@ -198,13 +198,36 @@ function differences(
 	return found;
 }
 
+/**
+ * Rent of a token account is a cost of the payment only for the account it pays (or the signer's own);
+ * an account created for anyone else is value handed to them (its owner closes it and keeps the rent).
+ */
+function rentDifferences(
+	asked: AskedIntent,
+	done: TransactionIntent,
+	policy: SpendingPolicy,
+): string[] {
+	const ownAccount = (owner: string) =>
+		policy.format.key(owner) === policy.format.key(done.from) ||
+		(asked.recipient !== undefined &&
+			policy.format.key(owner) === policy.format.key(asked.recipient));
+	const foreign = done.movements.filter(
+		(movement) => movement.cost && !ownAccount(movement.recipient),
+	);
+	return foreign.length
+		? [
+				`what it does: the transaction also pays the rent of a token account for ${foreign.map((movement) => shownAddress(movement.recipient)).join(', ')}, whom the form did not name`,
+			]
+		: [];
+}
+
 /** The refusal of a transaction that does something other than what its intent asked, naming every difference. */
 export function askedIntentRefusal(
 	asked: AskedIntent,
 	done: TransactionIntent,
 	policy: SpendingPolicy,
 ): Refusal | undefined {
-	const found = differences(asked, done, policy);
+	const found = [...differences(asked, done, policy), ...rentDifferences(asked, done, policy)];
 	if (!found.length) return undefined;
 	return new Refusal(
 		'intent',
