@@ -97,7 +97,7 @@ export function readAskedIntent(
 		);
 		if (missing.length)
 			return unreadable(
-				`a ${asked.effect} names no ${missing.join(', ')}, so it cannot be compared`,
+				`${withArticle(asked.effect)} names no ${missing.join(', ')}, so it cannot be compared`,
 			);
 	}
 	return asked;
@@ -111,6 +111,7 @@ export function missingIntentRefusal(): Refusal {
 	);
 }
 
+const withArticle = (word: string) => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 const amountText = (amount: bigint) => `${amount} (smallest unit)`;
 const tokenText = (asset: string) =>
 	asset === 'native' ? 'the native asset' : shownAddress(asset);
@@ -168,7 +169,7 @@ function differences(
 	}
 	if (done.opaque.length)
 		found.push(
-			`what it does: asked a ${asked.effect}, the transaction also calls ${done.opaque.map((call) => (call.what ? `${call.what} (program ${call.to})` : `contract ${shownAddress(call.to)}`)).join(', ')}`,
+			`what it does: asked ${withArticle(asked.effect)}, the transaction also calls ${done.opaque.map((call) => (call.what ? `${call.what} (program ${call.to})` : `contract ${shownAddress(call.to)}`)).join(', ')}`,
 		);
 	if (payments.length !== 1) {
 		found.push(
@@ -178,7 +179,9 @@ function differences(
 	}
 	const [payment] = payments;
 	if (payment.action !== asked.effect)
-		found.push(`what it does: asked a ${asked.effect}, the transaction makes a ${payment.via}`);
+		found.push(
+			`what it does: asked ${withArticle(asked.effect)}, the transaction makes ${withArticle(payment.via)}`,
+		);
 	if (key(asked.token as string) !== key(payment.asset))
 		found.push(
 			`token: asked ${tokenText(asked.token as string)}, the transaction moves ${tokenText(payment.asset)}`,

@@ -33,7 +33,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'From Input Item',
 				value: 'input',
-				description: 'The unsigned transaction an Expand write operation returned',
+				description:
+					'The unsigned transaction an Expand write operation returned, held to the intent (what its form asked) that comes with it',
 			},
 			{
 				name: 'Define Below',
@@ -51,7 +52,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. transactionPayload',
 		description:
-			'Dot path of the transaction in the input item; leave empty when the item itself is the transaction (chainId, from, to, value, gas, data, gasPrice, nonce)',
+			'Dot path of the transaction in the input item; leave empty when the item itself is the transaction (chainId, from, to, value, gas, data, gasPrice, nonce). Its "intent" (or one beside it) is what the Expand form asked: the transaction is signed only if it does that.',
 		displayOptions: { show: { ...show, source: ['input'] } },
 	},
 	payoutIdProperty('signTransaction'),

@@ -36,7 +36,7 @@ export const description: INodeProperties[] = [
 		default: '={{ $json.data }}',
 		required: true,
 		description:
-			'The unsigned wire transaction, as the Expand operation returned it (its "data" field)',
+			'The unsigned wire transaction, as the Expand operation returned it (its "data" field); the item\'s "intent", what the Expand form asked, binds it: it is signed only if it does that',
 		displayOptions: { show },
 	},
 	{
