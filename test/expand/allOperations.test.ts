@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { operations } from '../../nodes/shared/catalog';
+import { operations, returnsUnsignedTransaction } from '../../nodes/shared/catalog';
 import { familiesOf } from '../../nodes/shared/catalog/families';
 import { protocols } from '../../nodes/shared/catalog/protocols';
 import type { OperationSpec } from '../../nodes/shared/catalog/types';
@@ -120,9 +120,22 @@ test.each(cases.map((entry) => [entry.key, entry] as const))(
 		} else {
 			expect(request.body).toEqual(expected);
 		}
-		// The server's data as records: the page's items for a paged list, else the object itself.
+		// The server's data as records: the page's items for a paged list, else the object itself; a
+		// write's unsigned transaction with what the form asked beside it.
 		expect(result.output('Expand').map((item) => item.json)).toEqual(
-			operation.pagination ? [{ n: 1 }] : [{ ok: true }],
+			operation.pagination
+				? [{ n: 1 }]
+				: returnsUnsignedTransaction(operation)
+					? [
+							{
+								ok: true,
+								intent: expect.objectContaining({
+									operation: key,
+									effect: operation.effect ?? 'call',
+								}),
+							},
+						]
+					: [{ ok: true }],
 		);
 	},
 );

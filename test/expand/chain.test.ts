@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { operations } from '../../nodes/shared/catalog';
+import { operations, returnsUnsignedTransaction } from '../../nodes/shared/catalog';
 import { runExpand } from '../helpers/n8n';
 import { envelope, type RecordingServer, startRecordingServer } from '../helpers/recordingServer';
 import { specEndpoint } from '../helpers/spec';
@@ -268,7 +268,14 @@ function expectedOutput(operation: string, data: unknown): unknown[] {
 		(entry) => entry.resource === 'chain' && entry.operation === operation,
 	);
 	if (spec?.pagination) return (data as Record<string, unknown[]>)[spec.pagination.itemsField];
-	return Array.isArray(data) ? data : [data];
+	const records = (Array.isArray(data) ? data : [data]) as object[];
+	// A write's unsigned transaction carries what the form asked beside it (docs/outputs.md, "intent").
+	if (spec && returnsUnsignedTransaction(spec))
+		return records.map((record) => ({
+			...record,
+			intent: expect.objectContaining({ operation: `chain/${operation}` }),
+		}));
+	return records;
 }
 
 describe('chain operations against the recording server', () => {

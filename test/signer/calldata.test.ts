@@ -22,6 +22,7 @@ test('transfer, transferFrom and approve give the recipient (or spender) and the
 		recipient: A,
 		amount: 2n ** 255n,
 		via: 'transfer',
+		action: 'transfer',
 	});
 	expect(decodeTokenCall(TOKEN, erc20.encodeFunctionData('transferFrom', [A, B, 7]))).toEqual({
 		asset: TOKEN.toLowerCase(),
@@ -29,6 +30,8 @@ test('transfer, transferFrom and approve give the recipient (or spender) and the
 		recipient: B,
 		amount: 7n,
 		via: 'transferFrom',
+		action: 'transferFrom',
+		owner: A,
 	});
 	expect(decodeTokenCall(TOKEN, erc20.encodeFunctionData('approve', [B, 9]))).toEqual({
 		asset: TOKEN.toLowerCase(),
@@ -36,6 +39,7 @@ test('transfer, transferFrom and approve give the recipient (or spender) and the
 		recipient: B,
 		amount: 9n,
 		via: 'approve',
+		action: 'approve',
 	});
 });
 
@@ -77,6 +81,6 @@ test('a policy field that cannot be read is an error naming the field and the li
 			),
 		),
 	).toBe(
-		`Policy: chains 1, 8453 only; only to 1 allowed recipient (native transfers and token transfer/transferFrom/approve; other contract calls refused); calls it cannot read as a payment refused unless their contract is listed (0 in Allowed Contracts and Programs); contract deployment refused; per transaction at most 0.5 of the native asset on chain 1; 25000 of token ${TOKEN} (6 decimals); no per-execution total; fee per gas at most 500 gwei; gas limit at most 15000000; total fee at most 0.05 native units per transaction.`,
+		`Policy: chains 1, 8453 only; only to 1 allowed recipient (native transfers and token transfer/transferFrom/approve; other contract calls refused); calls it cannot read as a payment refused unless their contract is listed (0 in Allowed Contracts and Programs); contract deployment refused; per transaction at most 0.5 of the native asset on chain 1; 25000 of token ${TOKEN} (6 decimals); no per-execution total; fee per gas at most 500 gwei; gas limit at most 15000000; total fee at most 0.05 native units per transaction; a transaction from an input item is signed only as the Expand intent beside it asked (chain, sender, native or ERC-20 transfer, transferFrom or approve with its token, recipient and amount; a call it cannot read, such as a swap, only with its contract on Allowed Contracts and Programs and no more native value than asked); one without an intent refused (Require Intent).`,
 	);
 });

@@ -103,6 +103,8 @@ test('a 1 USDC cap and no allowlist: a router swap of 1,000 USDC paying an outsi
 	const listed = await throughSigner({ operation: 'signTransaction', source: 'input' }, swap, {
 		maxPerTransaction: `${usdc}:6 = 1`,
 		allowedContracts: chain.uniswapV2.router,
+		// A hand-built item has no intent (test/signer/intentBinding.test.ts binds the ones Expand builds).
+		requireIntent: 'never',
 	});
 	expect(listed.error).toBeUndefined();
 	expect(listed.rawTransaction).toMatch(/^0x02/);
@@ -149,6 +151,7 @@ test('with a recipient list, a transfer(recipient, …) call to a contract the p
 		{
 			allowedRecipients: allowed,
 			maxPerTransaction: `${chain.tokens.USDC.address}:6 = 10`,
+			requireIntent: 'never',
 		},
 	);
 	expect(known.error).toBeUndefined();

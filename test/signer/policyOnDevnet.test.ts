@@ -99,6 +99,8 @@ async function signAndSend(
 				mnemonic: MNEMONIC,
 				derivationPath: "m/44'/60'/0'/0/{index}",
 				passphrase: '',
+				// The items are built by hand, without an intent: the rules here are the policy's own.
+				requireIntent: 'never',
 				...policy,
 			},
 		},

@@ -287,7 +287,7 @@ test('Get Address and the credential test name the address, never the key; bad k
 	});
 	expect(ok).toEqual({
 		status: 'OK',
-		message: `Valid key. Accounts: #0 ${ADDRESS}. Policy: any chain; any recipient; NOT COVERED: with no amount limit and no recipient list, calls it cannot read as a payment are signed as they come (the API chooses what they do); no per-transaction amount limit; no per-execution total; fee per gas at most 10000 gwei; gas limit at most 15000000; total fee at most 1 native units per transaction. Payout IDs: off (no ledger folder).`,
+		message: `Valid key. Accounts: #0 ${ADDRESS}. Policy: any chain; any recipient; NOT COVERED: with no amount limit and no recipient list, calls it cannot read as a payment are signed as they come (the API chooses what they do); no per-transaction amount limit; no per-execution total; fee per gas at most 10000 gwei; gas limit at most 15000000; total fee at most 1 native units per transaction; a transaction from an input item is signed only as the Expand intent beside it asked (chain, sender, native or ERC-20 transfer, transferFrom or approve with its token, recipient and amount; a call it cannot read, such as a swap, only with its contract on Allowed Contracts and Programs and no more native value than asked); NOT COVERED: one without an intent is signed on the rules above alone (Require Intent). Payout IDs: off (no ledger folder).`,
 	});
 	const failed = await expandSignerKeyTest.call({} as never, {
 		id: '1',

@@ -220,7 +220,15 @@ describe('sign, send, balances', () => {
 		expect(prepared.intent).toMatchObject({
 			chainId: '901',
 			from: account.address,
-			movements: [{ asset: 'native', recipient, amount: 1_500_000_000n, via: 'System transfer' }],
+			movements: [
+				{
+					asset: 'native',
+					recipient,
+					amount: 1_500_000_000n,
+					via: 'System transfer',
+					action: 'transfer',
+				},
+			],
 			maxFee: 5000n,
 			rent: 0n,
 		});
@@ -267,9 +275,16 @@ describe('sign, send, balances', () => {
 				recipient,
 				amount: 2_039_280n,
 				via: "rent of the recipient's new token account",
+				action: 'transfer',
 				cost: true,
 			},
-			{ asset: usdc, recipient, amount: 250_000_000n, via: 'SPL Token transfer' },
+			{
+				asset: usdc,
+				recipient,
+				amount: 250_000_000n,
+				via: 'SPL Token transfer',
+				action: 'transfer',
+			},
 		]);
 		const signed = await signPrepared(account, prepared);
 		expect(await verified(account.address, signed.signature, transaction)).toBe(true);
@@ -313,7 +328,7 @@ describe('sign, send, balances', () => {
 		);
 		// The recipient's account exists, so the owner comes from the chain and is believed because it is the recipient's associated account.
 		expect(unsignedTransfer.intent.movements).toEqual([
-			{ asset: usdc, recipient, amount: 4_200_000n, via: 'SPL Token transfer' },
+			{ asset: usdc, recipient, amount: 4_200_000n, via: 'SPL Token transfer', action: 'transfer' },
 		]);
 		const signed = await signPrepared(account, unsignedTransfer);
 		expect(await verified(account.address, signed.transactionHash, transaction)).toBe(true);
@@ -424,7 +439,13 @@ describe('reading transactions for the policy', () => {
 		};
 		const prepared = await prepareSolanaTransaction(transaction, '901', account, lyingReader);
 		expect(prepared.intent.movements).toEqual([
-			{ asset: usdc, recipient: attackerAccount, amount: 5n, via: 'SPL Token transfer' },
+			{
+				asset: usdc,
+				recipient: attackerAccount,
+				amount: 5n,
+				via: 'SPL Token transfer',
+				action: 'transfer',
+			},
 		]);
 	});
 
@@ -453,6 +474,7 @@ describe('reading transactions for the policy', () => {
 				recipient: devnet.solana.wallets[2].address,
 				amount: 7n,
 				via: 'SPL Token transfer',
+				action: 'transfer',
 			},
 		]);
 		expect(read.intent.opaque).toEqual([]);

@@ -19,6 +19,7 @@ const approval = (token: string, amount: bigint, via: string) => ({
 	recipient: SPENDER.toLowerCase(),
 	amount,
 	via,
+	action: 'approve',
 });
 
 test('a DAI permit with allowed: true lets the spender take everything; allowed: false approves nothing', () => {

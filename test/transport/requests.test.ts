@@ -149,7 +149,7 @@ test('a write is not sent again after a 503, a reset or a timeout; the error say
 
 test('a write is sent again after a 429, and Send Transaction after a 503', async () => {
 	script = (_, index) => (index === 0 ? busy({ 'retry-after': '0' }) : success({ nonce: '1' }));
-	expect((await run(fee)).output('Expand')[0].json).toEqual({ nonce: '1' });
+	expect((await run(fee)).output('Expand')[0].json).toMatchObject({ nonce: '1' });
 	expect(api.requests).toHaveLength(2);
 	script = (_, index) =>
 		index === 2 ? { status: 503, body: {} } : success({ transactionHash: '0xabc' });

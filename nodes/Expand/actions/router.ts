@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { findOperation } from '../../shared/catalog';
+import { findOperation, returnsUnsignedTransaction } from '../../shared/catalog';
 import { asNodeError, errorItem, itemError, type NodeError } from '../../shared/errors';
 import type { OperationSpec } from '../../shared/catalog/types';
 import { type ApiSession, openApiSession } from '../../shared/transport';
 import { toSmallestUnits } from '../helpers/amountInputs';
 import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
 import { queryOf } from '../helpers/echo';
+import { intentOf } from '../helpers/intent';
 import { type ItemParameters, readItemParameters } from '../helpers/parameters';
 import { confirm } from './confirmation';
 import { type ExecutionOptions, readExecutionOptions } from './executionOptions';
@@ -67,6 +68,11 @@ async function runItem(
 	if (operation.kind === 'read' && this.getNode().typeVersion >= 2) {
 		const query = queryOf(operation, parameters);
 		for (const record of records) record.query = { ...query };
+	}
+	// Every version: an added field, which lets Expand Signer hold the transaction to what was asked.
+	if (returnsUnsignedTransaction(operation)) {
+		const intent = intentOf(operation, parameters);
+		for (const record of records) record.intent = { ...intent };
 	}
 	if (options.addComputeUnits) {
 		const units = session.budget.spentBy(itemIndex);

@@ -36,6 +36,25 @@ export type ParameterRole = 'who' | 'what' | 'amount';
  */
 export type AmountUnit = 'token' | 'native';
 
+/**
+ * Who or what a write's parameter is in the intent the node outputs beside the unsigned transaction
+ * (docs/outputs.md, "intent"), which Expand Signer holds the transaction to: the account that signs
+ * (`sender`), the account paid, allowed to spend or receiving a swap's output (`recipient`), the owner
+ * an approved spender takes tokens from (`owner`), the token the amount counts (`token`, where the
+ * amount's own `tokenParam` is not the one every chain family uses). The amount is the first set
+ * parameter with role `amount` and a `unit`.
+ */
+export type IntentPart = 'sender' | 'recipient' | 'owner' | 'token';
+
+/**
+ * What a write's transaction does, where Expand Signer can read it from the transaction itself: a
+ * transfer of the amount of the token to the recipient, an approval of the recipient (the spender),
+ * a transfer from the owner to the recipient by the sender. A write without one is a call whose
+ * effect the Signer cannot read (a swap, a deposit, a bridge): its contract must be on the signing
+ * credential's Allowed Contracts and Programs.
+ */
+export type WriteEffect = 'transfer' | 'approve' | 'transferFrom';
+
 export interface ParameterSpec {
 	/** The API's own parameter name, used as the n8n parameter name too. */
 	name: string;
@@ -70,6 +89,8 @@ export interface ParameterSpec {
 	tokenParam?: string;
 	/** With a list token parameter: `last` counts in its last entry (a swap path's output token) instead of its first. */
 	tokenEntry?: 'last';
+	/** On a write: what the parameter is in the intent output beside the transaction. */
+	intent?: IntentPart;
 }
 
 /**
@@ -167,6 +188,8 @@ export interface OperationSpec {
 	 * (sending, decoding, estimating and simulating are writes in the spec but return other data).
 	 */
 	unsignedTransaction?: boolean;
+	/** On a write returning an unsigned transaction: what it does, where Expand Signer can read it (else a call it cannot read). */
+	effect?: WriteEffect;
 	/** Which chains or protocols the operation is limited to, in words ("Stellar only"). */
 	availability?: string;
 	/**

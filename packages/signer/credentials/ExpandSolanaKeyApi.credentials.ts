@@ -103,6 +103,28 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 				'Whether messages and typed data the Signer cannot read may be signed while any policy field is set. Off: only plain UTF-8 text and off-chain messages are signed; bytes that read as a Solana transaction are refused, as their signature would send it.',
 		},
 		{
+			displayName: 'Require Intent',
+			name: 'requireIntent',
+			type: 'options',
+			options: [
+				{
+					name: 'When a Spending Rule Is Set',
+					value: 'auto',
+					description:
+						'While an amount limit, the recipient list or Allowed Contracts and Programs is set',
+				},
+				{ name: 'Always', value: 'always' },
+				{
+					name: 'Never',
+					value: 'never',
+					description: 'A transaction that arrives with an intent is still held to it',
+				},
+			],
+			default: 'auto',
+			description:
+				"Whether Sign Transaction From Input Item refuses a transaction that arrives without the intent an Expand write operation outputs beside it (what the form asked: recipient, token, amount). A transaction with an intent is always held to it, whatever this says; transactions defined on the Signer's form are their own intent.",
+		},
+		{
 			displayName: 'Max Per Transaction',
 			name: 'maxPerTransaction',
 			type: 'string',

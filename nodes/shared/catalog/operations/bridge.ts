@@ -238,6 +238,7 @@ export const bridgeOperations: OperationSpec[] = [
 				}),
 				{
 					name: 'to',
+					intent: 'recipient',
 					type: 'text',
 					description:
 						'Address that receives the tokens on the destination chain; required by Squid Router',

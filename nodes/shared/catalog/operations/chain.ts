@@ -96,6 +96,7 @@ export const chainOperations: OperationSpec[] = [
 		parameters: [
 			{
 				name: 'from',
+				intent: 'sender',
 				type: 'text',
 				required: true,
 				description: 'Sender address',
@@ -126,6 +127,7 @@ export const chainOperations: OperationSpec[] = [
 			},
 			{
 				name: 'to',
+				intent: 'recipient',
 				type: 'text',
 				description: 'Recipient address',
 				placeholder: '0x...',

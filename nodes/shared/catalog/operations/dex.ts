@@ -119,6 +119,7 @@ const recipient = (protocols: string[]): ParameterSpec => ({
 	protocols,
 	placeholder: '0x...',
 	role: 'who',
+	intent: 'recipient',
 });
 
 const queryId: ParameterSpec = {
@@ -265,6 +266,7 @@ export const dexOperations: OperationSpec[] = [
 			},
 			{
 				name: 'to',
+				intent: 'recipient',
 				type: 'text',
 				required: true,
 				description: 'Address that receives the output token',
@@ -819,6 +821,7 @@ export const dexOperations: OperationSpec[] = [
 			},
 			{
 				name: 'recipient',
+				intent: 'recipient',
 				type: 'text',
 				default: '0x0000000000000000000000000000000000000000',
 				description: 'Address that collects the tokens',
@@ -1002,6 +1005,7 @@ export const dexOperations: OperationSpec[] = [
 			amountIn(),
 			{
 				name: 'to',
+				intent: 'recipient',
 				type: 'text',
 				required: true,
 				description: 'Address that receives the output token',

@@ -12,7 +12,7 @@ const EVM = ['EVM'];
 const SOLANA = ['Solana'];
 
 /** Required by the EVM schemas (on EVM chains only, as its `protocols` say). */
-const evmTokenAddress = tokenAddress(undefined, { protocols: EVM, role: 'what' });
+const evmTokenAddress = tokenAddress(undefined, { protocols: EVM, role: 'what', intent: 'token' });
 
 const splToken = (
 	description = 'Mint address of the SPL token',
@@ -24,6 +24,7 @@ const splToken = (
 	description,
 	protocols: SOLANA,
 	role: 'what',
+	intent: 'token',
 });
 
 /** Wrapping and unwrapping: the amount, the signer and the wrapped-token contract. */
@@ -97,6 +98,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		computeUnits: 14,
 		kind: 'write',
 		chain: true,
+		effect: 'approve',
 		parameters: [
 			{
 				name: 'amount',
@@ -121,6 +123,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 				protocols: EVM,
 				placeholder: '0x...',
 				role: 'who',
+				intent: 'recipient',
 			},
 			{ ...evmTokenAddress, role: 'what' },
 			{ ...gas, protocols: EVM },
@@ -132,6 +135,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 				required: true,
 				description: 'Public key of the token owner',
 				protocols: SOLANA,
+				intent: 'sender',
 			},
 			{
 				name: 'delegate',
@@ -139,6 +143,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 				required: true,
 				description: 'Public key of the spender (delegate)',
 				protocols: SOLANA,
+				intent: 'recipient',
 			},
 		],
 	},
@@ -369,6 +374,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		computeUnits: 20,
 		kind: 'write',
 		chain: true,
+		effect: 'transfer',
 		parameters: [
 			{
 				name: 'amount',
@@ -389,6 +395,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 				protocols: EVM,
 				placeholder: '0x...',
 				role: 'who',
+				intent: 'recipient',
 			},
 			{ ...evmTokenAddress, role: 'what' },
 			{
@@ -404,6 +411,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 				required: true,
 				description: 'Public key of the sender',
 				protocols: SOLANA,
+				intent: 'sender',
 			},
 			{
 				name: 'destination',
@@ -411,6 +419,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 				required: true,
 				description: 'Public key of the recipient',
 				protocols: SOLANA,
+				intent: 'recipient',
 			},
 			{
 				name: 'feePayer',
@@ -442,6 +451,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 		kind: 'write',
 		chain: true,
 		availability: 'EVM chains',
+		effect: 'transferFrom',
 		parameters: [
 			{
 				name: 'amount',
@@ -461,6 +471,7 @@ export const fungibletokenOperations: OperationSpec[] = [
 				description: 'Address of the owner the tokens are taken from',
 				placeholder: '0x...',
 				role: 'who',
+				intent: 'owner',
 			},
 			{
 				name: 'reciever',
@@ -469,9 +480,10 @@ export const fungibletokenOperations: OperationSpec[] = [
 				description: 'Address that receives the tokens; the API spells the name this way',
 				placeholder: '0x...',
 				role: 'who',
+				intent: 'recipient',
 			},
 			gas,
-			tokenAddress(undefined, { role: 'what' }),
+			tokenAddress(undefined, { role: 'what', intent: 'token' }),
 			gasPriority,
 		],
 	},

@@ -211,6 +211,7 @@ export const lendborrowOperations: OperationSpec[] = [
 			onBehalfOf('Address credited with the deposit'),
 			{
 				name: 'to',
+				intent: 'recipient',
 				type: 'text',
 				description: 'Account credited with the deposit',
 				protocols: ['CompoundV3'],
@@ -569,6 +570,7 @@ export const lendborrowOperations: OperationSpec[] = [
 			{ ...assetAmount('Amount to transfer'), ...POSITIVE },
 			{
 				name: 'to',
+				intent: 'recipient',
 				type: 'text',
 				required: true,
 				description: 'Address that receives the balance',
@@ -600,6 +602,7 @@ export const lendborrowOperations: OperationSpec[] = [
 			...signerAndGas,
 			{
 				name: 'to',
+				intent: 'recipient',
 				type: 'text',
 				description: 'Address that receives the asset',
 				protocols: [...AAVE, 'CompoundV3'],

@@ -28,6 +28,7 @@ export const from = (
 	description,
 	placeholder: '0x...',
 	role: 'who',
+	intent: 'sender',
 });
 
 /** `address`: the account a call is about, required unless `extra` says otherwise. */

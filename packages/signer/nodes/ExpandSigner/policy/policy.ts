@@ -18,6 +18,11 @@ export interface SpendingPolicy {
 	allowDeploy: boolean;
 	/** Whether messages and typed data the Signer cannot read may be signed while any policy field is set. */
 	allowAnyMessage: boolean;
+	/**
+	 * When a From Input Item transaction must arrive with the intent an Expand write outputs beside it:
+	 * `auto` while an amount limit, the recipient list or Allowed Contracts and Programs is set.
+	 */
+	requireIntent: RequireIntent;
 	perTransaction: AssetLimit[];
 	perExecution: AssetLimit[];
 	maxFeePerGas: bigint;
@@ -56,6 +61,10 @@ export interface AssetLimit {
 	/** In the smallest unit. */
 	amount: bigint;
 }
+
+export type RequireIntent = 'auto' | 'always' | 'never';
+
+const REQUIRE_INTENT: RequireIntent[] = ['auto', 'always', 'never'];
 
 /** Far above any normal mainnet transfer, far below a runaway fee: see docs/signer.md. */
 export const DEFAULT_MAX_FEE_PER_GAS_GWEI = '10000';
@@ -136,12 +145,18 @@ export function readPolicy(
 	};
 	const text = (name: string, fallback: string) =>
 		String(credentials[name] ?? '').trim() || fallback;
+	const requireIntent = text('requireIntent', 'auto') as RequireIntent;
+	if (!REQUIRE_INTENT.includes(requireIntent))
+		throw new PolicyError(
+			`The policy field "requireIntent" must be one of ${REQUIRE_INTENT.join(', ')}; got "${requireIntent}"`,
+		);
 	return {
 		chainIds: new Set(chainIds),
 		recipients: addresses('allowedRecipients'),
 		contracts: addresses('allowedContracts'),
 		allowDeploy: credentials.allowContractDeployment === true,
 		allowAnyMessage: credentials.allowAnyMessage === true,
+		requireIntent,
 		perTransaction: limitsOf('maxPerTransaction', credentials.maxPerTransaction, format),
 		perExecution: limitsOf('maxPerExecution', credentials.maxPerExecution, format),
 		maxFeePerGas: amountOf(
@@ -168,6 +183,17 @@ export function guarded(policy: SpendingPolicy): boolean {
 	return (
 		policy.recipients.size > 0 || policy.perTransaction.length > 0 || policy.perExecution.length > 0
 	);
+}
+
+/**
+ * Whether a From Input Item transaction must arrive with an intent (credential field Require Intent):
+ * by default while a spending rule is set. Allowed Chain IDs alone does not require one, so a
+ * credential that only pins chains keeps signing transactions a workflow builds itself.
+ */
+export function intentRequired(policy: SpendingPolicy): boolean {
+	if (policy.requireIntent === 'always') return true;
+	if (policy.requireIntent === 'never') return false;
+	return guarded(policy) || policy.contracts.size > 0;
 }
 
 /** Whether any policy field is set: then what the Signer cannot read is refused rather than signed. */
@@ -227,6 +253,10 @@ export function describePolicy(policy: SpendingPolicy): string {
 				]
 			: []),
 		`total fee at most ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)} native units per transaction`,
+		`a transaction from an input item is signed only as the Expand intent beside it asked (chain, sender, ${policy.format.gasRules ? 'native or ERC-20 transfer, transferFrom or approve' : 'SOL or SPL transfer or approval'} with its token, recipient and amount; a call it cannot read, such as a swap, only with its contract on Allowed Contracts and Programs and no more native value than asked)`,
+		intentRequired(policy)
+			? 'one without an intent refused (Require Intent)'
+			: 'NOT COVERED: one without an intent is signed on the rules above alone (Require Intent)',
 	];
 	return `Policy: ${parts.join('; ')}.`;
 }

@@ -21,6 +21,8 @@ export interface SigningAccount {
 	readonly index: number;
 }
 
+export type MovementAction = 'transfer' | 'approve' | 'transferFrom';
+
 /** An amount leaving the wallet. */
 export interface Movement {
 	/** 'native', or the token's contract (mint) address. */
@@ -30,6 +32,10 @@ export interface Movement {
 	amount: bigint;
 	/** How it was read: the native value, or the token operation decoded from the call. */
 	via: string;
+	/** What kind of movement it is: a payment to the recipient, an allowance for it, or a payment from `owner` by an approved spender. */
+	action: MovementAction;
+	/** With `transferFrom`: the account the tokens are taken from. */
+	owner?: string;
 	/** The contract whose code carries the payment out, when it is not the chain's own (an ERC-20 token). */
 	contract?: string;
 	/** A cost of carrying the payment out (the rent of a token account it creates), not a payment to the recipient. */

@@ -109,5 +109,5 @@ export async function execute(
 		data: this.getNodeParameter('bytecode', itemIndex),
 		value: this.getNodeParameter('value', itemIndex, '0'),
 	};
-	return await signItem.call(this, itemIndex, session, raw, true);
+	return await signItem.call(this, itemIndex, session, raw, undefined, true);
 }

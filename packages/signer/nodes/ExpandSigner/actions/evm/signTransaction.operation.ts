@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { itemError, toSmallestUnit } from '../../core';
+import { INTENT_KEY } from '../../policy/askedIntent';
 import { payoutIdProperty } from '../payout';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
@@ -32,7 +33,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'From Input Item',
 				value: 'input',
-				description: 'The unsigned transaction an Expand write operation returned',
+				description:
+					'The unsigned transaction an Expand write operation returned, held to the intent (what its form asked) that comes with it',
 			},
 			{
 				name: 'Define Below',
@@ -50,7 +52,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. transactionPayload',
 		description:
-			'Dot path of the transaction in the input item; leave empty when the item itself is the transaction (chainId, from, to, value, gas, data, gasPrice, nonce)',
+			'Dot path of the transaction in the input item; leave empty when the item itself is the transaction (chainId, from, to, value, gas, data, gasPrice, nonce). Its "intent" (or one beside it) is what the Expand form asked: the transaction is signed only if it does that.',
 		displayOptions: { show: { ...show, source: ['input'] } },
 	},
 	payoutIdProperty('signTransaction'),
@@ -185,10 +187,19 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-function readFromInput(this: IExecuteFunctions, itemIndex: number): IDataObject {
+/**
+ * The transaction at Transaction Field, and the intent that travels with it: the transaction's own
+ * `intent` (an Expand write's output, whole, at the field or as the item), else the one beside it.
+ */
+function readFromInput(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): { transaction: IDataObject; intent: unknown } {
 	const path = (this.getNodeParameter('transactionField', itemIndex, '') as string).trim();
-	let value: unknown = this.getInputData()[itemIndex].json;
-	for (const key of path ? path.split('.') : []) value = (value as IDataObject | undefined)?.[key];
+	const keys = path ? path.split('.') : [];
+	let holder: unknown = this.getInputData()[itemIndex].json;
+	for (const key of keys.slice(0, -1)) holder = (holder as IDataObject | undefined)?.[key];
+	const value = keys.length ? (holder as IDataObject | undefined)?.[keys[keys.length - 1]] : holder;
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
 		throw itemError(
 			this.getNode(),
@@ -196,7 +207,11 @@ function readFromInput(this: IExecuteFunctions, itemIndex: number): IDataObject 
 			`No transaction object at "${path || '(the item)'}" in the input item`,
 		);
 	}
-	return value as IDataObject;
+	const own = (value as IDataObject)[INTENT_KEY];
+	return {
+		transaction: value as IDataObject,
+		intent: own ?? (keys.length ? (holder as IDataObject)[INTENT_KEY] : undefined),
+	};
 }
 
 function readFromForm(this: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -237,8 +252,9 @@ export async function execute(
 	itemIndex: number,
 	session: EvmSession,
 ): Promise<IDataObject> {
-	const source = this.getNodeParameter('source', itemIndex) as string;
-	const raw =
-		source === 'input' ? readFromInput.call(this, itemIndex) : readFromForm.call(this, itemIndex);
-	return await signItem.call(this, itemIndex, session, raw);
+	// A transaction defined on this form is its own intent; one from the input item is held to the intent beside it.
+	if (this.getNodeParameter('source', itemIndex) !== 'input')
+		return await signItem.call(this, itemIndex, session, readFromForm.call(this, itemIndex));
+	const { transaction, intent } = readFromInput.call(this, itemIndex);
+	return await signItem.call(this, itemIndex, session, transaction, { intent });
 }

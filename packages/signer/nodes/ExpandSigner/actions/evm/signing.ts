@@ -13,6 +13,12 @@ import {
 } from '../../families/evm/transaction';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { chainView } from '../../nonces/tracker';
+import {
+	askedIntentRefusal,
+	intentRequired,
+	missingIntentRefusal,
+	readAskedIntent,
+} from '../../policy/askedIntent';
 import { chainRefusal, checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
@@ -31,6 +37,7 @@ async function signFresh(
 	session: EvmSession,
 	fields: TransactionFields,
 	account: EvmAccount,
+	unbound: boolean,
 ): Promise<FreshSignature> {
 	const node = this.getNode();
 	const chainId = fields.chainId as string;
@@ -49,6 +56,8 @@ async function signFresh(
 	const intent = evmIntent(transaction, account);
 	const refusal = checkIntent(session.policy, intent, session.totals);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	if (unbound && intentRequired(session.policy))
+		throw refusedItem(node, itemIndex, missingIntentRefusal());
 	const held =
 		fields.nonce === undefined && fillIn && session.claims
 			? await session.claims.claim(
@@ -120,23 +129,60 @@ function contentOf(fields: TransactionFields): string {
 	]);
 }
 
-/** Signs one item's transaction, once per payout ID (actions/payout.ts). */
+/**
+ * A From Input Item transaction is held to the intent beside it before anything is asked of the
+ * network: what its fields do (as the policy reads them) against what the form asked.
+ */
+function checkAskedIntent(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+	fields: TransactionFields,
+	account: EvmAccount,
+	intent: unknown,
+): boolean {
+	const asked = readAskedIntent(intent, session.policy);
+	if (asked === undefined) return false;
+	const refusal =
+		asked instanceof Refusal
+			? asked
+			: askedIntentRefusal(
+					asked,
+					// The transaction's own sender, which completeTransaction then holds to the signing account.
+					evmIntent(
+						{ chainId: fields.chainId, to: fields.to, value: fields.value, data: fields.data },
+						{ address: fields.from ?? account.address },
+					),
+					session.policy,
+				);
+	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
+	return true;
+}
+
+/**
+ * Signs one item's transaction, once per payout ID (actions/payout.ts). `fromInput` carries the intent
+ * that travelled with a From Input Item transaction (undefined when it had none).
+ */
 export async function signItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
 	raw: IDataObject,
+	fromInput?: { intent: unknown },
 	deploy = false,
 ): Promise<IDataObject> {
 	const fields = normalizeFields(this.getNode(), itemIndex, raw, deploy);
 	const account = accountOf(this, itemIndex, session);
 	const chainId = fields.chainId as string;
+	const unbound =
+		fromInput !== undefined &&
+		!checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent);
 	return await signOnce.call(this, itemIndex, session.ledger, {
 		chainId,
 		from: account.address,
 		content: contentOf(fields),
 		contentWords: 'recipient, value or data',
-		sign: async () => await signFresh.call(this, itemIndex, session, fields, account),
+		sign: async () => await signFresh.call(this, itemIndex, session, fields, account, unbound),
 		status: async (entry) => {
 			const status = await chainStatus.call(this, itemIndex, session, entry);
 			return { chainStatus: status, alreadySent: status !== 'notSent' };

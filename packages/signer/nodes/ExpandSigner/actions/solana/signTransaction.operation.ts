@@ -7,6 +7,7 @@ import type {
 
 import { itemError } from '../../core';
 import { readWireTransaction, type SolanaTransaction } from '../../families/solana';
+import { INTENT_KEY } from '../../policy/askedIntent';
 import { accountOf } from '../account';
 import { payoutIdProperty } from '../payout';
 import { chainIdProperty, readChainId, rpcOf } from './fields';
@@ -35,7 +36,7 @@ export const description: INodeProperties[] = [
 		default: '={{ $json.data }}',
 		required: true,
 		description:
-			'The unsigned wire transaction, as the Expand operation returned it (its "data" field)',
+			'The unsigned wire transaction, as the Expand operation returned it (its "data" field); the item\'s "intent", what the Expand form asked, binds it: it is signed only if it does that',
 		displayOptions: { show },
 	},
 	{
@@ -81,5 +82,7 @@ export async function execute(
 		account,
 		transaction,
 		rpc: rpcOf.call(this, itemIndex, session, chainId),
+		// The intent an Expand Solana write outputs beside its serialized transaction ("data").
+		fromInput: { intent: this.getInputData()[itemIndex].json[INTENT_KEY] },
 	});
 }

@@ -11,6 +11,12 @@ import {
 	signSolanaTransaction,
 } from '../../families/solana';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
+import {
+	askedIntentRefusal,
+	intentRequired,
+	missingIntentRefusal,
+	readAskedIntent,
+} from '../../policy/askedIntent';
 import { checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { Movement } from '../../policy/vocabulary';
@@ -73,6 +79,8 @@ export async function signSolanaItem(
 		transaction: SolanaTransaction;
 		rpc: SolanaRpc;
 		details?: IDataObject;
+		/** A From Input Item transaction: the intent that travelled with it (undefined when it had none). */
+		fromInput?: { intent: unknown };
 	},
 ): Promise<IDataObject> {
 	const node = this.getNode();
@@ -84,8 +92,14 @@ export async function signSolanaItem(
 		rpcChainReader(rpc),
 	);
 	const { intent } = prepared;
+	const asked = work.fromInput && readAskedIntent(work.fromInput.intent, session.policy);
+	const differs =
+		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, intent, session.policy);
+	if (differs) throw refusedItem(node, itemIndex, differs);
 	const refusal = checkIntent(session.policy, intent, session.totals);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	if (work.fromInput && !asked && intentRequired(session.policy))
+		throw refusedItem(node, itemIndex, missingIntentRefusal());
 	const facts: IDataObject = {
 		encoding: 'base64',
 		blockhash: decodeTransaction(transaction).blockhash,

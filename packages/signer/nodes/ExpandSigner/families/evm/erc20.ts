@@ -1,7 +1,7 @@
-import type { Movement } from '../../policy/vocabulary';
+import type { Movement, MovementAction } from '../../policy/vocabulary';
 
 /** The token operations the policy reads: their 4-byte selectors, argument count, and which argument is the recipient. */
-const OPERATIONS: Record<string, { name: string; words: number; recipient: number }> = {
+const OPERATIONS: Record<string, { name: MovementAction; words: number; recipient: number }> = {
 	'0xa9059cbb': { name: 'transfer', words: 2, recipient: 0 },
 	'0x23b872dd': { name: 'transferFrom', words: 3, recipient: 1 },
 	'0x095ea7b3': { name: 'approve', words: 2, recipient: 0 },
@@ -34,5 +34,7 @@ export function decodeTokenCall(token: string, data: string): Movement | undefin
 		recipient: `0x${addresses[operation.recipient].slice(24)}`,
 		amount: BigInt(`0x${words[words.length - 1]}`),
 		via: operation.name,
+		action: operation.name,
+		...(operation.name === 'transferFrom' ? { owner: `0x${addresses[0].slice(24)}` } : {}),
 	};
 }

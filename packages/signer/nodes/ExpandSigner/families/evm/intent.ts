@@ -20,10 +20,22 @@ export function evmIntent(
 	const opaque: OpaqueCall[] = [];
 	if (to === undefined) {
 		if (value > 0n)
-			movements.push({ asset: 'native', recipient: 'a new contract', amount: value, via: 'value' });
+			movements.push({
+				asset: 'native',
+				recipient: 'a new contract',
+				amount: value,
+				via: 'value',
+				action: 'transfer',
+			});
 	} else {
 		if (value > 0n || data === '0x')
-			movements.push({ asset: 'native', recipient: to, amount: value, via: 'value' });
+			movements.push({
+				asset: 'native',
+				recipient: to,
+				amount: value,
+				via: 'value',
+				action: 'transfer',
+			});
 		if (data !== '0x') {
 			const token = decodeTokenCall(to, data);
 			if (token) movements.push(token);

@@ -36,7 +36,14 @@ function approval(
 	)
 		return undefined;
 	const contract = getAddress(token).toLowerCase();
-	return { asset: contract, contract, recipient: getAddress(spender).toLowerCase(), amount, via };
+	return {
+		asset: contract,
+		contract,
+		recipient: getAddress(spender).toLowerCase(),
+		amount,
+		via,
+		action: 'approve',
+	};
 }
 
 /** Permit2's per-token entries: PermitDetails {token, amount} or TokenPermissions {token, amount}. */

@@ -91,6 +91,7 @@ export async function solanaIntent(
 						recipient: instruction.to,
 						amount: instruction.lamports,
 						via: 'System transfer',
+						action: 'transfer',
 					});
 				break;
 			case 'createTokenAccount':
@@ -102,6 +103,7 @@ export async function solanaIntent(
 						recipient: instruction.owner,
 						amount: cost,
 						via: "rent of the recipient's new token account",
+						action: 'transfer',
 						cost: true,
 					});
 				}
@@ -131,6 +133,7 @@ export async function solanaIntent(
 					recipient,
 					amount: instruction.amount,
 					via: instruction.kind === 'tokenApprove' ? 'SPL Token approve' : 'SPL Token transfer',
+					action: instruction.kind === 'tokenApprove' ? 'approve' : 'transfer',
 				});
 				break;
 			}

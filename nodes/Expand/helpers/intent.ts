@@ -1,0 +1,82 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { chainOf } from '../../shared/catalog/chains';
+import type { IntentPart, OperationSpec, ParameterSpec } from '../../shared/catalog/types';
+import type { ItemParameters } from './parameters';
+import type { PreparedValue } from './validation';
+
+const text = (value: PreparedValue | undefined): string | null =>
+	typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+
+/**
+ * The chain the transaction is for, as the item names it; null for an operation whose chain its
+ * protocol ID sets, which the API decides (Allowed Chain IDs still holds the transaction's own).
+ */
+function chainIdOf(operation: OperationSpec, values: Map<string, PreparedValue>): string | null {
+	if (!operation.chain) return null;
+	const chosen = chainOf(values.get('chainId'), values.get('chainSymbol'));
+	return chosen?.chainId ?? text(values.get('chainId'));
+}
+
+/** The first set value of the parameters that are this part of the intent (one per chain family). */
+function partOf(
+	operation: OperationSpec,
+	values: Map<string, PreparedValue>,
+	part: IntentPart,
+): PreparedValue | undefined {
+	return operation.parameters
+		.filter((spec) => spec.intent === part)
+		.map((spec) => values.get(spec.name))
+		.find((value) => value !== undefined && value !== '');
+}
+
+/** The amount asked: the first set parameter with role `amount` and a unit, counted in the input token. */
+function amountSpecOf(
+	operation: OperationSpec,
+	values: Map<string, PreparedValue>,
+): ParameterSpec | undefined {
+	return operation.parameters.find(
+		(spec) =>
+			spec.role === 'amount' &&
+			spec.unit !== undefined &&
+			spec.tokenEntry !== 'last' &&
+			text(values.get(spec.name)) !== null,
+	);
+}
+
+/**
+ * What a write asked, output beside the API's unsigned transaction as `intent` (docs/outputs.md):
+ * Expand Signer refuses a transaction that does something else. Read from the values sent (amounts
+ * in the smallest unit, as sent) through the catalog's `intent` parts, the amount's role and unit
+ * and the operation's `effect`; nothing here is written per operation. A token is its contract
+ * (mint) address or `native`; a swap names its pair (`tokenIn`, `tokenOut`) and `amountIn`.
+ */
+export function intentOf(operation: OperationSpec, parameters: ItemParameters): IDataObject {
+	const { values } = parameters;
+	const intent: IDataObject = {
+		operation: `${operation.resource}/${operation.operation}`,
+		effect: operation.effect ?? 'call',
+		chainId: chainIdOf(operation, values),
+		sender: text(partOf(operation, values, 'sender')),
+		recipient: text(partOf(operation, values, 'recipient')),
+	};
+	if (operation.parameters.some((spec) => spec.intent === 'owner'))
+		intent.owner = text(partOf(operation, values, 'owner'));
+	const amountSpec = amountSpecOf(operation, values);
+	const amount = amountSpec ? text(values.get(amountSpec.name)) : null;
+	const named = partOf(operation, values, 'token');
+	const tokenValue =
+		named ??
+		(amountSpec?.unit === 'token' && amountSpec.tokenParam
+			? values.get(amountSpec.tokenParam)
+			: undefined);
+	if (Array.isArray(tokenValue)) {
+		intent.tokenIn = text(tokenValue[0] as string);
+		intent.tokenOut = text(tokenValue[tokenValue.length - 1] as string);
+		intent.amountIn = amount;
+		return intent;
+	}
+	intent.token = amountSpec?.unit === 'native' && named === undefined ? 'native' : text(tokenValue);
+	intent.amount = amount;
+	return intent;
+}

@@ -1,0 +1,239 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { shownAddress, type SpendingPolicy } from './policy';
+
+export { intentRequired } from './policy';
+import { Refusal } from './refusal';
+import type { Movement, MovementAction, TransactionIntent } from './vocabulary';
+
+/**
+ * What an Expand write asked, as it travels beside the unsigned transaction (`intent`, written by the
+ * core's nodes/Expand/helpers/intent.ts; docs/outputs.md): the Signer holds the transaction to it.
+ * `transfer`, `approve` and `transferFrom` are effects the Signer reads from the transaction itself;
+ * `call` is one it cannot read (a swap, a deposit, a bridge).
+ */
+export interface AskedIntent {
+	operation: string;
+	effect: MovementAction | 'call';
+	chainId?: string;
+	sender?: string;
+	recipient?: string;
+	owner?: string;
+	/** 'native' or the token's contract (mint) address; a swap's input token. */
+	token?: string;
+	/** In the smallest unit; a swap's amount in. */
+	amount?: bigint;
+}
+
+const EFFECTS = ['transfer', 'approve', 'transferFrom', 'call'];
+
+/** Where the intent travels: the key beside the transaction (the item's own, when the item is the transaction). */
+export const INTENT_KEY = 'intent';
+
+/** What the form did not ask, when the form is not there: an intent that cannot be read is refused, never ignored. */
+function unreadable(reason: string): Refusal {
+	return new Refusal(
+		'intent',
+		`the intent beside the transaction cannot be read (${reason}); it is what the Expand node asked, and the transaction is signed only against it`,
+	);
+}
+
+/**
+ * Reads the intent that travels with a transaction; undefined when there is none. Addresses are
+ * checked with the family's format; amounts are whole numbers in the smallest unit.
+ */
+export function readAskedIntent(
+	value: unknown,
+	policy: SpendingPolicy,
+): AskedIntent | Refusal | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== 'object' || Array.isArray(value)) return unreadable('not an object');
+	const raw = value as IDataObject;
+	const effect = String(raw.effect ?? '');
+	if (!EFFECTS.includes(effect))
+		return unreadable(`effect "${effect}" is none of ${EFFECTS.join(', ')}`);
+	const field = (name: string): string | undefined => {
+		const entry = raw[name];
+		if (entry === undefined || entry === null || entry === '') return undefined;
+		return String(entry).trim();
+	};
+	const asked: AskedIntent = {
+		operation: field('operation') ?? '(not named)',
+		effect: effect as AskedIntent['effect'],
+		chainId: field('chainId'),
+	};
+	// A call's recipient is not compared (a bridge's may be on another chain family).
+	const compared =
+		asked.effect === 'call' ? (['sender'] as const) : (['sender', 'recipient', 'owner'] as const);
+	for (const name of compared) {
+		const address = field(name);
+		if (address === undefined) continue;
+		if (!policy.format.isAddress(address))
+			return unreadable(`${name} "${address}" is not one of ${policy.format.addressKind}`);
+		asked[name] = address;
+	}
+	// A call's token is not compared (a swap path may name symbols); a readable effect's must be an address.
+	const token = field('token') ?? field('tokenIn');
+	if (
+		asked.effect !== 'call' &&
+		token !== undefined &&
+		token !== 'native' &&
+		!policy.format.isAddress(token)
+	)
+		return unreadable(
+			`token "${token}" is neither "native" nor one of ${policy.format.addressKind}`,
+		);
+	asked.token = token;
+	const amount = field('amount') ?? field('amountIn');
+	if (amount !== undefined) {
+		if (!/^\d+$/.test(amount))
+			return unreadable(`amount "${amount}" is not a whole number in the smallest unit`);
+		asked.amount = BigInt(amount);
+	}
+	if (asked.effect !== 'call') {
+		const needed = ['recipient', 'token', 'amount', 'owner'] as const;
+		const missing = needed.filter(
+			(name) => asked[name] === undefined && (name !== 'owner' || asked.effect === 'transferFrom'),
+		);
+		if (missing.length)
+			return unreadable(
+				`${withArticle(asked.effect)} names no ${missing.join(', ')}, so it cannot be compared`,
+			);
+	}
+	return asked;
+}
+
+/** The refusal of a From Input Item transaction that arrives without an intent while one is required. */
+export function missingIntentRefusal(): Refusal {
+	return new Refusal(
+		'requireIntent',
+		'the transaction arrived without the intent an Expand write operation outputs beside it ("intent"), so what it does cannot be held to what was asked; sign what an Expand node built, give the item an intent, or set Require Intent to Never on the credential',
+	);
+}
+
+const withArticle = (word: string) => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+const amountText = (amount: bigint) => `${amount} (smallest unit)`;
+const tokenText = (asset: string) =>
+	asset === 'native' ? 'the native asset' : shownAddress(asset);
+
+/** A movement as the refusal names it. */
+function movementText(movement: Movement): string {
+	return `${movement.via} of ${amountText(movement.amount)} of ${tokenText(movement.asset)} to ${shownAddress(movement.recipient)}`;
+}
+
+/**
+ * The differences between what was asked and what the transaction does, field by field: the
+ * chain, the sender, what it does, the token, the recipient (owner), the amount. For a call the
+ * Signer cannot read: the chain, the sender, no token payment or approval, native value at most the
+ * amount asked, and every contract (program) it calls on Allowed Contracts and Programs.
+ */
+function differences(
+	asked: AskedIntent,
+	done: TransactionIntent,
+	policy: SpendingPolicy,
+): string[] {
+	const key = (address: string) => (address === 'native' ? address : policy.format.key(address));
+	const found: string[] = [];
+	if (asked.chainId !== undefined && asked.chainId !== done.chainId)
+		found.push(`chain: asked ${asked.chainId}, the transaction is for chain ${done.chainId}`);
+	if (asked.sender !== undefined && key(asked.sender) !== key(done.from))
+		found.push(
+			`sender: asked ${shownAddress(asked.sender)}, the transaction is signed by ${shownAddress(done.from)}`,
+		);
+	const payments = done.movements.filter((movement) => !movement.cost);
+	if (asked.effect === 'call') {
+		const tokens = payments.filter((movement) => movement.asset !== 'native');
+		if (tokens.length)
+			found.push(
+				`what it does: asked ${asked.operation}, a call the signer cannot read, but the transaction makes ${tokens.map(movementText).join(', ')}`,
+			);
+		const native = payments
+			.filter((movement) => movement.asset === 'native')
+			.reduce((sum, movement) => sum + movement.amount, 0n);
+		const most = asked.amount ?? 0n;
+		if (native > most)
+			found.push(
+				`native value: asked at most ${amountText(most)}, the transaction sends ${amountText(native)}`,
+			);
+		const called = [
+			...done.opaque.map((call) => call.to),
+			...payments.flatMap((movement) => (movement.contract ? [movement.contract] : [])),
+		];
+		for (const contract of new Set(called)) {
+			if (!policy.contracts.has(key(contract)))
+				found.push(
+					`called contract: ${asked.operation} is a call whose effect the signer cannot read from the transaction, so its contract (program) must be on Allowed Contracts and Programs, and ${shownAddress(contract)} is not`,
+				);
+		}
+		return found;
+	}
+	if (done.opaque.length)
+		found.push(
+			`what it does: asked ${withArticle(asked.effect)}, the transaction also calls ${done.opaque.map((call) => (call.what ? `${call.what} (program ${call.to})` : `contract ${shownAddress(call.to)}`)).join(', ')}`,
+		);
+	if (payments.length !== 1) {
+		found.push(
+			`what it does: asked one ${asked.effect}, the transaction makes ${payments.length ? payments.map(movementText).join(', ') : 'no payment or approval'}`,
+		);
+		return found;
+	}
+	const [payment] = payments;
+	if (payment.action !== asked.effect)
+		found.push(
+			`what it does: asked ${withArticle(asked.effect)}, the transaction makes ${withArticle(payment.via)}`,
+		);
+	if (key(asked.token as string) !== key(payment.asset))
+		found.push(
+			`token: asked ${tokenText(asked.token as string)}, the transaction moves ${tokenText(payment.asset)}`,
+		);
+	if (key(asked.recipient as string) !== key(payment.recipient))
+		found.push(
+			`recipient: asked ${shownAddress(asked.recipient as string)}, the transaction ${payment.action === 'approve' ? 'approves' : 'pays'} ${shownAddress(payment.recipient)}`,
+		);
+	if (asked.effect === 'transferFrom' && key(asked.owner as string) !== key(payment.owner ?? ''))
+		found.push(
+			`owner: asked ${shownAddress(asked.owner as string)}, the transaction takes from ${payment.owner ? shownAddress(payment.owner) : 'another account'}`,
+		);
+	if (asked.amount !== payment.amount)
+		found.push(
+			`amount: asked ${amountText(asked.amount as bigint)}, the transaction ${payment.action === 'approve' ? 'approves' : 'moves'} ${amountText(payment.amount)}`,
+		);
+	return found;
+}
+
+/**
+ * Rent of a token account is a cost of the payment only for the account it pays (or the signer's own);
+ * an account created for anyone else is value handed to them (its owner closes it and keeps the rent).
+ */
+function rentDifferences(
+	asked: AskedIntent,
+	done: TransactionIntent,
+	policy: SpendingPolicy,
+): string[] {
+	const ownAccount = (owner: string) =>
+		policy.format.key(owner) === policy.format.key(done.from) ||
+		(asked.recipient !== undefined &&
+			policy.format.key(owner) === policy.format.key(asked.recipient));
+	const foreign = done.movements.filter(
+		(movement) => movement.cost && !ownAccount(movement.recipient),
+	);
+	return foreign.length
+		? [
+				`what it does: the transaction also pays the rent of a token account for ${foreign.map((movement) => shownAddress(movement.recipient)).join(', ')}, whom the form did not name`,
+			]
+		: [];
+}
+
+/** The refusal of a transaction that does something other than what its intent asked, naming every difference. */
+export function askedIntentRefusal(
+	asked: AskedIntent,
+	done: TransactionIntent,
+	policy: SpendingPolicy,
+): Refusal | undefined {
+	const found = [...differences(asked, done, policy), ...rentDifferences(asked, done, policy)];
+	if (!found.length) return undefined;
+	return new Refusal(
+		'intent',
+		`the transaction is not what the form asked (${asked.operation}): ${found.join('; ')}`,
+	);
+}

@@ -1,0 +1,120 @@
+/**
+ * The intent comparison on its own (policy/askedIntent.ts), for the EVM effects the devnet tests do not
+ * build through a lying API: approve and transferFrom substitutions, a call that turns out to be a
+ * token transfer, native value above what a call asked, and an intent that cannot be read.
+ */
+import { getAddress, Interface } from 'ethers';
+
+import { evmIntent } from '../../packages/signer/nodes/ExpandSigner/families/evm/intent';
+import { EVM_POLICY_FORMAT } from '../../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
+import {
+	askedIntentRefusal,
+	readAskedIntent,
+} from '../../packages/signer/nodes/ExpandSigner/policy/askedIntent';
+import { readPolicy } from '../../packages/signer/nodes/ExpandSigner/policy/policy';
+import { Refusal } from '../../packages/signer/nodes/ExpandSigner/policy/refusal';
+
+const erc20 = new Interface([
+	'function transfer(address,uint256)',
+	'function transferFrom(address,address,uint256)',
+	'function approve(address,uint256)',
+]);
+const TOKEN = getAddress('0x' + '70'.repeat(20));
+const SENDER = getAddress('0x' + '5e'.repeat(20));
+const ASKED = getAddress('0x' + 'a5'.repeat(20));
+const OUTSIDER = getAddress('0x' + 'be'.repeat(20));
+const ROUTER = getAddress('0x' + 'c0'.repeat(20));
+const policy = (fields: Record<string, string> = {}) => readPolicy(fields, EVM_POLICY_FORMAT);
+
+function refusal(intent: Record<string, unknown>, to: string, data: string, value = '0') {
+	const asked = readAskedIntent(intent, policy());
+	if (asked === undefined || asked instanceof Refusal) throw new Error('intent not read');
+	const done = evmIntent({ chainId: '1', to, data, value }, { address: SENDER });
+	return askedIntentRefusal(asked, done, policy({ allowedContracts: ROUTER }))?.message;
+}
+
+test('an approval of another spender or amount is refused, naming both', () => {
+	const intent = {
+		operation: 'fungibletoken/approve',
+		effect: 'approve',
+		chainId: '1',
+		sender: SENDER,
+		recipient: ASKED,
+		token: TOKEN,
+		amount: '5',
+	};
+	expect(refusal(intent, TOKEN, erc20.encodeFunctionData('approve', [ASKED, 5]))).toBeUndefined();
+	expect(
+		refusal(intent, TOKEN, erc20.encodeFunctionData('approve', [OUTSIDER, 2n ** 256n - 1n])),
+	).toBe(
+		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/approve): recipient: asked ${ASKED}, the transaction approves ${OUTSIDER}; amount: asked 5 (smallest unit), the transaction approves ${2n ** 256n - 1n} (smallest unit); nothing was signed`,
+	);
+	// A transfer where an approval was asked is another effect.
+	expect(refusal(intent, TOKEN, erc20.encodeFunctionData('transfer', [ASKED, 5]))).toBe(
+		'Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/approve): what it does: asked an approve, the transaction makes a transfer; nothing was signed',
+	);
+});
+
+test('a transferFrom taking from another owner is refused', () => {
+	const intent = {
+		operation: 'fungibletoken/transferfrom',
+		effect: 'transferFrom',
+		sender: SENDER,
+		owner: ASKED,
+		recipient: SENDER,
+		token: TOKEN,
+		amount: '5',
+	};
+	expect(
+		refusal(intent, TOKEN, erc20.encodeFunctionData('transferFrom', [ASKED, SENDER, 5])),
+	).toBeUndefined();
+	expect(
+		refusal(intent, TOKEN, erc20.encodeFunctionData('transferFrom', [OUTSIDER, SENDER, 5])),
+	).toBe(
+		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transferfrom): owner: asked ${ASKED}, the transaction takes from ${OUTSIDER}; nothing was signed`,
+	);
+});
+
+test('a call the Signer cannot read: on a listed contract and within the native amount asked it passes; a token transfer or more native value is refused', () => {
+	const swap = {
+		operation: 'dex/swap',
+		effect: 'call',
+		sender: SENDER,
+		tokenIn: 'ETH',
+		tokenOut: TOKEN,
+		amountIn: '100',
+	};
+	expect(refusal(swap, ROUTER, '0x12345678', '100')).toBeUndefined();
+	expect(refusal(swap, ROUTER, '0x12345678', '101')).toBe(
+		'Refused by the rule "intent": the transaction is not what the form asked (dex/swap): native value: asked at most 100 (smallest unit), the transaction sends 101 (smallest unit); nothing was signed',
+	);
+	expect(refusal(swap, ROUTER, erc20.encodeFunctionData('transfer', [OUTSIDER, 1]))).toBe(
+		`Refused by the rule "intent": the transaction is not what the form asked (dex/swap): what it does: asked dex/swap, a call the signer cannot read, but the transaction makes transfer of 1 (smallest unit) of ${ROUTER} to ${OUTSIDER}; nothing was signed`,
+	);
+	expect(refusal(swap, TOKEN, '0x12345678')).toBe(
+		`Refused by the rule "intent": the transaction is not what the form asked (dex/swap): called contract: dex/swap is a call whose effect the signer cannot read from the transaction, so its contract (program) must be on Allowed Contracts and Programs, and ${TOKEN} is not; nothing was signed`,
+	);
+});
+
+test('an intent that cannot be read is refused, never ignored', () => {
+	const read = (intent: unknown) => {
+		const result = readAskedIntent(intent, policy());
+		return result instanceof Refusal ? result.message : result;
+	};
+	expect(read(undefined)).toBeUndefined();
+	expect(read('transfer')).toMatch(
+		/^Refused by the rule "intent": the intent beside the transaction cannot be read \(not an object\)/,
+	);
+	expect(read({ effect: 'send' })).toMatch(
+		/effect "send" is none of transfer, approve, transferFrom, call/,
+	);
+	expect(read({ effect: 'transfer', recipient: ASKED, token: TOKEN })).toMatch(
+		/a transfer names no amount, so it cannot be compared/,
+	);
+	expect(read({ effect: 'transfer', recipient: ASKED, token: TOKEN, amount: '1.5' })).toMatch(
+		/amount "1.5" is not a whole number/,
+	);
+	expect(read({ effect: 'transfer', recipient: 'R', token: TOKEN, amount: '1' })).toMatch(
+		/recipient "R" is not one of 0x addresses/,
+	);
+});
