@@ -304,7 +304,7 @@ test('a transaction without an intent is refused while a spending rule is set, a
 	expect(defined.error).toBeUndefined();
 });
 
-test('a swap the Signer cannot read is refused unless its router is on Allowed Contracts and Programs, and signed once it is', async () => {
+test('a swap the Signer cannot read is refused under a spending rule unless its router is on Allowed Contracts and Programs, and signed once it is; with no spending rule it signs as saved workflows did', async () => {
 	const { USDC, DAI } = chain().tokens;
 	const deadline = 2n ** 40n;
 	const swapForm = {
@@ -348,7 +348,10 @@ test('a swap the Signer cannot read is refused unless its router is on Allowed C
 	};
 	const refused = await withApi(
 		tampering,
-		async (url) => await expandThenSign(url, swapForm, SIGN_EVM, { expandSignerApi: evmKey() }),
+		async (url) =>
+			await expandThenSign(url, swapForm, SIGN_EVM, {
+				expandSignerApi: evmKey({ maxPerTransaction: 'native = 1' }),
+			}),
 	);
 	expect(refused.built.intent).toEqual({
 		operation: 'dex/swap',
@@ -372,6 +375,11 @@ test('a swap the Signer cannot read is refused unless its router is on Allowed C
 			}),
 	);
 	expect(listed.signed.error).toBeUndefined();
+	const unguarded = await withApi(
+		tampering,
+		async (url) => await expandThenSign(url, swapForm, SIGN_EVM, { expandSignerApi: evmKey() }),
+	);
+	expect(unguarded.signed.error).toBeUndefined();
 	const daiBefore = await balanceOf(devnet, chain().chainId, treasury().address, DAI.address);
 	await (await provider().broadcastTransaction(listed.signed.rawTransaction as string)).wait();
 	expect(await balanceOf(devnet, chain().chainId, treasury().address, DAI.address)).toBeGreaterThan(

@@ -511,7 +511,7 @@ test('the credential test shows the addresses and the policy in words; a bad key
 	});
 	expect(ok).toEqual({
 		status: 'OK',
-		message: `Valid key. Accounts: #0 ${wallet(0).address}, #1 ${wallet(1).address}, #2 ${wallet(2).address}, …. Policy: chains 901 only; any recipient; calls it cannot read as a payment refused unless their contract is listed (0 in Allowed Contracts and Programs); per transaction at most 2 of the native asset; no per-execution total; total fee at most 0.01 native units per transaction; a transaction from an input item is signed only as the Expand intent beside it asked (chain, sender, SOL or SPL transfer or approval with its token, recipient and amount; a call it cannot read, such as a swap, only with its contract on Allowed Contracts and Programs and no more native value than asked); one without an intent refused (Require Intent). Payout IDs: off (no ledger folder).`,
+		message: `Valid key. Accounts: #0 ${wallet(0).address}, #1 ${wallet(1).address}, #2 ${wallet(2).address}, …. Policy: chains 901 only; any recipient; calls it cannot read as a payment refused unless their contract is listed (0 in Allowed Contracts and Programs); per transaction at most 2 of the native asset; no per-execution total; total fee at most 0.01 native units per transaction; a transaction from an input item is signed only as the Expand intent beside it asked (chain, sender, SOL or SPL transfer or approval with its token, recipient and amount; a call it cannot read, such as a swap, with no more native value than asked and only with its contract on Allowed Contracts and Programs); one without an intent refused (Require Intent). Payout IDs: off (no ledger folder).`,
 	});
 	const single = await expandSolanaKeyTest.call({} as never, {
 		id: '1',

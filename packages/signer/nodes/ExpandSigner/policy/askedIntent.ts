@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { shownAddress, type SpendingPolicy } from './policy';
+import { shownAddress, spendingRuleSet, type SpendingPolicy } from './policy';
 
 export { intentRequired } from './policy';
 import { Refusal } from './refusal';
@@ -125,7 +125,9 @@ function movementText(movement: Movement): string {
  * The differences between what was asked and what the transaction does, field by field: the
  * chain, the sender, what it does, the token, the recipient (owner), the amount. For a call the
  * Signer cannot read: the chain, the sender, no token payment or approval, native value at most the
- * amount asked, and every contract (program) it calls on Allowed Contracts and Programs.
+ * amount asked, and while a spending rule is set every contract (program) it calls on Allowed
+ * Contracts and Programs (without one, a saved workflow's swap keeps signing as it did; the
+ * credential Test says it is not covered).
  */
 function differences(
 	asked: AskedIntent,
@@ -160,7 +162,7 @@ function differences(
 			...payments.flatMap((movement) => (movement.contract ? [movement.contract] : [])),
 		];
 		for (const contract of new Set(called)) {
-			if (!policy.contracts.has(key(contract)))
+			if (spendingRuleSet(policy) && !policy.contracts.has(key(contract)))
 				found.push(
 					`called contract: ${asked.operation} is a call whose effect the signer cannot read from the transaction, so its contract (program) must be on Allowed Contracts and Programs, and ${shownAddress(contract)} is not`,
 				);

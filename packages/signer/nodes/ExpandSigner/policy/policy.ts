@@ -186,14 +186,20 @@ export function guarded(policy: SpendingPolicy): boolean {
 }
 
 /**
- * Whether a From Input Item transaction must arrive with an intent (credential field Require Intent):
- * by default while a spending rule is set. Allowed Chain IDs alone does not require one, so a
- * credential that only pins chains keeps signing transactions a workflow builds itself.
+ * Whether a spending rule is set: an amount limit, the recipient list or Allowed Contracts and
+ * Programs. Then a call the intent cannot bind (a swap) needs its contract listed, and Require Intent
+ * applies by default. Allowed Chain IDs alone is none, so a credential that only pins chains keeps
+ * signing what its saved workflows signed.
  */
+export function spendingRuleSet(policy: SpendingPolicy): boolean {
+	return guarded(policy) || policy.contracts.size > 0;
+}
+
+/** Whether a From Input Item transaction must arrive with an intent (credential field Require Intent). */
 export function intentRequired(policy: SpendingPolicy): boolean {
 	if (policy.requireIntent === 'always') return true;
 	if (policy.requireIntent === 'never') return false;
-	return guarded(policy) || policy.contracts.size > 0;
+	return spendingRuleSet(policy);
 }
 
 /** Whether any policy field is set: then what the Signer cannot read is refused rather than signed. */
@@ -253,7 +259,7 @@ export function describePolicy(policy: SpendingPolicy): string {
 				]
 			: []),
 		`total fee at most ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)} native units per transaction`,
-		`a transaction from an input item is signed only as the Expand intent beside it asked (chain, sender, ${policy.format.gasRules ? 'native or ERC-20 transfer, transferFrom or approve' : 'SOL or SPL transfer or approval'} with its token, recipient and amount; a call it cannot read, such as a swap, only with its contract on Allowed Contracts and Programs and no more native value than asked)`,
+		`a transaction from an input item is signed only as the Expand intent beside it asked (chain, sender, ${policy.format.gasRules ? 'native or ERC-20 transfer, transferFrom or approve' : 'SOL or SPL transfer or approval'} with its token, recipient and amount; a call it cannot read, such as a swap, with no more native value than asked${spendingRuleSet(policy) ? ' and only with its contract on Allowed Contracts and Programs' : ' (NOT COVERED: with no spending rule, which contract it calls and what the call does)'})`,
 		intentRequired(policy)
 			? 'one without an intent refused (Require Intent)'
 			: 'NOT COVERED: one without an intent is signed on the rules above alone (Require Intent)',
