@@ -13,7 +13,7 @@ import {
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
-import type { Movement } from '../../policy/vocabulary';
+import type { Movement, SignedTransaction } from '../../policy/vocabulary';
 import { signOnce } from '../payout';
 import type { SolanaSession } from './session';
 
@@ -84,7 +84,7 @@ export async function signSolanaItem(
 		rpcChainReader(rpc),
 	);
 	const { intent } = prepared;
-	const refusal = checkIntent(session.policy, intent, session.totals);
+	const refusal = checkIntent(session.policy, intent);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	const facts: IDataObject = {
 		encoding: 'base64',
@@ -100,13 +100,21 @@ export async function signSolanaItem(
 		from: account.address,
 		content: contentOf(intent.movements),
 		contentWords: 'recipient, amount or asset',
-		sign: async () => ({
-			signed: {
-				...(await signSolanaTransaction(account, prepared.transaction, chainId)),
-				...facts,
-			},
-			keep: () => session.totals.add(intent),
-		}),
+		sign: async () => {
+			// Counted before signing, so concurrent executions and processes never pass a total together.
+			const reserved = await session.spending.reserve(intent, itemIndex);
+			if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
+			let signed: SignedTransaction | undefined;
+			try {
+				signed = {
+					...(await signSolanaTransaction(account, prepared.transaction, chainId)),
+					...facts,
+				};
+			} finally {
+				if (!signed) await reserved.release();
+			}
+			return { signed, keep: () => undefined, discard: reserved.release };
+		},
 		status: async (entry) => {
 			const status = await chainStatus.call(this, itemIndex, rpc, entry);
 			return { chainStatus: status, alreadySent: status === 'landed' };
