@@ -15,12 +15,16 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { address, generateKeyPairSigner } from '@solana/kit';
-import { Wallet } from 'ethers';
+import { HDNodeWallet, Wallet } from 'ethers';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { budgetClock } from '../../packages/signer/nodes/ExpandSigner/ledger/clock';
+import {
+	expandSignerKeyTest,
+	expandSolanaKeyTest,
+} from '../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
 import { ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec } from '../helpers/n8n';
 
 const ROOT = join(__dirname, '..', '..');
@@ -58,11 +62,14 @@ interface Family {
 	send(raw: string): Promise<void>;
 	balance(owner: string): Promise<bigint>;
 	recipient(): Promise<string>;
+	/** Parameters that fix what a signature depends on besides the payment (EVM: the nonce), so two processes sign one payout alike. */
+	fixed(account: number): Promise<IDataObject>;
 	/** The chain's JSON-RPC URL, and the request each item of a payment makes once, right before its checks. */
 	rpcUrl(): string;
 	lastRequest: string;
 	/** Accounts: for the two-node test, the single executions, the resumed one, the race. */
 	accounts: { a: number; b: number; race: number[] };
+	keyTest: typeof expandSignerKeyTest;
 	/** Smallest units per whole unit. */
 	unit: bigint;
 }
@@ -101,9 +108,23 @@ const evm: Family = {
 	balance: async (owner) =>
 		BigInt(await devnet.rpc<string>('31337', 'eth_getBalance', [owner, 'latest'])),
 	recipient: async () => Wallet.createRandom().address,
+	fixed: async (account) => ({
+		additionalFields: {
+			nonce: String(
+				BigInt(
+					await devnet.rpc<string>('31337', 'eth_getTransactionCount', [
+						HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${account}`)
+							.address,
+						'pending',
+					]),
+				),
+			),
+		},
+	}),
 	rpcUrl: () => devnet.chains.find((chain) => String(chain.chainId) === '31337')?.rpcUrl as string,
 	lastRequest: 'eth_estimateGas',
 	accounts: { a: 15, b: 16, race: [17, 18, 19] },
+	keyTest: expandSignerKeyTest,
 	unit: 10n ** 18n,
 };
 
@@ -133,9 +154,11 @@ const solana: Family = {
 	},
 	balance: async (owner) => devnet.solana.chain.balance(address(owner)),
 	recipient: async () => (await generateKeyPairSigner()).address,
+	fixed: async () => ({}),
 	rpcUrl: () => devnet.solana.rpcUrl,
 	lastRequest: 'getLatestBlockhash',
 	accounts: { a: 0, b: 1, race: [2, 3, 4] },
+	keyTest: expandSolanaKeyTest,
 	unit: 10n ** 9n,
 };
 
@@ -193,9 +216,11 @@ async function payOnce(
 	policy: IDataObject,
 	executionId?: string,
 	baseUrl?: string,
+	extra: IDataObject = {},
 ): Promise<IDataObject[]> {
-	return (await pay(family, [family.pay('Sign', account)], items, policy, executionId, baseUrl))
-		.Sign;
+	const node = family.pay('Sign', account);
+	const sign = { ...node, parameters: { ...node.parameters, ...extra } as INodeParameters };
+	return (await pay(family, [sign], items, policy, executionId, baseUrl)).Sign;
 }
 
 /** The run as another OS process (test/helpers/signerProcess.ts), loaded and waiting: `go()` runs it. */
@@ -238,10 +263,11 @@ function processRun(
 	policy: IDataObject,
 	executionId?: string,
 	baseUrl?: string,
+	extra: IDataObject = {},
 ): Run {
 	return {
 		items,
-		parameters: family.pay('Sign', account).parameters as INodeParameters,
+		parameters: { ...family.pay('Sign', account).parameters, ...extra } as INodeParameters,
 		credentials: credentials(family, policy, baseUrl),
 		executionId,
 	};
@@ -519,4 +545,71 @@ describe.each([evm, solana])('$name', (family) => {
 		expect(await at('2026-03-02T08:00:00Z', ['0.9'])).toEqual(['signed']);
 		expect(await received(family, payments)).toBe(units(family, '2.3'));
 	}, 90_000);
+
+	test('a payout ID signed in two OS processes at once counts once: the signature given up is given back, and a repeat counts nothing', async () => {
+		const folder = newFolder();
+		const policy = { maxPerDay: 'native = 1.5', payoutLedgerFolder: folder };
+		const payment = { to: await family.recipient(), amount: '0.6' };
+		const account = family.accounts.b;
+		const extra = { payoutId: `invoice-${family.name}`, ...(await family.fixed(account)) };
+		// Both are signing (past the ledger's first read) before either records the payout ID.
+		const apis = await lockstepApis(family, 2);
+		const other = await otherProcess(
+			processRun(family, account, [payment], policy, `payout-${family.name}`, apis[1], extra),
+		);
+		const [[there], [here]] = await Promise.all([
+			other.go(),
+			payOnce(family, account, [payment], policy, undefined, apis[0], extra),
+		]);
+		expect([there.error, here.error]).toEqual([undefined, undefined]);
+		expect([there.repeat, here.repeat].sort()).toEqual([false, true]);
+		expect(here.rawTransaction).toBe(there.rawTransaction);
+		await family.send(here.rawTransaction as string);
+		const [again] = await payOnce(family, account, [payment], policy, undefined, undefined, extra);
+		expect([again.repeat, again.rawTransaction]).toEqual([true, here.rawTransaction]);
+		// 0.9 more is within 1.5 only if the payout counted once: neither the signature given up nor the repeats count.
+		const more = { to: await family.recipient(), amount: '0.9' };
+		const last = await payOnce(family, account, [more], policy);
+		expect(outcome(last)).toEqual(['signed']);
+		await sendSigned(family, last);
+		expect(await received(family, [payment, more])).toBe(units(family, '1.5'));
+		const changes = readdirSync(folder)
+			.filter((name) => name.startsWith('expand-spending-'))
+			.map((name) => BigInt(JSON.parse(readFileSync(join(folder, name), 'utf8')).change as string));
+		expect(changes.reduce((sum, change) => sum + change, 0n)).toBe(units(family, '1.5'));
+	}, 120_000);
+
+	test('the credential Test says which budgets apply and where they are counted; a budget without the Payout Ledger Folder is refused, nothing signed', async () => {
+		const test = async (data: IDataObject) =>
+			await family.keyTest.call({} as never, {
+				id: '1',
+				name: 'k',
+				type: family.keyCredential,
+				data: { ...family.key(), ...data } as never,
+			});
+		const counted = await test({
+			maxPerExecution: 'native = 1',
+			maxPerDay: 'native = 2',
+			maxPer30Days: 'native = 10',
+			payoutLedgerFolder: '/srv/ledger',
+		});
+		expect(counted.status).toBe('OK');
+		expect(counted.message).toContain(
+			'per execution at most 1 of the native asset (counted in the Payout Ledger Folder over every Signer node of the execution with this credential, wherever it resumes); per UTC day (calendar day, from 00:00 UTC) at most 2 of the native asset; per 30 days (rolling: today and the 29 UTC days before) at most 10 of the native asset; these budgets are counted in the Payout Ledger Folder over every execution and process using it, per chain, from just before signing, and given back when a signature does not leave the node;',
+		);
+		const inMemory = await test({ maxPerExecution: 'native = 1' });
+		expect(inMemory.message).toContain(
+			"per execution at most 1 of the native asset (counted in this n8n process's memory only, with no Payout Ledger Folder: an execution resumed after a restart or on another worker, or after 10000 later executions in this process, counts from zero);",
+		);
+		const message =
+			'The policy fields "maxPerDay" and "maxPer30Days" need the Payout Ledger Folder, where the spending of every execution and process is counted; without it they cannot be counted, so nothing is signed. Set the folder or clear "maxPer30Days"';
+		expect(await test({ maxPer30Days: 'native = 10' })).toEqual({ status: 'Error', message });
+		const refused = await payOnce(
+			family,
+			family.accounts.a,
+			[{ to: await family.recipient(), amount: '0.1' }],
+			{ maxPer30Days: 'native = 10' },
+		);
+		expect(refused).toEqual([{ error: `${message} (item 0)` }]);
+	}, 60_000);
 });
