@@ -289,7 +289,10 @@ async function lockstepApis(family: Family, processes: number): Promise<string[]
 			rounds.set(round, entry);
 		}
 		if (++entry.arrived >= processes) entry.open();
-		return Promise.race([entry.opened, new Promise((resolve) => setTimeout(resolve, 5000))]);
+		return Promise.race([
+			entry.opened,
+			new Promise((resolve) => setTimeout(resolve, 5000).unref()),
+		]);
 	};
 	const body = (request: IncomingMessage) =>
 		new Promise<string>((resolve) => {
@@ -493,7 +496,7 @@ describe.each([evm, solana])('$name', (family) => {
 		expect(await received(family, batches.flat())).toBe(units(family, '0.9'));
 		// The log: each total is the one before plus its change.
 		const entries = readdirSync(folder)
-			.filter((name) => name.startsWith('expand-spending-'))
+			.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
 			.map((name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as IDataObject)
 			.sort((a, b) => Number(a.seq) - Number(b.seq));
 		// In lockstep, each round's three reservations were decided together: one of each process, in some order.
@@ -574,7 +577,7 @@ describe.each([evm, solana])('$name', (family) => {
 		await sendSigned(family, last);
 		expect(await received(family, [payment, more])).toBe(units(family, '1.5'));
 		const changes = readdirSync(folder)
-			.filter((name) => name.startsWith('expand-spending-'))
+			.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
 			.map((name) => BigInt(JSON.parse(readFileSync(join(folder, name), 'utf8')).change as string));
 		expect(changes.reduce((sum, change) => sum + change, 0n)).toBe(units(family, '1.5'));
 	}, 120_000);

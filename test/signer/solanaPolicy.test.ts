@@ -24,7 +24,7 @@ import {
 	transferTokenTransaction,
 } from '../../packages/signer/nodes/ExpandSigner/families/solana';
 import { checkIntent } from '../../packages/signer/nodes/ExpandSigner/policy/check';
-import { MemoryCounter } from '../../packages/signer/nodes/ExpandSigner/policy/spending';
+import { MemoryCounter } from '../../packages/signer/nodes/ExpandSigner/ledger/spending';
 import {
 	PolicyError,
 	describePolicy,

@@ -4,7 +4,7 @@ import { PayoutLedger } from '../ledger/payoutLedger';
 import { SharedFolder } from '../ledger/sharedFolder';
 import { NonceClaims } from '../nonces/claims';
 import type { SpendingPolicy } from '../policy/policy';
-import { FolderCounter, MemoryCounter, type SpendingCounter } from '../policy/spending';
+import { FolderCounter, MemoryCounter, type SpendingCounter } from '../ledger/spending';
 import type { Keyring } from '../policy/vocabulary';
 
 /** What the items of one execution share in every chain family: the accounts, the policy and what it counts, the payout ledger. */

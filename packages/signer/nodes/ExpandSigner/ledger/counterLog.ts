@@ -79,11 +79,33 @@ export class CounterLog {
 		return new Map(totals.map(([bucket, amount]) => [bucket, BigInt(amount)]));
 	}
 
-	/** The newest entry: its number and totals (0 and none before the first). */
+	private get hintKey(): string {
+		return `${this.folder.folder}\n${this.name}`;
+	}
+
+	/**
+	 * The newest entry: its number and totals (0 and none before the first). The search starts at the
+	 * newest number this process or the log's `-newest` file knows; that entry must exist (entries are
+	 * never removed), so a folder cleaned of old entries still counts on from the newest one, and one
+	 * whose newest entries are gone is refused rather than counted from zero.
+	 */
 	private async newest(itemIndex: number): Promise<{ seq: number; totals: Buckets }> {
-		let low = heads.get(this.name) ?? 0;
+		const path = await this.folder.file(`${this.name}-newest.json`, itemIndex);
+		const recorded = await this.folder.read<{ seq?: unknown }>(
+			path,
+			itemIndex,
+			'the newest-entry file of a spending log',
+			this.rule,
+		);
+		const known = Number.isSafeInteger(recorded?.seq) ? (recorded?.seq as number) : 0;
+		let low = Math.max(heads.get(this.hintKey) ?? 0, known);
 		let totals = low ? await this.entry(low, itemIndex) : new Map<string, bigint>();
-		if (!totals) [low, totals] = [0, new Map<string, bigint>()];
+		if (!totals)
+			throw this.broken(
+				itemIndex,
+				await this.path(low, itemIndex),
+				'is gone, though the log had reached it',
+			);
 		let high = low + 1;
 		for (let step = 1; ; step *= 2) {
 			const found = await this.entry(low + step, itemIndex);
@@ -103,8 +125,8 @@ export class CounterLog {
 	}
 
 	private remember(seq: number): void {
-		heads.delete(this.name);
-		heads.set(this.name, seq);
+		heads.delete(this.hintKey);
+		heads.set(this.hintKey, seq);
 		if (heads.size > KEPT_HEADS) heads.delete(heads.keys().next().value as string);
 	}
 
@@ -137,7 +159,12 @@ export class CounterLog {
 				itemIndex,
 			);
 			this.remember(seq + 1);
-			if (created) return undefined;
+			if (created) {
+				await this.folder.overwrite(await this.folder.file(`${this.name}-newest.json`, itemIndex), {
+					seq: seq + 1,
+				});
+				return undefined;
+			}
 		}
 		throw refusedItem(
 			this.node,

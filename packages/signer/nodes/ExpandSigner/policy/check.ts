@@ -81,7 +81,7 @@ function unreadRefusal(policy: SpendingPolicy, intent: TransactionIntent): Refus
 /**
  * The chain, recipient and per-transaction amount rules of the policy. The fee rules depend on the
  * chain family and are checked there; the hard rules (chain ID above 0, a recipient) before anything
- * else; the totals over time (policy/spending.ts) right before signing.
+ * else; the totals over time (ledger/spending.ts) right before signing.
  * Returns the first rule broken, if any.
  */
 export function checkIntent(

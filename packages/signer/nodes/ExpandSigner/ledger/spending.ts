@@ -1,19 +1,19 @@
 import type { INode } from 'n8n-workflow';
 
 import { formatUnits } from '../core';
-import { budgetClock } from '../ledger/clock';
-import { type Buckets, CounterLog } from '../ledger/counterLog';
-import type { SharedFolder } from '../ledger/sharedFolder';
-import { amountText, movedPerAsset, movedWords } from './check';
+import { budgetClock } from './clock';
+import { type Buckets, CounterLog } from './counterLog';
+import type { SharedFolder } from './sharedFolder';
+import { amountText, movedPerAsset, movedWords } from '../policy/check';
 import {
 	type AssetLimit,
 	assetName,
 	EXECUTIONS_IN_MEMORY,
 	limitFor,
 	type SpendingPolicy,
-} from './policy';
-import { Refusal } from './refusal';
-import type { TransactionIntent } from './vocabulary';
+} from '../policy/policy';
+import { Refusal } from '../policy/refusal';
+import type { TransactionIntent } from '../policy/vocabulary';
 
 /** What a signature about to be made has counted; given back when it does not leave the node. */
 export interface Reservation {
