@@ -8,7 +8,7 @@
  * left. Every signed transaction is sent, so balances show what left the wallet.
  */
 import { type ChildProcess, spawn } from 'child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'fs';
+import { mkdtempSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'fs';
 import { type IncomingMessage, type Server, createServer } from 'http';
 import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
@@ -614,5 +614,57 @@ describe.each([evm, solana])('$name', (family) => {
 			{ maxPer30Days: 'native = 10' },
 		);
 		expect(refused).toEqual([{ error: `${message} (item 0)` }]);
+	}, 60_000);
+
+	test('a spending log cleaned of old entries counts on from the newest; one whose newest entry is gone or edited is refused, nothing signed', async () => {
+		budgetClock.now = () => new Date('2026-05-05T10:00:00Z');
+		const folder = newFolder();
+		const policy = { maxPerDay: 'native = 1', payoutLedgerFolder: folder };
+		const payOne = async (amount: string) => {
+			const items = await payOnce(
+				family,
+				family.accounts.a,
+				[{ to: await family.recipient(), amount }],
+				policy,
+			);
+			await sendSigned(family, items);
+			return outcome(items)[0];
+		};
+		for (let run = 0; run < 3; run++) expect(await payOne('0.3')).toBe('signed');
+		const numbered = () =>
+			readdirSync(folder)
+				.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
+				.sort((a, b) => Number(/(\d+)\.json$/.exec(a)?.[1]) - Number(/(\d+)\.json$/.exec(b)?.[1]));
+		const [first, second, newest] = numbered();
+		unlinkSync(join(folder, first));
+		unlinkSync(join(folder, second));
+		// A new process (no memory of the log) counts on from the newest entry the log recorded.
+		const fresh = await otherProcess({
+			...processRun(
+				family,
+				family.accounts.a,
+				[{ to: await family.recipient(), amount: '0.3' }],
+				policy,
+			),
+			now: '2026-05-05T10:00:00Z',
+		});
+		const [counted] = await fresh.go();
+		expect(counted.error).toBe(
+			`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('0.9')} spent on 2026-05-05 (UTC), ${amountText('0.1')} left; nothing was signed (item 0)`,
+		);
+		expect(await payOne('0.1')).toBe('signed');
+
+		const [latest] = numbered().slice(-1);
+		const saved = readFileSync(join(folder, latest), 'utf8');
+		unlinkSync(join(folder, latest));
+		const broken = (why: string) =>
+			`Refused by the rule "maxPerDay": the spending log entry ${join(folder, latest)} ${why}, so what was spent cannot be known; check the folder by hand; nothing was signed (item 0)`;
+		expect(await payOne('0.01')).toBe(broken('is gone, though the log had reached it'));
+		writeFileSync(
+			join(folder, latest),
+			saved.replace(/"totals":\{"2026-05-05":"\d+"\}/, '"totals":{"2026-05-05":"-1"}'),
+		);
+		expect(await payOne('0.01')).toBe(broken('holds a total that is not a whole number'));
+		expect(newest).not.toBe(latest);
 	}, 60_000);
 });
