@@ -29,8 +29,9 @@ const MAX_ATTEMPTS = 100;
  * To change the totals, the newest entry n is read and n + 1 is created with the new totals; if
  * another execution or process created n + 1 first, the create fails and the change is decided again
  * on its totals. So every change is decided on the totals it replaces, in every process sharing the
- * folder, and a restart loses nothing. The newest entry is found from this process's last known one
- * (or from 1) by doubling steps, then bisection: entries are never removed, so they have no gaps.
+ * folder, and a restart loses nothing. The newest entry is found from the newest number this process
+ * or the log's `-newest` file knows, by doubling steps, then bisection: each entry is created only
+ * after the one before it, so above that number there are no gaps.
  */
 export class CounterLog {
 	constructor(
