@@ -17,7 +17,7 @@ import {
 	normalizeFields,
 	signTransaction,
 } from '../packages/signer/nodes/ExpandSigner/families/evm/transaction';
-import { checkIntent, ExecutionTotals } from '../packages/signer/nodes/ExpandSigner/policy/check';
+import { checkIntent } from '../packages/signer/nodes/ExpandSigner/policy/check';
 import { EVM_POLICY_FORMAT } from '../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
 import { readPolicy } from '../packages/signer/nodes/ExpandSigner/policy/policy';
 import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../scripts/engine/n8n';
@@ -82,15 +82,13 @@ async function signer(): Promise<number> {
 		{ allowedRecipients: '', maxPerTransaction: `native = 1\n${token}:6 = 1000000` },
 		EVM_POLICY_FORMAT,
 	);
-	const totals = new ExecutionTotals();
 	for (let index = 0; index < items.length; index++) {
 		const fields = normalizeFields(node, index, items[index]);
 		const transaction = await completeTransaction(node, index, fields, account, undefined);
 		checkFees(node, index, transaction, policy);
 		const intent = evmIntent(transaction, account);
-		if (checkIntent(policy, intent, totals)) throw new Error('refused');
+		if (checkIntent(policy, intent)) throw new Error('refused');
 		signTransaction(account, transaction);
-		totals.add(intent);
 	}
 	return Number(process.hrtime.bigint() - start) / 1e6;
 }

@@ -186,9 +186,10 @@ let executions = 0;
 function createAdditionalData(
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	workflowData: object,
+	// Given: this run continues that execution, as n8n resumes one after a Wait node or a restart.
+	executionId = `test-execution-${++executions}`,
 ): IWorkflowExecuteAdditionalData {
 	// Each run is an execution of its own, as in n8n (the Signer keeps its per-execution totals by this ID).
-	const executionId = `test-execution-${++executions}`;
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData as never);
 	return {
 		executionId,
@@ -244,6 +245,7 @@ export function expandCredentials(
 export async function runPipeline(
 	specs: NodeSpec[],
 	credentials: Record<string, ICredentialDataDecryptedObject>,
+	executionId?: string,
 ): Promise<RunResult> {
 	const nodes: INode[] = specs.map((spec, index) => ({
 		id: `node-${index}`,
@@ -265,7 +267,7 @@ export async function runPipeline(
 			main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]],
 		};
 	}
-	return await runWorkflow(nodes, connections, credentials);
+	return await runWorkflow(nodes, connections, credentials, executionId);
 }
 
 export interface SingleNodeOptions {
@@ -331,6 +333,7 @@ export async function runWorkflow(
 	nodes: INode[],
 	connections: IConnections,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
+	executionId?: string,
 ): Promise<RunResult> {
 	prepareEngine();
 	const workflowData = {
@@ -342,7 +345,7 @@ export async function runWorkflow(
 		settings: { executionOrder: 'v1' as const },
 	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes });
-	const additionalData = createAdditionalData(credentials, workflowData);
+	const additionalData = createAdditionalData(credentials, workflowData, executionId);
 
 	const run = await new WorkflowExecute(additionalData, 'manual').run({
 		workflow,

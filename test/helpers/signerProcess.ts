@@ -3,20 +3,27 @@
  * processes (test/signer/nonceClaims.test.ts). The run (items, credentials) comes as JSON in the
  * first argument; the process loads the engine, prints "ready", waits for a line on stdin so the
  * test can start it together with its own run, then prints the Sign node's items as one JSON line.
+ * Also test/signer/budgets.test.ts: a run may continue an execution of another process.
  */
 import { createInterface } from 'readline';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { budgetClock } from '../../packages/signer/nodes/ExpandSigner/ledger/clock';
 import { ITEMS, SIGNER, releaseEngine, runPipeline } from '../../scripts/engine/n8n';
 
 interface Run {
 	items: IDataObject[];
 	parameters: INodeParameters;
 	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/** The execution this run is (as n8n resumes one after a Wait node or a restart); a new one if not given. */
+	executionId?: string;
+	/** The time budgets are counted at (ISO); the clock's if not given. */
+	now?: string;
 }
 
 async function main() {
 	const run = JSON.parse(process.argv[2]) as Run;
+	if (run.now) budgetClock.now = () => new Date(run.now as string);
 	const lines = createInterface({ input: process.stdin });
 	const go = new Promise<void>((resolve) => lines.once('line', () => resolve()));
 	process.stdout.write('ready\n');
@@ -28,6 +35,7 @@ async function main() {
 			{ name: 'Sign', type: SIGNER, parameters: run.parameters, continueOnFail: true },
 		],
 		run.credentials,
+		run.executionId,
 	);
 	process.stdout.write(
 		`${JSON.stringify({ error: result.error?.message, items: result.error ? [] : result.output('Sign').map((item) => item.json) })}\n`,

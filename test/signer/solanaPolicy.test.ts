@@ -23,10 +23,8 @@ import {
 	transferSolTransaction,
 	transferTokenTransaction,
 } from '../../packages/signer/nodes/ExpandSigner/families/solana';
-import {
-	ExecutionTotals,
-	checkIntent,
-} from '../../packages/signer/nodes/ExpandSigner/policy/check';
+import { checkIntent } from '../../packages/signer/nodes/ExpandSigner/policy/check';
+import { MemoryCounter } from '../../packages/signer/nodes/ExpandSigner/ledger/spending';
 import {
 	PolicyError,
 	describePolicy,
@@ -112,13 +110,10 @@ test("recipient allowlist: an allowed wallet passes (SOL, and USDC with its new 
 		checkIntent(
 			rules,
 			(await prepareSolanaTransaction(sol, '901', account(), rpcChainReader(rpc))).intent,
-			new ExecutionTotals(),
 		),
 	).toBeUndefined();
-	expect(
-		checkIntent(rules, await usdcTransfer(allowed, 5_000_000n), new ExecutionTotals()),
-	).toBeUndefined();
-	const refusal = checkIntent(rules, await usdcTransfer(other, 5_000_000n), new ExecutionTotals());
+	expect(checkIntent(rules, await usdcTransfer(allowed, 5_000_000n))).toBeUndefined();
+	const refusal = checkIntent(rules, await usdcTransfer(other, 5_000_000n));
 	expect(refusal?.message).toBe(
 		`Refused by the rule "allowedRecipients": the recipient ${other} (rent of the recipient's new token account of the native asset) is not on the allowed list; nothing was signed`,
 	);
@@ -154,7 +149,6 @@ test('with an allowlist, an instruction the signer cannot read is refused, namin
 	const refusal = checkIntent(
 		policy({ allowedRecipients: devnet.solana.wallets[1].address }),
 		intent,
-		new ExecutionTotals(),
 	);
 	expect(refusal?.message).toMatch(
 		new RegExp(
@@ -171,14 +165,16 @@ test('per-transaction and per-execution limits in whole USDC; the fee ceiling in
 		maxPerTransaction: `${usdc}:6 = 100`,
 		maxPerExecution: `${usdc}:6 = 150`,
 	});
-	const totals = new ExecutionTotals();
-	expect(checkIntent(rules, await usdcTransfer(recipient, 100_000_001n), totals)?.message).toMatch(
+	const totals = new MemoryCounter(rules, { executionId: 'limits', credentialId: 'solana' });
+	expect(checkIntent(rules, await usdcTransfer(recipient, 100_000_001n))?.message).toMatch(
 		/rule "maxPerTransaction": SPL Token transfer of 100\.000001 \(100000001 in the smallest unit\) of token .* is above the limit of 100 per transaction/,
 	);
 	const first = await usdcTransfer(recipient, 100_000_000n);
-	expect(checkIntent(rules, first, totals)).toBeUndefined();
-	totals.add(first);
-	expect(checkIntent(rules, await usdcTransfer(recipient, 60_000_000n), totals)?.message).toMatch(
+	expect(checkIntent(rules, first)).toBeUndefined();
+	expect(await totals.reserve(first)).not.toBeInstanceOf(Error);
+	expect(
+		((await totals.reserve(await usdcTransfer(recipient, 60_000_000n))) as Error).message,
+	).toMatch(
 		/rule "maxPerExecution": .* would bring this execution's total on chain 901 to 160, above the limit of 150/,
 	);
 
@@ -192,7 +188,7 @@ test('per-transaction and per-execution limits in whole USDC; the fee ceiling in
 	const intent = (await prepareSolanaTransaction(pricey, '901', account(), rpcChainReader(rpc)))
 		.intent;
 	expect(intent.maxFee).toBe(5000n + (60_000_000n * 200_000n) / 1_000_000n);
-	expect(checkIntent(policy({}), intent, new ExecutionTotals())?.message).toBe(
+	expect(checkIntent(policy({}), intent)?.message).toBe(
 		'Refused by the rule "maxTotalFee": the fee can reach 0.012005 native units (12005000 lamports), above the limit of 0.01; nothing was signed',
 	);
 });

@@ -18,7 +18,7 @@ export function payoutIdProperty(operation: string): INodeProperties {
 	};
 }
 
-/** A transaction signed for an item and not yet passed on: `keep` once it is, `discard` (giving up what it holds, a nonce claim) when it is dropped. */
+/** A transaction signed for an item and not yet passed on: `keep` once it is, `discard` (giving up what it holds: a nonce claim, its counted amounts) when it is dropped. */
 export interface FreshSignature {
 	signed: SignedTransaction;
 	keep(): void;

@@ -3,25 +3,19 @@ import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-work
 import { PayoutLedger } from '../ledger/payoutLedger';
 import { SharedFolder } from '../ledger/sharedFolder';
 import { NonceClaims } from '../nonces/claims';
-import { type ExecutionTotals, executionTotals } from '../policy/check';
 import type { SpendingPolicy } from '../policy/policy';
+import { FolderCounter, MemoryCounter, type SpendingCounter } from '../ledger/spending';
 import type { Keyring } from '../policy/vocabulary';
 
-/** What the items of one execution share in every chain family: the accounts, the policy and its totals, the payout ledger. */
+/** What the items of one execution share in every chain family: the accounts, the policy and what it counts, the payout ledger. */
 export interface FamilySession<K extends Keyring = Keyring> {
 	keyring: K;
 	policy: SpendingPolicy;
-	totals: ExecutionTotals;
+	spending: SpendingCounter;
 	/** RPC URLs by chain, one lookup per chain per execution. */
 	rpcUrls: Map<string, Promise<string>>;
 	/** Undefined when the credential names no ledger folder: payout IDs are then refused. */
 	ledger?: PayoutLedger;
-}
-
-/** The execution's totals for this node and credential, so a loop over the node counts against one total. */
-export function totalsOf(this: IExecuteFunctions, credentialType: string): ExecutionTotals {
-	const credentialId = this.getNode().credentials?.[credentialType]?.id ?? '';
-	return executionTotals(`${this.getExecutionId()}:${this.getNode().name}:${credentialId}`);
 }
 
 function sharedFolderOf(
@@ -62,4 +56,25 @@ export function nonceClaimsOf(
 		holder,
 		Number.isFinite(lease) && lease > 0 ? lease : DEFAULT_NONCE_LEASE_SECONDS,
 	);
+}
+
+/**
+ * What the execution spends with this credential, counted against the policy's totals: in the
+ * credential's folder when it names one (every Signer node of the execution, every process, every
+ * restart), else in this process's memory (Max Per Execution only; the policy refuses budgets then).
+ */
+export function spendingOf(
+	this: IExecuteFunctions,
+	credentialType: string,
+	credentials: ICredentialDataDecryptedObject,
+	policy: SpendingPolicy,
+): SpendingCounter {
+	const spender = {
+		executionId: String(this.getExecutionId() ?? ''),
+		credentialId: String(this.getNode().credentials?.[credentialType]?.id ?? ''),
+	};
+	const folder = sharedFolderOf.call(this, credentials);
+	return folder
+		? new FolderCounter(this.getNode(), folder, policy, spender)
+		: new MemoryCounter(policy, spender);
 }

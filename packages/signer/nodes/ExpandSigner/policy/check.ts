@@ -1,37 +1,31 @@
 import { formatUnits } from '../core';
 import type { Movement, TransactionIntent } from './vocabulary';
-import { assetName, guarded, limitFor, shownAddress, type SpendingPolicy } from './policy';
+import {
+	amountLimits,
+	assetName,
+	guarded,
+	limitFor,
+	shownAddress,
+	type SpendingPolicy,
+} from './policy';
 import { Refusal } from './refusal';
 
-/** What the signed transactions of one execution have moved, by chain and asset. */
-export class ExecutionTotals {
-	private readonly spent = new Map<string, bigint>();
-
-	private static key(chainId: string, asset: string): string {
-		return `${chainId}:${asset}`;
-	}
-
-	of(chainId: string, asset: string): bigint {
-		return this.spent.get(ExecutionTotals.key(chainId, asset)) ?? 0n;
-	}
-
-	add(intent: TransactionIntent): void {
-		for (const movement of intent.movements) {
-			const key = ExecutionTotals.key(intent.chainId, movement.asset);
-			this.spent.set(key, this.of(intent.chainId, movement.asset) + movement.amount);
-		}
-	}
-}
-
 /** The movements of each asset, in the order the assets first move. */
-function movedPerAsset(movements: Movement[]): Map<string, Movement[]> {
+export function movedPerAsset(movements: Movement[]): Map<string, Movement[]> {
 	const perAsset = new Map<string, Movement[]>();
 	for (const movement of movements)
 		perAsset.set(movement.asset, [...(perAsset.get(movement.asset) ?? []), movement]);
 	return perAsset;
 }
 
-function amountText(amount: bigint, decimals: number | undefined): string {
+/** What moves of one asset, in words: the operation, or the transfers that carry it. */
+export function movedWords(moved: Movement[]): string {
+	return moved.length === 1
+		? moved[0].via
+		: `${moved.length} transfers (${moved.map((movement) => movement.via).join(', ')})`;
+}
+
+export function amountText(amount: bigint, decimals: number | undefined): string {
 	const raw = amount.toString();
 	return decimals === undefined
 		? `${raw} (smallest unit)`
@@ -53,7 +47,7 @@ function knownContract(policy: SpendingPolicy, contract: string): boolean {
 	return (
 		policy.contracts.has(key) ||
 		policy.recipients.has(key) ||
-		[...policy.perTransaction, ...policy.perExecution].some((limit) => limit.asset === key)
+		amountLimits(policy).some((limit) => limit.asset === key)
 	);
 }
 
@@ -85,14 +79,14 @@ function unreadRefusal(policy: SpendingPolicy, intent: TransactionIntent): Refus
 }
 
 /**
- * The chain, recipient and amount rules of the policy. The fee rules depend on the chain family
- * and are checked there; the hard rules (chain ID above 0, a recipient) before anything else.
+ * The chain, recipient and per-transaction amount rules of the policy. The fee rules depend on the
+ * chain family and are checked there; the hard rules (chain ID above 0, a recipient) before anything
+ * else; the totals over time (ledger/spending.ts) right before signing.
  * Returns the first rule broken, if any.
  */
 export function checkIntent(
 	policy: SpendingPolicy,
 	intent: TransactionIntent,
-	totals: ExecutionTotals,
 ): Refusal | undefined {
 	const wrongChain = chainRefusal(policy, intent.chainId);
 	if (wrongChain) return wrongChain;
@@ -118,24 +112,13 @@ export function checkIntent(
 	}
 	// The limits hold for what the whole transaction moves of each asset, however many transfers carry it.
 	for (const [asset, moved] of movedPerAsset(intent.movements)) {
-		const what =
-			moved.length === 1
-				? moved[0].via
-				: `${moved.length} transfers (${moved.map((movement) => movement.via).join(', ')})`;
+		const what = movedWords(moved);
 		const amount = moved.reduce((sum, movement) => sum + movement.amount, 0n);
 		const single = limitFor(policy.perTransaction, asset, intent.chainId);
 		if (single && amount > single.amount) {
 			return new Refusal(
 				'maxPerTransaction',
 				`${what} of ${amountText(amount, single.decimals)} of ${assetName(asset)} ${moved.length === 1 ? 'is' : 'are'} above the limit of ${formatUnits(single.amount.toString(), single.decimals)} per transaction`,
-			);
-		}
-		const total = limitFor(policy.perExecution, asset, intent.chainId);
-		const after = totals.of(intent.chainId, asset) + amount;
-		if (total && after > total.amount) {
-			return new Refusal(
-				'maxPerExecution',
-				`${what} of ${amountText(amount, total.decimals)} of ${assetName(asset)} would bring this execution's total on chain ${intent.chainId} to ${formatUnits(after.toString(), total.decimals)}, above the limit of ${formatUnits(total.amount.toString(), total.decimals)}`,
 			);
 		}
 	}
@@ -146,23 +129,4 @@ export function checkIntent(
 		);
 	}
 	return undefined;
-}
-
-/**
- * Totals by execution, so a loop that runs the Signer several times in one execution counts
- * against one total. The newest executions are kept; an execution runs long after 200 others only
- * in a queue far beyond what one process runs at once.
- */
-const totalsByExecution = new Map<string, ExecutionTotals>();
-const KEPT_EXECUTIONS = 200;
-
-export function executionTotals(key: string): ExecutionTotals {
-	let totals = totalsByExecution.get(key);
-	if (!totals) {
-		totals = new ExecutionTotals();
-		totalsByExecution.set(key, totals);
-		if (totalsByExecution.size > KEPT_EXECUTIONS)
-			totalsByExecution.delete(totalsByExecution.keys().next().value as string);
-	}
-	return totals;
 }

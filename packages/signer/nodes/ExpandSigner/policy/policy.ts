@@ -25,6 +25,11 @@ export interface SpendingPolicy {
 	requireIntent: RequireIntent;
 	perTransaction: AssetLimit[];
 	perExecution: AssetLimit[];
+	/** Per UTC day, and over the 30 UTC days up to and including today; counted in the Payout Ledger Folder. */
+	perDay: AssetLimit[];
+	per30Days: AssetLimit[];
+	/** Whether the totals are counted in the Payout Ledger Folder (else Max Per Execution in this process's memory). */
+	countedInFolder: boolean;
 	maxFeePerGas: bigint;
 	maxGasLimit: bigint;
 	/** Per transaction, in the native asset's smallest unit. */
@@ -72,6 +77,9 @@ export const DEFAULT_MAX_GAS_LIMIT = '15000000';
 export const DEFAULT_MAX_TOTAL_FEE = '1';
 
 const GWEI_DECIMALS = 9;
+
+/** Without a Payout Ledger Folder, the per-execution totals of this many of the newest executions are kept in memory. */
+export const EXECUTIONS_IN_MEMORY = 10_000;
 
 /** A policy field that cannot be read; the message names the field and the line. */
 export class PolicyError extends Error {}
@@ -150,6 +158,13 @@ export function readPolicy(
 		throw new PolicyError(
 			`The policy field "requireIntent" must be one of ${REQUIRE_INTENT.join(', ')}; got "${requireIntent}"`,
 		);
+	const countedInFolder = String(credentials.payoutLedgerFolder ?? '').trim() !== '';
+	const perDay = limitsOf('maxPerDay', credentials.maxPerDay, format);
+	const per30Days = limitsOf('maxPer30Days', credentials.maxPer30Days, format);
+	if ((perDay.length || per30Days.length) && !countedInFolder)
+		throw new PolicyError(
+			`The policy fields "maxPerDay" and "maxPer30Days" need the Payout Ledger Folder, where the spending of every execution and process is counted; without it they cannot be counted, so nothing is signed. Set the folder or clear ${perDay.length ? '"maxPerDay"' : '"maxPer30Days"'}`,
+		);
 	return {
 		chainIds: new Set(chainIds),
 		recipients: addresses('allowedRecipients'),
@@ -159,6 +174,9 @@ export function readPolicy(
 		requireIntent,
 		perTransaction: limitsOf('maxPerTransaction', credentials.maxPerTransaction, format),
 		perExecution: limitsOf('maxPerExecution', credentials.maxPerExecution, format),
+		perDay,
+		per30Days,
+		countedInFolder,
 		maxFeePerGas: amountOf(
 			'maxFeePerGasGwei',
 			text('maxFeePerGasGwei', DEFAULT_MAX_FEE_PER_GAS_GWEI),
@@ -180,9 +198,12 @@ export function readPolicy(
  * move the same funds.
  */
 export function guarded(policy: SpendingPolicy): boolean {
-	return (
-		policy.recipients.size > 0 || policy.perTransaction.length > 0 || policy.perExecution.length > 0
-	);
+	return policy.recipients.size > 0 || amountLimits(policy).length > 0;
+}
+
+/** Every amount limit line, whatever its period. */
+export function amountLimits(policy: SpendingPolicy): AssetLimit[] {
+	return [...policy.perTransaction, ...policy.perExecution, ...policy.perDay, ...policy.per30Days];
 }
 
 /**
@@ -250,8 +271,23 @@ export function describePolicy(policy: SpendingPolicy): string {
 			? `per transaction at most ${policy.perTransaction.map(limitText).join('; ')}`
 			: 'no per-transaction amount limit',
 		policy.perExecution.length
-			? `per execution at most ${policy.perExecution.map(limitText).join('; ')}`
+			? `per execution at most ${policy.perExecution.map(limitText).join('; ')} (${policy.countedInFolder ? 'counted in the Payout Ledger Folder over every Signer node of the execution with this credential, wherever it resumes' : `counted in this n8n process's memory only, with no Payout Ledger Folder: an execution resumed after a restart or on another worker, or after ${EXECUTIONS_IN_MEMORY} later executions in this process, counts from zero`})`
 			: 'no per-execution total',
+		...(policy.perDay.length
+			? [
+					`per UTC day (calendar day, from 00:00 UTC) at most ${policy.perDay.map(limitText).join('; ')}`,
+				]
+			: []),
+		...(policy.per30Days.length
+			? [
+					`per 30 days (rolling: today and the 29 UTC days before) at most ${policy.per30Days.map(limitText).join('; ')}`,
+				]
+			: []),
+		...(policy.perDay.length || policy.per30Days.length
+			? [
+					'these budgets are counted in the Payout Ledger Folder over every execution and process using it, per chain, from just before signing, and given back when a signature does not leave the node',
+				]
+			: []),
 		...(policy.format.gasRules
 			? [
 					`fee per gas at most ${formatUnits(policy.maxFeePerGas.toString(), GWEI_DECIMALS)} gwei`,

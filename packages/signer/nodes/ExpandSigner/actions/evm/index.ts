@@ -6,7 +6,7 @@ import { EVM_POLICY_FORMAT } from '../../families/evm/policyFormat';
 import { NonceTracker } from '../../nonces/tracker';
 import { PolicyError, readPolicy } from '../../policy/policy';
 import { SigningKeyError } from '../../policy/vocabulary';
-import { ledgerOf, nonceClaimsOf, totalsOf } from '../session';
+import { ledgerOf, nonceClaimsOf, spendingOf } from '../session';
 import * as getAddress from '../getAddress.operation';
 import type { SignerFamily } from '../signerFamily';
 import * as deployContract from './deployContract.operation';
@@ -30,13 +30,15 @@ export const evm: SignerFamily<EvmSession> = {
 	defaultOperation: 'signTransaction',
 	async openSession(this: IExecuteFunctions): Promise<EvmSession> {
 		const credentials = await this.getCredentials(CREDENTIAL);
+		const keyring = evmKeyring(credentials);
+		const policy = readPolicy(credentials, EVM_POLICY_FORMAT);
 		return {
-			keyring: evmKeyring(credentials),
-			policy: readPolicy(credentials, EVM_POLICY_FORMAT),
+			keyring,
+			policy,
 			nonces: new NonceTracker(),
 			answers: new ChainAnswers(),
 			rpcUrls: new Map(),
-			totals: totalsOf.call(this, CREDENTIAL),
+			spending: spendingOf.call(this, CREDENTIAL, credentials, policy),
 			ledger: ledgerOf.call(this, credentials),
 			claims: nonceClaimsOf.call(this, credentials),
 		};

@@ -29,7 +29,6 @@ function typedDataRule(
 	},
 	primaryType: string,
 	from: string,
-	totals: EvmSession['totals'],
 ): { refusal?: Refusal; intent?: TransactionIntent } {
 	const raw = data.domain.chainId;
 	let chainId: string | undefined;
@@ -66,7 +65,7 @@ function typedDataRule(
 		opaque: [],
 		maxFee: 0n,
 	};
-	const refusal = checkIntent(policy, intent, totals);
+	const refusal = checkIntent(policy, intent);
 	return refusal ? { refusal } : { intent };
 }
 
@@ -132,13 +131,18 @@ export async function execute(
 		{ domain: data.domain, types, message: data.message },
 		TypedDataEncoder.getPrimaryType(types),
 		account.address,
-		session.totals,
 	);
 	if (rule.refusal) throw refusedItem(this.getNode(), itemIndex, rule.refusal);
-	// Signing errors are left to the router, which replaces the library's text.
-	const signature = await account.wallet.signTypedData(data.domain, types, data.message);
-	// A permit lets its spender take the amount: it counts against the execution's totals like approve.
-	if (rule.intent) session.totals.add(rule.intent);
+	// A permit lets its spender take the amount: it counts against the totals like approve, before signing.
+	const reserved = rule.intent ? await session.spending.reserve(rule.intent, itemIndex) : undefined;
+	if (reserved instanceof Refusal) throw refusedItem(this.getNode(), itemIndex, reserved);
+	let signature: string | undefined;
+	try {
+		// Signing errors are left to the router, which replaces the library's text.
+		signature = await account.wallet.signTypedData(data.domain, types, data.message);
+	} finally {
+		if (signature === undefined) await reserved?.release();
+	}
 	return {
 		signature,
 		hash,

@@ -12,6 +12,7 @@ import {
 	type TransactionFields,
 } from '../../families/evm/transaction';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
+import type { HeldNonce } from '../../nonces/claims';
 import { chainView } from '../../nonces/tracker';
 import {
 	askedIntentRefusal,
@@ -54,40 +55,47 @@ async function signFresh(
 	const transaction = await completeTransaction(node, itemIndex, fields, account, fillIn);
 	checkFees(node, itemIndex, transaction, session.policy);
 	const intent = evmIntent(transaction, account);
-	const refusal = checkIntent(session.policy, intent, session.totals);
+	const refusal = checkIntent(session.policy, intent);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	if (unbound && intentRequired(session.policy))
 		throw refusedItem(node, itemIndex, missingIntentRefusal());
-	const held =
-		fields.nonce === undefined && fillIn && session.claims
-			? await session.claims.claim(
-					chainId,
-					account.address,
-					BigInt(transaction.nonce as number),
-					itemIndex,
-					chainView(fillIn.client, account.address),
-				)
-			: undefined;
-	if (held) transaction.nonce = Number(held.nonce);
+	// Counted before signing, so concurrent executions and processes never pass a total together.
+	const reserved = await session.spending.reserve(intent, itemIndex);
+	if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
+	let held: HeldNonce | undefined;
 	let recorded = false;
 	let signed: SignedTransaction;
 	try {
+		held =
+			fields.nonce === undefined && fillIn && session.claims
+				? await session.claims.claim(
+						chainId,
+						account.address,
+						BigInt(transaction.nonce as number),
+						itemIndex,
+						chainView(fillIn.client, account.address),
+					)
+				: undefined;
+		if (held) transaction.nonce = Number(held.nonce);
 		signed = signTransaction(account, transaction);
 		await held?.signed(signed.transactionHash);
 		recorded = true;
 	} finally {
-		// Nothing signed leaves the node unless its claim records it: the nonce is free again.
-		if (!recorded) await held?.release();
+		// Nothing signed leaves the node unless its claim records it: the nonce is free again, its amounts uncounted.
+		if (!recorded) {
+			await held?.release();
+			await reserved.release();
+		}
 	}
 	const nonce = BigInt(signed.nonce as number);
 	return {
 		signed,
-		// Passed on: its nonce is used up and its amounts count against the execution's totals.
-		keep: () => {
-			session.nonces.commit(chainId, account.address, nonce);
-			session.totals.add(intent);
+		// Passed on: its nonce is used up (its amounts were counted before signing).
+		keep: () => session.nonces.commit(chainId, account.address, nonce),
+		discard: async () => {
+			await held?.release();
+			await reserved.release();
 		},
-		discard: held?.release,
 	};
 }
 

@@ -4,7 +4,7 @@ import { SOLANA_POLICY_FORMAT, describeSolanaError, solanaKeyring } from '../../
 import { PolicyError, readPolicy } from '../../policy/policy';
 import * as getAddress from '../getAddress.operation';
 import type { SignerFamily } from '../signerFamily';
-import { ledgerOf, totalsOf } from '../session';
+import { ledgerOf, spendingOf } from '../session';
 import type { SolanaSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
@@ -27,11 +27,13 @@ export const solana: SignerFamily<SolanaSession> = {
 	defaultOperation: 'transferSol',
 	async openSession(this: IExecuteFunctions): Promise<SolanaSession> {
 		const credentials = await this.getCredentials(CREDENTIAL);
+		const keyring = solanaKeyring(credentials);
+		const policy = readPolicy(credentials, SOLANA_POLICY_FORMAT);
 		return {
-			keyring: solanaKeyring(credentials),
-			policy: readPolicy(credentials, SOLANA_POLICY_FORMAT),
+			keyring,
+			policy,
 			rpcUrls: new Map(),
-			totals: totalsOf.call(this, CREDENTIAL),
+			spending: spendingOf.call(this, CREDENTIAL, credentials, policy),
 			ledger: ledgerOf.call(this, credentials),
 		};
 	},

@@ -19,7 +19,7 @@ import {
 } from '../../policy/askedIntent';
 import { checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
-import type { Movement } from '../../policy/vocabulary';
+import type { Movement, SignedTransaction } from '../../policy/vocabulary';
 import { signOnce } from '../payout';
 import type { SolanaSession } from './session';
 
@@ -96,7 +96,7 @@ export async function signSolanaItem(
 	const differs =
 		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, intent, session.policy);
 	if (differs) throw refusedItem(node, itemIndex, differs);
-	const refusal = checkIntent(session.policy, intent, session.totals);
+	const refusal = checkIntent(session.policy, intent);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	if (work.fromInput && !asked && intentRequired(session.policy))
 		throw refusedItem(node, itemIndex, missingIntentRefusal());
@@ -114,13 +114,21 @@ export async function signSolanaItem(
 		from: account.address,
 		content: contentOf(intent.movements),
 		contentWords: 'recipient, amount or asset',
-		sign: async () => ({
-			signed: {
-				...(await signSolanaTransaction(account, prepared.transaction, chainId)),
-				...facts,
-			},
-			keep: () => session.totals.add(intent),
-		}),
+		sign: async () => {
+			// Counted before signing, so concurrent executions and processes never pass a total together.
+			const reserved = await session.spending.reserve(intent, itemIndex);
+			if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
+			let signed: SignedTransaction | undefined;
+			try {
+				signed = {
+					...(await signSolanaTransaction(account, prepared.transaction, chainId)),
+					...facts,
+				};
+			} finally {
+				if (!signed) await reserved.release();
+			}
+			return { signed, keep: () => undefined, discard: reserved.release };
+		},
 		status: async (entry) => {
 			const status = await chainStatus.call(this, itemIndex, rpc, entry);
 			return { chainStatus: status, alreadySent: status === 'landed' };

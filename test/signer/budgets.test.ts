@@ -1,0 +1,670 @@
+/**
+ * Budgets over time, through n8n-core's engine on the devnet, for EVM (31337) and Solana (901): Max
+ * Per Execution counts every Signer node of an execution and holds where the execution resumes (a new
+ * OS process reusing its ID), Max Per Day holds over executions and over OS processes racing on one
+ * Payout Ledger Folder, and a UTC day boundary resets the daily budget while the rolling 30-day one
+ * holds. Each overspend is first carried out on the chain without the rule (the recipient's balance
+ * gets more than the limit), then the Signer refuses, naming the period, what was spent and what is
+ * left. Every signed transaction is sent, so balances show what left the wallet.
+ */
+import { type ChildProcess, spawn } from 'child_process';
+import { mkdtempSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'fs';
+import { type IncomingMessage, type Server, createServer } from 'http';
+import type { AddressInfo } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { address, generateKeyPairSigner } from '@solana/kit';
+import { HDNodeWallet, Wallet } from 'ethers';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { type Devnet, startDevnet } from '../../devnet';
+import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
+import { budgetClock } from '../../packages/signer/nodes/ExpandSigner/ledger/clock';
+import {
+	expandSignerKeyTest,
+	expandSolanaKeyTest,
+} from '../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
+import { ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec } from '../helpers/n8n';
+
+const ROOT = join(__dirname, '..', '..');
+const root = mkdtempSync(join(tmpdir(), 'expand-budgets-'));
+// n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows; the child processes get the same.
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+const newFolder = () => mkdtempSync(join(root, 'ledger-'));
+
+let devnet: Devnet;
+const children: ChildProcess[] = [];
+const proxies: Server[] = [];
+const realClock = budgetClock.now;
+beforeAll(async () => {
+	devnet = await startDevnet();
+});
+afterEach(() => {
+	budgetClock.now = realClock;
+});
+afterAll(async () => {
+	for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+	for (const server of proxies) server.close();
+	await devnet.stop();
+});
+
+/** What differs between the chain families: the key, the pay node, sending and balances. */
+interface Family {
+	name: string;
+	chainId: string;
+	keyCredential: string;
+	key(): IDataObject;
+	/** A Signer node paying the Items node's `amount` (whole units) to its `to`, from this account. */
+	pay(name: string, account: number): NodeSpec;
+	/** The refusal's words for a payment of that many whole units, up to the rule's own text. */
+	payment(amount: string, smallest: string): string;
+	send(raw: string): Promise<void>;
+	balance(owner: string): Promise<bigint>;
+	recipient(): Promise<string>;
+	/** Parameters that fix what a signature depends on besides the payment (EVM: the nonce), so two processes sign one payout alike. */
+	fixed(account: number): Promise<IDataObject>;
+	/** The chain's JSON-RPC URL, and the request each item of a payment makes once, right before its checks. */
+	rpcUrl(): string;
+	lastRequest: string;
+	/** Accounts: for the two-node test, the single executions, the resumed one, the race. */
+	accounts: { a: number; b: number; race: number[] };
+	keyTest: typeof expandSignerKeyTest;
+	/** Smallest units per whole unit. */
+	unit: bigint;
+}
+
+const item = (field: string) => `={{ $('Items').item.json.${field} }}`;
+
+const evm: Family = {
+	name: 'EVM',
+	chainId: '31337',
+	keyCredential: 'expandSignerApi',
+	key: () => ({
+		keyType: 'mnemonic',
+		mnemonic: DEVNET_MNEMONIC,
+		derivationPath: "m/44'/60'/0'/0/{index}",
+	}),
+	pay: (name, account) => ({
+		name,
+		type: SIGNER,
+		continueOnFail: true,
+		parameters: {
+			operation: 'signTransaction',
+			source: 'fields',
+			accountIndex: account,
+			chainId: '31337',
+			to: item('to'),
+			amountFormat: 'decimal',
+			amount: item('amount'),
+			decimals: 18,
+		},
+	}),
+	payment: (amount, smallest) =>
+		`value of ${amount} (${smallest} in the smallest unit) of the native asset`,
+	send: async (raw) => {
+		await devnet.rpc('31337', 'eth_sendRawTransaction', [raw]);
+	},
+	balance: async (owner) =>
+		BigInt(await devnet.rpc<string>('31337', 'eth_getBalance', [owner, 'latest'])),
+	recipient: async () => Wallet.createRandom().address,
+	fixed: async (account) => ({
+		additionalFields: {
+			nonce: String(
+				BigInt(
+					await devnet.rpc<string>('31337', 'eth_getTransactionCount', [
+						HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${account}`)
+							.address,
+						'pending',
+					]),
+				),
+			),
+		},
+	}),
+	rpcUrl: () => devnet.chains.find((chain) => String(chain.chainId) === '31337')?.rpcUrl as string,
+	lastRequest: 'eth_estimateGas',
+	accounts: { a: 15, b: 16, race: [17, 18, 19] },
+	keyTest: expandSignerKeyTest,
+	unit: 10n ** 18n,
+};
+
+const solana: Family = {
+	name: 'Solana',
+	chainId: '901',
+	keyCredential: 'expandSolanaKeyApi',
+	key: () => ({ keyType: 'mnemonic', mnemonic: devnet.solana.mnemonic }),
+	pay: (name, account) => ({
+		name,
+		type: SIGNER,
+		continueOnFail: true,
+		parameters: {
+			chainFamily: 'solana',
+			operation: 'transferSol',
+			solanaChainId: '901',
+			accountIndex: account,
+			recipient: item('to'),
+			amountFormat: 'decimal',
+			amount: item('amount'),
+		},
+	}),
+	payment: (amount, smallest) =>
+		`System transfer of ${amount} (${smallest} in the smallest unit) of the native asset`,
+	send: async (raw) => {
+		devnet.solana.chain.sendBase64(raw);
+	},
+	balance: async (owner) => devnet.solana.chain.balance(address(owner)),
+	recipient: async () => (await generateKeyPairSigner()).address,
+	fixed: async () => ({}),
+	rpcUrl: () => devnet.solana.rpcUrl,
+	lastRequest: 'getLatestBlockhash',
+	accounts: { a: 0, b: 1, race: [2, 3, 4] },
+	keyTest: expandSolanaKeyTest,
+	unit: 10n ** 9n,
+};
+
+/** Whole units (a decimal string) in the family's smallest unit. */
+const units = (family: Family, amount: string) => {
+	const [whole, fraction = ''] = amount.split('.');
+	const digits = family.unit.toString().length - 1;
+	return BigInt(whole) * family.unit + BigInt(fraction.padEnd(digits, '0'));
+};
+
+interface Run {
+	items: IDataObject[];
+	parameters: INodeParameters;
+	credentials: Record<string, IDataObject>;
+	executionId?: string;
+	now?: string;
+}
+
+function credentials(family: Family, policy: IDataObject, baseUrl = devnet.baseUrl) {
+	return {
+		...expandCredentials({
+			apiKey: devnet.apiKey,
+			baseUrl,
+			historicalUrl: devnet.historicalUrl,
+		}),
+		[family.keyCredential]: { ...family.key(), ...policy },
+	};
+}
+
+/** Runs Items → the pay nodes as one execution here; the outputs by node name. */
+async function pay(
+	family: Family,
+	nodes: NodeSpec[],
+	items: IDataObject[],
+	policy: IDataObject,
+	executionId?: string,
+	baseUrl?: string,
+): Promise<Record<string, IDataObject[]>> {
+	const result = await runPipeline(
+		[{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } }, ...nodes],
+		credentials(family, policy, baseUrl) as never,
+		executionId,
+	);
+	expect(result.error).toBeUndefined();
+	return Object.fromEntries(
+		nodes.map((node) => [node.name, result.output(node.name).map((output) => output.json)]),
+	);
+}
+
+/** One execution of one Sign node paying the items from `account`. */
+async function payOnce(
+	family: Family,
+	account: number,
+	items: IDataObject[],
+	policy: IDataObject,
+	executionId?: string,
+	baseUrl?: string,
+	extra: IDataObject = {},
+): Promise<IDataObject[]> {
+	const node = family.pay('Sign', account);
+	const sign = { ...node, parameters: { ...node.parameters, ...extra } as INodeParameters };
+	return (await pay(family, [sign], items, policy, executionId, baseUrl)).Sign;
+}
+
+/** The run as another OS process (test/helpers/signerProcess.ts), loaded and waiting: `go()` runs it. */
+async function otherProcess(run: Run): Promise<{ go: () => Promise<IDataObject[]> }> {
+	const child = spawn(
+		process.execPath,
+		['--import', 'tsx', 'test/helpers/signerProcess.ts', JSON.stringify(run)],
+		{ cwd: ROOT, env: process.env },
+	);
+	children.push(child);
+	let output = '';
+	let errors = '';
+	child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+	const deadline = Date.now() + 90_000;
+	while (!output.startsWith('ready\n')) {
+		if (child.exitCode !== null || Date.now() > deadline)
+			throw new Error(`The signer process did not start: ${errors}`);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+	return {
+		go: async () => {
+			child.stdin?.write('go\n');
+			expect(await exited).toBe(0);
+			const result = JSON.parse(output.slice('ready\n'.length)) as {
+				error?: string;
+				items: IDataObject[];
+			};
+			expect(result.error).toBeUndefined();
+			return result.items;
+		},
+	};
+}
+
+function processRun(
+	family: Family,
+	account: number,
+	items: IDataObject[],
+	policy: IDataObject,
+	executionId?: string,
+	baseUrl?: string,
+	extra: IDataObject = {},
+): Run {
+	return {
+		items,
+		parameters: { ...family.pay('Sign', account).parameters, ...extra } as INodeParameters,
+		credentials: credentials(family, policy, baseUrl),
+		executionId,
+	};
+}
+
+/**
+ * One API per racing process in front of the devnet chain (its getpublicrpc points at itself): the
+ * k-th `family.lastRequest` of each process is answered only once every process has made its k-th,
+ * so the processes reach the budget of each item's payment together (after 5 s it is answered anyway).
+ */
+async function lockstepApis(family: Family, processes: number): Promise<string[]> {
+	const rounds = new Map<number, { arrived: number; open: () => void; opened: Promise<void> }>();
+	const arrive = (round: number) => {
+		let entry = rounds.get(round);
+		if (!entry) {
+			let open!: () => void;
+			const opened = new Promise<void>((resolve) => (open = resolve));
+			entry = { arrived: 0, open, opened };
+			rounds.set(round, entry);
+		}
+		if (++entry.arrived >= processes) entry.open();
+		return Promise.race([
+			entry.opened,
+			new Promise((resolve) => setTimeout(resolve, 5000).unref()),
+		]);
+	};
+	const body = (request: IncomingMessage) =>
+		new Promise<string>((resolve) => {
+			let text = '';
+			request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+			request.on('end', () => resolve(text));
+		});
+	return await Promise.all(
+		Array.from({ length: processes }, async () => {
+			let calls = 0;
+			const server: Server = createServer((request, response) => {
+				void (async () => {
+					response.setHeader('content-type', 'application/json');
+					if (request.url?.startsWith('/chain/getpublicrpc')) {
+						response.end(
+							JSON.stringify({ status: 200, msg: 'success', data: { rpc: `${url}/rpc` } }),
+						);
+						return;
+					}
+					const text = await body(request);
+					const answer = await (
+						await fetch(family.rpcUrl(), {
+							method: 'POST',
+							headers: { 'content-type': 'application/json' },
+							body: text,
+						})
+					).text();
+					if ((JSON.parse(text) as { method?: string }).method === family.lastRequest)
+						await arrive(++calls);
+					response.end(answer);
+				})();
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			proxies.push(server);
+			const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+			return url;
+		}),
+	);
+}
+
+/** Sends every signed item (refused ones carry no transaction); the count sent. */
+async function sendSigned(family: Family, items: IDataObject[]): Promise<number> {
+	const signed = items.filter((entry) => typeof entry.rawTransaction === 'string');
+	for (const entry of signed) await family.send(entry.rawTransaction as string);
+	return signed.length;
+}
+
+/** What the items' recipients hold together: every payment goes to a new address, so no two transactions are alike. */
+async function received(family: Family, items: IDataObject[]): Promise<bigint> {
+	let total = 0n;
+	for (const to of new Set(items.map((entry) => String(entry.to))))
+		total += await family.balance(to);
+	return total;
+}
+
+const outcome = (items: IDataObject[]) =>
+	items.map((entry) => (entry.error ? String(entry.error) : 'signed'));
+
+describe.each([evm, solana])('$name', (family) => {
+	const amountText = (amount: string) =>
+		`${amount} (${units(family, amount)} in the smallest unit)`;
+
+	test('two Signer nodes of one execution together stay within Max Per Execution (in the folder, and in memory without one)', async () => {
+		const nodes = [family.pay('Pay A', family.accounts.a), family.pay('Pay B', family.accounts.b)];
+		// Without the rule: each node pays 0.6, 1.2 leaves the treasury.
+		const unlimited = await family.recipient();
+		const free = await pay(family, nodes, [{ to: unlimited, amount: '0.6' }], {});
+		expect([...outcome(free['Pay A']), ...outcome(free['Pay B'])]).toEqual(['signed', 'signed']);
+		await sendSigned(family, [...free['Pay A'], ...free['Pay B']]);
+		expect(await family.balance(unlimited)).toBe(units(family, '1.2'));
+
+		const refusal = `Refused by the rule "maxPerExecution": ${family.payment('0.6', units(family, '0.6').toString())} would bring this execution's total on chain ${family.chainId} to 1.2, above the limit of 1; nothing was signed (item 0)`;
+		for (const policy of [
+			{ maxPerExecution: 'native = 1', payoutLedgerFolder: newFolder() },
+			{ maxPerExecution: 'native = 1' },
+		]) {
+			const limited = await family.recipient();
+			const paid = await pay(family, nodes, [{ to: limited, amount: '0.6' }], policy);
+			expect(outcome(paid['Pay A'])).toEqual(['signed']);
+			expect(outcome(paid['Pay B'])).toEqual([refusal]);
+			await sendSigned(family, [...paid['Pay A'], ...paid['Pay B']]);
+			expect(await family.balance(limited)).toBe(units(family, '0.6'));
+		}
+	}, 60_000);
+
+	test('five executions stay within Max Per Day, each within Max Per Execution; the refusal names the day, what was spent and what is left', async () => {
+		budgetClock.now = () => new Date('2026-03-10T12:00:00Z');
+		const executions = async (policy: IDataObject) => {
+			const payments: IDataObject[] = [];
+			const outcomes: string[] = [];
+			for (let run = 0; run < 5; run++) {
+				const payment = { to: await family.recipient(), amount: '0.3' };
+				payments.push(payment);
+				const items = await payOnce(family, family.accounts.a, [payment], policy);
+				await sendSigned(family, items);
+				outcomes.push(...outcome(items));
+			}
+			return { payments, outcomes };
+		};
+		const perExecution = { maxPerExecution: 'native = 0.5', payoutLedgerFolder: newFolder() };
+		// Without a daily budget: five executions of 0.3 each, 1.5 leaves.
+		const free = await executions(perExecution);
+		expect(free.outcomes).toEqual(Array(5).fill('signed'));
+		expect(await received(family, free.payments)).toBe(units(family, '1.5'));
+
+		const limited = await executions({ ...perExecution, maxPerDay: 'native = 1' });
+		const refusal = (spent: string, left: string) =>
+			`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText(spent)} spent on 2026-03-10 (UTC), ${amountText(left)} left; nothing was signed (item 0)`;
+		expect(limited.outcomes).toEqual([
+			'signed',
+			'signed',
+			'signed',
+			refusal('0.9', '0.1'),
+			refusal('0.9', '0.1'),
+		]);
+		expect(await received(family, limited.payments)).toBe(units(family, '0.9'));
+	}, 90_000);
+
+	test('an execution resumed in another OS process keeps its Max Per Execution total in the folder (in memory, documented, it does not)', async () => {
+		const resume = async (policy: IDataObject, executionId: string) => {
+			const payments = [
+				{ to: await family.recipient(), amount: '0.6' },
+				{ to: await family.recipient(), amount: '0.6' },
+			];
+			const first = await payOnce(family, family.accounts.b, [payments[0]], policy, executionId);
+			await sendSigned(family, first);
+			// The same execution continues in a new process, as after a Wait node on another worker or a restart.
+			const other = await otherProcess(
+				processRun(family, family.accounts.b, [payments[1]], policy, executionId),
+			);
+			const resumed = await other.go();
+			await sendSigned(family, resumed);
+			return { payments, outcomes: [...outcome(first), ...outcome(resumed)] };
+		};
+		const inMemory = await resume(
+			{ maxPerExecution: 'native = 1' },
+			`resumed-memory-${family.name}`,
+		);
+		expect(inMemory.outcomes).toEqual(['signed', 'signed']);
+		expect(await received(family, inMemory.payments)).toBe(units(family, '1.2'));
+
+		const inFolder = await resume(
+			{ maxPerExecution: 'native = 1', payoutLedgerFolder: newFolder() },
+			`resumed-folder-${family.name}`,
+		);
+		expect(inFolder.outcomes).toEqual([
+			'signed',
+			`Refused by the rule "maxPerExecution": ${family.payment('0.6', units(family, '0.6').toString())} would bring this execution's total on chain ${family.chainId} to 1.2, above the limit of 1; nothing was signed (item 0)`,
+		]);
+		expect(await received(family, inFolder.payments)).toBe(units(family, '0.6'));
+	}, 180_000);
+
+	test('three OS processes racing on one folder never pass Max Per Day together', async () => {
+		const items = async (count: number) =>
+			await Promise.all(
+				Array.from({ length: count }, async () => ({
+					to: await family.recipient(),
+					amount: '0.15',
+				})),
+			);
+		// Without the rule: nine payments of 0.15, 1.35 leaves.
+		const unlimited = await items(9);
+		const free = await payOnce(family, family.accounts.race[0], unlimited, {});
+		expect(await sendSigned(family, free)).toBe(9);
+		expect(await received(family, unlimited)).toBe(units(family, '1.35'));
+
+		const folder = newFolder();
+		const policy = { maxPerDay: 'native = 1', payoutLedgerFolder: folder };
+		const batches = [await items(3), await items(3), await items(3)];
+		const [accountHere, ...accountsThere] = family.accounts.race;
+		const apis = await lockstepApis(family, 3);
+		const others = await Promise.all(
+			accountsThere.map((account, index) =>
+				otherProcess(
+					processRun(
+						family,
+						account,
+						batches[index + 1],
+						policy,
+						`race-${family.name}-${index}`,
+						apis[index + 1],
+					),
+				),
+			),
+		);
+		const outcomes = await Promise.all([
+			...others.map((other) => other.go()),
+			payOnce(family, accountHere, batches[0], policy, undefined, apis[0]),
+		]);
+		const all = outcomes.flat();
+		expect(all.filter((entry) => !entry.error)).toHaveLength(6);
+		for (const entry of all.filter((refused) => refused.error)) {
+			expect(entry.error).toMatch(
+				new RegExp(
+					`^Refused by the rule "maxPerDay": .* is more than what is left of the limit of 1 \\(\\d+ in the smallest unit\\) per UTC day on chain ${family.chainId}: 0\\.9 \\(\\d+ in the smallest unit\\) spent on \\d{4}-\\d\\d-\\d\\d \\(UTC\\), 0\\.1 \\(\\d+ in the smallest unit\\) left; nothing was signed \\(item \\d\\)$`,
+				),
+			);
+			expect(entry.rawTransaction).toBeUndefined();
+		}
+		expect(await sendSigned(family, all)).toBe(6);
+		expect(await received(family, batches.flat())).toBe(units(family, '0.9'));
+		// The log: each total is the one before plus its change.
+		const entries = readdirSync(folder)
+			.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
+			.map((name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as IDataObject)
+			.sort((a, b) => Number(a.seq) - Number(b.seq));
+		// In lockstep, each round's three reservations were decided together: one of each process, in some order.
+		const executions = (round: IDataObject[]) =>
+			new Set(round.map((entry) => entry.executionId)).size;
+		expect([executions(entries.slice(0, 3)), executions(entries.slice(3, 6))]).toEqual([3, 3]);
+		expect(entries).toHaveLength(6);
+		let total = 0n;
+		for (const entry of entries) {
+			total += BigInt(entry.change as string);
+			const totals = Object.values(entry.totals as Record<string, string>);
+			expect(totals.reduce((sum, amount) => sum + BigInt(amount), 0n)).toBe(total);
+		}
+		expect(total).toBe(units(family, '0.9'));
+	}, 180_000);
+
+	test('a UTC day boundary resets Max Per Day while the rolling Max Per 30 Days holds', async () => {
+		const policy = {
+			maxPerDay: 'native = 1',
+			maxPer30Days: 'native = 1.5',
+			payoutLedgerFolder: newFolder(),
+		};
+		const payments: IDataObject[] = [];
+		const at = async (time: string, amounts: string[]) => {
+			budgetClock.now = () => new Date(time);
+			const outcomes: string[] = [];
+			for (const amount of amounts) {
+				const payment = { to: await family.recipient(), amount };
+				payments.push(payment);
+				const items = await payOnce(family, family.accounts.a, [payment], policy);
+				await sendSigned(family, items);
+				outcomes.push(...outcome(items));
+			}
+			return outcomes;
+		};
+		const payment = (amount: string) => family.payment(amount, units(family, amount).toString());
+
+		expect(await at('2026-01-31T23:59:00Z', ['0.6', '0.4', '0.1'])).toEqual([
+			'signed',
+			'signed',
+			`Refused by the rule "maxPerDay": ${payment('0.1')} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('1')} spent on 2026-01-31 (UTC), ${amountText('0')} left; nothing was signed (item 0)`,
+		]);
+		// A new UTC day (and month): the daily budget is new, the 30 days still hold January 31.
+		expect(await at('2026-02-01T00:01:00Z', ['0.4', '0.2'])).toEqual([
+			'signed',
+			`Refused by the rule "maxPer30Days": ${payment('0.2')} is more than what is left of the limit of ${amountText('1.5')} per 30 days on chain ${family.chainId} (rolling: the UTC days 2026-01-03 to 2026-02-01): ${amountText('1.4')} spent in them, ${amountText('0.1')} left; nothing was signed (item 0)`,
+		]);
+		// 30 days on, January 31 has left the window: 0.9 more is signed (with it, the 30 days would hold 2.3).
+		expect(await at('2026-03-02T08:00:00Z', ['0.9'])).toEqual(['signed']);
+		expect(await received(family, payments)).toBe(units(family, '2.3'));
+	}, 90_000);
+
+	test('a payout ID signed in two OS processes at once counts once: the signature given up is given back, and a repeat counts nothing', async () => {
+		const folder = newFolder();
+		const policy = { maxPerDay: 'native = 1.5', payoutLedgerFolder: folder };
+		const payment = { to: await family.recipient(), amount: '0.6' };
+		const account = family.accounts.b;
+		const extra = { payoutId: `invoice-${family.name}`, ...(await family.fixed(account)) };
+		// Both are signing (past the ledger's first read) before either records the payout ID.
+		const apis = await lockstepApis(family, 2);
+		const other = await otherProcess(
+			processRun(family, account, [payment], policy, `payout-${family.name}`, apis[1], extra),
+		);
+		const [[there], [here]] = await Promise.all([
+			other.go(),
+			payOnce(family, account, [payment], policy, undefined, apis[0], extra),
+		]);
+		expect([there.error, here.error]).toEqual([undefined, undefined]);
+		expect([there.repeat, here.repeat].sort()).toEqual([false, true]);
+		expect(here.rawTransaction).toBe(there.rawTransaction);
+		await family.send(here.rawTransaction as string);
+		const [again] = await payOnce(family, account, [payment], policy, undefined, undefined, extra);
+		expect([again.repeat, again.rawTransaction]).toEqual([true, here.rawTransaction]);
+		// 0.9 more is within 1.5 only if the payout counted once: neither the signature given up nor the repeats count.
+		const more = { to: await family.recipient(), amount: '0.9' };
+		const last = await payOnce(family, account, [more], policy);
+		expect(outcome(last)).toEqual(['signed']);
+		await sendSigned(family, last);
+		expect(await received(family, [payment, more])).toBe(units(family, '1.5'));
+		const changes = readdirSync(folder)
+			.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
+			.map((name) => BigInt(JSON.parse(readFileSync(join(folder, name), 'utf8')).change as string));
+		expect(changes.reduce((sum, change) => sum + change, 0n)).toBe(units(family, '1.5'));
+	}, 120_000);
+
+	test('the credential Test says which budgets apply and where they are counted; a budget without the Payout Ledger Folder is refused, nothing signed', async () => {
+		const test = async (data: IDataObject) =>
+			await family.keyTest.call({} as never, {
+				id: '1',
+				name: 'k',
+				type: family.keyCredential,
+				data: { ...family.key(), ...data } as never,
+			});
+		const counted = await test({
+			maxPerExecution: 'native = 1',
+			maxPerDay: 'native = 2',
+			maxPer30Days: 'native = 10',
+			payoutLedgerFolder: '/srv/ledger',
+		});
+		expect(counted.status).toBe('OK');
+		expect(counted.message).toContain(
+			'per execution at most 1 of the native asset (counted in the Payout Ledger Folder over every Signer node of the execution with this credential, wherever it resumes); per UTC day (calendar day, from 00:00 UTC) at most 2 of the native asset; per 30 days (rolling: today and the 29 UTC days before) at most 10 of the native asset; these budgets are counted in the Payout Ledger Folder over every execution and process using it, per chain, from just before signing, and given back when a signature does not leave the node;',
+		);
+		const inMemory = await test({ maxPerExecution: 'native = 1' });
+		expect(inMemory.message).toContain(
+			"per execution at most 1 of the native asset (counted in this n8n process's memory only, with no Payout Ledger Folder: an execution resumed after a restart or on another worker, or after 10000 later executions in this process, counts from zero);",
+		);
+		const message =
+			'The policy fields "maxPerDay" and "maxPer30Days" need the Payout Ledger Folder, where the spending of every execution and process is counted; without it they cannot be counted, so nothing is signed. Set the folder or clear "maxPer30Days"';
+		expect(await test({ maxPer30Days: 'native = 10' })).toEqual({ status: 'Error', message });
+		const refused = await payOnce(
+			family,
+			family.accounts.a,
+			[{ to: await family.recipient(), amount: '0.1' }],
+			{ maxPer30Days: 'native = 10' },
+		);
+		expect(refused).toEqual([{ error: `${message} (item 0)` }]);
+	}, 60_000);
+
+	test('a spending log cleaned of old entries counts on from the newest; one whose newest entry is gone or edited is refused, nothing signed', async () => {
+		budgetClock.now = () => new Date('2026-05-05T10:00:00Z');
+		const folder = newFolder();
+		const policy = { maxPerDay: 'native = 1', payoutLedgerFolder: folder };
+		const payOne = async (amount: string) => {
+			const items = await payOnce(
+				family,
+				family.accounts.a,
+				[{ to: await family.recipient(), amount }],
+				policy,
+			);
+			await sendSigned(family, items);
+			return outcome(items)[0];
+		};
+		for (let run = 0; run < 3; run++) expect(await payOne('0.3')).toBe('signed');
+		const numbered = () =>
+			readdirSync(folder)
+				.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
+				.sort((a, b) => Number(/(\d+)\.json$/.exec(a)?.[1]) - Number(/(\d+)\.json$/.exec(b)?.[1]));
+		const [first, second, newest] = numbered();
+		unlinkSync(join(folder, first));
+		unlinkSync(join(folder, second));
+		// A new process (no memory of the log) counts on from the newest entry the log recorded.
+		const fresh = await otherProcess({
+			...processRun(
+				family,
+				family.accounts.a,
+				[{ to: await family.recipient(), amount: '0.3' }],
+				policy,
+			),
+			now: '2026-05-05T10:00:00Z',
+		});
+		const [counted] = await fresh.go();
+		expect(counted.error).toBe(
+			`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('0.9')} spent on 2026-05-05 (UTC), ${amountText('0.1')} left; nothing was signed (item 0)`,
+		);
+		expect(await payOne('0.1')).toBe('signed');
+
+		const [latest] = numbered().slice(-1);
+		const saved = readFileSync(join(folder, latest), 'utf8');
+		unlinkSync(join(folder, latest));
+		const broken = (why: string) =>
+			`Refused by the rule "maxPerDay": the spending log entry ${join(folder, latest)} ${why}, so what was spent cannot be known; check the folder by hand; nothing was signed (item 0)`;
+		expect(await payOne('0.01')).toBe(broken('is gone, though the log had reached it'));
+		writeFileSync(
+			join(folder, latest),
+			saved.replace(/"totals":\{"2026-05-05":"\d+"\}/, '"totals":{"2026-05-05":"-1"}'),
+		);
+		expect(await payOne('0.01')).toBe(broken('holds a total that is not a whole number'));
+		expect(newest).not.toBe(latest);
+	}, 60_000);
+});
