@@ -60,7 +60,7 @@ function swapSigned(file: string, other: IDataObject): IDataObject {
 	return edited;
 }
 
-async function run(signer: IDataObject, items: IDataObject[], key: IDataObject) {
+async function run(signer: IDataObject, items: IDataObject[], key: Record<string, IDataObject>) {
 	const result = await runPipeline(
 		[
 			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
@@ -73,7 +73,7 @@ async function run(signer: IDataObject, items: IDataObject[], key: IDataObject) 
 				historicalUrl: devnet.historicalUrl,
 			}),
 			...key,
-		},
+		} as never,
 	);
 	expect(result.error).toBeUndefined();
 	return result.output('Sign').map((item) => item.json);

@@ -64,10 +64,7 @@ export class PayoutLedger {
 
 	private async path(key: PayoutKey, generation: number, itemIndex: number): Promise<FolderFile> {
 		const name = `expand-payout-${key.chainId}-${key.from.toLowerCase()}-${id(key.payoutId).slice(2)}`;
-		return await this.folder.file(
-			`${name}${generation ? `.${generation}` : ''}.json`,
-			itemIndex,
-		);
+		return await this.folder.file(`${name}${generation ? `.${generation}` : ''}.json`, itemIndex);
 	}
 
 	private async read(
@@ -122,7 +119,8 @@ export class PayoutLedger {
 			if (existing.length) return { history: existing, repeat: true };
 			const { entry: signed, discard } = await sign();
 			const entry: LedgerEntry = { ...signed, signedAt: new Date().toISOString() };
-			if (await this.folder.create(path, entry, itemIndex)) return { history: [entry], repeat: false };
+			if (await this.folder.create(path, entry, itemIndex))
+				return { history: [entry], repeat: false };
 			await discard?.();
 			const winner = await this.history(key, itemIndex);
 			if (!winner.length)
