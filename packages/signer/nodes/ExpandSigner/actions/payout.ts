@@ -82,13 +82,17 @@ export async function signOnce(
 	}
 	const { chainId, from, content } = signing;
 	let fresh: FreshSignature | undefined;
-	const { history, repeat } = await ledger.once({ chainId, from, payoutId }, itemIndex, async () => {
-		fresh = await signing.sign();
-		return {
-			entry: { payoutId, chainId, from, content, signed: fresh.signed },
-			discard: fresh.discard,
-		};
-	});
+	const { history, repeat } = await ledger.once(
+		{ chainId, from, payoutId },
+		itemIndex,
+		async () => {
+			fresh = await signing.sign();
+			return {
+				entry: { payoutId, chainId, from, content, signed: fresh.signed },
+				discard: fresh.discard,
+			};
+		},
+	);
 	if (!repeat) {
 		(fresh as FreshSignature).keep();
 		return { ...history[0].signed, payoutId, repeat: false, alreadySent: false };

@@ -1,9 +1,3 @@
-import {
-	type Address,
-	getBase58Decoder,
-	getPublicKeyFromAddress,
-	verifySignature,
-} from '@solana/kit';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { formatUnits } from '../../core';
@@ -16,6 +10,8 @@ import {
 	readWireTransaction,
 	rpcChainReader,
 	signSolanaTransaction,
+	transactionId,
+	verifiedSignature,
 } from '../../families/solana';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
@@ -89,10 +85,8 @@ async function solanaFacts(
 	rpc: SolanaRpc,
 ): Promise<SignedFacts> {
 	const transaction = readSignedTransaction(entry);
-	const signature = transaction.signatures[account.address as Address];
-	const key = await getPublicKeyFromAddress(account.address as Address);
-	if (!signature || !(await verifySignature(key, signature, transaction.messageBytes)))
-		throw new Error(`no valid signature of ${account.address}`);
+	const signature = await verifiedSignature(transaction, account.address);
+	if (!signature) throw new Error(`no valid signature of ${account.address}`);
 	const prepared = await prepareSolanaTransaction(
 		transaction,
 		chainId,
@@ -100,8 +94,7 @@ async function solanaFacts(
 		rpcChainReader(rpc),
 	);
 	const decoded = decodeTransaction(transaction);
-	const feePayerSignature = transaction.signatures[decoded.signers[0] as Address];
-	const transactionHash = feePayerSignature ? getBase58Decoder().decode(feePayerSignature) : '';
+	const transactionHash = transactionId(transaction);
 	return {
 		transactionHash,
 		from: account.address,
@@ -110,7 +103,7 @@ async function solanaFacts(
 		shown: {
 			rawTransaction: entry.signed.rawTransaction,
 			transactionHash,
-			signature: getBase58Decoder().decode(signature),
+			signature,
 			from: account.address,
 			chainId,
 			blockhash: decoded.blockhash,
