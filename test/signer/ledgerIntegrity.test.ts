@@ -188,7 +188,8 @@ test('Solana: a ledger file edited to carry a signed transfer to the outsider is
 	expect(await devnet.solana.chain.balance(address(outsider))).toBe(2000000000n);
 });
 
-test('Solana: a durable-nonce transaction is not signed under a payout ID (it stays valid until its nonce account advances); without a payout ID it is signed as before', async () => {
+/** An unsigned transfer of 1,000 lamports to wallet 4 whose lifetime is a durable nonce. */
+async function durableTransfer() {
 	const from = devnet.solana.wallets[1].address;
 	const nonceAccount = (await generateKeyPairSigner()).address;
 	const message = pipe(
@@ -216,6 +217,11 @@ test('Solana: a durable-nonce transaction is not signed under a payout ID (it st
 			),
 	);
 	const wire = getBase64EncodedWireTransaction(compileTransaction(message));
+	return { wire };
+}
+
+test('Solana: a durable-nonce transaction is not signed under a payout ID (it stays valid until its nonce account advances); without a payout ID it is signed as before', async () => {
+	const { wire } = await durableTransfer();
 	const parameters = { operation: 'signTransaction', serializedTransaction: wire };
 	const [refused] = await solanaSign(parameters, [{ id: 'durable-1' }]);
 	expect(refused.error).toBe(
@@ -227,4 +233,33 @@ test('Solana: a durable-nonce transaction is not signed under a payout ID (it st
 		false,
 		'string',
 	]);
+});
+
+test('Solana: a payout an earlier version signed with a durable nonce is not called "can never land" on the rerun (its nonce value is no blockhash): refused, never re-signed', async () => {
+	const recipient = devnet.solana.wallets[4].address;
+	const { wire } = await durableTransfer();
+	const [signed] = await solanaSign({ operation: 'signTransaction', serializedTransaction: wire }, [
+		{ id: '' },
+	]);
+	// The entry as the earlier version wrote it, before payout IDs refused durable nonces.
+	const from = devnet.solana.wallets[1].address;
+	writeFileSync(
+		ledgerFile('901', from, 'durable-old'),
+		JSON.stringify({
+			payoutId: 'durable-old',
+			chainId: '901',
+			from,
+			content: JSON.stringify([['native', recipient, '1000']]),
+			signed: { ...signed, repeat: undefined },
+			signedAt: new Date().toISOString(),
+		}),
+	);
+	// The rerun builds a new transaction (a recent blockhash) for the same payment.
+	const [rerun] = await solanaSign({ operation: 'transferSol', recipient, amount: '1000' }, [
+		{ id: 'durable-old' },
+	]);
+	expect(rerun.error).toMatch(
+		/^Refused by the rule "payoutId": payout ID "durable-old" was signed on .* as \w+, which is not on the chain and uses a durable nonce: it can still land for as long as its nonce account holds that nonce, so it is neither returned nor signed again\. .*never pay it under a new payout ID while the nonce account has not advanced; nothing was signed \(item 0\)$/,
+	);
+	expect(rerun.rawTransaction).toBeUndefined();
 });
