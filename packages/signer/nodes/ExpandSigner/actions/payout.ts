@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { checkHistory, type SignedReader } from '../ledger/entryCheck';
 import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
 import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
@@ -34,8 +35,18 @@ export interface ItemSigning {
 	/** That content in words, for the refusal: "recipient, value or data". */
 	contentWords: string;
 	sign(): Promise<FreshSignature>;
-	/** Where the earlier signed payout stands on the chain; one that can never land is refused. */
-	status(entry: LedgerEntry): Promise<{ chainStatus: string; alreadySent: boolean }>;
+	/** What an entry's signed bytes say (ledger/entryCheck.ts): a repeat is believed only as far as its bytes. */
+	readSigned: SignedReader;
+	/**
+	 * Where the payout's signed transactions (the first and its replacements, verified against their
+	 * bytes) stand on the chain: `landed` is the one that landed, if one did. One that can never land
+	 * is refused.
+	 */
+	status(history: LedgerEntry[]): Promise<{
+		chainStatus: string;
+		alreadySent: boolean;
+		landed?: LedgerEntry;
+	}>;
 	/** What a repeat changes in the execution, after its status is known. */
 	repeated?(entry: LedgerEntry): void;
 }
@@ -43,7 +54,8 @@ export interface ItemSigning {
 /**
  * Signs one item, the same way in every chain family. With a payout ID the ledger decides: a payout ID
  * already signed for this account and chain gives the earlier transaction back (`repeat: true`, the
- * same hash, so sending it again is harmless), never a new one; for other content it is refused.
+ * same hash, so sending it again is harmless), never a new one; for other content it is refused. Of a
+ * sped-up payout, the transaction that landed comes back, or else the latest replacement.
  */
 export async function signOnce(
 	this: IExecuteFunctions,
@@ -70,36 +82,51 @@ export async function signOnce(
 	}
 	const { chainId, from, content } = signing;
 	let fresh: FreshSignature | undefined;
-	const { entry, repeat } = await ledger.once({ chainId, from, payoutId }, itemIndex, async () => {
-		fresh = await signing.sign();
-		return {
-			entry: { payoutId, chainId, from, content, signed: fresh.signed },
-			discard: fresh.discard,
-		};
-	});
+	const { history, repeat } = await ledger.once(
+		{ chainId, from, payoutId },
+		itemIndex,
+		async () => {
+			fresh = await signing.sign();
+			return {
+				entry: { payoutId, chainId, from, content, signed: fresh.signed },
+				discard: fresh.discard,
+			};
+		},
+	);
 	if (!repeat) {
 		(fresh as FreshSignature).keep();
-		return { ...entry.signed, payoutId, repeat: false, alreadySent: false };
+		return { ...history[0].signed, payoutId, repeat: false, alreadySent: false };
 	}
 	// A transaction signed here but dropped (another process recorded the payout ID first) used up nothing.
-	if (entry.content !== content) {
+	const facts = await checkHistory(
+		node,
+		itemIndex,
+		history,
+		{ payoutId, chainId, from, content, contentWords: signing.contentWords },
+		signing.readSigned,
+	);
+	const first = history[0];
+	if (first.content !== content) {
 		throw refusedItem(
 			node,
 			itemIndex,
 			new Refusal(
 				'payoutId',
-				`payout ID "${payoutId}" was already signed on ${entry.signedAt} as ${entry.signed.transactionHash} for other content (${signing.contentWords}); a payout ID is never signed for new content`,
+				`payout ID "${payoutId}" was already signed on ${first.signedAt} as ${first.signed.transactionHash} for other content (${signing.contentWords}); a payout ID is never signed for new content`,
 			),
 		);
 	}
-	const { chainStatus, alreadySent } = await signing.status(entry);
+	const { chainStatus, alreadySent, landed } = await signing.status(history);
+	const entry = landed ?? history[history.length - 1];
 	signing.repeated?.(entry);
 	return {
 		...entry.signed,
+		...facts[history.indexOf(entry)].shown,
 		payoutId,
 		repeat: true,
 		alreadySent,
 		chainStatus,
-		firstSignedAt: entry.signedAt,
+		firstSignedAt: first.signedAt,
+		...(history.length > 1 ? { replacements: history.length - 1 } : {}),
 	};
 }

@@ -92,7 +92,8 @@ export class CounterLog {
 	 */
 	private async newest(itemIndex: number): Promise<{ seq: number; totals: Buckets }> {
 		const path = await this.folder.file(`${this.name}-newest.json`, itemIndex);
-		const recorded = await this.folder.read<{ seq?: unknown }>(
+		// A hint written in place: one torn by a crash is passed over, never a reason to stop signing.
+		const { value: recorded } = await this.folder.readJson<{ seq?: unknown }>(
 			path,
 			itemIndex,
 			'the newest-entry file of a spending log',
@@ -161,7 +162,7 @@ export class CounterLog {
 			);
 			this.remember(seq + 1);
 			if (created) {
-				await this.folder.overwrite(await this.folder.file(`${this.name}-newest.json`, itemIndex), {
+				await this.folder.writeHint(await this.folder.file(`${this.name}-newest.json`, itemIndex), {
 					seq: seq + 1,
 				});
 				return undefined;

@@ -14,7 +14,19 @@ export interface LedgerEntry {
 	content: string;
 	signed: SignedTransaction;
 	signedAt: string;
+	/** A replacement (same nonce, higher fee) names the transaction it replaces. */
+	replaces?: string;
 }
+
+/** The payout's ledger key: its wallet, chain and ID. */
+export interface PayoutKey {
+	chainId: string;
+	from: string;
+	payoutId: string;
+}
+
+/** Replacements of one payout (each a new file, `…-<id>.<generation>.json`) beyond this are refused. */
+const MAX_GENERATIONS = 32;
 
 /** Per-process queue of each entry's check-sign-record step: a second execution of this process waits and sees a repeat. */
 const queues = new Map<string, Promise<unknown>>();
@@ -37,7 +49,8 @@ async function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
  * survives a crash in the middle of an execution and an n8n restart, and is shared by manual and
  * production runs, and by the workers of a queue-mode n8n when the folder is shared: the entry is
  * created exclusively, so of two processes signing one payout ID at once only one signature leaves
- * the node; the other gets the first one's transaction back as a repeat.
+ * the node; the other gets the first one's transaction back as a repeat. A sped-up payout's
+ * replacement is the next generation's file, created exclusively too; no file is ever rewritten.
  */
 export class PayoutLedger {
 	constructor(
@@ -49,8 +62,9 @@ export class PayoutLedger {
 		return refusedItem(this.node, itemIndex, new Refusal('payoutId', message));
 	}
 
-	private fileName(chainId: string, from: string, payoutId: string): string {
-		return `expand-payout-${chainId}-${from.toLowerCase()}-${id(payoutId).slice(2)}.json`;
+	private async path(key: PayoutKey, generation: number, itemIndex: number): Promise<FolderFile> {
+		const name = `expand-payout-${key.chainId}-${key.from.toLowerCase()}-${id(key.payoutId).slice(2)}`;
+		return await this.folder.file(`${name}${generation ? `.${generation}` : ''}.json`, itemIndex);
 	}
 
 	private async read(
@@ -74,34 +88,69 @@ export class PayoutLedger {
 		return entry;
 	}
 
+	/** Every signed transaction of the payout, first signature first and its replacements after; empty when there is none. */
+	async history(key: PayoutKey, itemIndex: number): Promise<LedgerEntry[]> {
+		const entries: LedgerEntry[] = [];
+		for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
+			const entry = await this.read(
+				await this.path(key, generation, itemIndex),
+				key.payoutId,
+				itemIndex,
+			);
+			if (!entry) break;
+			entries.push(entry);
+		}
+		return entries;
+	}
+
 	/**
 	 * Runs `sign` only when the payout ID has no entry yet for this wallet and chain, and records what
-	 * it signed before returning it. An existing entry is returned instead, with `repeat: true` — also
+	 * it signed before returning it. An existing history is returned instead, with `repeat: true` — also
 	 * when another process recorded one while `sign` ran: what `sign` made is then dropped (`discard`).
 	 */
 	async once(
-		key: { chainId: string; from: string; payoutId: string },
+		key: PayoutKey,
 		itemIndex: number,
 		sign: () => Promise<{ entry: Omit<LedgerEntry, 'signedAt'>; discard?: () => Promise<void> }>,
-	): Promise<{ entry: LedgerEntry; repeat: boolean }> {
-		const path = await this.folder.file(
-			this.fileName(key.chainId, key.from, key.payoutId),
-			itemIndex,
-		);
+	): Promise<{ history: LedgerEntry[]; repeat: boolean }> {
+		const path = await this.path(key, 0, itemIndex);
 		return await serialized(String(path), async () => {
-			const existing = await this.read(path, key.payoutId, itemIndex);
-			if (existing) return { entry: existing, repeat: true };
+			const existing = await this.history(key, itemIndex);
+			if (existing.length) return { history: existing, repeat: true };
 			const { entry: signed, discard } = await sign();
 			const entry: LedgerEntry = { ...signed, signedAt: new Date().toISOString() };
-			if (await this.folder.create(path, entry, itemIndex)) return { entry, repeat: false };
+			if (await this.folder.create(path, entry, itemIndex))
+				return { history: [entry], repeat: false };
 			await discard?.();
-			const winner = await this.read(path, key.payoutId, itemIndex);
-			if (!winner)
+			const winner = await this.history(key, itemIndex);
+			if (!winner.length)
 				throw this.refusal(
 					itemIndex,
 					`the ledger file of payout ID "${key.payoutId}" was created by another execution and then disappeared (${String(path)}); check the folder by hand`,
 				);
-			return { entry: winner, repeat: true };
+			return { history: winner, repeat: true };
 		});
+	}
+
+	/**
+	 * Records `replacement` as the payout's next generation after `history`, unless another execution
+	 * recorded one first: the history as it then is comes back with `recorded: false`.
+	 */
+	async replace(
+		key: PayoutKey,
+		itemIndex: number,
+		history: LedgerEntry[],
+		replacement: Omit<LedgerEntry, 'signedAt'>,
+	): Promise<{ history: LedgerEntry[]; recorded: boolean }> {
+		if (history.length >= MAX_GENERATIONS)
+			throw this.refusal(
+				itemIndex,
+				`payout ID "${key.payoutId}" was replaced ${MAX_GENERATIONS - 1} times already; check it by hand`,
+			);
+		const path = await this.path(key, history.length, itemIndex);
+		const entry: LedgerEntry = { ...replacement, signedAt: new Date().toISOString() };
+		if (await this.folder.create(path, entry, itemIndex))
+			return { history: [...history, entry], recorded: true };
+		return { history: await this.history(key, itemIndex), recorded: false };
 	}
 }

@@ -25,6 +25,10 @@ const codeOf = (error: unknown) => (error as { code?: string }).code;
  * n8n's file-access rules apply). `create` is an exclusive create (O_EXCL, which n8n-core passes
  * through to open(2)): of several executions creating one file, in one process or in several
  * processes sharing the folder, exactly one succeeds. That is the one lock this package needs.
+ * n8n's helpers offer no rename (nor stat or delete), so no file is written in place: each is written
+ * once, whole, right after its exclusive creation, and a state change is a new file. A reader sees no
+ * file, the whole content, or for a moment an empty file being written (read again before it is
+ * judged).
  */
 export class SharedFolder {
 	constructor(
@@ -50,8 +54,7 @@ export class SharedFolder {
 
 	/**
 	 * The file's JSON, undefined when there is none; `what` names the file for the refusal (by `rule`)
-	 * when it cannot be read. A file another process has just created may still be empty (create and
-	 * write are two steps), so unparsable content is read again a few times before it is refused.
+	 * when it cannot be read.
 	 */
 	async read<T>(
 		path: FolderFile,
@@ -59,12 +62,33 @@ export class SharedFolder {
 		what: string,
 		rule: string,
 	): Promise<T | undefined> {
+		const read = await this.readJson<T>(path, itemIndex, what, rule);
+		if (read.unreadable)
+			throw refusedItem(
+				this.node,
+				itemIndex,
+				new Refusal(rule, `${what} cannot be read (${String(path)}); check it by hand`),
+			);
+		return read.value;
+	}
+
+	/**
+	 * The file's JSON (`value` undefined when there is no file), or `unreadable` with its text when it
+	 * holds none. A file another process has just created may still be empty (create and write are two
+	 * steps), so unparsable content is read again a few times first.
+	 */
+	async readJson<T>(
+		path: FolderFile,
+		itemIndex: number,
+		what: string,
+		rule: string,
+	): Promise<{ value?: T; unreadable?: string }> {
 		for (let attempt = 0; ; attempt++) {
 			let stream;
 			try {
 				stream = await this.helpers.createReadStream(path);
 			} catch (error) {
-				if (codeOf(error) === 'ENOENT') return undefined;
+				if (codeOf(error) === 'ENOENT') return {};
 				throw refusedItem(
 					this.node,
 					itemIndex,
@@ -73,15 +97,11 @@ export class SharedFolder {
 			}
 			const chunks: Buffer[] = [];
 			for await (const chunk of stream) chunks.push(chunk as Buffer);
+			const text = Buffer.concat(chunks).toString('utf8');
 			try {
-				return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+				return { value: JSON.parse(text) as T };
 			} catch {
-				if (attempt >= 4)
-					throw refusedItem(
-						this.node,
-						itemIndex,
-						new Refusal(rule, `${what} cannot be read (${String(path)}); check it by hand`),
-					);
+				if (attempt >= 4) return { unreadable: text };
 				await sleep(100);
 			}
 		}
@@ -121,8 +141,11 @@ export class SharedFolder {
 		}
 	}
 
-	/** Replaces the content of a file this execution created. */
-	async overwrite(path: FolderFile, content: unknown): Promise<void> {
+	/**
+	 * Writes a hint in place (the newest number of a spending log): never a record, as a reader may
+	 * find it torn or empty and must then do without it.
+	 */
+	async writeHint(path: FolderFile, content: unknown): Promise<void> {
 		await this.helpers.writeContentToFile(path, `${JSON.stringify(content)}\n`);
 	}
 }

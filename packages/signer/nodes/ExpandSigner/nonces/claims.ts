@@ -13,10 +13,27 @@ interface ClaimRecord {
 	workflowId: string;
 	node: string;
 	itemIndex: number;
+	/** Written in the claim itself by earlier versions; now in its `.signed` file. */
 	transactionHash?: string;
-	/** Its holder signed nothing that can leave n8n: anyone may take the nonce at once. */
+	/** Written in the claim itself by earlier versions; now its `.released` file. */
 	released?: boolean;
 }
+
+/** A claim as a reader finds it: its record, or `unreadable` text (empty, garbage), and the state files beside it. */
+interface FoundClaim {
+	path: FolderFile;
+	record?: ClaimRecord;
+	unreadable?: string;
+	transactionHash?: string;
+	released: boolean;
+}
+
+/**
+ * When this process first saw each claim it cannot date (unreadable, or dated in the future), by path
+ * and content. n8n's file helpers expose no file time, so the reader's own clock is the time a
+ * claim's writer cannot forge: such a claim is stale one lease after it was first seen here.
+ */
+const firstSeen = new Map<string, number>();
 
 /** Who is claiming: the execution, for the message another execution gets. */
 export interface ClaimHolder {
@@ -52,6 +69,10 @@ const MAX_GENERATIONS = 64;
  * - takes N over when the claim is older than the lease, or released, and N is still the chain's
  *   pending nonce and the holder's transaction unknown to the chain (it was never sent). A takeover
  *   is the exclusive creation of the next generation's file, so two executions never both take over.
+ * A claim is written once; its transaction and its release are files of their own beside it
+ * (`….signed.json`, `….released.json`). A claim that cannot be read (empty, garbage: a writer that
+ * crashed, or a file put there) or is dated in the future is aged from when this process first saw
+ * it, so no file blocks a wallet for longer than a lease.
  */
 export class NonceClaims {
 	constructor(
@@ -129,13 +150,17 @@ export class NonceClaims {
 			const pending = await chain.pendingNonce();
 			if (pending > nonce) return pending;
 			if (holder?.transactionHash && (await chain.knows(holder.transactionHash))) return nonce + 1n;
-			const claimedAt = Date.parse(holder?.claimedAt ?? '');
-			const ageSeconds = (Date.now() - claimedAt) / 1000;
-			if (holder && !holder.released && !(ageSeconds >= this.leaseSeconds)) {
-				this.refuse(
-					itemIndex,
-					`nonce ${nonce} of ${address} on chain ${chainId} is held by another execution (execution ${holder.executionId} of workflow ${holder.workflowId}, since ${holder.claimedAt}) whose transaction is not on the chain yet; run again once it is sent, or after the nonce lease of ${this.leaseSeconds} s if it never is`,
-				);
+			if (holder && !holder.released) {
+				const ageSeconds = (Date.now() - claimedAt(holder)) / 1000;
+				if (!(ageSeconds >= this.leaseSeconds)) {
+					const who = holder.record
+						? `execution ${holder.record.executionId} of workflow ${holder.record.workflowId}, since ${holder.record.claimedAt}`
+						: `its claim file ${String(holder.path)} cannot be read`;
+					this.refuse(
+						itemIndex,
+						`nonce ${nonce} of ${address} on chain ${chainId} is held by another execution (${who}) whose transaction is not on the chain yet; run again once it is sent, or after the nonce lease of ${this.leaseSeconds} s if it never is`,
+					);
+				}
 			}
 			generation = current + 1;
 		}
@@ -145,21 +170,73 @@ export class NonceClaims {
 		);
 	}
 
-	private async readClaim(path: FolderFile, itemIndex: number): Promise<ClaimRecord | undefined> {
-		return await this.folder.read<ClaimRecord>(
+	/** The file beside a claim that records its transaction (`signed`) or its release (`released`). */
+	private async stateFile(claim: FolderFile, state: string, itemIndex: number) {
+		const name = String(claim).replace(/^.*[\\/]/, '');
+		return await this.folder.file(name.replace(/\.json$/, `.${state}.json`), itemIndex);
+	}
+
+	private async readClaim(path: FolderFile, itemIndex: number): Promise<FoundClaim | undefined> {
+		const read = async (file: FolderFile) =>
+			await this.folder.readJson<ClaimRecord>(
+				file,
+				itemIndex,
+				'the nonce claim file',
+				'nonceClaim',
+			);
+		const claim = await read(path);
+		if (claim.value === undefined && claim.unreadable === undefined) return undefined;
+		const record =
+			typeof claim.value === 'object' && claim.value !== null ? claim.value : undefined;
+		const signed = await read(await this.stateFile(path, 'signed', itemIndex));
+		const released = await read(await this.stateFile(path, 'released', itemIndex));
+		const hash = signed.value?.transactionHash ?? record?.transactionHash;
+		return {
 			path,
-			itemIndex,
-			'the nonce claim file',
-			'nonceClaim',
-		);
+			record,
+			unreadable: record ? undefined : (claim.unreadable ?? JSON.stringify(claim.value)),
+			transactionHash: typeof hash === 'string' ? hash : undefined,
+			// Released by its holder, or by an earlier version in the claim itself.
+			released:
+				released.value !== undefined ||
+				released.unreadable !== undefined ||
+				record?.released === true,
+		};
 	}
 
 	private handle(path: FolderFile, record: ClaimRecord): HeldNonce {
+		const { itemIndex } = record;
 		return {
 			nonce: BigInt(record.nonce),
-			signed: async (transactionHash) =>
-				await this.folder.overwrite(path, { ...record, transactionHash }),
-			release: async () => await this.folder.overwrite(path, { ...record, released: true }),
+			signed: async (transactionHash) => {
+				await this.folder.create(
+					await this.stateFile(path, 'signed', itemIndex),
+					{ transactionHash },
+					itemIndex,
+				);
+			},
+			release: async () => {
+				await this.folder.create(
+					await this.stateFile(path, 'released', itemIndex),
+					{ released: true },
+					itemIndex,
+				);
+			},
 		};
 	}
+}
+
+/**
+ * When the claim was made, by a time its writer cannot forge: its own date while that is a date in
+ * the past, else when this process first saw it (an unreadable claim, or one dated in the future).
+ */
+function claimedAt(claim: FoundClaim): number {
+	const stated = Date.parse(String(claim.record?.claimedAt ?? ''));
+	const now = Date.now();
+	if (claim.record && Number.isFinite(stated) && stated <= now) return stated;
+	const key = `${String(claim.path)}\n${claim.unreadable ?? JSON.stringify(claim.record)}`;
+	const seen = firstSeen.get(key);
+	if (seen !== undefined) return seen;
+	firstSeen.set(key, now);
+	return now;
 }

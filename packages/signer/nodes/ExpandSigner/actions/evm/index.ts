@@ -14,6 +14,7 @@ import type { EvmSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
 import * as signTypedData from './signTypedData.operation';
+import * as speedUpPayout from './speedUpPayout.operation';
 
 /** Its keys' credential type (credentials/, in this package). */
 const CREDENTIAL = 'expandSignerApi';
@@ -26,7 +27,14 @@ export const evm: SignerFamily<EvmSession> = {
 		description: 'Ethereum, Polygon, BNB Chain, Base, Arbitrum and the other EVM chains',
 	},
 	credential: CREDENTIAL,
-	operations: [getAddress, signMessage, signTransaction, deployContract, signTypedData],
+	operations: [
+		getAddress,
+		signMessage,
+		signTransaction,
+		deployContract,
+		signTypedData,
+		speedUpPayout,
+	],
 	defaultOperation: 'signTransaction',
 	async openSession(this: IExecuteFunctions): Promise<EvmSession> {
 		const credentials = await this.getCredentials(CREDENTIAL);

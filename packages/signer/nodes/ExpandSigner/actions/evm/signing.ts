@@ -6,11 +6,14 @@ import { evmIntent } from '../../families/evm/intent';
 import {
 	checkFees,
 	completeTransaction,
+	describeSigned,
 	needsFillIn,
 	normalizeFields,
+	readSigned,
 	signTransaction,
 	type TransactionFields,
 } from '../../families/evm/transaction';
+import type { SignedFacts } from '../../ledger/entryCheck';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import type { HeldNonce } from '../../nonces/claims';
 import { chainView } from '../../nonces/tracker';
@@ -99,42 +102,69 @@ async function signFresh(
 	};
 }
 
-/** Where an earlier signed payout stands on the chain; one that can never land is refused. */
-async function chainStatus(
+/**
+ * Where a payout's signed transactions stand on the chain (one nonce: at most one of them can land).
+ * `landed` is the mined one; none mined while another transaction used the nonce: it can never land.
+ */
+export async function payoutStatus(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
-	entry: LedgerEntry,
-): Promise<'mined' | 'pending' | 'notSent'> {
-	const client = new ChainClient(this, entry.chainId, itemIndex, session.rpcUrls);
-	const known = await client.rpc<{ blockNumber?: string | null } | null>(
-		'eth_getTransactionByHash',
-		[entry.signed.transactionHash],
-	);
-	if (known) return known.blockNumber ? 'mined' : 'pending';
+	history: LedgerEntry[],
+): Promise<{ chainStatus: 'mined' | 'pending' | 'notSent'; landed?: LedgerEntry }> {
+	const first = history[0];
+	const client = new ChainClient(this, first.chainId, itemIndex, session.rpcUrls);
+	let pending = false;
+	for (const entry of history) {
+		const known = await client.rpc<{ blockNumber?: string | null } | null>(
+			'eth_getTransactionByHash',
+			[entry.signed.transactionHash],
+		);
+		if (known?.blockNumber) return { chainStatus: 'mined', landed: entry };
+		if (known) pending = true;
+	}
+	if (pending) return { chainStatus: 'pending' };
 	const confirmed = BigInt(
-		await client.rpc<string>('eth_getTransactionCount', [entry.from, 'latest']),
+		await client.rpc<string>('eth_getTransactionCount', [first.from, 'latest']),
 	);
-	if (confirmed > BigInt(entry.signed.nonce as number)) {
+	if (confirmed > BigInt(first.signed.nonce as number)) {
+		const hashes = history.map((entry) => entry.signed.transactionHash).join(', ');
 		throw refusedItem(
 			this.getNode(),
 			itemIndex,
 			new Refusal(
 				'payoutId',
-				`payout ID "${entry.payoutId}" was signed on ${entry.signedAt} as ${entry.signed.transactionHash} with nonce ${entry.signed.nonce}, which is not on the chain while another transaction has used that nonce; it can never land and is not signed again. Check the payout and remove its ledger file to pay it anew`,
+				`payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${hashes} with nonce ${first.signed.nonce}, which is not on the chain while another transaction has used that nonce; it can never land and is not signed again. Nothing was paid by it: check the payout, and pay it under a new payout ID if it is still due`,
 			),
 		);
 	}
-	return 'notSent';
+	return { chainStatus: 'notSent' };
 }
 
 /** What an EVM payout ID is bound to: recipient, value and data. */
-function contentOf(fields: TransactionFields): string {
+export function contentOf(fields: TransactionFields): string {
 	return JSON.stringify([
 		fields.to?.toLowerCase() ?? null,
 		String(fields.value ?? '0'),
 		(fields.data ?? '0x').toLowerCase(),
 	]);
+}
+
+/** What an EVM payout's signed bytes say (ledger/entryCheck.ts). */
+export function evmFacts(entry: LedgerEntry): SignedFacts {
+	const tx = readSigned(entry.signed.rawTransaction);
+	return {
+		transactionHash: tx.hash as string,
+		from: tx.from as string,
+		chainId: tx.chainId.toString(),
+		nonce: String(tx.nonce),
+		content: contentOf({
+			to: tx.to ?? undefined,
+			value: tx.value.toString(),
+			data: tx.data,
+		}),
+		shown: describeSigned(tx, tx.from as string, Number(entry.signed.accountIndex ?? 0)),
+	};
 }
 
 /**
@@ -191,9 +221,10 @@ export async function signItem(
 		content: contentOf(fields),
 		contentWords: 'recipient, value or data',
 		sign: async () => await signFresh.call(this, itemIndex, session, fields, account, unbound),
-		status: async (entry) => {
-			const status = await chainStatus.call(this, itemIndex, session, entry);
-			return { chainStatus: status, alreadySent: status !== 'notSent' };
+		readSigned: async (entry) => evmFacts(entry),
+		status: async (history) => {
+			const status = await payoutStatus.call(this, itemIndex, session, history);
+			return { ...status, alreadySent: status.chainStatus !== 'notSent' };
 		},
 		// Later automatic nonces go above the repeated one, so they never take the slot it still needs.
 		repeated: (entry) =>

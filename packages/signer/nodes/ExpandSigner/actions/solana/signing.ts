@@ -7,9 +7,13 @@ import {
 	type SolanaTransaction,
 	decodeTransaction,
 	prepareSolanaTransaction,
+	readWireTransaction,
 	rpcChainReader,
 	signSolanaTransaction,
+	transactionId,
+	verifiedSignature,
 } from '../../families/solana';
+import type { SignedFacts } from '../../ledger/entryCheck';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import {
 	askedIntentRefusal,
@@ -36,7 +40,7 @@ function contentOf(movements: Movement[]): string {
 	);
 }
 
-/** Where an earlier signed payout stands: landed, or still able to land; one whose blockhash expired unlanded is refused. */
+/** Where a payout's signed transaction stands: landed, or still able to land; one whose blockhash expired unlanded is refused. */
 async function chainStatus(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -49,19 +53,68 @@ async function chainStatus(
 		{ searchTransactionHistory: true },
 	]);
 	if (Array.isArray(statuses?.value) && statuses.value[0]) return 'landed';
+	const refuse = (message: string) =>
+		refusedItem(
+			this.getNode(),
+			itemIndex,
+			new Refusal(
+				'payoutId',
+				`payout ID "${entry.payoutId}" was signed on ${entry.signedAt} as ${signature}, which is not on the chain ${message}`,
+			),
+		);
+	// Signed by an earlier version: a durable nonce's value is no blockhash, so its expiry says nothing.
+	if (decodeTransaction(readSignedTransaction(entry)).durableNonce)
+		throw refuse(
+			'and uses a durable nonce: it can still land for as long as its nonce account holds that nonce, so it is neither returned nor signed again. Check the payout and its nonce account by hand; never pay it under a new payout ID while the nonce account has not advanced',
+		);
 	const valid = await rpc<{ value?: unknown }>('isBlockhashValid', [
 		entry.signed.blockhash,
 		{ commitment: 'processed' },
 	]);
 	if (valid?.value === true) return 'pending';
-	throw refusedItem(
-		this.getNode(),
-		itemIndex,
-		new Refusal(
-			'payoutId',
-			`payout ID "${entry.payoutId}" was signed on ${entry.signedAt} as ${signature}, which is not on the chain while its blockhash has expired; it can never land and is not signed again. Check the payout and remove its ledger file to pay it anew`,
-		),
+	throw refuse(
+		'while its blockhash has expired; it can never land and is not signed again. Nothing was paid by it: check the payout, and pay it under a new payout ID if it is still due',
 	);
+}
+
+function readSignedTransaction(entry: LedgerEntry): SolanaTransaction {
+	const transaction = readWireTransaction(String(entry.signed.rawTransaction), 'base64');
+	if (!transaction) throw new Error('not a base64 wire transaction');
+	return transaction;
+}
+
+/** What a Solana payout's signed bytes say (ledger/entryCheck.ts): the account's signature is verified, what moves is read as for signing. */
+async function solanaFacts(
+	entry: LedgerEntry,
+	chainId: string,
+	account: SolanaAccount,
+	rpc: SolanaRpc,
+): Promise<SignedFacts> {
+	const transaction = readSignedTransaction(entry);
+	const signature = await verifiedSignature(transaction, account.address);
+	if (!signature) throw new Error(`no valid signature of ${account.address}`);
+	const prepared = await prepareSolanaTransaction(
+		transaction,
+		chainId,
+		account,
+		rpcChainReader(rpc),
+	);
+	const decoded = decodeTransaction(transaction);
+	const transactionHash = transactionId(transaction);
+	return {
+		transactionHash,
+		from: account.address,
+		nonce: decoded.blockhash,
+		content: contentOf(prepared.intent.movements),
+		shown: {
+			rawTransaction: entry.signed.rawTransaction,
+			transactionHash,
+			signature,
+			from: account.address,
+			chainId,
+			blockhash: decoded.blockhash,
+		},
+	};
 }
 
 /**
@@ -92,6 +145,16 @@ export async function signSolanaItem(
 		rpcChainReader(rpc),
 	);
 	const { intent } = prepared;
+	const decoded = decodeTransaction(transaction);
+	if (decoded.durableNonce && String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim())
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'payoutId',
+				`the transaction uses a durable nonce (${decoded.blockhash}) instead of a recent blockhash: it stays valid until its nonce account advances, so the Signer cannot tell when a payout could be paid twice; a payout ID is signed only for a transaction with a recent blockhash`,
+			),
+		);
 	const asked = work.fromInput && readAskedIntent(work.fromInput.intent, session.policy);
 	const differs =
 		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, intent, session.policy);
@@ -102,7 +165,7 @@ export async function signSolanaItem(
 		throw refusedItem(node, itemIndex, missingIntentRefusal());
 	const facts: IDataObject = {
 		encoding: 'base64',
-		blockhash: decodeTransaction(transaction).blockhash,
+		blockhash: decoded.blockhash,
 		feeLamports: intent.maxFee.toString(),
 		fee: formatUnits(intent.maxFee.toString(), 9),
 		rentLamports: intent.rent.toString(),
@@ -129,7 +192,8 @@ export async function signSolanaItem(
 			}
 			return { signed, keep: () => undefined, discard: reserved.release };
 		},
-		status: async (entry) => {
+		readSigned: async (entry) => await solanaFacts(entry, chainId, account, rpc),
+		status: async ([entry]) => {
 			const status = await chainStatus.call(this, itemIndex, rpc, entry);
 			return { chainStatus: status, alreadySent: status === 'landed' };
 		},

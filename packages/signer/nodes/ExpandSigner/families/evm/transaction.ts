@@ -359,13 +359,22 @@ export function signTransaction(
 ): SignedTransaction {
 	const tx = Transaction.from(transaction);
 	tx.signature = account.wallet.signingKey.sign(tx.unsignedHash);
+	return describeSigned(tx, account.address, account.index);
+}
+
+/** A signed transaction as the Signer's output shows it, every field read from `tx` itself. */
+export function describeSigned(
+	tx: Transaction,
+	from: string,
+	accountIndex: number,
+): SignedTransaction {
 	const rawTransaction = tx.serialized;
 	const type = tx.type as number;
 	return {
 		rawTransaction,
 		transactionHash: keccak256(rawTransaction),
-		from: account.address,
-		accountIndex: account.index,
+		from,
+		accountIndex,
 		chainId: tx.chainId.toString(),
 		nonce: tx.nonce,
 		type,
@@ -378,4 +387,11 @@ export function signTransaction(
 			: { gasPrice: text(tx.gasPrice) }),
 		...(type === 1 || type === 2 ? { accessList: tx.accessList as unknown as IDataObject[] } : {}),
 	};
+}
+
+/** Signed bytes read back with ethers: the sender is recovered from the signature; throws when they are not a signed transaction. */
+export function readSigned(rawTransaction: string): Transaction {
+	const tx = Transaction.from(rawTransaction);
+	if (!tx.signature || !tx.from) throw new Error('the bytes carry no signature');
+	return tx;
 }

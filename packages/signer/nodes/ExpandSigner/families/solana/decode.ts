@@ -56,7 +56,10 @@ export interface DecodedTransaction {
 	feePayer: string;
 	/** The accounts whose signatures the transaction needs, fee payer first. */
 	signers: string[];
+	/** The recent blockhash, or the durable nonce's value. */
 	blockhash: string;
+	/** The transaction's lifetime is a durable nonce (it stays valid until the nonce account advances), not a recent blockhash. */
+	durableNonce: boolean;
 	instructions: DecodedInstruction[];
 	/** What the network charges: 5,000 lamports per signature plus the priority fee (compute-unit price × limit, rounded up). */
 	fee: bigint;
@@ -215,6 +218,7 @@ export function decodeTransaction(transaction: Transaction): DecodedTransaction 
 			'blockhash' in message.lifetimeConstraint
 				? message.lifetimeConstraint.blockhash
 				: message.lifetimeConstraint.nonce,
+		durableNonce: !('blockhash' in message.lifetimeConstraint),
 		instructions,
 		fee: BigInt(signers.length) * LAMPORTS_PER_SIGNATURE + (price * limit + 999_999n) / 1_000_000n,
 	};

@@ -58,5 +58,7 @@ export {
 	signSolanaMessage,
 	signSolanaTransaction,
 	type SolanaSignedTransaction,
+	transactionId,
+	verifiedSignature,
 } from './sign';
 export { SOLANA_POLICY_FORMAT } from './policyFormat';

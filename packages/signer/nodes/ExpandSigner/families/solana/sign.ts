@@ -1,12 +1,15 @@
 import {
+	type Address,
 	type Transaction,
 	createKeyPairFromBytes,
 	getBase16Encoder,
 	getBase58Decoder,
 	getBase64EncodedWireTransaction,
+	getPublicKeyFromAddress,
 	getUtf8Encoder,
 	partiallySignTransaction,
 	signBytes,
+	verifySignature,
 } from '@solana/kit';
 
 import { type SignedTransaction, SigningKeyError } from '../../policy/vocabulary';
@@ -82,4 +85,24 @@ export function messageBytes(text: string, hex: boolean): Uint8Array | undefined
 	return /^0x(?:[0-9a-fA-F]{2})*$/.test(text)
 		? new Uint8Array(getBase16Encoder().encode(text.slice(2).toLowerCase()))
 		: undefined;
+}
+
+/** The account's signature in a signed transaction, base58, when it is there and verifies over the message; undefined otherwise. */
+export async function verifiedSignature(
+	transaction: Transaction,
+	account: string,
+): Promise<string | undefined> {
+	const signature = transaction.signatures[account as Address];
+	if (!signature) return undefined;
+	const key = await getPublicKeyFromAddress(account as Address);
+	return (await verifySignature(key, signature, transaction.messageBytes))
+		? getBase58Decoder().decode(signature)
+		: undefined;
+}
+
+/** A transaction's ID: its fee payer's (first signer's) signature, base58; empty while that is missing. */
+export function transactionId(transaction: Transaction): string {
+	const feePayer = Object.keys(transaction.signatures)[0] as Address | undefined;
+	const signature = feePayer ? transaction.signatures[feePayer] : null;
+	return signature ? getBase58Decoder().decode(signature) : '';
 }
