@@ -6,7 +6,7 @@ import { EVM_POLICY_FORMAT } from '../../families/evm/policyFormat';
 import { NonceTracker } from '../../nonces/tracker';
 import { PolicyError, readPolicy } from '../../policy/policy';
 import { SigningKeyError } from '../../policy/vocabulary';
-import { ledgerOf, nonceClaimsOf, totalsOf } from '../session';
+import { ledgerOf, nonceClaimsOf, rpcUrlsOf, totalsOf } from '../session';
 import * as getAddress from '../getAddress.operation';
 import type { SignerFamily } from '../signerFamily';
 import * as deployContract from './deployContract.operation';
@@ -35,7 +35,7 @@ export const evm: SignerFamily<EvmSession> = {
 			policy: readPolicy(credentials, EVM_POLICY_FORMAT),
 			nonces: new NonceTracker(),
 			answers: new ChainAnswers(),
-			rpcUrls: new Map(),
+			rpcUrls: rpcUrlsOf(credentials),
 			totals: totalsOf.call(this, CREDENTIAL),
 			ledger: ledgerOf.call(this, credentials),
 			claims: nonceClaimsOf.call(this, credentials),

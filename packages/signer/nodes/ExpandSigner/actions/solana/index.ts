@@ -4,7 +4,7 @@ import { SOLANA_POLICY_FORMAT, describeSolanaError, solanaKeyring } from '../../
 import { PolicyError, readPolicy } from '../../policy/policy';
 import * as getAddress from '../getAddress.operation';
 import type { SignerFamily } from '../signerFamily';
-import { ledgerOf, totalsOf } from '../session';
+import { ledgerOf, rpcUrlsOf, totalsOf } from '../session';
 import type { SolanaSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
@@ -30,7 +30,7 @@ export const solana: SignerFamily<SolanaSession> = {
 		return {
 			keyring: solanaKeyring(credentials),
 			policy: readPolicy(credentials, SOLANA_POLICY_FORMAT),
-			rpcUrls: new Map(),
+			rpcUrls: rpcUrlsOf(credentials),
 			totals: totalsOf.call(this, CREDENTIAL),
 			ledger: ledgerOf.call(this, credentials),
 		};
