@@ -95,8 +95,9 @@ export class ChainClient {
 
 	/**
 	 * The URL from `chain/getpublicrpc`. It must be http(s), and may point inside a network (loopback,
-	 * private, link-local ...) only when the API itself does (a local sandbox): otherwise an API that
-	 * lies would have n8n post to the internal services around it.
+	 * private, link-local ...) only when the API itself is on that kind of address (a local sandbox, an
+	 * API in the same private network): otherwise an API that lies would have n8n post to the internal
+	 * services around it.
 	 */
 	private async apiUrl(): Promise<string> {
 		const data = await expandApiRequest.call(
@@ -115,8 +116,10 @@ export class ChainClient {
 		const internal = internalHostOf(url);
 		if (internal !== undefined) {
 			const api = (await sessionOf(this.context, this.itemIndex).credential).data.baseUrl;
-			if (internalHostOf(api) === undefined)
-				throw refuse(`points to the internal address ${internal}, while the API is not on one`);
+			if (internalHostOf(api)?.kind !== internal.kind)
+				throw refuse(
+					`points to ${internal.host}, a ${internal.kind} address, while the API is not on one`,
+				);
 		}
 		return url;
 	}
