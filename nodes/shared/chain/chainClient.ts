@@ -118,7 +118,7 @@ export class ChainClient {
 			const api = (await sessionOf(this.context, this.itemIndex).credential).data.baseUrl;
 			if (internalHostOf(api)?.kind !== internal.kind)
 				throw refuse(
-					`points to ${internal.host}, a ${internal.kind} address, while the API is not on one`,
+					`points to ${internal.host} (${internal.kind}), while the API is not on such an address`,
 				);
 		}
 		return url;
