@@ -391,3 +391,52 @@ describe('the payout status comes from the pinned RPC node', () => {
 		);
 	});
 });
+
+test("Solana: the API's link-local RPC URL is refused; with the chain's node pinned the API is not asked for one", async () => {
+	api.respondWith((request) =>
+		request.path === '/chain/getpublicrpc'
+			? envelope({ rpc: 'http://169.254.169.254/' })
+			: { status: 404, body: {} },
+	);
+	const transferSol = async (rpcUrls: string) => {
+		api.requests.length = 0;
+		const result = await runPipeline(
+			[
+				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+				{
+					name: 'Sign',
+					type: SIGNER,
+					parameters: {
+						chainFamily: 'solana',
+						solanaChainId: '901',
+						operation: 'transferSol',
+						recipient: devnet.solana.wallets[3].address,
+						amount: '1000',
+					},
+					continueOnFail: true,
+				},
+			],
+			{
+				...expandCredentials({
+					apiKey: 'key',
+					baseUrl: api.baseUrl,
+					historicalUrl: api.historicalUrl,
+				}),
+				expandSolanaKeyApi: {
+					keyType: 'secretKey',
+					secretKey: devnet.solana.wallets[1].secretKey,
+					rpcUrls,
+				},
+			},
+		);
+		expect(result.error).toBeUndefined();
+		return result.output('Sign')[0].json;
+	};
+	expect(await transferSol('')).toEqual({
+		error:
+			'Refused by the rule "rpcAddress": the JSON-RPC URL the API gave for chain 901 points to 169.254.169.254 (link-local), while the API is not on such an address; nothing was sent to it (item 0)',
+	});
+	const signed = await transferSol(`901 = ${devnet.solana.rpcUrl}`);
+	expect(signed).toMatchObject({ chainId: '901', encoding: 'base64' });
+	expect(api.requests.map((request) => request.path)).not.toContain('/chain/getpublicrpc');
+});
