@@ -12,6 +12,7 @@ import { Wallet } from 'ethers';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
+import { expandSignerKeyTest } from '../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
 import { startLyingFront } from '../helpers/lyingFront';
 import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
 import { type RecordingServer, envelope, startRecordingServer } from '../helpers/recordingServer';
@@ -132,6 +133,57 @@ describe('Send Transaction checks the hash the API answers', () => {
 		expect(honest).toMatchObject({ status: 'success', confirmations: 1 });
 	});
 
+	test('EVM: every transaction type the devnet takes is confirmed as it was sent (legacy, EIP-2930 with an access list, EIP-1559, a deployment)', async () => {
+		const wallet = await fundedWallet();
+		const base = { chainId: 31337, gasLimit: 100000 };
+		const accessList = [
+			{ address: '0x' + '7b'.repeat(20), storageKeys: ['0x' + '01'.padStart(64, '0')] },
+		];
+		const raws = [
+			await wallet.signTransaction({
+				...base,
+				type: 0,
+				nonce: 0,
+				to: '0x' + '7c'.repeat(20),
+				value: 1,
+				gasPrice: 20_000_000_000n,
+			}),
+			await wallet.signTransaction({
+				...base,
+				type: 1,
+				nonce: 1,
+				to: '0x' + '7c'.repeat(20),
+				value: 2,
+				gasPrice: 20_000_000_000n,
+				accessList,
+			}),
+			await wallet.signTransaction({
+				...transfer(2, 3),
+				data: '0x1234',
+				gasLimit: 100000,
+				accessList,
+			}),
+			await wallet.signTransaction({
+				...base,
+				type: 2,
+				nonce: 3,
+				to: null,
+				data: '0x00',
+				maxFeePerGas: 20_000_000_000n,
+				maxPriorityFeePerGas: 1n,
+			}),
+		];
+		const answers = await sendThrough(devnet.baseUrl, devnet.historicalUrl, raws, {
+			waitForConfirmation: true,
+		});
+		expect(answers.map((answer) => answer.status ?? answer.error)).toEqual([
+			'success',
+			'success',
+			'success',
+			'success',
+		]);
+	});
+
 	test('Solana: an API that answers an older signature is an error of the item naming both', async () => {
 		const key = { keyType: 'secretKey', secretKey: devnet.solana.wallets[2].secretKey };
 		const sign = async () => {
@@ -228,6 +280,8 @@ describe('an RPC URL from the API', () => {
 	test.each([
 		['http://169.254.169.254/latest/meta-data', '169.254.169.254 (link-local)'],
 		['http://[fe80::1]:8545', '[fe80::1] (link-local)'],
+		['http://2852039166/', '169.254.169.254 (link-local)'],
+		['http://[::ffff:169.254.169.254]/', '[::ffff:a9fe:a9fe] (link-local)'],
 		['http://10.0.0.7:8545', '10.0.0.7 (private)'],
 		['http://192.168.1.20:8545', '192.168.1.20 (private)'],
 		['http://[fd12::1]:8545', '[fd12::1] (private)'],
@@ -439,4 +493,24 @@ test("Solana: the API's link-local RPC URL is refused; with the chain's node pin
 	const signed = await transferSol(`901 = ${devnet.solana.rpcUrl}`);
 	expect(signed).toMatchObject({ chainId: '901', encoding: 'base64' });
 	expect(api.requests.map((request) => request.path)).not.toContain('/chain/getpublicrpc');
+});
+
+test('the credential Test names the pinned chains, and a malformed RPC URLs line fails it', async () => {
+	const testWith = (rpcUrls: string) =>
+		expandSignerKeyTest.call({} as never, {
+			id: '',
+			name: '',
+			type: 'expandSignerApi',
+			data: { keyType: 'privateKey', privateKey: Wallet.createRandom().privateKey, rpcUrls },
+		});
+	expect(
+		(await testWith('1 = https://node.example/a\n137 = https://node.example/b')).message,
+	).toMatch(
+		/ RPC nodes: pinned for chain 1, 137; other chains use the API's \(never an internal address unless the API is on one\)\.$/,
+	);
+	expect(await testWith('1 = https://node.example/a\n1 = https://node.example/b')).toEqual({
+		status: 'Error',
+		message:
+			'Line 2 of the credential field "RPC URLs" must read "chainId = https://…", one line per chain; got "1 = https://…"',
+	});
 });
