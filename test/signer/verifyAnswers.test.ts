@@ -238,6 +238,15 @@ describe('Send Transaction checks the hash the API answers', () => {
 		expect(answer).toEqual({
 			error: `The API answered Send Transaction with the signature "${older.signature}", but the signed transaction sent is ${newer.signature} (item 0)`,
 		});
+		// An API that takes the bytes in hex and answers their first signature is believed.
+		api.respondWith((request) =>
+			request.path === '/chain/sendtransaction'
+				? envelope({ transactionHash: newer.signature })
+				: { status: 404, body: {} },
+		);
+		const hex = '0x' + Buffer.from(newer.rawTransaction, 'base64').toString('hex');
+		const [honest] = await sendThrough(api.baseUrl, api.historicalUrl, [hex], solanaSend);
+		expect(honest).toEqual({ transactionHash: newer.signature });
 	});
 });
 

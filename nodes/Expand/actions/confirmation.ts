@@ -8,7 +8,7 @@ import {
 	differenceOf,
 	readSentTransaction,
 } from '../../shared/chain/evmSentTransaction';
-import { solanaTransactionId } from '../../shared/chain/solanaSentTransaction';
+import { solanaTransactionIds } from '../../shared/chain/solanaSentTransaction';
 import { itemError } from '../../shared/errors';
 import { sleepUnlessAborted } from '../../shared/sleep';
 import type { ItemParameters } from '../helpers/parameters';
@@ -73,21 +73,21 @@ function checkSolanaId(
 	records: IDataObject[],
 	itemIndex: number,
 ): void {
-	const own = solanaTransactionId(String(raw ?? ''));
-	if (own === undefined) {
+	const own = solanaTransactionIds(String(raw ?? ''));
+	if (!own.length) {
 		throw itemError(
 			this.getNode(),
 			itemIndex,
-			'The signed transaction sent is not base64 of a Solana transaction with a signature, so the signature the API answers cannot be checked',
+			'The signed transaction sent is not a Solana transaction with a signature (base64, hex or base58), so the signature the API answers cannot be checked',
 		);
 	}
 	for (const record of records) {
 		const answered = String(record.transactionHash ?? '');
-		if (answered !== own) {
+		if (!own.includes(answered)) {
 			throw itemError(
 				this.getNode(),
 				itemIndex,
-				`The API answered Send Transaction with the signature "${answered.slice(0, 90)}", but the signed transaction sent is ${own}`,
+				`The API answered Send Transaction with the signature "${answered.slice(0, 90)}", but the signed transaction sent is ${own[0]}`,
 			);
 		}
 	}
