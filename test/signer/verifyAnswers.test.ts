@@ -133,7 +133,7 @@ describe('Send Transaction checks the hash the API answers', () => {
 		expect(honest).toMatchObject({ status: 'success', confirmations: 1 });
 	});
 
-	test('EVM: every transaction type the devnet takes is confirmed as it was sent (legacy, EIP-2930 with an access list, EIP-1559, a deployment)', async () => {
+	test('EVM: every transaction type the devnet takes is confirmed as it was sent (legacy, EIP-2930 with an access list, EIP-1559, a deployment, EIP-7702)', async () => {
 		const wallet = await fundedWallet();
 		const base = { chainId: 31337, gasLimit: 100000 };
 		const accessList = [
@@ -173,15 +173,26 @@ describe('Send Transaction checks the hash the API answers', () => {
 				maxPriorityFeePerGas: 1n,
 			}),
 		];
+		// EIP-7702: the wallet delegates to a contract address; the node reports the parity as v only.
+		const authorization = await wallet.authorize({
+			address: '0x' + '7d'.repeat(20),
+			nonce: 5,
+			chainId: 31337,
+		});
+		raws.push(
+			await wallet.signTransaction({
+				...transfer(4, 0),
+				type: 4,
+				gasLimit: 100000,
+				authorizationList: [authorization],
+			}),
+		);
 		const answers = await sendThrough(devnet.baseUrl, devnet.historicalUrl, raws, {
 			waitForConfirmation: true,
 		});
-		expect(answers.map((answer) => answer.status ?? answer.error)).toEqual([
-			'success',
-			'success',
-			'success',
-			'success',
-		]);
+		expect(answers.map((answer) => answer.status ?? answer.error)).toEqual(
+			Array(5).fill('success'),
+		);
 	});
 
 	test('Solana: an API that answers an older signature is an error of the item naming both', async () => {
