@@ -124,7 +124,7 @@ describe('Send Transaction checks the hash the API answers', () => {
 		});
 		expect(lie.error).toMatch(
 			new RegExp(
-				`^The API answered Send Transaction with the hash ${invented}, which the chain's JSON-RPC node does not know within \\d+ s or less: the signed transaction may never have been broadcast; nothing is confirmed \\(item 0\\)$`,
+				`^The API answered Send Transaction with the hash ${invented}, which the chain's JSON-RPC node does not know within 2 s: the signed transaction may never have been broadcast; nothing is confirmed \\(item 0\\)$`,
 			),
 		);
 		const [honest] = await sendThrough(devnet.baseUrl, devnet.historicalUrl, [raw], {

@@ -102,6 +102,7 @@ function checkSolanaId(
 async function untilSentIsKnown(
 	this: IExecuteFunctions,
 	work: { client: ChainClient; sent: SentTransaction; raw: string; hash: string },
+	timeoutMs: number,
 	deadline: number,
 	itemIndex: number,
 ): Promise<void> {
@@ -128,7 +129,7 @@ async function untilSentIsKnown(
 			throw itemError(
 				this.getNode(),
 				itemIndex,
-				`The API answered Send Transaction with the hash ${hash}, which the chain's JSON-RPC node does not know within ${Math.round((deadline - Date.now()) / 1000 + POLL_INTERVAL_MS / 1000)} s or less: the signed transaction may never have been broadcast; nothing is confirmed`,
+				`The API answered Send Transaction with the hash ${hash}, which the chain's JSON-RPC node does not know within ${timeoutMs / 1000} s: the signed transaction may never have been broadcast; nothing is confirmed`,
 			);
 		}
 		await sleepUnlessAborted(POLL_INTERVAL_MS, this.getExecutionCancelSignal());
@@ -191,6 +192,7 @@ export async function confirm(
 			await untilSentIsKnown.call(
 				this,
 				{ client, sent, raw: String(raw), hash },
+				timeoutMs,
 				deadline,
 				itemIndex,
 			);
