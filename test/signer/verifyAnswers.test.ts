@@ -8,6 +8,7 @@
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { address } from '@solana/kit';
 import { Wallet } from 'ethers';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -533,4 +534,87 @@ test('the credential Test names the pinned chains, and a malformed RPC URLs line
 		message:
 			'Line 2 of the credential field "RPC URLs" must read "chainId = https://…", one line per chain; got "1 = https://…"',
 	});
+});
+
+test('Solana: a lying node from the API calls an unsent payout landed; with the chain pinned it is paid once', async () => {
+	const recipient = devnet.solana.wallets[4].address;
+	const balance = async () => devnet.solana.chain.balance(address(recipient));
+	const liar = await startLyingFront(devnet.solana.rpcUrl, (_path, body) => {
+		const { id, method } = body as { id: number; method: string };
+		if (method !== 'getSignatureStatuses') return undefined;
+		return {
+			jsonrpc: '2.0',
+			id,
+			result: {
+				context: { slot: 1 },
+				value: [{ slot: 1, confirmations: null, err: null, confirmationStatus: 'finalized' }],
+			},
+		};
+	});
+	const front = await startLyingFront(devnet.baseUrl, (path) =>
+		path === '/chain/getpublicrpc'
+			? { status: 200, msg: 'success', data: { rpc: liar.url } }
+			: undefined,
+	);
+	const sign = async (rpcUrls = '') => {
+		const result = await runPipeline(
+			[
+				{ name: 'Items', type: ITEMS, parameters: { items: '[{"id":"sol-verify-1"}]' } },
+				{
+					name: 'Sign',
+					type: SIGNER,
+					parameters: {
+						chainFamily: 'solana',
+						solanaChainId: '901',
+						operation: 'transferSol',
+						recipient,
+						amount: '4321',
+						payoutId: '={{ $json.id }}',
+					},
+				},
+			],
+			{
+				...expandCredentials({
+					apiKey: devnet.apiKey,
+					baseUrl: front.url,
+					historicalUrl: devnet.historicalUrl,
+				}),
+				expandSolanaKeyApi: {
+					keyType: 'secretKey',
+					secretKey: devnet.solana.wallets[0].secretKey,
+					payoutLedgerFolder: ledgerFolder,
+					rpcUrls,
+				},
+			},
+		);
+		expect(result.error).toBeUndefined();
+		return result.output('Sign')[0].json;
+	};
+	try {
+		const before = await balance();
+		const first = await sign();
+		expect(first).toMatchObject({ payoutId: 'sol-verify-1', repeat: false });
+		// The lie: Filter (alreadySent is not true) drops the payout, which is never paid.
+		expect(await sign()).toMatchObject({ repeat: true, alreadySent: true, chainStatus: 'landed' });
+		const askedBefore = liar.asked.length;
+		const pinned = await sign(`901 = ${devnet.solana.rpcUrl}`);
+		expect(pinned).toMatchObject({
+			repeat: true,
+			alreadySent: false,
+			chainStatus: 'pending',
+			signature: first.signature,
+		});
+		expect(liar.asked.length).toBe(askedBefore);
+		const [sent] = await sendThrough(
+			devnet.baseUrl,
+			devnet.historicalUrl,
+			[pinned.rawTransaction as string],
+			{ chainId: '901' },
+		);
+		expect(sent.transactionHash).toBe(first.signature);
+		expect(await balance()).toBe(before + 4321n);
+	} finally {
+		await front.close();
+		await liar.close();
+	}
 });
