@@ -4,6 +4,8 @@ import { NodeApiError } from 'n8n-workflow';
 import { asNodeError, isNodeError, itemError, withItem } from '../errors';
 import { type ApiContext, expandApiRequest } from '../transport';
 import { endpointRequest } from '../transport/ownEndpoints';
+import { sessionOf } from '../transport/session';
+import { internalHostOf } from './internalAddress';
 
 /** A JSON-RPC reply: its result, or the node's error with its code and data. */
 export interface RpcAnswer<T> {
@@ -35,6 +37,19 @@ export const EVM_CHAIN_IDENTITY: ChainIdentity = {
 };
 
 /**
+ * The RPC URLs of one execution by chain ID, each looked up once; `pinned` holds the URLs a credential
+ * names (RPC URLs on the signing credentials), used instead of the API's.
+ */
+export type RpcUrls = Map<string, Promise<string>> & {
+	readonly pinned?: ReadonlyMap<string, string>;
+};
+
+/** An execution's RPC URL cache, with the credential's pinned URLs. */
+export function rpcUrlCache(pinned: ReadonlyMap<string, string>): RpcUrls {
+	return Object.assign(new Map<string, Promise<string>>(), { pinned });
+}
+
+/**
  * What signing and block watching need from the chain, the way the service's own SDK gets it: the
  * chain's public JSON-RPC URL from the API (`chain/getpublicrpc`), then plain JSON-RPC over n8n's
  * HTTP helper.
@@ -45,7 +60,7 @@ export class ChainClient {
 		private readonly chainId: string | undefined,
 		private readonly itemIndex: number,
 		/** RPC URLs by chain, shared by the items of one execution so each chain costs one lookup. */
-		private readonly rpcUrls: Map<string, Promise<string>>,
+		private readonly rpcUrls: RpcUrls,
 		private readonly identity: ChainIdentity = EVM_CHAIN_IDENTITY,
 	) {}
 
@@ -54,34 +69,73 @@ export class ChainClient {
 	}
 
 	/**
-	 * The chain's JSON-RPC URL, once per chain per execution. When the chain is known, the node must
-	 * name it (eth_chainId on EVM chains) before it is used: a URL for another chain (a wrong or hostile
-	 * lookup) is refused, so nothing is signed or read from the wrong chain.
+	 * The chain's JSON-RPC URL, once per chain per execution: the credential's pinned URL, else the
+	 * API's. When the chain is known, the node must name it (eth_chainId on EVM chains) before it is
+	 * used: a URL for another chain (a wrong or hostile lookup) is refused, so nothing is signed or read
+	 * from the wrong chain.
 	 */
 	private async url(): Promise<string> {
 		const key = this.chainId ?? '';
 		if (!this.rpcUrls.has(key)) {
-			const lookup = expandApiRequest
-				.call(this.context, endpointRequest('chain/getpublicrpc', this.chainValues), this.itemIndex)
-				.then(async (data) => {
-					const url = String((data as IDataObject).rpc);
+			const pinned = this.rpcUrls.pinned?.get(key);
+			const lookup = (pinned !== undefined ? Promise.resolve(pinned) : this.apiUrl()).then(
+				async (url) => {
 					const expected = this.chainId ? this.identity.expected(this.chainId) : undefined;
-					if (expected !== undefined) await this.verifyChain(url, this.chainId as string, expected);
+					const source = pinned !== undefined ? 'pinned in the credential' : 'the API gave';
+					if (expected !== undefined)
+						await this.verifyChain(url, this.chainId as string, expected, source);
 					return url;
-				});
+				},
+			);
 			lookup.catch(() => this.rpcUrls.delete(key));
 			this.rpcUrls.set(key, lookup);
 		}
 		return await (this.rpcUrls.get(key) as Promise<string>);
 	}
 
-	private async verifyChain(url: string, chainId: string, expected: string): Promise<void> {
+	/**
+	 * The URL from `chain/getpublicrpc`. It must be http(s), and may point inside a network (loopback,
+	 * private, link-local ...) only when the API itself is on that kind of address (a local sandbox, an
+	 * API in the same private network): otherwise an API that lies would have n8n post to the internal
+	 * services around it.
+	 */
+	private async apiUrl(): Promise<string> {
+		const data = await expandApiRequest.call(
+			this.context,
+			endpointRequest('chain/getpublicrpc', this.chainValues),
+			this.itemIndex,
+		);
+		const url = String((data as IDataObject | undefined)?.rpc ?? '');
+		const refuse = (what: string) =>
+			itemError(
+				this.context.getNode(),
+				this.itemIndex,
+				`Refused by the rule "rpcAddress": the JSON-RPC URL the API gave for chain ${this.chainId ?? '(none)'} ${what}; nothing was sent to it`,
+			);
+		if (!/^https?:\/\/[^/]/i.test(url)) throw refuse('is not an http(s) URL');
+		const internal = internalHostOf(url);
+		if (internal !== undefined) {
+			const api = (await sessionOf(this.context, this.itemIndex).credential).data.baseUrl;
+			if (internalHostOf(api)?.kind !== internal.kind)
+				throw refuse(
+					`points to ${internal.host} (${internal.kind}), while the API is not on such an address`,
+				);
+		}
+		return url;
+	}
+
+	private async verifyChain(
+		url: string,
+		chainId: string,
+		expected: string,
+		source: string,
+	): Promise<void> {
 		const reported = this.identity.read(await this.send<unknown>(url, this.identity.method, []));
 		if (reported !== expected) {
 			throw itemError(
 				this.context.getNode(),
 				this.itemIndex,
-				`Refused by the rule "rpcChainId": the JSON-RPC node the API gave for chain ${chainId} answers ${this.identity.method} ${reported}; nothing was sent to it`,
+				`Refused by the rule "rpcChainId": the JSON-RPC node ${source} for chain ${chainId} answers ${this.identity.method} ${reported}; nothing was sent to it`,
 			);
 		}
 	}
@@ -128,6 +182,8 @@ export class ChainClient {
 				url,
 				body: { jsonrpc: '2.0', id: 1, method, params },
 				json: true,
+				// A redirect would lead the call to an address that was never checked.
+				disableFollowRedirect: true,
 			})) as RpcAnswer<T> | undefined;
 			return typeof response === 'object' && response !== null ? response : {};
 		} catch (caught) {

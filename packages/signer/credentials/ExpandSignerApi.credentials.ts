@@ -220,5 +220,15 @@ export class ExpandSignerApi implements ICredentialType {
 			description:
 				'How long a claimed nonce stays reserved for the execution that signed with it, while its transaction is not on the chain; must exceed the time from signing to sending. After it, a nonce whose transaction never reached the chain is taken by the next execution.',
 		},
+		{
+			displayName: 'RPC URLs',
+			name: 'rpcUrls',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: '1 = https://your-node.example/key',
+			description:
+				"The chains' JSON-RPC nodes this key's Signer uses to fill in missing fields and to check whether a payout was already sent, one per line as chainId = URL; each must answer for its chain. A chain not listed uses the URL the API gives (chain/getpublicrpc), which is refused when it points to a loopback, private or link-local address while the API does not.",
+		},
 	];
 }

@@ -181,5 +181,15 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			description:
 				'Absolute path of an existing folder where n8n may write files (by default under ~/.n8n-files; see N8N_RESTRICT_FILE_ACCESS_TO). Each signed payout ID is recorded there before its transaction leaves the node (needed for Payout ID), and what is signed is counted there against Max Per Execution, Max Per Day and Max Per 30 Days.',
 		},
+		{
+			displayName: 'RPC URLs',
+			name: 'rpcUrls',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			placeholder: '900 = https://your-node.example/key',
+			description:
+				"The chains' JSON-RPC nodes this key's Signer uses to fill in missing fields and to check whether a payout was already sent, one per line as chainId = URL; each must answer for its chain. A chain not listed uses the URL the API gives (chain/getpublicrpc), which is refused when it points to a loopback, private or link-local address while the API does not.",
+		},
 	];
 }

@@ -5,5 +5,10 @@
  * requires nothing outside itself and ships no catalog. CONTRIBUTING.md, "The seam between the packages".
  */
 export { formatUnits, toSmallestUnit } from '../../../../nodes/shared/amounts';
-export { ChainClient, type ChainIdentity } from '../../../../nodes/shared/chain/chainClient';
+export {
+	ChainClient,
+	type ChainIdentity,
+	type RpcUrls,
+	rpcUrlCache,
+} from '../../../../nodes/shared/chain/chainClient';
 export { asNodeError, errorItem, itemError } from '../../../../nodes/shared/errors';

@@ -1,10 +1,11 @@
 import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { type RpcUrls, rpcUrlCache } from '../core';
 import { PayoutLedger } from '../ledger/payoutLedger';
 import { SharedFolder } from '../ledger/sharedFolder';
-import { NonceClaims } from '../nonces/claims';
-import type { SpendingPolicy } from '../policy/policy';
 import { FolderCounter, MemoryCounter, type SpendingCounter } from '../ledger/spending';
+import { NonceClaims } from '../nonces/claims';
+import { PolicyError, type SpendingPolicy } from '../policy/policy';
 import type { Keyring } from '../policy/vocabulary';
 
 /** What the items of one execution share in every chain family: the accounts, the policy and what it counts, the payout ledger. */
@@ -12,8 +13,8 @@ export interface FamilySession<K extends Keyring = Keyring> {
 	keyring: K;
 	policy: SpendingPolicy;
 	spending: SpendingCounter;
-	/** RPC URLs by chain, one lookup per chain per execution. */
-	rpcUrls: Map<string, Promise<string>>;
+	/** RPC URLs by chain, one lookup per chain per execution; the credential's pinned ones first. */
+	rpcUrls: RpcUrls;
 	/** Undefined when the credential names no ledger folder: payout IDs are then refused. */
 	ledger?: PayoutLedger;
 }
@@ -77,4 +78,23 @@ export function spendingOf(
 	return folder
 		? new FolderCounter(this.getNode(), folder, policy, spender)
 		: new MemoryCounter(policy, spender);
+}
+
+/** The credential's RPC URLs field: `chainId = https://…`, one per line (# starts a comment line). */
+export function rpcUrlsOf(credentials: ICredentialDataDecryptedObject): RpcUrls {
+	const pinned = new Map<string, string>();
+	const lines = String(credentials.rpcUrls ?? '')
+		.split(/\r?\n/)
+		.map((line) => line.trim())
+		.filter((line) => line && !line.startsWith('#'));
+	for (const [index, line] of lines.entries()) {
+		const match = /^(\d+)\s*=\s*(https?:\/\/\S+)$/i.exec(line);
+		if (!match || pinned.has(match[1])) {
+			throw new PolicyError(
+				`Line ${index + 1} of the credential field "RPC URLs" must read "chainId = https://…", one line per chain; got "${line.replace(/\/\/.*$/, '//…')}"`,
+			);
+		}
+		pinned.set(match[1], match[2]);
+	}
+	return rpcUrlCache(pinned);
 }

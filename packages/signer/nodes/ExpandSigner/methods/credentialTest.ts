@@ -1,9 +1,11 @@
 import type {
+	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { rpcUrlsOf } from '../actions/session';
 import { evmKeyring } from '../families/evm/accounts';
 import { EVM_POLICY_FORMAT } from '../families/evm/policyFormat';
 import { SigningKeyError } from '../policy/vocabulary';
@@ -29,12 +31,7 @@ export async function expandSignerKeyTest(
 			{ length: hasIndex ? SHOWN_ACCOUNTS : 1 },
 			(_, index) => `#${index} ${keyring.account(index).address}`,
 		);
-		return validKey(
-			accounts,
-			hasIndex,
-			readPolicy(data, EVM_POLICY_FORMAT),
-			data.payoutLedgerFolder,
-		);
+		return validKey(accounts, hasIndex, readPolicy(data, EVM_POLICY_FORMAT), data);
 	} catch (error) {
 		return keyError(error);
 	}
@@ -44,12 +41,16 @@ function validKey(
 	accounts: string[],
 	more: boolean,
 	policy: SpendingPolicy,
-	ledgerFolder: unknown,
+	data: ICredentialDataDecryptedObject,
 ): INodeCredentialTestResult {
-	const ledger = String(ledgerFolder ?? '').trim();
+	const ledger = String(data.payoutLedgerFolder ?? '').trim();
+	const pinned = [...(rpcUrlsOf(data).pinned?.keys() ?? [])];
+	const rpc = pinned.length
+		? ` RPC nodes: pinned for chain ${pinned.join(', ')}; other chains use the API's (never an internal address unless the API is on one).`
+		: '';
 	return {
 		status: 'OK',
-		message: `Valid key. Accounts: ${accounts.join(', ')}${more ? ', …' : ''}. ${describePolicy(policy)} Payout IDs: ${ledger ? `kept in ${ledger}` : 'off (no ledger folder)'}.`,
+		message: `Valid key. Accounts: ${accounts.join(', ')}${more ? ', …' : ''}. ${describePolicy(policy)} Payout IDs: ${ledger ? `kept in ${ledger}` : 'off (no ledger folder)'}.${rpc}`,
 	};
 }
 
@@ -73,12 +74,7 @@ export async function expandSolanaKeyTest(
 		);
 		// A key pair whose halves do not belong together is refused at signing by @solana/kit; signing a test message shows it now.
 		await signSolanaMessage(keyring.account(0), new Uint8Array([0]));
-		return validKey(
-			accounts,
-			keyring.fromMnemonic,
-			readPolicy(data, SOLANA_POLICY_FORMAT),
-			data.payoutLedgerFolder,
-		);
+		return validKey(accounts, keyring.fromMnemonic, readPolicy(data, SOLANA_POLICY_FORMAT), data);
 	} catch (error) {
 		return keyError(error);
 	}

@@ -6,7 +6,7 @@ import { EVM_POLICY_FORMAT } from '../../families/evm/policyFormat';
 import { NonceTracker } from '../../nonces/tracker';
 import { PolicyError, readPolicy } from '../../policy/policy';
 import { SigningKeyError } from '../../policy/vocabulary';
-import { ledgerOf, nonceClaimsOf, spendingOf } from '../session';
+import { ledgerOf, nonceClaimsOf, rpcUrlsOf, spendingOf } from '../session';
 import * as getAddress from '../getAddress.operation';
 import type { SignerFamily } from '../signerFamily';
 import * as deployContract from './deployContract.operation';
@@ -45,7 +45,7 @@ export const evm: SignerFamily<EvmSession> = {
 			policy,
 			nonces: new NonceTracker(),
 			answers: new ChainAnswers(),
-			rpcUrls: new Map(),
+			rpcUrls: rpcUrlsOf(credentials),
 			spending: spendingOf.call(this, CREDENTIAL, credentials, policy),
 			ledger: ledgerOf.call(this, credentials),
 			claims: nonceClaimsOf.call(this, credentials),

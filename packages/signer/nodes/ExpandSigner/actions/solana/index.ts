@@ -4,7 +4,7 @@ import { SOLANA_POLICY_FORMAT, describeSolanaError, solanaKeyring } from '../../
 import { PolicyError, readPolicy } from '../../policy/policy';
 import * as getAddress from '../getAddress.operation';
 import type { SignerFamily } from '../signerFamily';
-import { ledgerOf, spendingOf } from '../session';
+import { ledgerOf, rpcUrlsOf, spendingOf } from '../session';
 import type { SolanaSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
@@ -32,7 +32,7 @@ export const solana: SignerFamily<SolanaSession> = {
 		return {
 			keyring,
 			policy,
-			rpcUrls: new Map(),
+			rpcUrls: rpcUrlsOf(credentials),
 			spending: spendingOf.call(this, CREDENTIAL, credentials, policy),
 			ledger: ledgerOf.call(this, credentials),
 		};
