@@ -74,7 +74,6 @@ export async function expandApiRequest(
 	const credential = await session.credential;
 	const pacer = credential.pacer;
 	const secret = credential.data.apiKey;
-	const node = this.getNode();
 	const signal = this.getExecutionCancelSignal?.();
 	const endpoint = `${request.method} ${request.path}`;
 	const root = trimSlash(
@@ -86,7 +85,7 @@ export async function expandApiRequest(
 
 	for (let total = 1; ; total++) {
 		const refusal = session.budget.reserve(request.computeUnits, itemIndex, endpoint);
-		if (refusal) throw itemError(node, itemIndex, `${refusal}`);
+		if (refusal) throw itemError(this.getNode(), itemIndex, `${refusal}`);
 		const start = await pacer.take(credential.perSecond, signal);
 		const options: IHttpRequestOptions = {
 			method: request.method,
