@@ -86,7 +86,8 @@ export async function expandApiRequest(
 	for (let total = 1; ; total++) {
 		const refusal = session.budget.reserve(request.computeUnits, itemIndex, endpoint);
 		if (refusal) throw itemError(this.getNode(), itemIndex, `${refusal}`);
-		const start = await pacer.take(credential.perSecond, signal);
+		const start =
+			pacer.startNow(credential.perSecond) ?? (await pacer.take(credential.perSecond, signal));
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url,
@@ -205,14 +206,14 @@ function answerError(
 	secret: string,
 	itemIndex: number,
 ): NodeApiError | undefined {
-	const node = context.getNode();
 	const failed = { statusCode: response.statusCode, body: response.body };
-	if (response.statusCode >= 400) return responseError(node, failed, secret, itemIndex);
+	if (response.statusCode >= 400)
+		return responseError(context.getNode(), failed, secret, itemIndex);
 	if (typeof response.body !== 'object' || response.body === null)
-		return notJsonError(node, failed, secret, itemIndex);
+		return notJsonError(context.getNode(), failed, secret, itemIndex);
 	if (request.unwrapped) return undefined;
 	const envelope = response.body as IDataObject;
 	return envelope.status !== 200 || !('data' in envelope)
-		? responseError(node, failed, secret, itemIndex)
+		? responseError(context.getNode(), failed, secret, itemIndex)
 		: undefined;
 }

@@ -6,8 +6,8 @@ import { sleepUnlessAborted } from '../sleep';
 const WINDOW_MARGIN_MS = 50;
 /** The lowest pace 429s can teach; below it a key needs its Max Requests per Second set. */
 const MIN_LEARNED_PER_SECOND = 1;
-/** Starts remembered beyond what the pace in force needs. */
-const UNPACED_STARTS_KEPT = 256;
+/** Starts remembered at least, beyond what the pace in force needs. */
+const STARTS_KEPT = 256;
 
 /** How one try of a request ended, as the pace learns from it. */
 export type TryEnd = 'answered' | 'rateLimited' | 'retryAfter';
@@ -83,29 +83,30 @@ class Pacer {
 	/** Requests waiting for one in flight to end. */
 	private readonly waiting: Array<() => void> = [];
 
-	/** Waits until a request may start (pace, requests in flight, a Retry-After) and records its start. */
+	/** Starts a request now when nothing holds it back (pace, requests in flight, a Retry-After); else undefined. */
+	startNow(ceiling: number | undefined): Start | undefined {
+		if (this.learnedInFlight !== undefined && this.inFlight >= this.learnedInFlight)
+			return undefined;
+		const now = Date.now();
+		if (now < this.earliestStart(ceiling)) return undefined;
+		// Kept without a pace too: after a first 429 the pace counts the burst that led to it.
+		this.starts.push(now);
+		const kept = Math.max(STARTS_KEPT, Math.ceil(this.perSecond(ceiling) ?? 0));
+		// Trimmed in batches: shifting one off a long array on every request would cost more than the rest of the pacing.
+		if (this.starts.length >= 2 * kept) this.starts.splice(0, this.starts.length - kept);
+		this.inFlight++;
+		return { at: now, epoch: this.epoch };
+	}
+
+	/** Waits until a request may start and records its start. */
 	async take(ceiling: number | undefined, signal?: AbortSignal): Promise<Start> {
 		for (;;) {
 			if (signal?.aborted) await sleepUnlessAborted(0, signal);
-			if (this.learnedInFlight !== undefined && this.inFlight >= this.learnedInFlight) {
+			const start = this.startNow(ceiling);
+			if (start) return start;
+			if (this.learnedInFlight !== undefined && this.inFlight >= this.learnedInFlight)
 				await new Promise<void>((resolve) => this.waiting.push(resolve));
-				continue;
-			}
-			const now = Date.now();
-			const perSecond = this.perSecond(ceiling);
-			const earliest = Math.max(
-				this.heldUntil,
-				perSecond === undefined ? 0 : this.earliest(perSecond),
-			);
-			if (now >= earliest) {
-				// Kept without a pace too: after a first 429 the pace counts the burst that led to it.
-				this.starts.push(now);
-				while (this.starts.length > Math.max(UNPACED_STARTS_KEPT, Math.ceil(perSecond ?? 0)))
-					this.starts.shift();
-				this.inFlight++;
-				return { at: now, epoch: this.epoch };
-			}
-			await sleepUnlessAborted(earliest - now, signal);
+			else await sleepUnlessAborted(this.earliestStart(ceiling) - Date.now(), signal);
 		}
 	}
 
@@ -160,6 +161,11 @@ class Pacer {
 		this.learnedPerSecond = ceiling === undefined ? raised : Math.min(ceiling, raised);
 		if (this.learnedInFlight !== undefined)
 			this.learnedInFlight += Math.max(1 / this.learnedInFlight, 0.1);
+	}
+
+	private earliestStart(ceiling: number | undefined): number {
+		const perSecond = this.perSecond(ceiling);
+		return Math.max(this.heldUntil, perSecond === undefined ? 0 : this.earliest(perSecond));
 	}
 
 	private earliest(perSecond: number): number {
