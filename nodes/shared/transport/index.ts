@@ -88,6 +88,9 @@ export async function expandApiRequest(
 		if (refusal) throw itemError(this.getNode(), itemIndex, `${refusal}`);
 		const start =
 			pacer.startNow(credential.perSecond) ?? (await pacer.take(credential.perSecond, signal));
+		// No keep-alive agent can be passed: n8n's helper builds a new http.Agent for every request
+		// (n8n-core 2.8: setAxiosAgents; 2.41: buildNodeAgents, whose agentOptions only configure that
+		// new agent), so each request opens its own connection, as the HTTP Request node's do.
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url,
