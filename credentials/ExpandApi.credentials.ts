@@ -55,7 +55,7 @@ export class ExpandApi implements ICredentialType {
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 0,
 			description:
-				"Requests per second this key may send, shared by Expand, Expand Trigger and every execution in this n8n process (Expand Signer, a separate package, paces its own few calls). 0 or empty: no limit. In queue mode each worker paces on its own: divide the plan's rate by the number of workers.",
+				"Requests per second this key may send at most, shared by Expand, Expand Trigger and every execution in this n8n process (Expand Signer, a separate package, paces its own few calls). 0 or empty: no ceiling. Either way the pace also follows the API: it is learned from 429 answers and a Retry-After is obeyed. In queue mode each worker paces on its own: divide the plan's rate by the number of workers.",
 		},
 	];
 

@@ -9,7 +9,7 @@ import { FaultInjector, type FaultOptions } from './faults';
 import { deployFixtures, type DevnetToken, type DevnetWallet, type Fixtures } from './fixtures';
 import { DEX_IDS } from './gateway/context';
 import type { ChainRuntime } from './gateway/evm';
-import { createGateway } from './gateway/server';
+import { type RateLimiter, createGateway } from './gateway/server';
 import { Meter, type UsageItem } from './metering';
 import { TickerStream } from './stream/tickerStream';
 
@@ -75,6 +75,8 @@ export interface Devnet {
 	stream: TickerStream;
 	/** The fault injector: calls received with their faults, and failNext() to force one. */
 	faults: FaultInjector;
+	/** The rate limit (requests per second and key): `perSecond` may be changed mid-run (undefined: none); `refused` counts its 429s. */
+	rateLimit: RateLimiter;
 	stop(): Promise<void>;
 }
 
@@ -208,6 +210,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			},
 			stream,
 			faults,
+			rateLimit: gateway.limiter,
 			async stop() {
 				clearInterval(watch);
 				await stream.stop();

@@ -66,11 +66,15 @@ function failure(resource: string, error: ApiFailure): Answer {
 	};
 }
 
-/** At most `perSecond` accepted requests per key in any sliding second (a fixed window would let 2x through at its edge). */
-class RateLimiter {
+/**
+ * At most `perSecond` accepted requests per key in any sliding second (a fixed window would let 2x
+ * through at its edge). Tests change the limit mid-run and count the refusals (429s).
+ */
+export class RateLimiter {
 	private readonly accepted = new Map<string, number[]>();
+	refused = 0;
 
-	constructor(private readonly perSecond?: number) {}
+	constructor(public perSecond?: number) {}
 
 	allow(apiKey: string): boolean {
 		if (this.perSecond === undefined) return true;
@@ -78,6 +82,7 @@ class RateLimiter {
 		const recent = (this.accepted.get(apiKey) ?? []).filter((time) => now - time < 1000);
 		const allowed = recent.length < this.perSecond;
 		if (allowed) recent.push(now);
+		else this.refused++;
 		this.accepted.set(apiKey, recent);
 		return allowed;
 	}
@@ -194,5 +199,5 @@ export function createGateway(options: GatewayOptions) {
 		return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 	}
 
-	return { listen };
+	return { listen, limiter };
 }

@@ -1,5 +1,6 @@
 /** Items in parallel: input order, pairing, Continue On Fail, Return All per item, one credential read, the compute-unit budget. */
 import { ExecuteContext } from 'n8n-core';
+import { NodeExecutionContext } from 'n8n-core/dist/execution-engine/node-execution-context/node-execution-context';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
@@ -148,6 +149,26 @@ test('the credential is read once per execution, not per item', async () => {
 		const result = await run({ operation: 'getbalance' }, 30);
 		expect(result.output('Expand')).toHaveLength(30);
 		expect(reads).toHaveBeenCalledTimes(1);
+	} finally {
+		reads.mockRestore();
+	}
+});
+
+test('a parameter without an expression is read once per execution; one with an expression once per item', async () => {
+	script = reversedBalance;
+	// The execute context binds getNodeParameter to _getNodeParameter in its constructor.
+	const reads = jest.spyOn(NodeExecutionContext.prototype as never, '_getNodeParameter');
+	try {
+		const result = await run({ operation: 'getbalance', chainId: '1' }, 30);
+		expect(result.output('Expand').map((item) => item.json.balance)).toEqual(
+			WALLETS.map((_, index) => String(index)),
+		);
+		const readsOf = (name: string) =>
+			(reads.mock.calls as unknown[][]).filter(([read]) => read === name).length;
+		expect(readsOf('chainId')).toBe(1);
+		expect(readsOf('additionalFields')).toBe(1);
+		expect(readsOf('address')).toBe(30);
+		expect(api.requests.every((request) => request.query.chainId === '1')).toBe(true);
 	} finally {
 		reads.mockRestore();
 	}

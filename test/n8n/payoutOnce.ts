@@ -88,9 +88,9 @@ export async function exactlyOncePayout({ devnet, n8n, out }: Session): Promise<
 		20,
 		'ledger files written before the sends (all 20 signed)',
 	);
-	// Each automatic nonce was claimed before it was signed (the folder also holds the nonce claims).
+	// Each automatic nonce was claimed before it was signed (the folder also holds the nonce claims, and beside each the record of its transaction).
 	equal(
-		readdirSync(ledger).filter((file) => file.startsWith('expand-nonce-')).length,
+		readdirSync(ledger).filter((file) => /^expand-nonce-.*-\d+\.json$/.test(file)).length,
 		20,
 		'nonce claims of the 20 signed payouts',
 	);

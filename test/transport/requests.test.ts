@@ -86,11 +86,13 @@ test('a 429 with Retry-After as an HTTP date waits until then; the wait is logge
 	expect(logLines.join('\n')).not.toContain(API_KEY);
 });
 
-test('429 without Retry-After backs off and gives up after Max Tries When Rate Limited, saying how many tries', async () => {
+test('429 without Retry-After backs off and gives up after Max Tries When Rate Limited, saying how many tries and the pace reached', async () => {
 	script = () => busy();
 	const result = await run({ ...balance, options: { rateLimitTries: 4, firstRetryWait: 10 } });
 	expect(api.requests).toHaveLength(4);
-	expect(result.output('Expand')[0].json.error).toBe('Too Many Requests (gave up after 4 tries)');
+	expect(result.output('Expand')[0].json.error).toBe(
+		'Too Many Requests (gave up after 4 tries; pace reached 1.0 requests per second, at most 1 in flight, learned from 429 answers without Retry-After)',
+	);
 });
 
 test('a Retry-After beyond the longest wait ends the retries at once', async () => {

@@ -8,6 +8,7 @@ import { toSmallestUnits } from '../helpers/amountInputs';
 import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
 import { queryOf } from '../helpers/echo';
 import { intentOf } from '../helpers/intent';
+import { itemParameter, nodeOf } from '../helpers/itemParameter';
 import { type ItemParameters, readItemParameters } from '../helpers/parameters';
 import { confirm } from './confirmation';
 import { type ExecutionOptions, readExecutionOptions } from './executionOptions';
@@ -54,7 +55,7 @@ async function runItem(
 		await kindOf(operation).execute.call(this, operation, parameters, itemIndex),
 		itemIndex,
 	);
-	if (operation.amounts && this.getNodeParameter('formatAmounts', itemIndex, false)) {
+	if (operation.amounts && itemParameter.call(this, 'formatAmounts', itemIndex, false)) {
 		await addFormattedAmounts.call(
 			this,
 			operation,
@@ -65,7 +66,7 @@ async function runItem(
 		);
 	}
 	// Version 2 reads say what they answer; version 1 outputs stay as they were.
-	if (operation.kind === 'read' && this.getNode().typeVersion >= 2) {
+	if (operation.kind === 'read' && nodeOf(this).typeVersion >= 2) {
 		const query = queryOf(operation, parameters);
 		for (const record of records) record.query = { ...query };
 	}
@@ -114,7 +115,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			try {
 				outputs[itemIndex] = await runItem.call(this, execution, itemIndex);
 			} catch (caught) {
-				const error = asNodeError(this.getNode(), caught, itemIndex);
+				const error = asNodeError(nodeOf(this), caught, itemIndex);
 				if (continueOnFail) {
 					const item = errorItem(error, itemIndex);
 					if (options.addComputeUnits) item.json.computeUnits = session.budget.spentBy(itemIndex);

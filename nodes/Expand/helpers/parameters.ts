@@ -4,6 +4,7 @@ import { isPromoted } from '../../shared/catalog';
 import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
 import { itemError } from '../../shared/errors';
 import { checkChainFamilyFields } from './chainFamilyFields';
+import { itemParameter, nodeOf } from './itemParameter';
 import { type PreparedValue, prepareValues } from './validation';
 
 /** Checks for the parameters the engine adds to operations (chain selection). */
@@ -56,7 +57,7 @@ function readExtra(
 	itemIndex: number,
 ): Pick<ItemParameters, 'extra' | 'rawBody'> {
 	if (!operation.undocumented) return { extra: {}, rawBody: {} };
-	const collection = this.getNodeParameter('extraParameters', itemIndex, {}) as {
+	const collection = itemParameter.call(this, 'extraParameters', itemIndex, {}) as {
 		parameter?: Array<{ name: string; value: string }>;
 	};
 	const extra = Object.fromEntries(
@@ -65,7 +66,7 @@ function readExtra(
 			.map((entry) => [entry.name, entry.value]),
 	);
 	if (operation.method !== 'POST') return { extra, rawBody: {} };
-	const raw = this.getNodeParameter('rawBody', itemIndex, {}) as unknown;
+	const raw = itemParameter.call(this, 'rawBody', itemIndex, {});
 	let rawBody: unknown = raw;
 	if (typeof raw === 'string') {
 		try {
@@ -75,7 +76,7 @@ function readExtra(
 		}
 	}
 	if (rawBody === null || typeof rawBody !== 'object' || Array.isArray(rawBody)) {
-		throw itemError(this.getNode(), itemIndex, 'The parameter "rawBody" must be a JSON object');
+		throw itemError(nodeOf(this), itemIndex, 'The parameter "rawBody" must be a JSON object');
 	}
 	return { extra, rawBody: rawBody as IDataObject };
 }
@@ -108,30 +109,30 @@ export function readItemParameters(
 	operation: OperationSpec,
 	itemIndex: number,
 ): ItemParameters {
-	const { typeVersion } = this.getNode();
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const node = nodeOf(this);
+	const { typeVersion } = node;
+	const parameter = (name: string, fallback: unknown) =>
+		itemParameter.call(this, name, itemIndex, fallback);
+	const additional = parameter('additionalFields', {}) as IDataObject;
 	const raw: Record<string, unknown> = { ...additional };
-	if (operation.chain) raw.chainId = this.getNodeParameter('chainId', itemIndex, '');
-	if (operation.protocol)
-		raw[operation.protocol] = this.getNodeParameter(operation.protocol, itemIndex, '');
+	if (operation.chain) raw.chainId = parameter('chainId', '');
+	if (operation.protocol) raw[operation.protocol] = parameter(operation.protocol, '');
 	// Version 1 keeps promoted fields in Additional Fields; from version 2 they are at the top.
 	const topLevel = (spec: ParameterSpec) => spec.required || (isPromoted(spec) && typeVersion >= 2);
-	for (const parameter of operation.parameters.filter(topLevel)) {
-		raw[parameter.name] = oneOfTwoPlaces(this.getNode(), itemIndex, parameter.name, {
-			top: this.getNodeParameter(parameter.name, itemIndex, ''),
-			additional: additional[parameter.name],
+	for (const spec of operation.parameters.filter(topLevel)) {
+		raw[spec.name] = oneOfTwoPlaces(node, itemIndex, spec.name, {
+			top: parameter(spec.name, ''),
+			additional: additional[spec.name],
 		});
 	}
 	// Version 1 hides no field by chain family (descriptions/operationProperties.ts): none can be missing.
 	if (operation.chain && typeVersion >= 2)
-		checkChainFamilyFields(this.getNode(), itemIndex, operation, raw.chainSymbol);
+		checkChainFamilyFields(node, itemIndex, operation, raw.chainSymbol);
 	// The API prefers chainId when both are sent, so a chosen symbol must travel alone.
 	if (typeof raw.chainSymbol === 'string' && raw.chainSymbol.trim() !== '') delete raw.chainId;
 
 	const hasUnits = operation.parameters.some((spec) => spec.unit);
-	const amountsIn = (
-		hasUnits ? this.getNodeParameter('amountsIn', itemIndex, 'smallest') : 'smallest'
-	) as AmountsIn;
+	const amountsIn = (hasUnits ? parameter('amountsIn', 'smallest') : 'smallest') as AmountsIn;
 	const checked =
 		amountsIn === 'whole'
 			? {
@@ -141,6 +142,6 @@ export function readItemParameters(
 					),
 				}
 			: operation;
-	const values = prepareValues(this.getNode(), itemIndex, checked, raw, COMMON_PARAMETERS);
+	const values = prepareValues(node, itemIndex, checked, raw, COMMON_PARAMETERS);
 	return { values, amountsIn, ...readExtra.call(this, operation, itemIndex) };
 }

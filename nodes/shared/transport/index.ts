@@ -11,6 +11,7 @@ import { EXPAND_API_CREDENTIAL } from '../credentials';
 import { itemError } from '../errors';
 import { sleepUnlessAborted } from '../sleep';
 import { connectionError, notJsonError, responseError } from './errors';
+import { describePace } from './pacer';
 import {
 	backoffMs,
 	connectionFailure,
@@ -59,7 +60,8 @@ function failureOf(outcome: Outcome): FailureKind | undefined {
 /**
  * Sends one API request with the credential's key and returns the payload: `data` of the
  * {status, msg, data} envelope, or the whole body for unwrapped operations. Requests are paced
- * by the credential's Max Requests per Second and retried where that is safe (see retry.ts);
+ * per credential, by its Max Requests per Second as a ceiling and by what the API's 429s taught
+ * (see pacer.ts), and retried where that is safe (see retry.ts);
  * under a compute-unit budget a request that does not fit is not sent. Every failure becomes a
  * NodeApiError carrying the API's message and status, with the key redacted.
  */
@@ -70,8 +72,8 @@ export async function expandApiRequest(
 ): Promise<unknown> {
 	const session = sessionOf(this, itemIndex);
 	const credential = await session.credential;
+	const pacer = credential.pacer;
 	const secret = credential.data.apiKey;
-	const node = this.getNode();
 	const signal = this.getExecutionCancelSignal?.();
 	const endpoint = `${request.method} ${request.path}`;
 	const root = trimSlash(
@@ -83,8 +85,12 @@ export async function expandApiRequest(
 
 	for (let total = 1; ; total++) {
 		const refusal = session.budget.reserve(request.computeUnits, itemIndex, endpoint);
-		if (refusal) throw itemError(node, itemIndex, `${refusal}`);
-		if (credential.perSecond) await credential.pacer.take(credential.perSecond, signal);
+		if (refusal) throw itemError(this.getNode(), itemIndex, `${refusal}`);
+		const start =
+			pacer.startNow(credential.perSecond) ?? (await pacer.take(credential.perSecond, signal));
+		// No keep-alive agent can be passed: n8n's helper builds a new http.Agent for every request
+		// (n8n-core 2.8: setAxiosAgents; 2.41: buildNodeAgents, whose agentOptions only configure that
+		// new agent), so each request opens its own connection, as the HTTP Request node's do.
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url,
@@ -108,6 +114,17 @@ export async function expandApiRequest(
 		}
 
 		const kind = failureOf(outcome);
+		const asked =
+			kind === 'rateLimited' ? retryAfterMs(outcome.response?.headers?.['retry-after']) : undefined;
+		const learned = pacer.end(
+			start,
+			kind !== 'rateLimited' ? 'answered' : asked === undefined ? 'rateLimited' : 'retryAfter',
+			credential.perSecond,
+		);
+		if (learned)
+			this.logger?.debug(
+				`Expand API credential "${credential.decrypted.name}": ${describePace(learned, credential.perSecond)} (after ${endpoint}, item ${itemIndex})`,
+			);
 		if (!kind) {
 			if (outcome.error) throw finalError(this, outcome, secret, itemIndex, total);
 			break;
@@ -124,10 +141,11 @@ export async function expandApiRequest(
 				'Not retried: a write (POST) that failed this way may have been processed.',
 			);
 		}
-		if (tries[kind] >= triesAllowed(kind, session.retry))
-			throw finalError(this, outcome, secret, itemIndex, total);
-		const asked =
-			kind === 'rateLimited' ? retryAfterMs(outcome.response?.headers?.['retry-after']) : undefined;
+		if (tries[kind] >= triesAllowed(kind, session.retry)) {
+			const pace =
+				kind === 'rateLimited' ? describePace(pacer.state(), credential.perSecond) : undefined;
+			throw finalError(this, outcome, secret, itemIndex, total, undefined, pace);
+		}
 		if (asked !== undefined && asked > session.retry.maxDelayMs) {
 			throw finalError(
 				this,
@@ -138,11 +156,13 @@ export async function expandApiRequest(
 				`The API asked to wait ${Math.ceil(asked / 1000)} s, longer than the ${session.retry.maxDelayMs / 1000} s retries wait at most.`,
 			);
 		}
+		// Retry-After holds every request of the key until then; the pace then spaces them out.
+		if (asked !== undefined) pacer.holdUntil(Date.now() + asked);
 		const delay = asked ?? backoffMs(tries[kind], session.retry);
 		this.logger?.debug(
 			`Expand API ${endpoint} (item ${itemIndex}): ${outcome.response ? `HTTP ${outcome.response.statusCode}` : (errorCode(outcome.error) ?? 'no answer')}, try ${total} failed; retrying in ${delay} ms${asked !== undefined ? ' as Retry-After asks' : ''}`,
 		);
-		await sleepUnlessAborted(delay, signal);
+		if (asked === undefined) await sleepUnlessAborted(delay, signal);
 	}
 	const response = outcome.response as IN8nHttpFullResponse;
 	const refused = answerError(this, request, response, secret, itemIndex);
@@ -164,6 +184,7 @@ function finalError(
 	itemIndex: number,
 	tries: number,
 	why?: string,
+	pace?: string,
 ) {
 	const node = context.getNode();
 	const error = outcome.response
@@ -174,7 +195,8 @@ function finalError(
 				itemIndex,
 			)
 		: connectionError(node, outcome.error, secret, itemIndex);
-	if (tries > 1) error.message = `${error.message} (gave up after ${tries} tries)`;
+	const gaveUp = [tries > 1 ? `gave up after ${tries} tries` : undefined, pace].filter(Boolean);
+	if (gaveUp.length) error.message = `${error.message} (${gaveUp.join('; ')})`;
 	if (why) error.description = error.description ? `${error.description} ${why}` : why;
 	return error;
 }
@@ -187,14 +209,14 @@ function answerError(
 	secret: string,
 	itemIndex: number,
 ): NodeApiError | undefined {
-	const node = context.getNode();
 	const failed = { statusCode: response.statusCode, body: response.body };
-	if (response.statusCode >= 400) return responseError(node, failed, secret, itemIndex);
+	if (response.statusCode >= 400)
+		return responseError(context.getNode(), failed, secret, itemIndex);
 	if (typeof response.body !== 'object' || response.body === null)
-		return notJsonError(node, failed, secret, itemIndex);
+		return notJsonError(context.getNode(), failed, secret, itemIndex);
 	if (request.unwrapped) return undefined;
 	const envelope = response.body as IDataObject;
 	return envelope.status !== 200 || !('data' in envelope)
-		? responseError(node, failed, secret, itemIndex)
+		? responseError(context.getNode(), failed, secret, itemIndex)
 		: undefined;
 }
