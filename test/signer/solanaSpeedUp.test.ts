@@ -12,9 +12,18 @@ import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import { getTransferSolInstruction } from '@solana-program/system';
 import {
 	address,
+	appendTransactionMessageInstructions,
+	compileTransaction,
+	createNoopSigner,
+	createTransactionMessage,
 	decompileTransactionMessage,
+	getBase64EncodedWireTransaction,
+	pipe,
+	setTransactionMessageFeePayer,
+	setTransactionMessageLifetimeUsingBlockhash,
 	getBase64Encoder,
 	getCompiledTransactionMessageDecoder,
 	getTransactionDecoder,
@@ -213,4 +222,59 @@ test('the policy applies to the replacement: a priority fee past Max Total Fee i
 	expect([automatic.error, automatic.computeUnitPrice]).toEqual([undefined, '10000']);
 	const none = await speedUp('never-signed');
 	expect(none.error).toMatch(/^No payout was signed under the payout ID "never-signed"/);
+}, 60_000);
+
+test('a transaction the API built (no last valid block height known to the Signer): its blockhash decides; re-signed once it expired, paid once', async () => {
+	const from = address(devnet.solana.wallets[1].address);
+	const recipient = devnet.solana.wallets[3].address;
+	const before = balance(recipient);
+	const { blockhash, lastValidBlockHeight } = devnet.solana.chain.latestBlockhash();
+	const wire = getBase64EncodedWireTransaction(
+		compileTransaction(
+			pipe(
+				createTransactionMessage({ version: 0 }),
+				(draft) => setTransactionMessageFeePayer(from, draft),
+				(draft) =>
+					setTransactionMessageLifetimeUsingBlockhash(
+						{ blockhash, lastValidBlockHeight: BigInt(lastValidBlockHeight) },
+						draft,
+					),
+				(draft) =>
+					appendTransactionMessageInstructions(
+						[
+							getTransferSolInstruction({
+								source: createNoopSigner(from),
+								destination: address(recipient),
+								amount: 3131n,
+							}),
+						],
+						draft,
+					),
+			),
+		),
+	);
+	const sign = () =>
+		signer({ operation: 'signTransaction', serializedTransaction: wire, payoutId: 'sol-api-1' });
+	const original = await sign();
+	expect([original.error, original.lastValidBlockHeight]).toEqual([undefined, undefined]);
+	const early = await speedUp('sol-api-1');
+	expect(early.error).toBe(
+		`Refused by the rule "payoutId": payout ID "sol-api-1" was signed as ${String(original.transactionHash)}, which is not on the chain but can still land: the chain still takes its blockhash ${blockhash}. A new blockhash would make a second transaction and both could land; speed it up once it has expired; nothing was signed (item 0)`,
+	);
+	await expireBlockhashes();
+	const replacement = await speedUp('sol-api-1');
+	expect(replacement).toMatchObject({
+		replaces: original.transactionHash,
+		computeUnitPrice: '10000',
+	});
+	// The priority fee is appended; the transfer is the one the API built.
+	expect(message(replacement).instructions.slice(0, 1)).toEqual(message(original).instructions);
+	send(replacement);
+	expect(() => send(original)).toThrow('Blockhash not found');
+	expect(await sign()).toMatchObject({
+		repeat: true,
+		chainStatus: 'landed',
+		transactionHash: replacement.transactionHash,
+	});
+	expect(balance(recipient) - before).toBe(3131n);
 }, 60_000);
