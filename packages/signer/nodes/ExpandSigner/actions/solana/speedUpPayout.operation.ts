@@ -34,9 +34,6 @@ export const option: INodePropertyOptions = {
 	action: 'Speed up a payout',
 };
 
-/** Reads the payout's status, block height and a new blockhash from the chain's JSON-RPC pinned in the credential. */
-export const usesApi = true;
-
 const show = { operation: ['speedUpPayout'] };
 
 export const description: INodeProperties[] = [
