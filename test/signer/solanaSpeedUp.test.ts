@@ -14,6 +14,7 @@ import { join } from 'path';
 
 import { getTransferSolInstruction } from '@solana-program/system';
 import {
+	type Instruction,
 	address,
 	appendTransactionMessageInstructions,
 	compileTransaction,
@@ -97,7 +98,7 @@ function message(signed: IDataObject) {
 	return {
 		feePayer: read.feePayer.address,
 		blockhash: (read.lifetimeConstraint as { blockhash: string }).blockhash,
-		instructions: read.instructions.map((instruction) => ({
+		instructions: (read.instructions as readonly Instruction[]).map((instruction) => ({
 			program: instruction.programAddress,
 			accounts: instruction.accounts?.map((account) => [account.address, account.role]),
 			data: Buffer.from(instruction.data ?? []).toString('hex'),
