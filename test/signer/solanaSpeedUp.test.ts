@@ -178,7 +178,7 @@ test('a speed-up while the original can still land is refused; without the rule 
 	expect(balance(recipient) - before).toBe(1554n);
 }, 60_000);
 
-test("expiry is asked of the node pinned in the credential only: without one it is refused (the API's node is never asked); a lying node trusted there pays twice", async () => {
+test('expiry is asked of the node pinned in the credential only: without one it is refused; a lying node trusted there pays twice', async () => {
 	const recipient = devnet.solana.wallets[4].address;
 	const before = balance(recipient);
 	const original = await pay('sol-stuck-3', recipient, '555');
