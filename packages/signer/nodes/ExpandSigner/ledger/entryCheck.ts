@@ -12,6 +12,11 @@ export interface SignedFacts {
 	chainId?: string;
 	/** The nonce (EVM) or blockhash (Solana) the bytes use. */
 	nonce: string;
+	/**
+	 * A replacement signs a new nonce rather than its first signature's: Solana's new blockhash, signed
+	 * only once every earlier one has expired. Otherwise (EVM) a replacement keeps the nonce.
+	 */
+	renewedByReplacements?: boolean;
 	/** Recipient(s) and amounts, in the form of `ItemSigning.content`. */
 	content: string;
 	/** The output fields a repeat shows, from the bytes rather than from the file. */
@@ -76,7 +81,9 @@ export async function checkHistory(
 		if (generation) {
 			checks.push(
 				['content', facts[0].content, read.content],
-				['nonce', facts[0].nonce, read.nonce],
+				...(read.renewedByReplacements
+					? []
+					: [['nonce', facts[0].nonce, read.nonce] as [string, unknown, unknown]]),
 				['replaced transaction', entry.replaces, facts[generation - 1].transactionHash],
 			);
 		}

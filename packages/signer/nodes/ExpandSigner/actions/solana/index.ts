@@ -8,6 +8,7 @@ import { ledgerOf, rpcUrlsOf, spendingOf } from '../session';
 import type { SolanaSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
+import * as speedUpPayout from './speedUpPayout.operation';
 import * as transferSol from './transferSol.operation';
 import * as transferToken from './transferToken.operation';
 
@@ -23,7 +24,7 @@ export const solana: SignerFamily<SolanaSession> = {
 			'Solana and Solana Devnet: SOL and SPL token transfers, transactions the API prepares',
 	},
 	credential: CREDENTIAL,
-	operations: [getAddress, signMessage, signTransaction, transferSol, transferToken],
+	operations: [getAddress, signMessage, signTransaction, transferSol, transferToken, speedUpPayout],
 	defaultOperation: 'transferSol',
 	async openSession(this: IExecuteFunctions): Promise<SolanaSession> {
 		const credentials = await this.getCredentials(CREDENTIAL);

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { formatUnits } from '../../core';
 import {
+	blockhashIsValid,
 	type SolanaAccount,
 	type SolanaRpc,
 	type SolanaTransaction,
@@ -32,7 +33,7 @@ import type { SolanaSession } from './session';
  * transaction is built). Costs are left out: a rerun after the first transaction created the
  * recipient's token account no longer pays that rent, yet pays the same.
  */
-function contentOf(movements: Movement[]): string {
+export function contentOf(movements: Movement[]): string {
 	return JSON.stringify(
 		movements
 			.filter((movement) => !movement.cost)
@@ -40,51 +41,62 @@ function contentOf(movements: Movement[]): string {
 	);
 }
 
-/** Where a payout's signed transaction stands: landed, or still able to land; one whose blockhash expired unlanded is refused. */
+/**
+ * Where a payout's signed transactions (the first and its replacements) stand: the one that landed, or
+ * else the latest while its blockhash can still land. None on the chain and the latest expired: refused.
+ */
 async function chainStatus(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	rpc: SolanaRpc,
-	entry: LedgerEntry,
-): Promise<'landed' | 'pending'> {
-	const signature = entry.signed.transactionHash;
-	const statuses = await rpc<{ value?: unknown[] }>('getSignatureStatuses', [
-		[signature],
-		{ searchTransactionHistory: true },
-	]);
-	if (Array.isArray(statuses?.value) && statuses.value[0]) return 'landed';
+	history: LedgerEntry[],
+): Promise<{ chainStatus: 'landed' | 'pending'; landed?: LedgerEntry }> {
+	const landed = await landedEntry(rpc, history);
+	if (landed) return { chainStatus: 'landed', landed };
+	const [first, latest] = [history[0], history[history.length - 1]];
+	const signatures = history.map((entry) => entry.signed.transactionHash).join(', ');
 	const refuse = (message: string) =>
 		refusedItem(
 			this.getNode(),
 			itemIndex,
 			new Refusal(
 				'payoutId',
-				`payout ID "${entry.payoutId}" was signed on ${entry.signedAt} as ${signature}, which is not on the chain ${message}`,
+				`payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${signatures}, which is not on the chain ${message}`,
 			),
 		);
 	// Signed by an earlier version: a durable nonce's value is no blockhash, so its expiry says nothing.
-	if (decodeTransaction(readSignedTransaction(entry)).durableNonce)
+	if (history.some((entry) => decodeTransaction(readSignedTransaction(entry)).durableNonce))
 		throw refuse(
 			'and uses a durable nonce: it can still land for as long as its nonce account holds that nonce, so it is neither returned nor signed again. Check the payout and its nonce account by hand; never pay it under a new payout ID while the nonce account has not advanced',
 		);
-	const valid = await rpc<{ value?: unknown }>('isBlockhashValid', [
-		entry.signed.blockhash,
-		{ commitment: 'processed' },
-	]);
-	if (valid?.value === true) return 'pending';
+	if (await blockhashIsValid(rpc, String(latest.signed.blockhash)))
+		return { chainStatus: 'pending' };
 	throw refuse(
-		'while its blockhash has expired; it can never land and is not signed again. Nothing was paid by it: check the payout, and pay it under a new payout ID if it is still due',
+		'while its blockhash has expired; it can never land and is not signed again. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID',
 	);
 }
 
-function readSignedTransaction(entry: LedgerEntry): SolanaTransaction {
+/** The entry of the payout's signature that is on the chain, if one is. */
+export async function landedEntry(
+	rpc: SolanaRpc,
+	history: LedgerEntry[],
+): Promise<LedgerEntry | undefined> {
+	const statuses = await rpc<{ value?: unknown[] }>('getSignatureStatuses', [
+		history.map((entry) => entry.signed.transactionHash),
+		{ searchTransactionHistory: true },
+	]);
+	const found = Array.isArray(statuses?.value) ? statuses.value : [];
+	return history.find((_, index) => found[index]);
+}
+
+export function readSignedTransaction(entry: LedgerEntry): SolanaTransaction {
 	const transaction = readWireTransaction(String(entry.signed.rawTransaction), 'base64');
 	if (!transaction) throw new Error('not a base64 wire transaction');
 	return transaction;
 }
 
 /** What a Solana payout's signed bytes say (ledger/entryCheck.ts): the account's signature is verified, what moves is read as for signing. */
-async function solanaFacts(
+export async function solanaFacts(
 	entry: LedgerEntry,
 	chainId: string,
 	account: SolanaAccount,
@@ -105,6 +117,7 @@ async function solanaFacts(
 		transactionHash,
 		from: account.address,
 		nonce: decoded.blockhash,
+		renewedByReplacements: true,
 		content: contentOf(prepared.intent.movements),
 		shown: {
 			rawTransaction: entry.signed.rawTransaction,
@@ -193,9 +206,9 @@ export async function signSolanaItem(
 			return { signed, keep: () => undefined, discard: reserved.release };
 		},
 		readSigned: async (entry) => await solanaFacts(entry, chainId, account, rpc),
-		status: async ([entry]) => {
-			const status = await chainStatus.call(this, itemIndex, rpc, entry);
-			return { chainStatus: status, alreadySent: status === 'landed' };
+		status: async (history) => {
+			const status = await chainStatus.call(this, itemIndex, rpc, history);
+			return { ...status, alreadySent: status.chainStatus === 'landed' };
 		},
 	});
 }

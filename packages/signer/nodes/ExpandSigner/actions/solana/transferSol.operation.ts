@@ -59,11 +59,12 @@ export async function execute(
 	const computeUnitPrice = readComputeUnitPrice.call(this, itemIndex);
 	const account = accountOf(this, itemIndex, session);
 	const rpc = rpcOf.call(this, itemIndex, session, chainId);
+	const lifetime = await latestLifetime(rpc);
 	const transaction = transferSolTransaction({
 		from: account.address,
 		to: recipient,
 		lamports,
-		lifetime: await latestLifetime(rpc),
+		lifetime,
 		computeUnitPrice,
 	});
 	return await signSolanaItem.call(this, itemIndex, session, {
@@ -76,6 +77,7 @@ export async function execute(
 			amountRaw: lamports.toString(),
 			amount: formatUnits(lamports.toString(), 9),
 			asset: 'SOL',
+			lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
 		},
 	});
 }

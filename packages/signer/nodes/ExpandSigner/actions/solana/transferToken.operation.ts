@@ -146,6 +146,7 @@ export async function execute(
 			decimals,
 			amountRaw: amount.toString(),
 			amount: formatUnits(amount.toString(), decimals),
+			lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
 		},
 	});
 }

@@ -5,16 +5,22 @@ import {
 	getCreateAssociatedTokenIdempotentInstruction,
 	getTransferCheckedInstruction,
 } from '@solana-program/token';
-import { getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import {
+	getSetComputeUnitPriceInstruction,
+	updateOrAppendSetComputeUnitPriceInstruction,
+} from '@solana-program/compute-budget';
 import {
 	type Blockhash,
 	type Instruction,
+	type MicroLamports,
 	type Transaction,
 	address,
 	appendTransactionMessageInstructions,
 	compileTransaction,
 	createNoopSigner,
 	createTransactionMessage,
+	decompileTransactionMessage,
+	getCompiledTransactionMessageDecoder,
 	pipe,
 	setTransactionMessageFeePayer,
 	setTransactionMessageLifetimeUsingBlockhash,
@@ -120,4 +126,34 @@ export async function transferTokenTransaction(options: {
 		sourceAccount: source,
 		recipientAccount: destination,
 	};
+}
+
+/**
+ * The same message with another lifetime and compute-unit price, nothing else changed: the fee payer
+ * and every instruction stay as they were (a price instruction is updated, or appended when there was
+ * none). Unsigned: its signatures are to be made again.
+ */
+export function repricedTransaction(
+	transaction: Transaction,
+	lifetime: Lifetime,
+	computeUnitPrice: bigint,
+): Transaction {
+	const message = decompileTransactionMessage(
+		getCompiledTransactionMessageDecoder().decode(transaction.messageBytes),
+	);
+	return compileTransaction(
+		pipe(
+			message,
+			(draft) =>
+				setTransactionMessageLifetimeUsingBlockhash(
+					{
+						blockhash: lifetime.blockhash as Blockhash,
+						lastValidBlockHeight: lifetime.lastValidBlockHeight,
+					},
+					draft,
+				),
+			(draft) =>
+				updateOrAppendSetComputeUnitPriceInstruction(computeUnitPrice as MicroLamports, draft),
+		),
+	);
 }

@@ -54,6 +54,25 @@ export async function latestLifetime(rpc: SolanaRpc): Promise<Lifetime> {
 	return { blockhash, lastValidBlockHeight: BigInt(lastValidBlockHeight as number) };
 }
 
+/** The chain's block height (finalized: no fork can fall back below it), checked for shape. */
+export async function finalizedBlockHeight(rpc: SolanaRpc): Promise<bigint> {
+	const answer = await rpc<unknown>('getBlockHeight', [{ commitment: 'finalized' }]);
+	if (!Number.isSafeInteger(answer) || Number(answer) < 0)
+		throw new UnexpectedRpcAnswer('getBlockHeight answered without a block height');
+	return BigInt(answer as number);
+}
+
+/** Whether the node still takes transactions with this blockhash (its newest, processed bank). */
+export async function blockhashIsValid(rpc: SolanaRpc, blockhash: string): Promise<boolean> {
+	const answer = await rpc<{ value?: unknown }>('isBlockhashValid', [
+		blockhash,
+		{ commitment: 'processed' },
+	]);
+	if (typeof answer?.value !== 'boolean')
+		throw new UnexpectedRpcAnswer('isBlockhashValid answered without true or false');
+	return answer.value;
+}
+
 /** The data of an account the SPL Token program owns, as the node answers it; undefined for any other account or answer. */
 async function tokenProgramAccountData(
 	rpc: SolanaRpc,

@@ -27,8 +27,15 @@ export async function prepareSolanaTransaction(
 	};
 }
 
-export { transferSolTransaction, transferTokenTransaction, type Lifetime } from './build';
 export {
+	repricedTransaction,
+	transferSolTransaction,
+	transferTokenTransaction,
+	type Lifetime,
+} from './build';
+export {
+	blockhashIsValid,
+	finalizedBlockHeight,
 	latestLifetime,
 	mintDecimals,
 	rpcChainReader,

@@ -1,0 +1,222 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { formatUnits, itemError } from '../../core';
+import {
+	blockhashIsValid,
+	decodeTransaction,
+	finalizedBlockHeight,
+	latestLifetime,
+	prepareSolanaTransaction,
+	repricedTransaction,
+	rpcChainReader,
+	signSolanaTransaction,
+	type SolanaRpc,
+} from '../../families/solana';
+import { checkHistory } from '../../ledger/entryCheck';
+import type { LedgerEntry } from '../../ledger/payoutLedger';
+import { checkIntent } from '../../policy/check';
+import { Refusal, refusedItem } from '../../policy/refusal';
+import { accountOf } from '../account';
+import { chainIdProperty, readChainId, readComputeUnitPrice, rpcOf } from './fields';
+import type { SolanaSession } from './session';
+import { contentOf, landedEntry, readSignedTransaction, solanaFacts } from './signing';
+
+export const option: INodePropertyOptions = {
+	name: 'Speed Up Payout',
+	value: 'speedUpPayout',
+	description:
+		'Sign an expired payout again with a new blockhash and a higher priority fee, under the same payout ID; it is paid once',
+	action: 'Speed up a payout',
+};
+
+const show = { operation: ['speedUpPayout'] };
+
+export const description: INodeProperties[] = [
+	chainIdProperty('speedUpPayout'),
+	{
+		displayName: 'Payout ID',
+		name: 'payoutId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. {{ $json.invoiceId }}',
+		description:
+			"The payout ID it was signed under (the signing credential's Payout Ledger Folder). Only once every earlier signature of it has expired unlanded, as the node pinned in the credential's RPC URLs says; the replacement is recorded there, and a rerun of the payout returns it.",
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Priority Fee (Micro-Lamports per Compute Unit)',
+		name: 'computeUnitPrice',
+		type: 'string',
+		default: '',
+		description:
+			"Above the previous signature's; empty doubles it (at least 10,000). The fee it can reach counts against the credential's Max Total Fee.",
+		displayOptions: { show },
+	},
+];
+
+/** The automatic price when none was set before: 10,000 micro-lamports, 2,000 lamports at the default 200,000 compute units. */
+const FIRST_AUTOMATIC_PRICE = 10_000n;
+
+/**
+ * Why an earlier signature could still land, or undefined when it provably cannot: the finalized block
+ * height is past its last valid block height (where the Signer recorded it, from the blockhash it
+ * fetched itself) and the node no longer takes its blockhash. A transaction the API built has no
+ * recorded height: the blockhash alone decides.
+ */
+async function stillAbleToLand(
+	rpc: SolanaRpc,
+	entry: LedgerEntry,
+	height: bigint,
+): Promise<string | undefined> {
+	const blockhash = String(entry.signed.blockhash);
+	const lastValid = String(entry.signed.lastValidBlockHeight ?? '');
+	if (/^\d+$/.test(lastValid) && height <= BigInt(lastValid))
+		return `its blockhash is valid up to block height ${lastValid}, and the finalized block height is ${height}`;
+	if (await blockhashIsValid(rpc, blockhash))
+		return `the chain still takes its blockhash ${blockhash}`;
+	return undefined;
+}
+
+/**
+ * Re-signs a Solana payout ID's transaction (the same fee payer and instructions, from its signed bytes)
+ * with a new blockhash and a higher priority fee, checked against the whole policy, and records it as
+ * the payout's next generation in the ledger. A new blockhash makes a second transaction that could
+ * land beside the first, so it is signed only when every earlier signature is not on the chain and can
+ * no longer land, as the node pinned in the credential says: a node the API names could call a pending
+ * original expired. Intent and Require Intent do not apply: nothing new is asked, the Signer re-reads
+ * its own signed bytes.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: SolanaSession,
+): Promise<IDataObject> {
+	const node = this.getNode();
+	const refuse = (rule: string, message: string) =>
+		refusedItem(node, itemIndex, new Refusal(rule, message));
+	const chainId = readChainId.call(this, itemIndex, session);
+	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
+	if (!payoutId) throw itemError(node, itemIndex, 'The parameter "payoutId" is required');
+	const given = readComputeUnitPrice.call(this, itemIndex);
+	const account = accountOf(this, itemIndex, session);
+	if (!session.ledger)
+		throw refuse(
+			'payoutLedgerFolder',
+			`payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`,
+		);
+	if (session.rpcUrls.pinned?.get(chainId) === undefined)
+		throw refuse(
+			'rpcUrls',
+			`speeding up payout ID "${payoutId}" needs the chain's JSON-RPC node pinned in the credential's RPC URLs ("${chainId} = https://…"): a new blockhash makes a second transaction, signed only when the first provably can no longer land, and a node the API names could call a pending transaction expired`,
+		);
+	const key = { chainId, from: account.address, payoutId };
+	const history = await session.ledger.history(key, itemIndex);
+	if (!history.length)
+		throw itemError(
+			node,
+			itemIndex,
+			`No payout was signed under the payout ID "${payoutId}" for ${account.address} on chain ${chainId}; there is nothing to speed up`,
+		);
+	const rpc = rpcOf.call(this, itemIndex, session, chainId);
+	const [first, latestEntry] = [history[0], history[history.length - 1]];
+	await checkHistory(
+		node,
+		itemIndex,
+		history,
+		{ payoutId, chainId, from: account.address, content: first.content, contentWords: '' },
+		async (entry) => await solanaFacts(entry, chainId, account, rpc),
+	);
+	const landed = await landedEntry(rpc, history);
+	if (landed)
+		throw refuse(
+			'payoutId',
+			`payout ID "${payoutId}" has landed as ${landed.signed.transactionHash}; there is nothing to speed up`,
+		);
+	const height = await finalizedBlockHeight(rpc);
+	for (const entry of history) {
+		if (decodeTransaction(readSignedTransaction(entry)).durableNonce)
+			throw refuse(
+				'payoutId',
+				`payout ID "${payoutId}" was signed as ${entry.signed.transactionHash} with a durable nonce, which can land for as long as its nonce account holds it; it is not signed again`,
+			);
+		const able = await stillAbleToLand(rpc, entry, height);
+		if (able)
+			throw refuse(
+				'payoutId',
+				`payout ID "${payoutId}" was signed as ${entry.signed.transactionHash}, which is not on the chain but can still land: ${able}. A new blockhash would make a second transaction and both could land; speed it up once it has expired`,
+			);
+	}
+	const latest = readSignedTransaction(latestEntry);
+	const decoded = decodeTransaction(latest);
+	if (decoded.signers.length !== 1 || decoded.feePayer !== account.address)
+		throw refuse(
+			'payoutId',
+			`payout ID "${payoutId}" was signed as ${latestEntry.signed.transactionHash}, which needs the signatures of ${decoded.signers.join(', ')}; only a transaction ${account.address} alone signs and pays for is signed again`,
+		);
+	const previous = decoded.instructions.reduce(
+		(price, instruction) =>
+			instruction.kind === 'computeUnitPrice' ? instruction.microLamports : price,
+		0n,
+	);
+	if (given !== undefined && given <= previous)
+		throw itemError(
+			node,
+			itemIndex,
+			`The parameter "computeUnitPrice" (${given} micro-lamports) must be above the previous signature's ${previous}`,
+		);
+	const price =
+		given ?? (previous * 2n > FIRST_AUTOMATIC_PRICE ? previous * 2n : FIRST_AUTOMATIC_PRICE);
+	const lifetime = await latestLifetime(rpc);
+	const prepared = await prepareSolanaTransaction(
+		repricedTransaction(latest, lifetime, price),
+		chainId,
+		account,
+		rpcChainReader(rpc),
+	);
+	const { intent } = prepared;
+	if (contentOf(intent.movements) !== first.content)
+		throw refuse(
+			'payoutId',
+			`payout ID "${payoutId}" re-read from its signed bytes moves ${contentOf(intent.movements)}, not what it was signed for (${first.content}); check it by hand`,
+		);
+	// Not counted again in the totals and budgets: it moves what the payout's first signature counted, and only one of them can land.
+	const refusal = checkIntent(session.policy, intent);
+	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	const signed = {
+		...(await signSolanaTransaction(account, prepared.transaction, chainId)),
+		encoding: 'base64',
+		blockhash: lifetime.blockhash,
+		lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
+		computeUnitPrice: price.toString(),
+		feeLamports: intent.maxFee.toString(),
+		fee: formatUnits(intent.maxFee.toString(), 9),
+	};
+	const { history: after, recorded } = await session.ledger.replace(key, itemIndex, history, {
+		payoutId,
+		chainId,
+		from: account.address,
+		content: first.content,
+		signed,
+		replaces: latestEntry.signed.transactionHash,
+	});
+	if (!recorded)
+		throw refuse(
+			'payoutId',
+			`payout ID "${payoutId}" was sped up by another execution at the same time (${after[after.length - 1].signed.transactionHash}); run the payout again to get its latest signature`,
+		);
+	return {
+		...signed,
+		payoutId,
+		repeat: false,
+		alreadySent: false,
+		replaces: latestEntry.signed.transactionHash,
+		replacements: after.length - 1,
+		firstSignedAt: first.signedAt,
+	};
+}
