@@ -168,6 +168,24 @@ function decodeInstruction(instruction: Instruction): DecodedInstruction {
 	};
 }
 
+/**
+ * Whether an instruction is the System program's AdvanceNonceAccount as the runtime reads it (its
+ * data's first 4 bytes), in whatever form; @solana/kit names a lifetime a nonce only for the exact
+ * 3-account, 4-byte one, and the runtime takes the others as durable-nonce transactions too.
+ */
+function advancesNonce(instruction: Instruction | undefined): boolean {
+	const data = (instruction as { data?: Uint8Array } | undefined)?.data;
+	return (
+		instruction?.programAddress === SYSTEM_PROGRAM_ADDRESS &&
+		!!data &&
+		data.length >= 4 &&
+		data[0] === 4 &&
+		data[1] === 0 &&
+		data[2] === 0 &&
+		data[3] === 0
+	);
+}
+
 function readMessage(
 	transaction: Transaction,
 ): ReturnType<typeof decompileTransactionMessage> | undefined {
@@ -218,7 +236,9 @@ export function decodeTransaction(transaction: Transaction): DecodedTransaction 
 			'blockhash' in message.lifetimeConstraint
 				? message.lifetimeConstraint.blockhash
 				: message.lifetimeConstraint.nonce,
-		durableNonce: !('blockhash' in message.lifetimeConstraint),
+		durableNonce:
+			!('blockhash' in message.lifetimeConstraint) ||
+			advancesNonce(messageInstructions[0] as Instruction | undefined),
 		instructions,
 		fee: BigInt(signers.length) * LAMPORTS_PER_SIGNATURE + (price * limit + 999_999n) / 1_000_000n,
 	};
