@@ -188,7 +188,9 @@ test("Solana: a transfer from a multisig-owned account the treasury key co-signs
 	);
 	const [signed] = result.output('Sign');
 	expect(signed.json.rawTransaction).toBeUndefined();
-	expect(signed.json.error).toMatch(/^Refused by the rule "intent": .*multisig/);
+	expect(signed.json.error).toBe(
+		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): what it does: asked a transfer, the transaction also calls an SPL Token transfer under multisig authority ${multisig.address}, which the signer co-signs (program ${TOKEN_PROGRAM_ADDRESS}); nothing was signed (item 0)`,
+	);
 
 	// Without the rule: the treasury's signature alone authorizes the multisig's transfer.
 	const account = solanaKeyring({

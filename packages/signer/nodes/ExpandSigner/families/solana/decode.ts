@@ -42,6 +42,8 @@ export type DecodedInstruction =
 			/** The receiving token account, or the delegate of an approval. */
 			destination: string;
 			authority: string;
+			/** When the authority is an SPL multisig: the signer accounts after the named ones. */
+			multiSigners: string[];
 			amount: bigint;
 			/** Named by the Checked variants; resolved from the source account otherwise. */
 			mint?: string;
@@ -111,6 +113,9 @@ function decodeInstruction(instruction: Instruction): DecodedInstruction {
 						).address,
 						authority: ((transfer ? accounts.authority : accounts.owner) as { address: string })
 							.address,
+						multiSigners: (instruction.accounts ?? [])
+							.slice(checked ? 4 : 3)
+							.map((account) => account.address),
 						amount: data.amount,
 						...(checked
 							? { mint: (accounts.mint as { address: string }).address, decimals: data.decimals }
