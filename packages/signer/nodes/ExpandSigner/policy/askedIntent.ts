@@ -157,9 +157,15 @@ function differences(
 			found.push(
 				`native value: asked at most ${amountText(most)}, the transaction sends ${amountText(native)}`,
 			);
+		const tokenCalls = payments.flatMap((movement) =>
+			movement.contract ? [movement.contract] : [],
+		);
+		// A transaction that calls nothing but pays native value is no call: what it pays is what it calls.
+		const bare = !done.opaque.length && !tokenCalls.length;
 		const called = [
 			...done.opaque.map((call) => call.to),
-			...payments.flatMap((movement) => (movement.contract ? [movement.contract] : [])),
+			...tokenCalls,
+			...(bare ? payments.map((movement) => movement.recipient) : []),
 		];
 		for (const contract of new Set(called)) {
 			if (spendingRuleSet(policy) && !policy.contracts.has(key(contract)))

@@ -188,8 +188,10 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * The transaction at Transaction Field, and the intent that travels with it: the transaction's own
- * `intent` (an Expand write's output, whole, at the field or as the item), else the one beside it.
+ * The transaction at Transaction Field, and the intent that travels with it: the first `intent` on the
+ * way from the item down to the transaction. Expand writes it at its output's top level; anything
+ * deeper (a swap aggregator's `transactionPayload`) is the API's answer, whose own `intent` would vouch
+ * for whatever it built.
  */
 function readFromInput(
 	this: IExecuteFunctions,
@@ -197,9 +199,12 @@ function readFromInput(
 ): { transaction: IDataObject; intent: unknown } {
 	const path = (this.getNodeParameter('transactionField', itemIndex, '') as string).trim();
 	const keys = path ? path.split('.') : [];
-	let holder: unknown = this.getInputData()[itemIndex].json;
-	for (const key of keys.slice(0, -1)) holder = (holder as IDataObject | undefined)?.[key];
-	const value = keys.length ? (holder as IDataObject | undefined)?.[keys[keys.length - 1]] : holder;
+	let value: unknown = this.getInputData()[itemIndex].json;
+	let intent: unknown;
+	for (const key of keys) {
+		intent ??= (value as IDataObject | undefined)?.[INTENT_KEY];
+		value = (value as IDataObject | undefined)?.[key];
+	}
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
 		throw itemError(
 			this.getNode(),
@@ -207,10 +212,9 @@ function readFromInput(
 			`No transaction object at "${path || '(the item)'}" in the input item`,
 		);
 	}
-	const own = (value as IDataObject)[INTENT_KEY];
 	return {
 		transaction: value as IDataObject,
-		intent: own ?? (keys.length ? (holder as IDataObject)[INTENT_KEY] : undefined),
+		intent: intent ?? (value as IDataObject)[INTENT_KEY],
 	};
 }
 

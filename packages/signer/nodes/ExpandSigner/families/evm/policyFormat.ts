@@ -1,4 +1,4 @@
-import { isAddress } from 'ethers';
+import { getAddress, isAddress } from 'ethers';
 
 import { DEFAULT_MAX_TOTAL_FEE, type PolicyFormat } from '../../policy/policy';
 
@@ -6,7 +6,9 @@ import { DEFAULT_MAX_TOTAL_FEE, type PolicyFormat } from '../../policy/policy';
 export const EVM_POLICY_FORMAT: PolicyFormat = {
 	addressKind: '0x addresses',
 	isAddress: (text) => isAddress(text),
-	key: (address) => address.toLowerCase(),
+	// Every form ethers accepts (without 0x, ICAP) is keyed as its 0x form, which is what transactions name.
+	key: (address) =>
+		(!address.startsWith('0x') && isAddress(address) ? getAddress(address) : address).toLowerCase(),
 	nativeDecimals: 18,
 	smallestUnit: 'wei',
 	defaultMaxTotalFee: DEFAULT_MAX_TOTAL_FEE,

@@ -86,8 +86,8 @@ export function typedDataMovements(
 		primaryType === 'Permit' &&
 		named(fields, ['holder', 'spender', 'nonce', 'expiry', 'allowed'])
 	) {
-		if (message.allowed !== true && message.allowed !== 'true')
-			return message.allowed === false || message.allowed === 'false' ? [] : undefined;
+		// The encoder signs a bool as the value's truth: only a falsy value ("false" is not) approves nothing.
+		if (!message.allowed) return [];
 		const movement = approval(domain.verifyingContract, message.spender, UNLIMITED, 'DAI permit');
 		return movement && [movement];
 	}

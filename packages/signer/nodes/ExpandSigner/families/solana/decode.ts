@@ -42,6 +42,8 @@ export type DecodedInstruction =
 			/** The receiving token account, or the delegate of an approval. */
 			destination: string;
 			authority: string;
+			/** When the authority is an SPL multisig: the signer accounts after the named ones. */
+			multiSigners: string[];
 			amount: bigint;
 			/** Named by the Checked variants; resolved from the source account otherwise. */
 			mint?: string;
@@ -111,6 +113,9 @@ function decodeInstruction(instruction: Instruction): DecodedInstruction {
 						).address,
 						authority: ((transfer ? accounts.authority : accounts.owner) as { address: string })
 							.address,
+						multiSigners: (instruction.accounts ?? [])
+							.slice(checked ? 4 : 3)
+							.map((account) => account.address),
 						amount: data.amount,
 						...(checked
 							? { mint: (accounts.mint as { address: string }).address, decimals: data.decimals }
@@ -168,6 +173,24 @@ function decodeInstruction(instruction: Instruction): DecodedInstruction {
 	};
 }
 
+/**
+ * Whether an instruction is the System program's AdvanceNonceAccount as the runtime reads it (its
+ * data's first 4 bytes), in whatever form; @solana/kit names a lifetime a nonce only for the exact
+ * 3-account, 4-byte one, and the runtime takes the others as durable-nonce transactions too.
+ */
+function advancesNonce(instruction: Instruction | undefined): boolean {
+	const data = (instruction as { data?: Uint8Array } | undefined)?.data;
+	return (
+		instruction?.programAddress === SYSTEM_PROGRAM_ADDRESS &&
+		!!data &&
+		data.length >= 4 &&
+		data[0] === 4 &&
+		data[1] === 0 &&
+		data[2] === 0 &&
+		data[3] === 0
+	);
+}
+
 function readMessage(
 	transaction: Transaction,
 ): ReturnType<typeof decompileTransactionMessage> | undefined {
@@ -218,7 +241,9 @@ export function decodeTransaction(transaction: Transaction): DecodedTransaction 
 			'blockhash' in message.lifetimeConstraint
 				? message.lifetimeConstraint.blockhash
 				: message.lifetimeConstraint.nonce,
-		durableNonce: !('blockhash' in message.lifetimeConstraint),
+		durableNonce:
+			!('blockhash' in message.lifetimeConstraint) ||
+			advancesNonce(messageInstructions[0] as Instruction | undefined),
 		instructions,
 		fee: BigInt(signers.length) * LAMPORTS_PER_SIGNATURE + (price * limit + 999_999n) / 1_000_000n,
 	};

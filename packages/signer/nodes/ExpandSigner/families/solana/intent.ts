@@ -110,7 +110,15 @@ export async function solanaIntent(
 				break;
 			case 'tokenTransfer':
 			case 'tokenApprove': {
-				if (instruction.authority !== from) break;
+				if (instruction.authority !== from) {
+					// Under a multisig authority the key co-signs, the key's signature moves the multisig's tokens.
+					if (instruction.multiSigners.includes(from))
+						opaque.push({
+							to: TOKEN_PROGRAM_ADDRESS,
+							what: `an SPL Token ${instruction.kind === 'tokenApprove' ? 'approval' : 'transfer'} under multisig authority ${instruction.authority}, which the signer co-signs`,
+						});
+					break;
+				}
 				const mint = instruction.mint ?? (await sourceMint(instruction.source, from, reader));
 				if (!mint) {
 					opaque.push({
