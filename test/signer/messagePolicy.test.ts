@@ -187,6 +187,39 @@ test('EVM: an EIP-2612 permit is checked like approve: an outsider spender, an u
 	expect(signed.signature).toMatch(/^0x[0-9a-f]{130}$/);
 });
 
+test('EVM: a permit whose domain names no chain is refused while a limit is set: under a limit for one chain it would otherwise be counted on no chain and signed unlimited to an outsider', async () => {
+	const usdc = devnet.chains[0].tokens.USDC.address;
+	// A token whose EIP-712 domain has no chainId (older permit tokens) accepts exactly this signature.
+	const chainless = JSON.stringify({
+		domain: { name: 'Old Permit Token', version: '1', verifyingContract: usdc },
+		types: {
+			Permit: [
+				{ name: 'owner', type: 'address' },
+				{ name: 'spender', type: 'address' },
+				{ name: 'value', type: 'uint256' },
+				{ name: 'nonce', type: 'uint256' },
+				{ name: 'deadline', type: 'uint256' },
+			],
+		},
+		message: {
+			owner: devnet.chains[0].wallets[0].address,
+			spender: OUTSIDER,
+			value: MaxUint256.toString(),
+			nonce: '0',
+			deadline: '9999999999',
+		},
+	});
+	const policy = { maxPerTransaction: `${usdc}:6@31337 = 100` };
+	const refused = await sign({ operation: 'signTypedData', typedData: chainless }, evmKey(policy));
+	expect(refused.error).toBe(
+		'Refused by the rule "maxPerTransaction": the EIP-2612 permit names no chain (domain.chainId), so the amount limits, which may be per chain, cannot be applied to it; while an amount limit or the recipient list is set, such an approval is not signed; nothing was signed (item 0)',
+	);
+	// With no policy it is signed, as the Test says (no rule is set).
+	expect(
+		(await sign({ operation: 'signTypedData', typedData: chainless }, evmKey({}))).signature,
+	).toMatch(/^0x[0-9a-f]{130}$/);
+});
+
 test('EVM: 32 bytes of text are a hash too: signed without the rule, the text gives the very signature of the 32-byte hash with its bytes (an approval elsewhere); refused while a policy is set', async () => {
 	// An attacker grinds a Safe transaction (or an order) until its hash is printable, then asks for a text message.
 	const text = 'approve 0xSafeTx 31337 nonce 042';

@@ -9,7 +9,7 @@ import type {
 import { itemError } from '../../core';
 import { typedDataMovements } from '../../families/evm/typedData';
 import { chainRefusal, checkIntent } from '../../policy/check';
-import { hasPolicy, type SpendingPolicy } from '../../policy/policy';
+import { guarded, hasPolicy, type SpendingPolicy } from '../../policy/policy';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { TransactionIntent } from '../../policy/vocabulary';
 import { accountOf } from '../account';
@@ -55,6 +55,15 @@ function typedDataRule(
 			refusal: new Refusal(
 				'allowAnyMessage',
 				`typed data of type "${primaryType}" is not an approval the signer can read (an EIP-2612, DAI or Permit2 permit); while a policy is set, it is signed only with Allow Any Message and Typed Data on`,
+			),
+		};
+	}
+	// A limit line may be for one chain: an approval that names none would pass it by.
+	if (chainId === undefined && movements.length && guarded(policy)) {
+		return {
+			refusal: new Refusal(
+				'maxPerTransaction',
+				`the ${movements[0].via} names no chain (domain.chainId), so the amount limits, which may be per chain, cannot be applied to it; while an amount limit or the recipient list is set, such an approval is not signed`,
 			),
 		};
 	}
