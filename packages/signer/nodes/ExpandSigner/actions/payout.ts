@@ -1,9 +1,23 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+
+import { itemError } from '../core';
 
 import { checkHistory, type SignedReader } from '../ledger/entryCheck';
 import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
 import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
+
+/** The refusal of a payout ID when the credential names no ledger folder. */
+function noLedger(node: INode, itemIndex: number, payoutId: string) {
+	return refusedItem(
+		node,
+		itemIndex,
+		new Refusal(
+			'payoutLedgerFolder',
+			`payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`,
+		),
+	);
+}
 
 /** The Payout ID field of an operation that signs through `signOnce`. */
 export function payoutIdProperty(operation: string): INodeProperties {
@@ -70,16 +84,7 @@ export async function signOnce(
 		fresh.keep();
 		return { ...fresh.signed, repeat: false };
 	}
-	if (!ledger) {
-		throw refusedItem(
-			node,
-			itemIndex,
-			new Refusal(
-				'payoutLedgerFolder',
-				`payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`,
-			),
-		);
-	}
+	if (!ledger) throw noLedger(node, itemIndex, payoutId);
 	const { chainId, from, content } = signing;
 	let fresh: FreshSignature | undefined;
 	const { history, repeat } = await ledger.once(
@@ -128,5 +133,82 @@ export async function signOnce(
 		chainStatus,
 		firstSignedAt: first.signedAt,
 		...(history.length > 1 ? { replacements: history.length - 1 } : {}),
+	};
+}
+
+/** How a chain family replaces the latest signature of a payout ID (Speed Up Payout). */
+export interface PayoutReplacement {
+	chainId: string;
+	from: string;
+	payoutId: string;
+	/** What an entry's signed bytes say: the history is believed only as far as its bytes. */
+	readSigned: SignedReader;
+	/**
+	 * Refuses while an earlier signature has landed or could still land beside a new one; else builds
+	 * the replacement of the latest, checks it against the fee caps and the policy, and signs it.
+	 */
+	replace(history: LedgerEntry[]): Promise<SignedTransaction>;
+}
+
+/**
+ * Speeds up a payout ID, the same way in every chain family: its history is read from the ledger and
+ * checked against its signed bytes, the family signs a replacement, and the replacement is recorded as
+ * the payout's next generation, so a rerun returns it (or whichever landed). Of two executions
+ * speeding up one payout at once, the second is refused. Not counted again in the totals and budgets:
+ * it moves what the payout's first signature counted, and only one of them can land.
+ */
+export async function speedUpOnce(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	ledger: PayoutLedger | undefined,
+	replacement: PayoutReplacement,
+): Promise<IDataObject> {
+	const node = this.getNode();
+	const { chainId, from, payoutId } = replacement;
+	if (!ledger) throw noLedger(node, itemIndex, payoutId);
+	const key = { chainId, from, payoutId };
+	const history = await ledger.history(key, itemIndex);
+	if (!history.length)
+		throw itemError(
+			node,
+			itemIndex,
+			`No payout was signed under the payout ID "${payoutId}" for ${from} on chain ${chainId}; there is nothing to speed up`,
+		);
+	const [first, latest] = [history[0], history[history.length - 1]];
+	await checkHistory(
+		node,
+		itemIndex,
+		history,
+		{ payoutId, chainId, from, content: first.content, contentWords: '' },
+		replacement.readSigned,
+	);
+	const signed = await replacement.replace(history);
+	const recording = await ledger.replace(key, itemIndex, history, {
+		payoutId,
+		chainId,
+		from,
+		content: first.content,
+		signed,
+		replaces: latest.signed.transactionHash,
+	});
+	if (!recording.recorded) {
+		const winner = recording.history[recording.history.length - 1];
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'payoutId',
+				`payout ID "${payoutId}" was sped up by another execution at the same time (${winner.signed.transactionHash}); run the payout again to get its latest signature`,
+			),
+		);
+	}
+	return {
+		...signed,
+		payoutId,
+		repeat: false,
+		alreadySent: false,
+		replaces: latest.signed.transactionHash,
+		replacements: recording.history.length - 1,
+		firstSignedAt: first.signedAt,
 	};
 }

@@ -9,10 +9,10 @@ import type { Transaction, TransactionLike } from 'ethers';
 import { ChainClient, itemError } from '../../core';
 import { evmIntent } from '../../families/evm/intent';
 import { checkFees, readSigned, signTransaction } from '../../families/evm/transaction';
-import { checkHistory } from '../../ledger/entryCheck';
 import { checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
+import { speedUpOnce } from '../payout';
 import type { EvmSession } from './session';
 import { evmFacts, payoutStatus } from './signing';
 
@@ -173,8 +173,6 @@ export async function execute(
 	session: EvmSession,
 ): Promise<IDataObject> {
 	const node = this.getNode();
-	const refuse = (message: string) =>
-		refusedItem(node, itemIndex, new Refusal('payoutId', message));
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
 	const chainId = String(this.getNodeParameter('chainId', itemIndex, '') ?? '').trim();
 	if (!payoutId) throw itemError(node, itemIndex, 'The parameter "payoutId" is required');
@@ -185,66 +183,31 @@ export async function execute(
 			`The parameter "chainId" must be a chain ID above 0; got "${chainId}"`,
 		);
 	const account = accountOf(this, itemIndex, session);
-	if (!session.ledger)
-		throw refusedItem(
-			node,
-			itemIndex,
-			new Refusal(
-				'payoutLedgerFolder',
-				`payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`,
-			),
-		);
-	const key = { chainId, from: account.address, payoutId };
-	const history = await session.ledger.history(key, itemIndex);
-	if (!history.length)
-		throw itemError(
-			node,
-			itemIndex,
-			`No payout was signed under the payout ID "${payoutId}" for ${account.address} on chain ${chainId}; there is nothing to speed up`,
-		);
-	const first = history[0];
-	await checkHistory(
-		node,
-		itemIndex,
-		history,
-		{ payoutId, chainId, from: account.address, content: first.content, contentWords: '' },
-		async (entry) => evmFacts(entry),
-	);
-	const status = await payoutStatus.call(this, itemIndex, session, history);
-	if (status.landed)
-		throw refuse(
-			`payout ID "${payoutId}" has landed as ${status.landed.signed.transactionHash}; there is nothing to speed up`,
-		);
-	const latestEntry = history[history.length - 1];
-	const latest = readSigned(latestEntry.signed.rawTransaction);
-	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
-	const transaction = await replacementOf.call(this, itemIndex, session, latest, client);
-	checkFees(node, itemIndex, transaction, session.policy);
-	const intent = evmIntent(transaction, account);
-	// Not counted again in the totals and budgets: it moves what the payout's first signature counted, and only one of them can land.
-	const refusal = checkIntent(session.policy, intent);
-	if (refusal) throw refusedItem(node, itemIndex, refusal);
-	const signed = signTransaction(account, transaction);
-	const { history: after, recorded } = await session.ledger.replace(key, itemIndex, history, {
-		payoutId,
+	return await speedUpOnce.call(this, itemIndex, session.ledger, {
 		chainId,
 		from: account.address,
-		content: first.content,
-		signed,
-		replaces: latestEntry.signed.transactionHash,
-	});
-	if (!recorded)
-		throw refuse(
-			`payout ID "${payoutId}" was sped up by another execution at the same time (${after[after.length - 1].signed.transactionHash}); run the payout again to get its latest signature`,
-		);
-	session.nonces.commit(chainId, account.address, BigInt(latest.nonce));
-	return {
-		...signed,
 		payoutId,
-		repeat: false,
-		alreadySent: false,
-		replaces: latestEntry.signed.transactionHash,
-		replacements: after.length - 1,
-		firstSignedAt: first.signedAt,
-	};
+		readSigned: async (entry) => evmFacts(entry),
+		replace: async (history) => {
+			const status = await payoutStatus.call(this, itemIndex, session, history);
+			if (status.landed)
+				throw refusedItem(
+					node,
+					itemIndex,
+					new Refusal(
+						'payoutId',
+						`payout ID "${payoutId}" has landed as ${status.landed.signed.transactionHash}; there is nothing to speed up`,
+					),
+				);
+			const latest = readSigned(history[history.length - 1].signed.rawTransaction);
+			const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
+			const transaction = await replacementOf.call(this, itemIndex, session, latest, client);
+			checkFees(node, itemIndex, transaction, session.policy);
+			const refusal = checkIntent(session.policy, evmIntent(transaction, account));
+			if (refusal) throw refusedItem(node, itemIndex, refusal);
+			// The payout's nonce: later automatic nonces of the execution go above it.
+			session.nonces.commit(chainId, account.address, BigInt(latest.nonce));
+			return signTransaction(account, transaction);
+		},
+	});
 }

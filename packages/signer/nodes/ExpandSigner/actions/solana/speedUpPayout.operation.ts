@@ -15,13 +15,15 @@ import {
 	repricedTransaction,
 	rpcChainReader,
 	signSolanaTransaction,
+	type SolanaAccount,
 	type SolanaRpc,
 } from '../../families/solana';
-import { checkHistory } from '../../ledger/entryCheck';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
+import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
+import { speedUpOnce } from '../payout';
 import { chainIdProperty, readChainId, readComputeUnitPrice, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { contentOf, landedEntry, readSignedTransaction, solanaFacts } from './signing';
@@ -84,54 +86,27 @@ async function stillAbleToLand(
 }
 
 /**
- * Re-signs a Solana payout ID's transaction (the same fee payer and instructions, from its signed bytes)
- * with a new blockhash and a higher priority fee, checked against the whole policy, and records it as
- * the payout's next generation in the ledger. A new blockhash makes a second transaction that could
- * land beside the first, so it is signed only when every earlier signature is not on the chain and can
- * no longer land, as the node pinned in the credential says: a node the API names could call a pending
- * original expired. Intent and Require Intent do not apply: nothing new is asked, the Signer re-reads
- * its own signed bytes.
+ * The replacement of a Solana payout's latest signature: refused while any earlier one has landed or
+ * could still land; else the same fee payer and instructions with a new blockhash and a higher
+ * priority fee, moving what the payout was signed for, checked against the policy, signed.
  */
-export async function execute(
+async function signReplacement(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
-): Promise<IDataObject> {
+	asked: {
+		chainId: string;
+		account: SolanaAccount;
+		rpc: SolanaRpc;
+		payoutId: string;
+		given?: bigint;
+	},
+	history: LedgerEntry[],
+): Promise<SignedTransaction> {
 	const node = this.getNode();
+	const { chainId, account, rpc, payoutId, given } = asked;
 	const refuse = (rule: string, message: string) =>
 		refusedItem(node, itemIndex, new Refusal(rule, message));
-	const chainId = readChainId.call(this, itemIndex, session);
-	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
-	if (!payoutId) throw itemError(node, itemIndex, 'The parameter "payoutId" is required');
-	const given = readComputeUnitPrice.call(this, itemIndex);
-	const account = accountOf(this, itemIndex, session);
-	if (!session.ledger)
-		throw refuse(
-			'payoutLedgerFolder',
-			`payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`,
-		);
-	if (session.rpcUrls.pinned?.get(chainId) === undefined)
-		throw refuse(
-			'rpcUrls',
-			`speeding up payout ID "${payoutId}" needs the chain's JSON-RPC node pinned in the credential's RPC URLs ("${chainId} = https://…"): a new blockhash makes a second transaction, signed only when the first provably can no longer land, and a node the API names could call a pending transaction expired`,
-		);
-	const key = { chainId, from: account.address, payoutId };
-	const history = await session.ledger.history(key, itemIndex);
-	if (!history.length)
-		throw itemError(
-			node,
-			itemIndex,
-			`No payout was signed under the payout ID "${payoutId}" for ${account.address} on chain ${chainId}; there is nothing to speed up`,
-		);
-	const rpc = rpcOf.call(this, itemIndex, session, chainId);
-	const [first, latestEntry] = [history[0], history[history.length - 1]];
-	await checkHistory(
-		node,
-		itemIndex,
-		history,
-		{ payoutId, chainId, from: account.address, content: first.content, contentWords: '' },
-		async (entry) => await solanaFacts(entry, chainId, account, rpc),
-	);
 	const landed = await landedEntry(rpc, history);
 	if (landed)
 		throw refuse(
@@ -152,12 +127,12 @@ export async function execute(
 				`payout ID "${payoutId}" was signed as ${entry.signed.transactionHash}, which is not on the chain but can still land: ${able}. A new blockhash would make a second transaction and both could land; speed it up once it has expired`,
 			);
 	}
-	const latest = readSignedTransaction(latestEntry);
+	const latest = readSignedTransaction(history[history.length - 1]);
 	const decoded = decodeTransaction(latest);
 	if (decoded.signers.length !== 1 || decoded.feePayer !== account.address)
 		throw refuse(
 			'payoutId',
-			`payout ID "${payoutId}" was signed as ${latestEntry.signed.transactionHash}, which needs the signatures of ${decoded.signers.join(', ')}; only a transaction ${account.address} alone signs and pays for is signed again`,
+			`payout ID "${payoutId}" was signed as ${history[history.length - 1].signed.transactionHash}, which needs the signatures of ${decoded.signers.join(', ')}; only a transaction ${account.address} alone signs and pays for is signed again`,
 		);
 	const previous = decoded.instructions.reduce(
 		(price, instruction) =>
@@ -180,12 +155,11 @@ export async function execute(
 		rpcChainReader(rpc),
 	);
 	const { intent } = prepared;
-	if (contentOf(intent.movements) !== first.content)
+	if (contentOf(intent.movements) !== history[0].content)
 		throw refuse(
 			'payoutId',
-			`payout ID "${payoutId}" re-read from its signed bytes moves ${contentOf(intent.movements)}, not what it was signed for (${first.content}); check it by hand`,
+			`payout ID "${payoutId}" re-read from its signed bytes moves ${contentOf(intent.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
 		);
-	// Not counted again in the totals and budgets: it moves what the payout's first signature counted, and only one of them can land.
 	const refusal = checkIntent(session.policy, intent);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	const signed = {
@@ -197,26 +171,49 @@ export async function execute(
 		feeLamports: intent.maxFee.toString(),
 		fee: formatUnits(intent.maxFee.toString(), 9),
 	};
-	const { history: after, recorded } = await session.ledger.replace(key, itemIndex, history, {
-		payoutId,
+	return signed;
+}
+
+/**
+ * Re-signs a Solana payout ID's transaction (the same fee payer and instructions, from its signed bytes)
+ * with a new blockhash and a higher priority fee, checked against the whole policy, and records it as
+ * the payout's next generation in the ledger. A new blockhash makes a second transaction that could
+ * land beside the first, so it is signed only when every earlier signature is not on the chain and can
+ * no longer land, as the node pinned in the credential says: a node the API names could call a pending
+ * original expired. Intent and Require Intent do not apply: nothing new is asked, the Signer re-reads
+ * its own signed bytes.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: SolanaSession,
+): Promise<IDataObject> {
+	const node = this.getNode();
+	const refuse = (rule: string, message: string) =>
+		refusedItem(node, itemIndex, new Refusal(rule, message));
+	const chainId = readChainId.call(this, itemIndex, session);
+	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
+	if (!payoutId) throw itemError(node, itemIndex, 'The parameter "payoutId" is required');
+	const given = readComputeUnitPrice.call(this, itemIndex);
+	const account = accountOf(this, itemIndex, session);
+	if (session.ledger && session.rpcUrls.pinned?.get(chainId) === undefined)
+		throw refuse(
+			'rpcUrls',
+			`speeding up payout ID "${payoutId}" needs the chain's JSON-RPC node pinned in the credential's RPC URLs ("${chainId} = https://…"): a new blockhash makes a second transaction, signed only when the first provably can no longer land, and a node the API names could call a pending transaction expired`,
+		);
+	const rpc = rpcOf.call(this, itemIndex, session, chainId);
+	return await speedUpOnce.call(this, itemIndex, session.ledger, {
 		chainId,
 		from: account.address,
-		content: first.content,
-		signed,
-		replaces: latestEntry.signed.transactionHash,
-	});
-	if (!recorded)
-		throw refuse(
-			'payoutId',
-			`payout ID "${payoutId}" was sped up by another execution at the same time (${after[after.length - 1].signed.transactionHash}); run the payout again to get its latest signature`,
-		);
-	return {
-		...signed,
 		payoutId,
-		repeat: false,
-		alreadySent: false,
-		replaces: latestEntry.signed.transactionHash,
-		replacements: after.length - 1,
-		firstSignedAt: first.signedAt,
-	};
+		readSigned: async (entry) => await solanaFacts(entry, chainId, account, rpc),
+		replace: async (history) =>
+			await signReplacement.call(
+				this,
+				itemIndex,
+				session,
+				{ chainId, account, rpc, payoutId, given },
+				history,
+			),
+	});
 }
