@@ -122,6 +122,10 @@ test("a call's native value is allowed only from a native input: the aggregators
 	expect(listed(swap(TOKEN), '1')).toBe(
 		`Refused by the rule "intent": the transaction is not what the form asked (dex/swap): native value: asked dex/swap from ${TOKEN}, not the native asset, but the transaction sends 1 (smallest unit) of the native asset; a path that pays value (a wrapped-native input) cannot be bound to the form, type the native asset ("native" or 0xeeee…eeee) as the input; nothing was signed`,
 	);
+	const { tokenIn: _tokenIn, ...unnamed } = swap(TOKEN);
+	expect(listed(unnamed, '1')).toMatch(
+		/native value: asked dex\/swap with no input token named, but the transaction sends 1 \(smallest unit\)/,
+	);
 	expect(listed(swap('ETH'), '1')).toMatch(
 		/native value: asked dex\/swap from ETH, not the native asset/,
 	);

@@ -225,7 +225,7 @@ function differences(
 		// An amount of a token is no measure of native value: only a native input may pay value.
 		if (native > 0n && !isNativeToken(asked.token))
 			found.push(
-				`native value: asked ${asked.operation} from ${asked.token ?? 'a token not named'}, not the native asset, but the transaction sends ${amountText(native)} of the native asset; a path that pays value (a wrapped-native input) cannot be bound to the form, type the native asset ("native" or 0xeeee…eeee) as the input`,
+				`native value: asked ${asked.operation} ${asked.token === undefined ? 'with no input token named' : `from ${asked.token}, not the native asset`}, but the transaction sends ${amountText(native)} of the native asset; a path that pays value (a wrapped-native input) cannot be bound to the form, type the native asset ("native" or 0xeeee…eeee) as the input`,
 			);
 		const most = asked.amount ?? 0n;
 		if (native > most && isNativeToken(asked.token))
