@@ -1,15 +1,18 @@
 /**
  * The intent comparison on its own (policy/askedIntent.ts), for the EVM effects the devnet tests do not
  * build through a lying API: approve and transferFrom substitutions, a call that turns out to be a
- * token transfer, native value above what a call asked, and an intent that cannot be read.
+ * token transfer, native value above what a call asked or from a token input, an amount typed in
+ * whole units against the chain's decimals, and an intent that cannot be read.
  */
 import { getAddress, Interface } from 'ethers';
 
 import { evmIntent } from '../../packages/signer/nodes/ExpandSigner/families/evm/intent';
 import { EVM_POLICY_FORMAT } from '../../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
 import {
+	type AskedIntent,
 	askedIntentRefusal,
 	readAskedIntent,
+	typedAmountRefusal,
 } from '../../packages/signer/nodes/ExpandSigner/policy/askedIntent';
 import { readPolicy } from '../../packages/signer/nodes/ExpandSigner/policy/policy';
 import { Refusal } from '../../packages/signer/nodes/ExpandSigner/policy/refusal';
@@ -80,7 +83,7 @@ test('a call the Signer cannot read: on a listed contract and within the native 
 		operation: 'dex/swap',
 		effect: 'call',
 		sender: SENDER,
-		tokenIn: 'ETH',
+		tokenIn: 'native',
 		tokenOut: TOKEN,
 		amountIn: '100',
 	};
@@ -93,6 +96,82 @@ test('a call the Signer cannot read: on a listed contract and within the native 
 	);
 	expect(refusal(swap, TOKEN, '0x12345678')).toBe(
 		`Refused by the rule "intent": the transaction is not what the form asked (dex/swap): called contract: dex/swap is a call whose effect the signer cannot read from the transaction, so its contract (program) must be on Allowed Contracts and Programs, and ${TOKEN} is not; nothing was signed`,
+	);
+});
+
+test("a call's native value is allowed only from a native input: the aggregators' placeholder in any letter case is one, a token or a symbol the signer cannot look up is not", () => {
+	const swap = (tokenIn: string) => ({
+		operation: 'dex/swap',
+		effect: 'call',
+		sender: SENDER,
+		tokenIn,
+		tokenOut: TOKEN,
+		amountIn: '100',
+	});
+	const listed = (intent: Record<string, unknown>, value: string) => {
+		const asked = readAskedIntent(intent, policy()) as AskedIntent;
+		const done = evmIntent(
+			{ chainId: '1', to: ROUTER, data: '0x12345678', value },
+			{ address: SENDER },
+		);
+		return askedIntentRefusal(asked, done, policy())?.message;
+	};
+	expect(listed(swap('0xEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE'), '100')).toBeUndefined();
+	expect(listed(swap('0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'), '100')).toBeUndefined();
+	expect(listed(swap(TOKEN), '0')).toBeUndefined();
+	expect(listed(swap(TOKEN), '1')).toBe(
+		`Refused by the rule "intent": the transaction is not what the form asked (dex/swap): native value: asked dex/swap from ${TOKEN}, not the native asset, but the transaction sends 1 (smallest unit) of the native asset; a path that pays value (a wrapped-native input) cannot be bound to the form, type the native asset ("native" or 0xeeee…eeee) as the input; nothing was signed`,
+	);
+	const { tokenIn: _tokenIn, ...unnamed } = swap(TOKEN);
+	expect(listed(unnamed, '1')).toMatch(
+		/native value: asked dex\/swap with no input token named, but the transaction sends 1 \(smallest unit\)/,
+	);
+	expect(listed(swap('ETH'), '1')).toMatch(
+		/native value: asked dex\/swap from ETH, not the native asset/,
+	);
+});
+
+test('an amount typed in whole units is held to the decimals the chain gives and to the amount asked, exactly', () => {
+	const intent = (amount: string, amountTyped: string, decimals: number) =>
+		readAskedIntent(
+			{
+				operation: 'fungibletoken/transfer',
+				effect: 'transfer',
+				recipient: ASKED,
+				token: TOKEN,
+				amount,
+				amountTyped,
+				decimals,
+			},
+			policy(),
+		) as AskedIntent;
+	expect(typedAmountRefusal(intent('1500000', '1.5', 6), 6)).toBeUndefined();
+	expect(typedAmountRefusal(intent('1500000', '1.50', 6), 6)).toBeUndefined();
+	expect(typedAmountRefusal(intent('1500000000', '1.5', 9), 6)?.message).toBe(
+		`Refused by the rule "intent": the amount was typed in whole units as 1.5 of ${TOKEN}, converted with 9 decimals the API gave, but ${TOKEN} has 6 decimals on the chain; nothing was signed`,
+	);
+	expect(typedAmountRefusal(intent('1500001', '1.5', 6), 6)?.message).toBe(
+		`Refused by the rule "intent": the amount was typed in whole units as 1.5 of ${TOKEN} (6 decimals), which is 1500000 (smallest unit), but the intent asks 1500001 (smallest unit); nothing was signed`,
+	);
+	expect(typedAmountRefusal(intent('1', '0.0000001', 6), 6)?.message).toMatch(
+		/which is not a whole number of smallest units/,
+	);
+	expect(typedAmountRefusal(intent('1000000', '1', 6), undefined)?.message).toMatch(
+		/which the signer cannot check on the chain/,
+	);
+	const read = (extra: Record<string, unknown>) => {
+		const result = readAskedIntent(
+			{ effect: 'transfer', recipient: ASKED, token: TOKEN, amount: '1', ...extra },
+			policy(),
+		);
+		return result instanceof Refusal ? result.message : result;
+	};
+	expect(read({ amountTyped: '1' })).toMatch(/it names only one of amountTyped and decimals/);
+	expect(read({ amountTyped: '1e3', decimals: 6 })).toMatch(
+		/amountTyped "1e3" is not a number of whole units/,
+	);
+	expect(read({ amountTyped: '1', decimals: 256 })).toMatch(
+		/decimals "256" is not a whole number from 0 to 255/,
 	);
 });
 

@@ -183,6 +183,8 @@ test('the form asks 1 USDC to R and the API builds 5,000 USDC to an outsider: th
 		recipient: RECIPIENT,
 		token: usdc,
 		amount: '1000000',
+		amountTyped: '1',
+		decimals: 6,
 	});
 	expect(signed.error).toBe(
 		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): recipient: asked ${RECIPIENT}, the transaction pays ${outsider().address}; amount: asked 1000000 (smallest unit), the transaction moves 5000000000 (smallest unit); nothing was signed (item 0)`,

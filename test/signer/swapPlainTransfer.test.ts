@@ -104,7 +104,7 @@ test('a swap answered with a plain transfer of its amountIn in ETH to the outsid
 	const signed = result.output('Sign')[0].json;
 	expect(signed.rawTransaction).toBeUndefined();
 	expect(signed.error).toBe(
-		`Refused by the rule "intent": the transaction is not what the form asked (dex/swap): called contract: dex/swap is a call whose effect the signer cannot read from the transaction, so its contract (program) must be on Allowed Contracts and Programs, and ${outsider.address} is not; nothing was signed (item 0)`,
+		`Refused by the rule "intent": the transaction is not what the form asked (dex/swap): native value: asked dex/swap from ${DAI.address}, not the native asset, but the transaction sends ${amountIn} (smallest unit) of the native asset; a path that pays value (a wrapped-native input) cannot be bound to the form, type the native asset ("native" or 0xeeee…eeee) as the input; called contract: dex/swap is a call whose effect the signer cannot read from the transaction, so its contract (program) must be on Allowed Contracts and Programs, and ${outsider.address} is not; nothing was signed (item 0)`,
 	);
 
 	// Without the rule (no intent, Require Intent Never): the token caps alone sign it, and the ETH goes.

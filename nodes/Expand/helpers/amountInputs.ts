@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { toSmallestUnit } from '../../shared/amounts';
-import { protocols } from '../../shared/catalog/protocols';
+import { chainIdOfProtocol, protocols } from '../../shared/catalog/protocols';
 import type { OperationSpec, ParameterSpec } from '../../shared/catalog/types';
 import { itemError } from '../../shared/errors';
 import { detailsFor, type TokenCache } from './amounts';
@@ -30,7 +30,7 @@ function chainValuesOf(
 	if (operation.chain || !operation.protocol) return values;
 	const protocol = protocols[operation.protocol];
 	const id = (values.get(operation.protocol) as string | undefined) ?? protocol.default;
-	const chainId = protocol.options.find((option) => option.value === id)?.chainId;
+	const chainId = chainIdOfProtocol(operation.protocol, id);
 	if (!chainId) {
 		throw itemError(
 			this.getNode(),
@@ -77,5 +77,6 @@ export async function toSmallestUnits(
 			);
 		}
 		parameters.values.set(spec.name, raw);
+		(parameters.typedAmounts ??= new Map()).set(spec.name, { typed: value, decimals });
 	}
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { chainOf } from '../../shared/catalog/chains';
+import { chainIdOfProtocol } from '../../shared/catalog/protocols';
 import type { IntentPart, OperationSpec, ParameterSpec } from '../../shared/catalog/types';
 import type { ItemParameters } from './parameters';
 import type { PreparedValue } from './validation';
@@ -16,6 +17,28 @@ function chainIdOf(operation: OperationSpec, values: Map<string, PreparedValue>)
 	if (!operation.chain) return null;
 	const chosen = chainOf(values.get('chainId'), values.get('chainSymbol'));
 	return chosen?.chainId ?? text(values.get('chainId'));
+}
+
+/** The native asset's symbol on the chain of the item or of its protocol ID, when the catalog knows the chain. */
+function nativeSymbolOf(
+	operation: OperationSpec,
+	values: Map<string, PreparedValue>,
+): string | undefined {
+	if (operation.chain)
+		return chainOf(values.get('chainId'), values.get('chainSymbol'))?.nativeSymbol;
+	if (!operation.protocol) return undefined;
+	const chainId = chainIdOfProtocol(operation.protocol, values.get(operation.protocol));
+	return chainId ? chainOf(chainId, undefined)?.nativeSymbol : undefined;
+}
+
+/** A swap's input as the intent names it: `native` for the chain's native symbol, which the Signer (no catalog) cannot tell. */
+function swapInput(
+	operation: OperationSpec,
+	values: Map<string, PreparedValue>,
+	token: string | null,
+): string | null {
+	const nativeSymbol = nativeSymbolOf(operation, values);
+	return token !== null && nativeSymbol?.toUpperCase() === token.toUpperCase() ? 'native' : token;
 }
 
 /** The first set value of the parameters that are this part of the intent (one per chain family). */
@@ -49,7 +72,8 @@ function amountSpecOf(
  * Expand Signer refuses a transaction that does something else. Read from the values sent (amounts
  * in the smallest unit, as sent) through the catalog's `intent` parts, the amount's role and unit
  * and the operation's `effect`; nothing here is written per operation. A token is its contract
- * (mint) address or `native`; a swap names its pair (`tokenIn`, `tokenOut`) and `amountIn`.
+ * (mint) address or `native`; a swap names its pair (`tokenIn`, `tokenOut`) and `amountIn`. An
+ * amount typed in whole units adds `amountTyped` (as typed) and the `decimals` it was converted with.
  */
 export function intentOf(operation: OperationSpec, parameters: ItemParameters): IDataObject {
 	const { values } = parameters;
@@ -64,6 +88,11 @@ export function intentOf(operation: OperationSpec, parameters: ItemParameters): 
 		intent.owner = text(partOf(operation, values, 'owner'));
 	const amountSpec = amountSpecOf(operation, values);
 	const amount = amountSpec ? text(values.get(amountSpec.name)) : null;
+	// Only an amount typed in whole units: the Signer checks the decimals the API gave against the chain's.
+	const typed = amountSpec && parameters.typedAmounts?.get(amountSpec.name);
+	const typedPart: IDataObject = typed
+		? { amountTyped: typed.typed, decimals: typed.decimals }
+		: {};
 	const named = partOf(operation, values, 'token');
 	const tokenValue =
 		named ??
@@ -71,12 +100,12 @@ export function intentOf(operation: OperationSpec, parameters: ItemParameters): 
 			? values.get(amountSpec.tokenParam)
 			: undefined);
 	if (Array.isArray(tokenValue)) {
-		intent.tokenIn = text(tokenValue[0] as string);
+		intent.tokenIn = swapInput(operation, values, text(tokenValue[0] as string));
 		intent.tokenOut = text(tokenValue[tokenValue.length - 1] as string);
 		intent.amountIn = amount;
-		return intent;
+		return { ...intent, ...typedPart };
 	}
 	intent.token = amountSpec?.unit === 'native' && named === undefined ? 'native' : text(tokenValue);
 	intent.amount = amount;
-	return intent;
+	return { ...intent, ...typedPart };
 }

@@ -41,10 +41,18 @@ const WHOLE_UNITS = {
 	patternHint: 'a number of whole units, like 12.5',
 };
 
+/** An amount as the person typed it in whole units, and the decimals (the API's) it was converted with. */
+export interface TypedAmount {
+	typed: string;
+	decimals: number;
+}
+
 export interface ItemParameters {
 	values: Map<string, PreparedValue>;
 	/** Absent: the values are sent as given. */
 	amountsIn?: AmountsIn;
+	/** Each amount typed in whole units, as typed, and the decimals it was converted with (set by toSmallestUnits). */
+	typedAmounts?: Map<string, TypedAmount>;
 	/** Extra parameters of undocumented operations, sent as given. */
 	extra: Record<string, string>;
 	/** Raw JSON body of undocumented POST operations. */

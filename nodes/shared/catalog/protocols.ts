@@ -188,3 +188,10 @@ export const protocols: Record<ProtocolParameter, ProtocolSpec> = {
 		]),
 	},
 };
+
+/** The chain a protocol ID runs on (the protocol's default when none is given), when the catalog knows it. */
+export function chainIdOfProtocol(parameter: ProtocolParameter, id: unknown): string | undefined {
+	const protocol = protocols[parameter];
+	const value = (id as string | undefined) ?? protocol.default;
+	return protocol.options.find((option) => option.value === value)?.chainId;
+}

@@ -23,7 +23,19 @@ export interface AskedIntent {
 	token?: string;
 	/** In the smallest unit; a swap's amount in. */
 	amount?: bigint;
+	/** The amount as typed in whole units and the decimals (the API's) the Expand node converted it with. */
+	typed?: { amount: string; decimals: number };
 }
+
+/** Placeholder the aggregators use for the native asset. */
+const NATIVE_PLACEHOLDER = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+
+/**
+ * Whether an intent's token is the chain's native asset: `native` (the core writes it for the
+ * chain's native symbol too), or the aggregators' placeholder in any letter case.
+ */
+export const isNativeToken = (token: string | undefined): boolean =>
+	token !== undefined && (token === 'native' || token.toLowerCase() === NATIVE_PLACEHOLDER);
 
 const EFFECTS = ['transfer', 'approve', 'transferFrom', 'call'];
 
@@ -90,6 +102,9 @@ export function readAskedIntent(
 			return unreadable(`amount "${amount}" is not a whole number in the smallest unit`);
 		asked.amount = BigInt(amount);
 	}
+	const typed = readTyped(field('amountTyped'), field('decimals'));
+	if (typed instanceof Refusal) return typed;
+	asked.typed = typed;
 	if (asked.effect !== 'call') {
 		const needed = ['recipient', 'token', 'amount', 'owner'] as const;
 		const missing = needed.filter(
@@ -101,6 +116,61 @@ export function readAskedIntent(
 			);
 	}
 	return asked;
+}
+
+/** An amount typed in whole units and its decimals: both or neither. */
+function readTyped(
+	amount: string | undefined,
+	decimals: string | undefined,
+): AskedIntent['typed'] | Refusal {
+	if (amount === undefined && decimals === undefined) return undefined;
+	if (amount === undefined || decimals === undefined)
+		return unreadable('it names only one of amountTyped and decimals');
+	if (!/^\d+(\.\d+)?$/.test(amount))
+		return unreadable(`amountTyped "${amount}" is not a number of whole units`);
+	if (!/^\d{1,3}$/.test(decimals) || Number(decimals) > 255)
+		return unreadable(`decimals "${decimals}" is not a whole number from 0 to 255`);
+	return { amount, decimals: Number(decimals) };
+}
+
+/** A whole-unit amount in the smallest unit at some decimals, exactly; undefined when it has more decimals. */
+function smallestUnits(typed: string, decimals: number): bigint | undefined {
+	const [whole, fraction = ''] = typed.split('.');
+	const trimmed = fraction.replace(/0+$/, '');
+	if (trimmed.length > decimals) return undefined;
+	return BigInt(whole + trimmed.padEnd(decimals, '0'));
+}
+
+/**
+ * An amount typed in whole units is converted with decimals the API gave: the Signer holds them to
+ * the chain's (a token's own `decimals`, a mint's, the native asset's) and the amount to the typed
+ * one at those decimals, so an API that lies about decimals cannot multiply what was typed.
+ * `chainDecimals` is undefined when the chain does not say (a token named by symbol, no such mint).
+ */
+export function typedAmountRefusal(
+	asked: AskedIntent,
+	chainDecimals: number | undefined,
+): Refusal | undefined {
+	const { typed } = asked;
+	if (!typed) return undefined;
+	const token = tokenText(asked.token ?? '(not named)');
+	if (chainDecimals === undefined)
+		return new Refusal(
+			'intent',
+			`the amount was typed in whole units as ${typed.amount} of ${token} and converted with ${typed.decimals} decimals the API gave, which the signer cannot check on the chain (it reads no decimals for ${token}); type the amount in smallest units`,
+		);
+	if (chainDecimals !== typed.decimals)
+		return new Refusal(
+			'intent',
+			`the amount was typed in whole units as ${typed.amount} of ${token}, converted with ${typed.decimals} decimals the API gave, but ${token} has ${chainDecimals} decimals on the chain`,
+		);
+	const expected = smallestUnits(typed.amount, chainDecimals);
+	if (expected !== asked.amount)
+		return new Refusal(
+			'intent',
+			`the amount was typed in whole units as ${typed.amount} of ${token} (${chainDecimals} decimals), which is ${expected === undefined ? 'not a whole number of smallest units' : amountText(expected)}, but the intent asks ${asked.amount === undefined ? 'no amount' : amountText(asked.amount)}`,
+		);
+	return undefined;
 }
 
 /** The refusal of a From Input Item transaction that arrives without an intent while one is required. */
@@ -124,10 +194,10 @@ function movementText(movement: Movement): string {
 /**
  * The differences between what was asked and what the transaction does, field by field: the
  * chain, the sender, what it does, the token, the recipient (owner), the amount. For a call the
- * Signer cannot read: the chain, the sender, no token payment or approval, native value at most the
- * amount asked, and while a spending rule is set every contract (program) it calls on Allowed
- * Contracts and Programs (without one, a saved workflow's swap keeps signing as it did; the
- * credential Test says it is not covered).
+ * Signer cannot read: the chain, the sender, no token payment or approval, native value only from a
+ * native input and at most the amount asked, and while a spending rule is set every contract
+ * (program) it calls on Allowed Contracts and Programs (without one, a saved workflow's swap keeps
+ * signing as it did; the credential Test says it is not covered).
  */
 function differences(
 	asked: AskedIntent,
@@ -152,8 +222,13 @@ function differences(
 		const native = payments
 			.filter((movement) => movement.asset === 'native')
 			.reduce((sum, movement) => sum + movement.amount, 0n);
+		// An amount of a token is no measure of native value: only a native input may pay value.
+		if (native > 0n && !isNativeToken(asked.token))
+			found.push(
+				`native value: asked ${asked.operation} ${asked.token === undefined ? 'with no input token named' : `from ${asked.token}, not the native asset`}, but the transaction sends ${amountText(native)} of the native asset; a path that pays value (a wrapped-native input) cannot be bound to the form, type the native asset ("native" or 0xeeee…eeee) as the input`,
+			);
 		const most = asked.amount ?? 0n;
-		if (native > most)
+		if (native > most && isNativeToken(asked.token))
 			found.push(
 				`native value: asked at most ${amountText(most)}, the transaction sends ${amountText(native)}`,
 			);

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { ChainClient } from '../../core';
 import type { EvmAccount } from '../../families/evm/accounts';
 import { evmIntent } from '../../families/evm/intent';
+import { chainDecimals } from '../../families/evm/tokenDecimals';
 import {
 	checkFees,
 	completeTransaction,
@@ -22,6 +23,7 @@ import {
 	intentRequired,
 	missingIntentRefusal,
 	readAskedIntent,
+	typedAmountRefusal,
 } from '../../policy/askedIntent';
 import { chainRefusal, checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
@@ -168,17 +170,18 @@ export function evmFacts(entry: LedgerEntry): SignedFacts {
 }
 
 /**
- * A From Input Item transaction is held to the intent beside it before anything is asked of the
- * network: what its fields do (as the policy reads them) against what the form asked.
+ * A From Input Item transaction is held to the intent beside it: what its fields do (as the policy
+ * reads them) against what the form asked, before anything is asked of the network; then an amount
+ * typed in whole units against the token's decimals on the chain (the Signer's own chain client).
  */
-function checkAskedIntent(
+async function checkAskedIntent(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
 	fields: TransactionFields,
 	account: EvmAccount,
 	intent: unknown,
-): boolean {
+): Promise<boolean> {
 	const asked = readAskedIntent(intent, session.policy);
 	if (asked === undefined) return false;
 	const refusal =
@@ -194,6 +197,11 @@ function checkAskedIntent(
 					session.policy,
 				);
 	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
+	if (!(asked instanceof Refusal) && asked.typed) {
+		const client = new ChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
+		const wrongDecimals = typedAmountRefusal(asked, await chainDecimals(client, asked.token));
+		if (wrongDecimals) throw refusedItem(this.getNode(), itemIndex, wrongDecimals);
+	}
 	return true;
 }
 
@@ -214,7 +222,7 @@ export async function signItem(
 	const chainId = fields.chainId as string;
 	const unbound =
 		fromInput !== undefined &&
-		!checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent);
+		!(await checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent));
 	return await signOnce.call(this, itemIndex, session.ledger, {
 		chainId,
 		from: account.address,

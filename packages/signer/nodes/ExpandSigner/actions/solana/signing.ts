@@ -7,6 +7,7 @@ import {
 	type SolanaRpc,
 	type SolanaTransaction,
 	decodeTransaction,
+	mintDecimals,
 	prepareSolanaTransaction,
 	readWireTransaction,
 	rpcChainReader,
@@ -19,14 +20,19 @@ import type { LedgerEntry } from '../../ledger/payoutLedger';
 import {
 	askedIntentRefusal,
 	intentRequired,
+	isNativeToken,
 	missingIntentRefusal,
 	readAskedIntent,
+	typedAmountRefusal,
 } from '../../policy/askedIntent';
 import { checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { Movement, SignedTransaction } from '../../policy/vocabulary';
 import { signOnce } from '../payout';
 import type { SolanaSession } from './session';
+
+/** Lamports per SOL: the native asset's decimals. */
+const SOL_DECIMALS = 9;
 
 /**
  * What a payout ID is bound to: what moves to whom (not the blockhash, which changes each time a
@@ -172,6 +178,15 @@ export async function signSolanaItem(
 	const differs =
 		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, intent, session.policy);
 	if (differs) throw refusedItem(node, itemIndex, differs);
+	if (asked && !(asked instanceof Refusal) && asked.typed) {
+		const decimals = isNativeToken(asked.token)
+			? SOL_DECIMALS
+			: asked.token && session.policy.format.isAddress(asked.token)
+				? await mintDecimals(rpc, asked.token)
+				: undefined;
+		const wrongDecimals = typedAmountRefusal(asked, decimals);
+		if (wrongDecimals) throw refusedItem(node, itemIndex, wrongDecimals);
+	}
 	const refusal = checkIntent(session.policy, intent);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	if (work.fromInput && !asked && intentRequired(session.policy))

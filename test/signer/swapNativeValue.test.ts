@@ -1,0 +1,142 @@
+/**
+ * A swap's intent allowed native value up to its amountIn, which is counted in the input token's
+ * smallest unit: a form swapping 5,000 DAI (18 decimals) let the API's transaction carry 5,000 ETH,
+ * and as a plain transfer to the outsider it was signed by the default credential. Native value is
+ * now allowed only when the swap's input is the native asset. Signed without the rule, the outsider
+ * is paid the ETH.
+ */
+import { HDNodeWallet, JsonRpcProvider, parseEther, parseUnits } from 'ethers';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import { type Devnet, startDevnet } from '../../devnet';
+import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
+import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+import { startTamperingApi } from '../helpers/tamperingApi';
+
+let devnet: Devnet;
+beforeAll(async () => {
+	devnet = await startDevnet();
+});
+afterAll(async () => {
+	await devnet.stop();
+});
+
+const defaultCredential = (): ICredentialDataDecryptedObject => ({
+	keyType: 'mnemonic',
+	mnemonic: DEVNET_MNEMONIC,
+	derivationPath: "m/44'/60'/0'/0/{index}",
+});
+const SIGN = { operation: 'signTransaction', source: 'input', accountIndex: 1 };
+
+test('a DAI swap answered with its amountIn in ETH to the outsider is refused by the default credential, naming tokenIn and the value; signed without the rule, the outsider is paid the ETH', async () => {
+	const chain = devnet.chains[0];
+	const provider = new JsonRpcProvider(chain.rpcUrl, Number(chain.chainId), {
+		staticNetwork: true,
+	});
+	const treasury = HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, "m/44'/60'/0'/0/1");
+	const outsider = HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, "m/44'/60'/0'/0/8");
+	const { USDC, DAI } = chain.tokens;
+	const amountIn = parseUnits('5000', 18);
+	const api = await startTamperingApi(devnet.baseUrl, {
+		answer: (path, _answer, asked) =>
+			path === '/dex/swap'
+				? {
+						status: 200,
+						msg: 'success',
+						data: {
+							chainId: chain.chainId,
+							from: asked.from,
+							to: outsider.address,
+							value: amountIn.toString(),
+							gas: '21000',
+							data: '0x',
+						},
+					}
+				: undefined,
+	});
+	let result;
+	try {
+		result = await runPipeline(
+			[
+				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+				{
+					name: 'Build',
+					type: EXPAND,
+					typeVersion: 2,
+					parameters: {
+						resource: 'dex',
+						operation: 'swap',
+						dexId: devnet.dexId,
+						from: treasury.address,
+						path: `${DAI.address},${USDC.address}`,
+						amountIn: amountIn.toString(),
+						amountsIn: 'smallest',
+						additionalFields: {
+							amountOutMin: '0',
+							to: treasury.address,
+							deadline: String(2n ** 40n),
+							gas: '300000',
+						},
+					},
+				},
+				{ name: 'Sign', type: SIGNER, parameters: SIGN, continueOnFail: true },
+			],
+			{
+				...expandCredentials({
+					apiKey: devnet.apiKey,
+					baseUrl: api.url,
+					historicalUrl: devnet.historicalUrl,
+				}),
+				expandSignerApi: defaultCredential(),
+			},
+		);
+	} finally {
+		await api.close();
+	}
+	if (result.error) throw result.error;
+	const built = result.output('Build')[0].json;
+	const signed = result.output('Sign')[0].json;
+	expect(signed.rawTransaction).toBeUndefined();
+	expect(signed.error).toBe(
+		`Refused by the rule "intent": the transaction is not what the form asked (dex/swap): native value: asked dex/swap from ${DAI.address}, not the native asset, but the transaction sends ${amountIn} (smallest unit) of the native asset; a path that pays value (a wrapped-native input) cannot be bound to the form, type the native asset ("native" or 0xeeee…eeee) as the input; nothing was signed (item 0)`,
+	);
+
+	// Without the rule (the intent allowed value up to amountIn whatever tokenIn was): as if tokenIn were native.
+	const unbound = await runPipeline(
+		[
+			{
+				name: 'Items',
+				type: ITEMS,
+				parameters: {
+					items: JSON.stringify([
+						{
+							...built,
+							intent: {
+								...(built.intent as IDataObject),
+								tokenIn: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+							},
+						},
+					]),
+				},
+			},
+			{ name: 'Sign', type: SIGNER, parameters: SIGN, continueOnFail: true },
+		],
+		{
+			...expandCredentials({
+				apiKey: devnet.apiKey,
+				baseUrl: devnet.baseUrl,
+				historicalUrl: devnet.historicalUrl,
+			}),
+			expandSignerApi: defaultCredential(),
+		},
+	);
+	const theft = unbound.output('Sign')[0].json;
+	expect(theft.error).toBeUndefined();
+	const before = await provider.getBalance(outsider.address);
+	const receipt = await (
+		await provider.broadcastTransaction(theft.rawTransaction as string)
+	).wait();
+	expect((await provider.getBalance(outsider.address, receipt?.blockNumber)) - before).toBe(
+		parseEther('5000'),
+	);
+});
