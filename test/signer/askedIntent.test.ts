@@ -12,6 +12,7 @@ import {
 	type AskedIntent,
 	askedIntentRefusal,
 	readAskedIntent,
+	typedAmountBinds,
 	typedAmountRefusal,
 } from '../../packages/signer/nodes/ExpandSigner/policy/askedIntent';
 import { readPolicy } from '../../packages/signer/nodes/ExpandSigner/policy/policy';
@@ -173,6 +174,57 @@ test('an amount typed in whole units is held to the decimals the chain gives and
 	expect(read({ amountTyped: '1', decimals: 256 })).toMatch(
 		/decimals "256" is not a whole number from 0 to 255/,
 	);
+});
+
+test("a typed amount's decimals are asked of the chain only where the amount binds the transaction: a readable effect, or a call from the native asset; a swap from a token named by symbol stays signable", () => {
+	const asked = (fields: Record<string, unknown>) =>
+		readAskedIntent(
+			{ sender: SENDER, amountTyped: '1.5', decimals: 6, amount: '1500000', ...fields },
+			policy(),
+		) as AskedIntent;
+	expect(
+		typedAmountBinds(
+			asked({
+				operation: 'fungibletoken/transfer',
+				effect: 'transfer',
+				recipient: ASKED,
+				token: TOKEN,
+			}),
+		),
+	).toBe(true);
+	expect(
+		typedAmountBinds(
+			asked({
+				operation: 'dex/swap',
+				effect: 'call',
+				tokenIn: 'native',
+				amountTyped: '1.5',
+				decimals: 18,
+				amount: '1500000000000000000',
+			}),
+		),
+	).toBe(true);
+	expect(typedAmountBinds(asked({ operation: 'dex/swap', effect: 'call', tokenIn: 'USDC' }))).toBe(
+		false,
+	);
+	expect(typedAmountBinds(asked({ operation: 'dex/swap', effect: 'call', tokenIn: TOKEN }))).toBe(
+		false,
+	);
+	expect(
+		typedAmountBinds(
+			readAskedIntent(
+				{
+					operation: 'fungibletoken/transfer',
+					effect: 'transfer',
+					sender: SENDER,
+					recipient: ASKED,
+					token: TOKEN,
+					amount: '1500000',
+				},
+				policy(),
+			) as AskedIntent,
+		),
+	).toBe(false);
 });
 
 test('an intent that cannot be read is refused, never ignored', () => {

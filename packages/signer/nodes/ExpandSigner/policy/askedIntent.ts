@@ -142,6 +142,16 @@ function smallestUnits(typed: string, decimals: number): bigint | undefined {
 }
 
 /**
+ * Whether the intent's amount was typed in whole units and binds the transaction, so its decimals must
+ * be the chain's: a readable effect's amount, or the native value of a call from the native asset. A
+ * call's token amount (a swap's from a token) binds nothing the Signer can read, so its decimals are
+ * not asked of the chain (a token named by symbol stays signable).
+ */
+export function typedAmountBinds(asked: AskedIntent): boolean {
+	return asked.typed !== undefined && (asked.effect !== 'call' || isNativeToken(asked.token));
+}
+
+/**
  * An amount typed in whole units is converted with decimals the API gave: the Signer holds them to
  * the chain's (a token's own `decimals`, a mint's, the native asset's) and the amount to the typed
  * one at those decimals, so an API that lies about decimals cannot multiply what was typed.

@@ -23,6 +23,7 @@ import {
 	intentRequired,
 	missingIntentRefusal,
 	readAskedIntent,
+	typedAmountBinds,
 	typedAmountRefusal,
 } from '../../policy/askedIntent';
 import { chainRefusal, checkIntent } from '../../policy/check';
@@ -197,7 +198,7 @@ async function checkAskedIntent(
 					session.policy,
 				);
 	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
-	if (!(asked instanceof Refusal) && asked.typed) {
+	if (!(asked instanceof Refusal) && typedAmountBinds(asked)) {
 		const client = new ChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
 		const wrongDecimals = typedAmountRefusal(asked, await chainDecimals(client, asked.token));
 		if (wrongDecimals) throw refusedItem(this.getNode(), itemIndex, wrongDecimals);

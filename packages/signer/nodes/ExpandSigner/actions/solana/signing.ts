@@ -23,6 +23,7 @@ import {
 	isNativeToken,
 	missingIntentRefusal,
 	readAskedIntent,
+	typedAmountBinds,
 	typedAmountRefusal,
 } from '../../policy/askedIntent';
 import { checkIntent } from '../../policy/check';
@@ -178,7 +179,7 @@ export async function signSolanaItem(
 	const differs =
 		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, intent, session.policy);
 	if (differs) throw refusedItem(node, itemIndex, differs);
-	if (asked && !(asked instanceof Refusal) && asked.typed) {
+	if (asked && !(asked instanceof Refusal) && typedAmountBinds(asked)) {
 		const decimals = isNativeToken(asked.token)
 			? SOL_DECIMALS
 			: asked.token && session.policy.format.isAddress(asked.token)
