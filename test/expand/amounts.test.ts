@@ -142,3 +142,18 @@ test('an unknown chain for a native amount is a clear error', async () => {
 		'The decimals of the native asset of chain "999999" are not known; turn off "Add Formatted Amounts" and use Amounts In: Smallest Units for it (item 0)',
 	);
 });
+
+test('decimals above 255 from the API are refused, not used (300,000 stalled the whole n8n process for half a minute)', async () => {
+	const HUGE = '0x' + '44'.repeat(20);
+	serverHolder.current.respondWith((request) =>
+		request.path === '/fungibletoken/gettokendetails'
+			? envelope([{ address: HUGE, name: 'Huge', symbol: 'HUGE', decimals: 300_000 }])
+			: envelope({ balance: '1' }),
+	);
+	const started = Date.now();
+	const result = await balancesOf([{ address: 'x', token: HUGE }]);
+	expect(result.error?.message).toBe(
+		`The API returned decimals 300000 for token ${HUGE}; a token has 0 to 255 decimals (item 0)`,
+	);
+	expect(Date.now() - started).toBeLessThan(5000);
+});
