@@ -55,6 +55,14 @@ async function fetchTokenDetails(
 	if (!details || !Number.isInteger(decimals) || decimals < 0) {
 		throw itemError(this.getNode(), itemIndex, `The API returned no decimals for token ${token}`);
 	}
+	// ERC-20 and SPL decimals are one byte; millions of them would stall the process formatting one amount.
+	if (decimals > 255) {
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The API returned decimals ${decimals} for token ${token}; a token has 0 to 255 decimals`,
+		);
+	}
 	return { decimals, symbol: String(details.symbol ?? '') };
 }
 
