@@ -1,4 +1,4 @@
-import { formatUnits } from '../../nodes/shared/amounts';
+import { formatUnits, toSmallestUnit } from '../../nodes/shared/amounts';
 
 const UNLIMITED = (2n ** 256n - 1n).toString();
 
@@ -31,4 +31,13 @@ test('the formatted value converts back to the exact raw value', () => {
 	const formatted = formatUnits(UNLIMITED, 18);
 	const [whole, fraction] = formatted.split('.');
 	expect(BigInt(whole + fraction.padEnd(18, '0'))).toBe(2n ** 256n - 1n);
+});
+
+test('a long amount is read in linear time: trailing zeros are not trimmed by a backtracking regex', () => {
+	// 200,000 zeros before a last digit took 12 s of the whole process (quadratic /0+$/); an input item can carry it.
+	const long = '0'.repeat(200_000) + '1';
+	const started = Date.now();
+	expect(toSmallestUnit(`1.${long}`, 18)).toBeUndefined();
+	expect(formatUnits('1', 200_001)).toBe(`0.${long}`);
+	expect(Date.now() - started).toBeLessThan(2000);
 });
