@@ -4,7 +4,11 @@
  * what this file names, and only that, into the signer's own dist (dist/nodes/shared), so the package
  * requires nothing outside itself and ships no catalog. CONTRIBUTING.md, "The seam between the packages".
  */
-export { formatUnits, toSmallestUnit } from '../../../../nodes/shared/amounts';
+export {
+	formatUnits,
+	toSmallestUnit,
+	withoutTrailingZeros,
+} from '../../../../nodes/shared/amounts';
 export {
 	ChainClient,
 	type ChainIdentity,

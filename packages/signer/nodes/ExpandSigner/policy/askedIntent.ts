@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { withoutTrailingZeros } from '../core';
 import { shownAddress, spendingRuleSet, type SpendingPolicy } from './policy';
 
 export { intentRequired } from './policy';
@@ -136,7 +137,7 @@ function readTyped(
 /** A whole-unit amount in the smallest unit at some decimals, exactly; undefined when it has more decimals. */
 function smallestUnits(typed: string, decimals: number): bigint | undefined {
 	const [whole, fraction = ''] = typed.split('.');
-	const trimmed = fraction.replace(/0+$/, '');
+	const trimmed = withoutTrailingZeros(fraction);
 	if (trimmed.length > decimals) return undefined;
 	return BigInt(whole + trimmed.padEnd(decimals, '0'));
 }
