@@ -303,6 +303,9 @@ describe('an RPC URL from the API', () => {
 		['http://[fe80::1]:8545', '[fe80::1] (link-local)'],
 		['http://2852039166/', '169.254.169.254 (link-local)'],
 		['http://[::ffff:169.254.169.254]/', '[::ffff:a9fe:a9fe] (link-local)'],
+		// IPv4-translated (SIIT) and RFC 8215 local-use NAT64: a translator in the network reaches the IPv4 address.
+		['http://[::ffff:0:169.254.169.254]/', '[::ffff:0:a9fe:a9fe] (link-local)'],
+		['http://[64:ff9b:1::a9fe:a9fe]/', '[64:ff9b:1::a9fe:a9fe] (private)'],
 		['http://10.0.0.7:8545', '10.0.0.7 (private)'],
 		['http://192.168.1.20:8545', '192.168.1.20 (private)'],
 		['http://[fd12::1]:8545', '[fd12::1] (private)'],
