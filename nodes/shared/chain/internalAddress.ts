@@ -79,10 +79,14 @@ function ipv6Kind(address: string): InternalKind | undefined {
 	if (zeroUntil(7) && groups[7] === 0) return 'unspecified';
 	if (zeroUntil(7) && groups[7] === 1) return 'loopback';
 	const embedded = ipv4Kind([groups[6] >> 8, groups[6] & 0xff]);
-	// IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d and NAT64 64:ff9b::a.b.c.d: the IPv4 address decides.
+	// IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d and NAT64
+	// 64:ff9b::a.b.c.d: the IPv4 address decides.
 	if (zeroUntil(5) && (groups[5] === 0xffff || groups[5] === 0)) return embedded;
+	if (zeroUntil(4) && groups[4] === 0xffff && groups[5] === 0) return embedded;
 	if (first === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0))
 		return embedded;
+	// Local-use NAT64 (RFC 8215): a translator inside the network, at any prefix length.
+	if (first === 0x64 && groups[1] === 0xff9b && groups[2] === 1) return 'private';
 	if ((first & 0xfe00) === 0xfc00) return 'private'; // unique local fc00::/7
 	if ((first & 0xffc0) === 0xfe80) return 'link-local'; // fe80::/10
 	if ((first & 0xffc0) === 0xfec0) return 'private'; // site-local fec0::/10 (deprecated)
