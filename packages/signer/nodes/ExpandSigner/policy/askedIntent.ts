@@ -153,6 +153,21 @@ export function typedAmountBinds(asked: AskedIntent): boolean {
 }
 
 /**
+ * The decimals the chain gives for the intent's token: the native asset's from the family's format, a
+ * token's (contract or mint) as the family reads them; undefined for a token named by symbol.
+ */
+export async function chainDecimalsOf(
+	asked: AskedIntent,
+	policy: SpendingPolicy,
+	tokenDecimals: (address: string) => Promise<number | undefined>,
+): Promise<number | undefined> {
+	if (isNativeToken(asked.token)) return policy.format.nativeDecimals;
+	return asked.token !== undefined && policy.format.isAddress(asked.token)
+		? await tokenDecimals(asked.token)
+		: undefined;
+}
+
+/**
  * An amount typed in whole units is converted with decimals the API gave: the Signer holds them to
  * the chain's (a token's own `decimals`, a mint's, the native asset's) and the amount to the typed
  * one at those decimals, so an API that lies about decimals cannot multiply what was typed.

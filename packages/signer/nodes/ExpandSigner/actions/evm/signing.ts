@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { ChainClient } from '../../core';
 import type { EvmAccount } from '../../families/evm/accounts';
 import { evmIntent } from '../../families/evm/intent';
-import { chainDecimals } from '../../families/evm/tokenDecimals';
+import { tokenDecimals } from '../../families/evm/tokenDecimals';
 import {
 	checkFees,
 	completeTransaction,
@@ -20,6 +20,7 @@ import type { HeldNonce } from '../../nonces/claims';
 import { chainView } from '../../nonces/tracker';
 import {
 	askedIntentRefusal,
+	chainDecimalsOf,
 	intentRequired,
 	missingIntentRefusal,
 	readAskedIntent,
@@ -200,7 +201,10 @@ async function checkAskedIntent(
 	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
 	if (!(asked instanceof Refusal) && typedAmountBinds(asked)) {
 		const client = new ChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
-		const wrongDecimals = typedAmountRefusal(asked, await chainDecimals(client, asked.token));
+		const decimals = await chainDecimalsOf(asked, session.policy, (token) =>
+			tokenDecimals(client, token),
+		);
+		const wrongDecimals = typedAmountRefusal(asked, decimals);
 		if (wrongDecimals) throw refusedItem(this.getNode(), itemIndex, wrongDecimals);
 	}
 	return true;

@@ -19,8 +19,8 @@ import type { SignedFacts } from '../../ledger/entryCheck';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import {
 	askedIntentRefusal,
+	chainDecimalsOf,
 	intentRequired,
-	isNativeToken,
 	missingIntentRefusal,
 	readAskedIntent,
 	typedAmountBinds,
@@ -31,9 +31,6 @@ import { Refusal, refusedItem } from '../../policy/refusal';
 import type { Movement, SignedTransaction } from '../../policy/vocabulary';
 import { signOnce } from '../payout';
 import type { SolanaSession } from './session';
-
-/** Lamports per SOL: the native asset's decimals. */
-const SOL_DECIMALS = 9;
 
 /**
  * What a payout ID is bound to: what moves to whom (not the blockhash, which changes each time a
@@ -180,11 +177,9 @@ export async function signSolanaItem(
 		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, intent, session.policy);
 	if (differs) throw refusedItem(node, itemIndex, differs);
 	if (asked && !(asked instanceof Refusal) && typedAmountBinds(asked)) {
-		const decimals = isNativeToken(asked.token)
-			? SOL_DECIMALS
-			: asked.token && session.policy.format.isAddress(asked.token)
-				? await mintDecimals(rpc, asked.token)
-				: undefined;
+		const decimals = await chainDecimalsOf(asked, session.policy, (mint) =>
+			mintDecimals(rpc, mint),
+		);
 		const wrongDecimals = typedAmountRefusal(asked, decimals);
 		if (wrongDecimals) throw refusedItem(node, itemIndex, wrongDecimals);
 	}

@@ -1,25 +1,16 @@
-import { isAddress } from 'ethers';
-
 import type { ChainClient } from '../../core';
-import { isNativeToken } from '../../policy/askedIntent';
-
-/** The native asset's decimals on every EVM chain (wei). */
-const NATIVE_DECIMALS = 18;
 
 /** ERC-20 `decimals()`. */
 const DECIMALS_SELECTOR = '0x313ce567';
 
 /**
- * The decimals of an intent's token as the chain has them: 18 for the native asset, the token's own
- * `decimals()` (eth_call) for a contract; undefined when the chain does not say (a token named by
- * symbol, a contract that answers no `decimals()`, or not a number from 0 to 255).
+ * An ERC-20 token's own `decimals()` (eth_call); undefined when the chain does not say (a contract that
+ * answers no `decimals()`, or not a number from 0 to 255).
  */
-export async function chainDecimals(
+export async function tokenDecimals(
 	client: ChainClient,
-	token: string | undefined,
+	token: string,
 ): Promise<number | undefined> {
-	if (isNativeToken(token)) return NATIVE_DECIMALS;
-	if (token === undefined || !isAddress(token)) return undefined;
 	const answer = await client.attempt<string>('eth_call', [
 		{ to: token, data: DECIMALS_SELECTOR },
 		'latest',
