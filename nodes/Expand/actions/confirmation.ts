@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { chainOf } from '../../shared/catalog/chains';
 import type { OperationSpec } from '../../shared/catalog/types';
 import { ChainClient } from '../../shared/chain/chainClient';
+import { checkedReceipt } from '../../shared/chain/evmReceipt';
 import {
 	type SentTransaction,
 	differenceOf,
@@ -15,52 +16,12 @@ import type { ItemParameters } from '../helpers/parameters';
 
 const POLL_INTERVAL_MS = 1000;
 const HASH = /^0x[0-9a-fA-F]{64}$/;
-const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/;
 
-interface Receipt {
-	status?: string;
-	blockNumber?: string;
-	blockHash?: string;
-	gasUsed?: string;
-	effectiveGasPrice?: string;
-	transactionHash?: string;
-}
-
-/** A receipt from the chain's JSON-RPC node is untrusted: its numbers are checked before they are used. */
-function checkedReceipt(
-	this: IExecuteFunctions,
-	receipt: Receipt,
-	hash: string,
-	itemIndex: number,
-) {
-	const fields = {
-		status: receipt.status,
-		blockNumber: receipt.blockNumber,
-		gasUsed: receipt.gasUsed,
-		effectiveGasPrice: receipt.effectiveGasPrice,
-	};
-	for (const [name, value] of Object.entries(fields)) {
-		if (typeof value !== 'string' || !QUANTITY.test(value)) {
-			throw itemError(
-				this.getNode(),
-				itemIndex,
-				`The receipt of ${hash} from the chain's JSON-RPC node has no valid "${name}"; got ${JSON.stringify(value)?.slice(0, 40)}`,
-			);
-		}
-	}
-	if (receipt.transactionHash?.toLowerCase() !== hash.toLowerCase()) {
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The chain's JSON-RPC node answered the receipt of ${hash} with another transaction's`,
-		);
-	}
-	return {
-		success: BigInt(fields.status as string) === 1n,
-		blockNumber: BigInt(fields.blockNumber as string),
-		gasUsed: BigInt(fields.gasUsed as string),
-		effectiveGasPrice: BigInt(fields.effectiveGasPrice as string),
-	};
+/** The receipt, checked (shared/chain/evmReceipt.ts); one that does not check out is an error of the item. */
+function receiptOf(this: IExecuteFunctions, answer: unknown, hash: string, itemIndex: number) {
+	const receipt = checkedReceipt(answer, hash);
+	if (typeof receipt === 'string') throw itemError(this.getNode(), itemIndex, receipt);
+	return receipt;
 }
 
 /**
@@ -197,13 +158,13 @@ export async function confirm(
 				itemIndex,
 			);
 			for (;;) {
-				const answer = await client.rpc<Receipt | null>('eth_getTransactionReceipt', [hash]);
+				const answer = await client.rpc<unknown>('eth_getTransactionReceipt', [hash]);
 				if (answer) {
-					const receipt = checkedReceipt.call(this, answer, hash, itemIndex);
+					const receipt = receiptOf.call(this, answer, hash, itemIndex);
 					const head = BigInt(await client.rpc<string>('eth_blockNumber'));
 					const confirmed = head >= receipt.blockNumber ? head - receipt.blockNumber + 1n : 0n;
 					if (confirmed >= confirmations) {
-						const fee = (receipt.gasUsed * receipt.effectiveGasPrice).toString();
+						const fee = receipt.feePaid.toString();
 						if (!receipt.success) {
 							throw itemError(
 								this.getNode(),

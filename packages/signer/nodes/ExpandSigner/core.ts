@@ -15,4 +15,5 @@ export {
 	type RpcUrls,
 	rpcUrlCache,
 } from '../../../../nodes/shared/chain/chainClient';
-export { asNodeError, errorItem, itemError } from '../../../../nodes/shared/errors';
+export { checkedReceipt } from '../../../../nodes/shared/chain/evmReceipt';
+export { asNodeError, errorItem, itemError, type NodeError } from '../../../../nodes/shared/errors';

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { itemError } from '../core';
 
 import { checkHistory, type SignedReader } from '../ledger/entryCheck';
+import type { PayoutJournal } from '../ledger/journal';
 import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
 import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
@@ -17,6 +18,27 @@ function noLedger(node: INode, itemIndex: number, payoutId: string) {
 			`payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`,
 		),
 	);
+}
+
+/**
+ * Journals a signature before it leaves the node. A journal that cannot be written leaves the
+ * signature standing (the payout ledger holds a payout ID's; a rerun returns it as a repeat and
+ * journals that) and says so in the item's output, `journalError`.
+ */
+async function journalSigned(
+	journal: PayoutJournal | undefined,
+	itemIndex: number,
+	outcome: 'signed' | 'repeat',
+	signed: SignedTransaction,
+	replaces?: string,
+): Promise<IDataObject> {
+	if (!journal) return {};
+	const note = await journal.record(itemIndex, outcome, {
+		transactionHash: signed.transactionHash,
+		nonce: String(signed.nonce ?? signed.blockhash ?? ''),
+		replaces: replaces ?? '',
+	});
+	return 'journalError' in note ? note : {};
 }
 
 /** The Payout ID field of an operation that signs through `signOnce`. */
@@ -79,13 +101,16 @@ export async function signOnce(
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
+	const { chainId, from, content } = signing;
+	const journal = ledger?.journal;
+	journal?.note(itemIndex, { payoutId, chainId, account: from });
 	if (!payoutId) {
 		const fresh = await signing.sign();
+		const journaled = await journalSigned(journal, itemIndex, 'signed', fresh.signed);
 		fresh.keep();
-		return { ...fresh.signed, repeat: false };
+		return { ...fresh.signed, repeat: false, ...journaled };
 	}
 	if (!ledger) throw noLedger(node, itemIndex, payoutId);
-	const { chainId, from, content } = signing;
 	let fresh: FreshSignature | undefined;
 	const { history, repeat } = await ledger.once(
 		{ chainId, from, payoutId },
@@ -99,8 +124,9 @@ export async function signOnce(
 		},
 	);
 	if (!repeat) {
+		const journaled = await journalSigned(journal, itemIndex, 'signed', history[0].signed);
 		(fresh as FreshSignature).keep();
-		return { ...history[0].signed, payoutId, repeat: false, alreadySent: false };
+		return { ...history[0].signed, payoutId, repeat: false, alreadySent: false, ...journaled };
 	}
 	// A transaction signed here but dropped (another process recorded the payout ID first) used up nothing.
 	const facts = await checkHistory(
@@ -124,6 +150,7 @@ export async function signOnce(
 	const { chainStatus, alreadySent, landed } = await signing.status(history);
 	const entry = landed ?? history[history.length - 1];
 	signing.repeated?.(entry);
+	const journaled = await journalSigned(journal, itemIndex, 'repeat', entry.signed, entry.replaces);
 	return {
 		...entry.signed,
 		...facts[history.indexOf(entry)].shown,
@@ -133,6 +160,7 @@ export async function signOnce(
 		chainStatus,
 		firstSignedAt: first.signedAt,
 		...(history.length > 1 ? { replacements: history.length - 1 } : {}),
+		...journaled,
 	};
 }
 
@@ -166,6 +194,7 @@ export async function speedUpOnce(
 	const node = this.getNode();
 	const { chainId, from, payoutId } = replacement;
 	if (!ledger) throw noLedger(node, itemIndex, payoutId);
+	ledger.journal.note(itemIndex, { kind: 'replacement', payoutId, chainId, account: from });
 	const key = { chainId, from, payoutId };
 	const history = await ledger.history(key, itemIndex);
 	if (!history.length)
@@ -202,6 +231,13 @@ export async function speedUpOnce(
 			),
 		);
 	}
+	const journaled = await journalSigned(
+		ledger.journal,
+		itemIndex,
+		'signed',
+		signed,
+		latest.signed.transactionHash,
+	);
 	return {
 		...signed,
 		payoutId,
@@ -210,5 +246,6 @@ export async function speedUpOnce(
 		replaces: latest.signed.transactionHash,
 		replacements: recording.history.length - 1,
 		firstSignedAt: first.signedAt,
+		...journaled,
 	};
 }

@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { asNodeError, errorItem, itemError } from '../core';
+import { asNodeError, errorItem, itemError, type NodeError } from '../core';
+import { refusalOf } from '../policy/refusal';
+import { journalOf } from './session';
 import type { SignerFamily } from './signerFamily';
 import { familiesByName, operationOf } from './operations';
 
@@ -22,6 +24,26 @@ function signingFailure(family: SignerFamily | undefined, error: unknown): strin
 		identifier(fault) && `fault "${identifier(fault)}"`,
 	].filter(Boolean);
 	return `Signing failed${parts.length ? `: ${parts.join(', ')}` : ''}`;
+}
+
+/**
+ * A refused transaction is journaled with its rule and message. A journal that cannot be written
+ * leaves the refusal as it is, and says so in its description.
+ */
+async function journalRefusal(
+	session: unknown,
+	itemIndex: number,
+	caught: unknown,
+	error: NodeError,
+): Promise<void> {
+	const journal = journalOf(session);
+	const refusal = refusalOf(caught);
+	const note = refusal && (await journal?.refused(itemIndex, refusal));
+	journal?.forget(itemIndex);
+	if (note && 'journalError' in note)
+		error.description = [error.description, `Not journaled: ${note.journalError}`]
+			.filter(Boolean)
+			.join('\n');
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -48,12 +70,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					itemIndex,
 					`The operation "${name}" is not supported for the chain family "${familyName}"`,
 				);
-			const json = await operation.execute.call(this, itemIndex, session);
-			returnData.push({ json, pairedItem: { item: itemIndex } });
+			journalOf(session)?.note(itemIndex, { operation: name });
+			const result = await operation.execute.call(this, itemIndex, session);
+			for (const json of Array.isArray(result) ? result : [result])
+				returnData.push({ json, pairedItem: { item: itemIndex } });
 		} catch (caught) {
 			const error = asNodeError(this.getNode(), caught, itemIndex, (failure) =>
 				signingFailure(family, failure),
 			);
+			await journalRefusal(session, itemIndex, caught, error);
 			if (this.continueOnFail()) {
 				returnData.push(errorItem(error, itemIndex));
 				continue;

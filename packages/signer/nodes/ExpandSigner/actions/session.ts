@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { type RpcUrls, rpcUrlCache } from '../core';
+import { PayoutJournal } from '../ledger/journal';
 import { PayoutLedger } from '../ledger/payoutLedger';
 import { SharedFolder } from '../ledger/sharedFolder';
 import { FolderCounter, MemoryCounter, type SpendingCounter } from '../ledger/spending';
@@ -15,7 +16,7 @@ export interface FamilySession<K extends Keyring = Keyring> {
 	spending: SpendingCounter;
 	/** RPC URLs by chain, one lookup per chain per execution; the credential's pinned ones first. */
 	rpcUrls: RpcUrls;
-	/** Undefined when the credential names no ledger folder: payout IDs are then refused. */
+	/** Undefined when the credential names no ledger folder: payout IDs are then refused, and nothing is journaled. */
 	ledger?: PayoutLedger;
 }
 
@@ -27,13 +28,28 @@ function sharedFolderOf(
 	return folder ? new SharedFolder(this.getNode(), this.helpers, folder) : undefined;
 }
 
-/** The payout ledger in the credential's folder; undefined when it names none. */
+/** The payout ledger and its journal in the credential's folder; undefined when it names none. */
 export function ledgerOf(
 	this: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
+	family: string,
+	policy: SpendingPolicy,
 ): PayoutLedger | undefined {
 	const folder = sharedFolderOf.call(this, credentials);
-	return folder ? new PayoutLedger(this.getNode(), folder) : undefined;
+	if (!folder) return undefined;
+	const journal = new PayoutJournal(this.getNode(), folder, {
+		family,
+		policy,
+		workflowId: String(this.getWorkflow().id ?? ''),
+		executionId: String(this.getExecutionId() ?? ''),
+		node: this.getNode().name,
+	});
+	return new PayoutLedger(this.getNode(), folder, journal);
+}
+
+/** The journal of a family's session, when its credential names a ledger folder. */
+export function journalOf(session: unknown): PayoutJournal | undefined {
+	return (session as FamilySession | undefined)?.ledger?.journal;
 }
 
 /** The default of the credential's Nonce Lease (Seconds): ample time from signing to sending in one workflow. */

@@ -9,7 +9,12 @@ import type {
 export interface SignerOperation<Session> {
 	option: INodePropertyOptions;
 	description: INodeProperties[];
-	execute(this: IExecuteFunctions, itemIndex: number, session: Session): Promise<IDataObject>;
+	/** The item's result: one output item, or several (a listing), each paired with the input item. */
+	execute(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		session: Session,
+	): Promise<IDataObject | IDataObject[]>;
 	/** Calls the expand.network API, so the node asks for the API credential with it. */
 	usesApi?: boolean;
 }

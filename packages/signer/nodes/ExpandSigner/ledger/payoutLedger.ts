@@ -3,6 +3,7 @@ import type { INode } from 'n8n-workflow';
 
 import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
+import type { PayoutJournal } from './journal';
 import type { FolderFile, SharedFolder } from './sharedFolder';
 
 /** What a payout ID was signed as: the transaction, and the content it must keep. */
@@ -56,6 +57,8 @@ export class PayoutLedger {
 	constructor(
 		private readonly node: INode,
 		readonly folder: SharedFolder,
+		/** The journal of what is signed and refused with the credential, in the same folder. */
+		readonly journal: PayoutJournal,
 	) {}
 
 	private refusal(itemIndex: number, message: string) {

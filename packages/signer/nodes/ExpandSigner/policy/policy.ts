@@ -47,6 +47,8 @@ export interface PolicyFormat {
 	isAddress(text: string): boolean;
 	key(address: string): string;
 	nativeDecimals: number;
+	/** The native asset's symbol where the whole family has one (SOL); the EVM chains each have their own. */
+	nativeSymbol?: string;
 	/** The smallest unit's name, for messages: wei, lamports. */
 	smallestUnit: string;
 	/** Max Total Fee when the field is empty, in whole native units. */

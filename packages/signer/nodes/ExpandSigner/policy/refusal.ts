@@ -12,7 +12,17 @@ export class Refusal extends Error {
 	}
 }
 
+/** The refusal behind each item error `refusedItem` made, for the payout journal. */
+const refusals = new WeakMap<Error, Refusal>();
+
 /** The item's error for a refusal: the rule, the value and the item, the one way every part of the Signer refuses. */
 export function refusedItem(node: INode, itemIndex: number, refusal: Refusal) {
-	return itemError(node, itemIndex, refusal.message);
+	const error = itemError(node, itemIndex, refusal.message);
+	refusals.set(error, refusal);
+	return error;
+}
+
+/** The refusal an item error stands for, undefined when it is not a refusal. */
+export function refusalOf(error: unknown): Refusal | undefined {
+	return error instanceof Error ? refusals.get(error) : undefined;
 }

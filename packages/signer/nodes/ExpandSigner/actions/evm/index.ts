@@ -7,8 +7,11 @@ import { NonceTracker } from '../../nonces/tracker';
 import { PolicyError, readPolicy } from '../../policy/policy';
 import { SigningKeyError } from '../../policy/vocabulary';
 import { ledgerOf, nonceClaimsOf, rpcUrlsOf, spendingOf } from '../session';
+import { checkPayouts } from '../checkPayouts.operation';
 import * as getAddress from '../getAddress.operation';
+import * as listPayouts from '../listPayouts.operation';
 import type { SignerFamily } from '../signerFamily';
+import { checkEvmPayout } from './checkPayout';
 import * as deployContract from './deployContract.operation';
 import type { EvmSession } from './session';
 import * as signMessage from './signMessage.operation';
@@ -34,6 +37,8 @@ export const evm: SignerFamily<EvmSession> = {
 		deployContract,
 		signTypedData,
 		speedUpPayout,
+		listPayouts,
+		checkPayouts(checkEvmPayout),
 	],
 	defaultOperation: 'signTransaction',
 	async openSession(this: IExecuteFunctions): Promise<EvmSession> {
@@ -47,7 +52,7 @@ export const evm: SignerFamily<EvmSession> = {
 			answers: new ChainAnswers(),
 			rpcUrls: rpcUrlsOf(credentials),
 			spending: spendingOf.call(this, CREDENTIAL, credentials, policy),
-			ledger: ledgerOf.call(this, credentials),
+			ledger: ledgerOf.call(this, credentials, 'evm', policy),
 			claims: nonceClaimsOf.call(this, credentials),
 		};
 	},

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { ChainClient } from '../../core';
+import { ChainClient, itemError } from '../../core';
 import type { EvmAccount } from '../../families/evm/accounts';
 import { evmIntent } from '../../families/evm/intent';
 import { tokenDecimals } from '../../families/evm/tokenDecimals';
@@ -62,6 +62,7 @@ async function signFresh(
 	const transaction = await completeTransaction(node, itemIndex, fields, account, fillIn);
 	checkFees(node, itemIndex, transaction, session.policy);
 	const intent = evmIntent(transaction, account);
+	session.ledger?.journal.noteIntent(itemIndex, intent);
 	const refusal = checkIntent(session.policy, intent);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	if (unbound && intentRequired(session.policy))
@@ -107,15 +108,16 @@ async function signFresh(
 }
 
 /**
- * Where a payout's signed transactions stand on the chain (one nonce: at most one of them can land).
- * `landed` is the mined one; none mined while another transaction used the nonce: it can never land.
+ * Where a payout's signed transactions stand on the chain (one nonce: at most one of them can land):
+ * `landed` is the mined one; `dropped` when none is known while another transaction used the nonce
+ * (it can never land); `pending` when one is known and waits; `notSent` when none is known yet.
  */
-export async function payoutStatus(
+export async function evmChainStatus(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
 	history: LedgerEntry[],
-): Promise<{ chainStatus: 'mined' | 'pending' | 'notSent'; landed?: LedgerEntry }> {
+): Promise<{ chainStatus: 'mined' | 'pending' | 'notSent' | 'dropped'; landed?: LedgerEntry }> {
 	const first = history[0];
 	const client = new ChainClient(this, first.chainId, itemIndex, session.rpcUrls);
 	let pending = false;
@@ -128,10 +130,31 @@ export async function payoutStatus(
 		if (known) pending = true;
 	}
 	if (pending) return { chainStatus: 'pending' };
-	const confirmed = BigInt(
-		await client.rpc<string>('eth_getTransactionCount', [first.from, 'latest']),
-	);
-	if (confirmed > BigInt(first.signed.nonce as number)) {
+	const confirmed = await client.rpc<unknown>('eth_getTransactionCount', [first.from, 'latest']);
+	if (typeof confirmed !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(confirmed))
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The chain's JSON-RPC node answered the nonce of ${first.from} with ${JSON.stringify(confirmed)?.slice(0, 40)}, which is not a number`,
+		);
+	return {
+		chainStatus: BigInt(confirmed) > BigInt(first.signed.nonce as number) ? 'dropped' : 'notSent',
+	};
+}
+
+/**
+ * Where a payout's signed transactions stand on the chain, for a repeat or a speed-up: one that can
+ * never land is refused.
+ */
+export async function payoutStatus(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+	history: LedgerEntry[],
+): Promise<{ chainStatus: 'mined' | 'pending' | 'notSent'; landed?: LedgerEntry }> {
+	const first = history[0];
+	const status = await evmChainStatus.call(this, itemIndex, session, history);
+	if (status.chainStatus === 'dropped') {
 		const hashes = history.map((entry) => entry.signed.transactionHash).join(', ');
 		throw refusedItem(
 			this.getNode(),
@@ -142,7 +165,7 @@ export async function payoutStatus(
 			),
 		);
 	}
-	return { chainStatus: 'notSent' };
+	return status as { chainStatus: 'mined' | 'pending' | 'notSent'; landed?: LedgerEntry };
 }
 
 /** What an EVM payout ID is bound to: recipient, value and data. */
@@ -225,6 +248,11 @@ export async function signItem(
 	const fields = normalizeFields(this.getNode(), itemIndex, raw, deploy);
 	const account = accountOf(this, itemIndex, session);
 	const chainId = fields.chainId as string;
+	session.ledger?.journal.note(itemIndex, {
+		kind: deploy ? 'deploy' : 'transaction',
+		chainId,
+		account: account.address,
+	});
 	const unbound =
 		fromInput !== undefined &&
 		!(await checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent));

@@ -203,7 +203,9 @@ export async function execute(
 			const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
 			const transaction = await replacementOf.call(this, itemIndex, session, latest, client);
 			checkFees(node, itemIndex, transaction, session.policy);
-			const refusal = checkIntent(session.policy, evmIntent(transaction, account));
+			const intent = evmIntent(transaction, account);
+			session.ledger?.journal.noteIntent(itemIndex, intent);
+			const refusal = checkIntent(session.policy, intent);
 			if (refusal) throw refusedItem(node, itemIndex, refusal);
 			// The payout's nonce: later automatic nonces of the execution go above it.
 			session.nonces.commit(chainId, account.address, BigInt(latest.nonce));

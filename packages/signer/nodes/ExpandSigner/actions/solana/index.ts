@@ -2,9 +2,12 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { SOLANA_POLICY_FORMAT, describeSolanaError, solanaKeyring } from '../../families/solana';
 import { PolicyError, readPolicy } from '../../policy/policy';
+import { checkPayouts } from '../checkPayouts.operation';
 import * as getAddress from '../getAddress.operation';
+import * as listPayouts from '../listPayouts.operation';
 import type { SignerFamily } from '../signerFamily';
 import { ledgerOf, rpcUrlsOf, spendingOf } from '../session';
+import { checkSolanaPayout } from './checkPayout';
 import type { SolanaSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
@@ -24,7 +27,16 @@ export const solana: SignerFamily<SolanaSession> = {
 			'Solana and Solana Devnet: SOL and SPL token transfers, transactions the API prepares',
 	},
 	credential: CREDENTIAL,
-	operations: [getAddress, signMessage, signTransaction, transferSol, transferToken, speedUpPayout],
+	operations: [
+		getAddress,
+		signMessage,
+		signTransaction,
+		transferSol,
+		transferToken,
+		speedUpPayout,
+		listPayouts,
+		checkPayouts(checkSolanaPayout),
+	],
 	defaultOperation: 'transferSol',
 	async openSession(this: IExecuteFunctions): Promise<SolanaSession> {
 		const credentials = await this.getCredentials(CREDENTIAL);
@@ -35,7 +47,7 @@ export const solana: SignerFamily<SolanaSession> = {
 			policy,
 			rpcUrls: rpcUrlsOf(credentials),
 			spending: spendingOf.call(this, CREDENTIAL, credentials, policy),
-			ledger: ledgerOf.call(this, credentials),
+			ledger: ledgerOf.call(this, credentials, 'solana', policy),
 		};
 	},
 	describeError: (error) =>

@@ -46,8 +46,34 @@ export function contentOf(movements: Movement[]): string {
 }
 
 /**
- * Where a payout's signed transactions (the first and its replacements) stand: the one that landed, or
- * else the latest while its blockhash can still land. None on the chain and the latest expired: refused.
+ * Where a payout's signed transactions (the first and its replacements) stand: `landed` (the one on
+ * the chain), `pending` while the latest's blockhash can still land, `expired` when it no longer can,
+ * `durableNonce` when one of them uses a durable nonce (it can land for as long as its nonce account
+ * holds that nonce: nothing can be told of it).
+ */
+export async function solanaChainStatus(
+	rpc: SolanaRpc,
+	history: LedgerEntry[],
+): Promise<{
+	chainStatus: 'landed' | 'pending' | 'expired' | 'durableNonce';
+	landed?: LedgerEntry;
+}> {
+	const landed = await landedEntry(rpc, history);
+	if (landed) return { chainStatus: 'landed', landed };
+	// Signed by an earlier version: a durable nonce's value is no blockhash, so its expiry says nothing.
+	if (history.some((entry) => decodeTransaction(readSignedTransaction(entry)).durableNonce))
+		return { chainStatus: 'durableNonce' };
+	const latest = history[history.length - 1];
+	return {
+		chainStatus: (await blockhashIsValid(rpc, String(latest.signed.blockhash)))
+			? 'pending'
+			: 'expired',
+	};
+}
+
+/**
+ * Where a payout's signed transactions stand for a repeat: the one that landed, or else the latest
+ * while its blockhash can still land. None on the chain and the latest expired: refused.
  */
 async function chainStatus(
 	this: IExecuteFunctions,
@@ -55,9 +81,10 @@ async function chainStatus(
 	rpc: SolanaRpc,
 	history: LedgerEntry[],
 ): Promise<{ chainStatus: 'landed' | 'pending'; landed?: LedgerEntry }> {
-	const landed = await landedEntry(rpc, history);
-	if (landed) return { chainStatus: 'landed', landed };
-	const [first, latest] = [history[0], history[history.length - 1]];
+	const status = await solanaChainStatus(rpc, history);
+	if (status.chainStatus === 'landed' || status.chainStatus === 'pending')
+		return status as { chainStatus: 'landed' | 'pending'; landed?: LedgerEntry };
+	const first = history[0];
 	const signatures = history.map((entry) => entry.signed.transactionHash).join(', ');
 	const refuse = (message: string) =>
 		refusedItem(
@@ -68,13 +95,10 @@ async function chainStatus(
 				`payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${signatures}, which is not on the chain ${message}`,
 			),
 		);
-	// Signed by an earlier version: a durable nonce's value is no blockhash, so its expiry says nothing.
-	if (history.some((entry) => decodeTransaction(readSignedTransaction(entry)).durableNonce))
+	if (status.chainStatus === 'durableNonce')
 		throw refuse(
 			'and uses a durable nonce: it can still land for as long as its nonce account holds that nonce, so it is neither returned nor signed again. Check the payout and its nonce account by hand; never pay it under a new payout ID while the nonce account has not advanced',
 		);
-	if (await blockhashIsValid(rpc, String(latest.signed.blockhash)))
-		return { chainStatus: 'pending' };
 	throw refuse(
 		'while its blockhash has expired; it can never land and is not signed again. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID',
 	);
@@ -149,12 +173,19 @@ export async function signSolanaItem(
 		transaction: SolanaTransaction;
 		rpc: SolanaRpc;
 		details?: IDataObject;
+		/** Token decimals the operation knows (a mint's it read), for the journal's whole units. */
+		decimals?: Map<string, number>;
 		/** A From Input Item transaction: the intent that travelled with it (undefined when it had none). */
 		fromInput?: { intent: unknown };
 	},
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const { chainId, account, transaction, rpc } = work;
+	session.ledger?.journal.note(itemIndex, {
+		kind: 'transaction',
+		chainId,
+		account: account.address,
+	});
 	const prepared = await prepareSolanaTransaction(
 		transaction,
 		chainId,
@@ -162,6 +193,7 @@ export async function signSolanaItem(
 		rpcChainReader(rpc),
 	);
 	const { intent } = prepared;
+	session.ledger?.journal.noteIntent(itemIndex, intent, work.decimals);
 	const decoded = decodeTransaction(transaction);
 	if (decoded.durableNonce && String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim())
 		throw refusedItem(

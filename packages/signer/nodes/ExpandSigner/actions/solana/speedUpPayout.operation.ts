@@ -155,6 +155,7 @@ async function signReplacement(
 		rpcChainReader(rpc),
 	);
 	const { intent } = prepared;
+	session.ledger?.journal.noteIntent(itemIndex, intent);
 	if (contentOf(intent.movements) !== history[0].content)
 		throw refuse(
 			'payoutId',

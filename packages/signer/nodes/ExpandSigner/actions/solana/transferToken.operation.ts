@@ -138,6 +138,7 @@ export async function execute(
 		account,
 		transaction,
 		rpc,
+		decimals: new Map([[mint, decimals]]),
 		details: {
 			recipient,
 			recipientTokenAccount: recipientAccount,

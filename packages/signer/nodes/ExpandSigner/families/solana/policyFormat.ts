@@ -12,6 +12,7 @@ export const SOLANA_POLICY_FORMAT: PolicyFormat = {
 	isAddress: (text) => isAddress(text),
 	key: (address) => address,
 	nativeDecimals: 9,
+	nativeSymbol: 'SOL',
 	smallestUnit: 'lamports',
 	defaultMaxTotalFee: '0.01',
 	gasRules: false,

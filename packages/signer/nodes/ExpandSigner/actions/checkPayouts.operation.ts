@@ -1,0 +1,159 @@
+import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { formatUnits, itemError } from '../core';
+import type { LedgerEntry } from '../ledger/payoutLedger';
+import { journalOrError } from './listPayouts.operation';
+import type { FamilySession } from './session';
+import type { SignerOperation } from './signerFamily';
+
+/** A journal entry as Check Payouts reads it from its input item, checked. */
+export interface CheckedRow {
+	chainId: string;
+	account: string;
+	transactionHash: string;
+	/** The nonce (EVM) or blockhash (Solana) it was signed with. */
+	nonce: string;
+	payoutId: string;
+}
+
+/**
+ * Where one signature stands on the chain: `mined` (this transaction is in a block: `block`,
+ * `success`, `feePaid` in the native asset's smallest unit), `replaced` (another signature of the same
+ * payout landed: `replacedBy`), `pending` (the node knows it, not yet in a block), `dropped` (it can
+ * never land), `unsent` (the node has not seen it and it could still land).
+ */
+export interface PayoutCheck {
+	chainStatus: 'mined' | 'replaced' | 'pending' | 'dropped' | 'unsent';
+	block?: string;
+	success?: boolean;
+	feePaid?: string;
+	replacedBy?: string;
+}
+
+/**
+ * How a chain family tells where a signature stands, through the credential's RPC URLs; `generations`
+ * are the payout's signatures in the payout ledger (empty without a payout ID). Every answer of the
+ * chain's node is checked before it is believed.
+ */
+export type PayoutChecker<Session> = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: Session,
+	row: CheckedRow,
+	generations: LedgerEntry[],
+) => Promise<PayoutCheck>;
+
+/** The columns Check Payouts adds, '' when they do not apply, so every row has the same ones. */
+const EMPTY = {
+	chainStatus: '',
+	block: '',
+	success: '',
+	feePaid: '',
+	feePaidWhole: '',
+	replacedBy: '',
+	checkedAt: '',
+};
+
+function field(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	json: IDataObject,
+	name: string,
+	test: (text: string) => boolean,
+	what: string,
+): string {
+	const value = json[name];
+	const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+	if (!test(text))
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`Check Payouts reads the entries List Payouts gives: the field "${name}" must be ${what}; got ${JSON.stringify(value)?.slice(0, 80) ?? 'nothing'}`,
+		);
+	return text;
+}
+
+/** Check Payouts for a chain family, with its way of reading the chain. */
+export function checkPayouts<Session extends FamilySession>(
+	checker: PayoutChecker<Session>,
+): SignerOperation<Session> {
+	const option: INodePropertyOptions = {
+		name: 'Check Payouts',
+		value: 'checkPayouts',
+		description:
+			'Add to each entry of List Payouts where it stands on the chain: mined (block, fee paid), pending, replaced, dropped or unsent',
+		action: 'Check payouts on the chain',
+	};
+	return {
+		option,
+		description: [],
+		// The chain's JSON-RPC URL: the credential's pinned one, else the API's.
+		usesApi: true,
+		async execute(this: IExecuteFunctions, itemIndex: number, session: Session) {
+			const json = this.getInputData()[itemIndex]?.json ?? {};
+			const ledger = session.ledger;
+			const journal = journalOrError.call(this, itemIndex, session, 'Check Payouts');
+			const outcome = String(json.outcome ?? '');
+			if (outcome === 'refused') return { ...json, ...EMPTY, chainStatus: 'refused' };
+			if (outcome !== 'signed' && outcome !== 'repeat')
+				throw itemError(
+					this.getNode(),
+					itemIndex,
+					`Check Payouts reads the entries List Payouts gives: the field "outcome" must be signed, repeat or refused; got ${JSON.stringify(json.outcome)?.slice(0, 80) ?? 'nothing'}`,
+				);
+			if (json.family !== journal.family)
+				throw itemError(
+					this.getNode(),
+					itemIndex,
+					`The entry was signed in the chain family "${String(json.family).slice(0, 20)}"; check it with an Expand Signer of that family`,
+				);
+			const { format } = session.policy;
+			const row: CheckedRow = {
+				chainId: field.call(
+					this,
+					itemIndex,
+					json,
+					'chainId',
+					(t) => /^\d{1,20}$/.test(t),
+					'a chain ID',
+				),
+				account: field.call(this, itemIndex, json, 'account', format.isAddress, 'an address'),
+				transactionHash: field.call(
+					this,
+					itemIndex,
+					json,
+					'transactionHash',
+					(t) => t.length > 0 && t.length <= 100,
+					'a transaction hash',
+				),
+				nonce: field.call(
+					this,
+					itemIndex,
+					json,
+					'nonce',
+					(t) => t.length > 0 && t.length <= 100,
+					'the nonce or blockhash signed',
+				),
+				payoutId: typeof json.payoutId === 'string' ? json.payoutId : '',
+			};
+			const generations =
+				row.payoutId && ledger
+					? await ledger.history(
+							{ chainId: row.chainId, from: row.account, payoutId: row.payoutId },
+							itemIndex,
+						)
+					: [];
+			const check = await checker.call(this, itemIndex, session, row, generations);
+			const decimals = format.nativeDecimals;
+			return {
+				...json,
+				...EMPTY,
+				...check,
+				...(check.feePaid === undefined
+					? {}
+					: { feePaidWhole: formatUnits(check.feePaid, decimals) }),
+				checkedAt: new Date().toISOString(),
+			};
+		},
+	};
+}

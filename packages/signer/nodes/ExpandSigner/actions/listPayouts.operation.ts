@@ -1,0 +1,191 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { itemError } from '../core';
+import { JOURNAL_FIELDS, type JournalEntry, type PayoutJournal } from '../ledger/journal';
+import type { FamilySession } from './session';
+
+/** List Payouts, the same operation in every chain family: the journal's entries of the family. */
+export const option: INodePropertyOptions = {
+	name: 'List Payouts',
+	value: 'listPayouts',
+	description:
+		'List what was signed and refused with this credential (the payout journal in its Payout Ledger Folder), one item per entry, oldest first',
+	action: 'List payouts from the journal',
+};
+
+const show = { operation: ['listPayouts'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'dateTime',
+		default: '',
+		description: 'Entries at or after this time; empty: from the first entry',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'dateTime',
+		default: '',
+		description:
+			'Entries before this time (not at it: the first of the next month lists a whole month); empty: up to now',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		default: 'all',
+		options: [
+			{ name: 'All', value: 'all', description: 'Signed, repeated and refused' },
+			{ name: 'Signed', value: 'signed', description: 'Each signature made, once' },
+			{
+				name: 'Repeated',
+				value: 'repeat',
+				description: 'A payout ID asked again and given its earlier signature',
+			},
+			{ name: 'Refused', value: 'refused', description: 'Refused by a rule; nothing signed' },
+		],
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Account',
+				name: 'account',
+				type: 'string',
+				default: '',
+				description: 'Only what this address signed (or was refused)',
+			},
+			{
+				displayName: 'Chain ID',
+				name: 'chainId',
+				type: 'string',
+				default: '',
+				placeholder: '1',
+				description: 'Only this chain',
+			},
+			{
+				displayName: 'Payout ID Prefix',
+				name: 'payoutIdPrefix',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 2026-10-',
+				description: 'Only payout IDs that start with this text (letter case counts)',
+			},
+		],
+	},
+];
+
+const STATUSES = ['all', 'signed', 'repeat', 'refused'];
+
+/** A time parameter as milliseconds; undefined when empty. */
+function timeOf(this: IExecuteFunctions, itemIndex: number, name: string): number | undefined {
+	const value = this.getNodeParameter(name, itemIndex, '') as unknown;
+	if (value === '' || value === null || value === undefined) return undefined;
+	const time = Date.parse(String(value));
+	if (Number.isNaN(time))
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The parameter "${name}" must be a date and time (e.g. 2026-10-01T00:00:00Z); got "${String(value).slice(0, 60)}"`,
+		);
+	return time;
+}
+
+/** The journal, or the clear error that there is none: nothing is journaled without the folder. */
+export function journalOrError(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: FamilySession,
+	operation: string,
+): PayoutJournal {
+	const journal = session.ledger?.journal;
+	if (!journal)
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`${operation} reads the payout journal in the signing credential's Payout Ledger Folder, and the credential names none: nothing is journaled without it. Set the folder on the credential; what is signed from then on is journaled`,
+		);
+	return journal;
+}
+
+/** An entry that could not be read, as a row of the listing: it matches every filter, so a gap never goes unseen. */
+function problemRow(seq: number, problem: string): IDataObject {
+	const row: IDataObject = { seq };
+	for (const field of JOURNAL_FIELDS) row[field] = '';
+	return { ...row, outcome: 'unreadable', message: problem };
+}
+
+/**
+ * The journal's entries of this chain family that pass the filters, oldest first, each a flat row (all
+ * text, '' when not known) for a sheet or a Data Table. An entry missing or edited in the folder is
+ * listed as `unreadable` with why, whatever the filters.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: FamilySession,
+): Promise<IDataObject[]> {
+	const node = this.getNode();
+	const from = timeOf.call(this, itemIndex, 'from');
+	const to = timeOf.call(this, itemIndex, 'to');
+	if (from !== undefined && to !== undefined && from >= to)
+		throw itemError(node, itemIndex, 'The parameter "from" must be before "to"');
+	const status = String(this.getNodeParameter('status', itemIndex, 'all'));
+	if (!STATUSES.includes(status))
+		throw itemError(
+			node,
+			itemIndex,
+			`The parameter "status" must be one of ${STATUSES.join(', ')}; got "${status.slice(0, 40)}"`,
+		);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const chainId = String(filters.chainId ?? '').trim();
+	if (chainId && !/^\d+$/.test(chainId))
+		throw itemError(
+			node,
+			itemIndex,
+			`The filter "chainId" must be a chain ID (digits); got "${chainId.slice(0, 40)}"`,
+		);
+	const account = String(filters.account ?? '').trim();
+	const { format } = session.policy;
+	if (account && !format.isAddress(account))
+		throw itemError(
+			node,
+			itemIndex,
+			`The filter "account" must be an address (${format.addressKind}); got "${account.slice(0, 60)}"`,
+		);
+	const prefix = String(filters.payoutIdPrefix ?? '');
+	const journal = journalOrError.call(this, itemIndex, session, 'List Payouts');
+	const passes = (entry: JournalEntry) => {
+		const at = Date.parse(entry.at);
+		return (
+			entry.family === journal.family &&
+			(from === undefined || at >= from) &&
+			(to === undefined || at < to) &&
+			(status === 'all' || entry.outcome === status) &&
+			(!chainId || entry.chainId === chainId) &&
+			(!account || format.key(entry.account) === format.key(account)) &&
+			entry.payoutId.startsWith(prefix)
+		);
+	};
+	const rows: IDataObject[] = [];
+	for (const entry of await journal.entries(itemIndex)) {
+		if ('problem' in entry) rows.push(problemRow(entry.seq, entry.problem));
+		else if (passes(entry)) rows.push({ ...entry });
+	}
+	return rows;
+}

@@ -1,0 +1,157 @@
+import type { INode } from 'n8n-workflow';
+
+import { Refusal, refusedItem } from '../policy/refusal';
+import type { FolderFile, SharedFolder } from './sharedFolder';
+
+/** Last sequence number seen per log in this process: only where the search for the newest entry starts. */
+const heads = new Map<string, number>();
+const KEPT_HEADS = 1000;
+/** Entries another execution or process appended between our read and our create, before we give up. */
+const MAX_ATTEMPTS = 100;
+
+/** How a log names and checks its entries. */
+export interface LogFormat<T> {
+	/** The entries' file names: `<name>-<seq>.json`, and the hint `<name>-newest.json`. */
+	name: string;
+	/** The entries, in words, for messages: "the spending log". */
+	what: string;
+	/** The credential field whose rule a broken log refuses under. */
+	rule: string;
+	/** What a broken entry means, for its refusal: "so what was spent cannot be known". */
+	consequence: string;
+	/** An entry's value, or the reason it is not one of this log's entries at `seq`. */
+	check(entry: unknown, seq: number): T | string;
+}
+
+/**
+ * An append-only log in the Payout Ledger Folder, without a lock: entries numbered 1, 2, 3, … each
+ * created exclusively (SharedFolder.create) and never rewritten. To append, the newest entry n is read
+ * and n + 1 is created from it; if another execution or process created n + 1 first, the create fails
+ * and the entry is made again from the new newest one. So every entry is made from the one it follows,
+ * in every process sharing the folder, and a restart loses nothing. The newest entry is found from the
+ * newest number this process or the log's `-newest` file knows, by doubling steps, then bisection:
+ * each entry is created only after the one before it, so above that number there are no gaps.
+ */
+export class AppendLog<T> {
+	constructor(
+		private readonly node: INode,
+		private readonly folder: SharedFolder,
+		private readonly format: LogFormat<T>,
+	) {}
+
+	async path(seq: number, itemIndex: number): Promise<FolderFile> {
+		return await this.folder.file(`${this.format.name}-${seq}.json`, itemIndex);
+	}
+
+	broken(itemIndex: number, path: FolderFile, why: string) {
+		return refusedItem(
+			this.node,
+			itemIndex,
+			new Refusal(
+				this.format.rule,
+				`the ${this.format.what} entry ${String(path)} ${why}, ${this.format.consequence}; check the folder by hand`,
+			),
+		);
+	}
+
+	/** Entry `seq`, undefined when there is none; a file that is not this log's entry is refused. */
+	async entry(seq: number, itemIndex: number): Promise<T | undefined> {
+		const path = await this.path(seq, itemIndex);
+		const entry = await this.folder.read<unknown>(
+			path,
+			itemIndex,
+			`the ${this.format.what} entry ${seq}`,
+			this.format.rule,
+		);
+		if (entry === undefined) return undefined;
+		const checked = this.format.check(entry, seq);
+		if (typeof checked === 'string') throw this.broken(itemIndex, path, checked);
+		return checked;
+	}
+
+	private get hintKey(): string {
+		return `${this.folder.folder}\n${this.format.name}`;
+	}
+
+	private async hintPath(itemIndex: number): Promise<FolderFile> {
+		return await this.folder.file(`${this.format.name}-newest.json`, itemIndex);
+	}
+
+	/**
+	 * The newest entry: its number and value (0 and none before the first). The search starts at the
+	 * newest number this process or the log's `-newest` file knows; that entry must exist (entries are
+	 * never removed), so a folder cleaned of old entries still goes on from the newest one, and one
+	 * whose newest entries are gone is refused rather than started again from zero.
+	 */
+	async newest(itemIndex: number): Promise<{ seq: number; value?: T }> {
+		// A hint written in place: one torn by a crash is passed over, never a reason to stop.
+		const { value: recorded } = await this.folder.readJson<{ seq?: unknown }>(
+			await this.hintPath(itemIndex),
+			itemIndex,
+			`the newest-entry file of the ${this.format.what}`,
+			this.format.rule,
+		);
+		const known = Number.isSafeInteger(recorded?.seq) ? (recorded?.seq as number) : 0;
+		let low = Math.max(heads.get(this.hintKey) ?? 0, known);
+		let value = low ? await this.entry(low, itemIndex) : undefined;
+		if (low && value === undefined)
+			throw this.broken(
+				itemIndex,
+				await this.path(low, itemIndex),
+				'is gone, though the log had reached it',
+			);
+		let high = low + 1;
+		for (let step = 1; ; step *= 2) {
+			const found = await this.entry(low + step, itemIndex);
+			if (found === undefined) {
+				high = low + step;
+				break;
+			}
+			[low, value] = [low + step, found];
+		}
+		while (high - low > 1) {
+			const middle = Math.floor((low + high) / 2);
+			const found = await this.entry(middle, itemIndex);
+			if (found !== undefined) [low, value] = [middle, found];
+			else high = middle;
+		}
+		return { seq: low, value };
+	}
+
+	private remember(seq: number): void {
+		heads.delete(this.hintKey);
+		heads.set(this.hintKey, seq);
+		if (heads.size > KEPT_HEADS) heads.delete(heads.keys().next().value as string);
+	}
+
+	/**
+	 * Appends what `make` makes of the newest entry (its number is the new entry's minus one), or
+	 * returns its refusal (nothing appended); `make` is called again on the new newest entry whenever
+	 * another execution or process appended first. Gives the new entry's number.
+	 */
+	async append(
+		itemIndex: number,
+		make: (newest: { seq: number; value?: T }) => unknown,
+	): Promise<Refusal | number> {
+		for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+			const newest = await this.newest(itemIndex);
+			const next = make(newest);
+			if (next instanceof Refusal) return next;
+			const seq = newest.seq + 1;
+			const created = await this.folder.create(await this.path(seq, itemIndex), next, itemIndex);
+			this.remember(seq);
+			if (created) {
+				await this.folder.writeHint(await this.hintPath(itemIndex), { seq });
+				return seq;
+			}
+		}
+		throw refusedItem(
+			this.node,
+			itemIndex,
+			new Refusal(
+				this.format.rule,
+				`the ${this.format.what} ${this.format.name} changed ${MAX_ATTEMPTS} times while this execution tried to append to it; nothing was appended`,
+			),
+		);
+	}
+}

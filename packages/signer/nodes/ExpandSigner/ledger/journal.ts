@@ -1,0 +1,246 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { formatUnits } from '../core';
+import { limitFor, type SpendingPolicy } from '../policy/policy';
+import { Refusal } from '../policy/refusal';
+import type { TransactionIntent } from '../policy/vocabulary';
+import { AppendLog } from './appendLog';
+import type { SharedFolder } from './sharedFolder';
+
+export type JournalOutcome = 'signed' | 'repeat' | 'refused';
+
+/** What was signed or refused: a transaction, a payout's replacement, a contract's creation, a message, typed data. */
+export type JournalKind = 'transaction' | 'replacement' | 'deploy' | 'message' | 'typedData';
+
+/** The fields of a journal entry, flat and all text ('' when not known), as a sheet's columns. */
+export const JOURNAL_FIELDS = [
+	'at',
+	'outcome',
+	'kind',
+	'family',
+	'operation',
+	'payoutId',
+	'chainId',
+	'account',
+	'action',
+	'recipient',
+	'asset',
+	'symbol',
+	'decimals',
+	'amount',
+	'amountWhole',
+	'movements',
+	'feeCeiling',
+	'feeCeilingWhole',
+	'transactionHash',
+	'nonce',
+	'replaces',
+	'rule',
+	'message',
+	'workflowId',
+	'executionId',
+	'node',
+] as const;
+
+export type JournalField = (typeof JOURNAL_FIELDS)[number];
+
+/** One entry of the journal: `seq`, its number in the journal, then the fields. */
+export type JournalEntry = { seq: number } & Record<JournalField, string>;
+
+/** What the item has told the journal so far; written when it is signed or refused. */
+export type JournalFacts = Partial<Record<JournalField, string>>;
+
+/** Where the journal's entries come from: n8n's names of the execution, and the signing family. */
+export interface JournalContext {
+	family: string;
+	workflowId: string;
+	executionId: string;
+	node: string;
+	/** The native asset's decimals and, where one family has one, its symbol; token decimals from the policy's limits. */
+	policy: SpendingPolicy;
+}
+
+/** Marks a file as an entry of the payout journal (a spending log's entry has none). */
+const FORMAT = 'expand-payout-journal-1';
+
+/** What the output of a signed item says of its journal entry. */
+export type JournalNote = { journalEntry: number } | { journalError: string };
+
+/**
+ * The payout journal: every transaction the Signer signs or refuses with a credential, and every
+ * message and typed data it signs, one entry each, in the order written, in the credential's Payout
+ * Ledger Folder. An AppendLog (appendLog.ts), so entries are never rewritten and every process sharing
+ * the folder appends to the same journal. It records what was asked and signed, never a key or the
+ * signed bytes (those stay in the payout ledger's own files).
+ */
+export class PayoutJournal {
+	private readonly log: AppendLog<JournalEntry>;
+	/** What each item has told so far, until it is signed or refused. */
+	private readonly drafts = new Map<number, JournalFacts>();
+
+	constructor(
+		node: INode,
+		folder: SharedFolder,
+		private readonly context: JournalContext,
+	) {
+		this.log = new AppendLog(node, folder, {
+			name: 'expand-journal',
+			what: 'payout journal',
+			rule: 'payoutLedgerFolder',
+			consequence: 'so the journal cannot be read past it',
+			check: checkedEntry,
+		});
+	}
+
+	/** The chain family whose entries this session writes. */
+	get family(): string {
+		return this.context.family;
+	}
+
+	/** Adds what is now known of the item's transaction. */
+	note(itemIndex: number, facts: JournalFacts): void {
+		this.drafts.set(itemIndex, { ...this.drafts.get(itemIndex), ...facts });
+	}
+
+	/** Notes what the transaction moves (its first payment, or else its first movement) and the most it can pay in fees. */
+	noteIntent(itemIndex: number, intent: TransactionIntent, decimals?: Map<string, number>): void {
+		const { chainId, movements } = intent;
+		const payments = movements.filter((movement) => !movement.cost);
+		const shown = payments[0] ?? movements[0];
+		const decimalsOf = (asset: string) => this.decimalsOf(asset, chainId, decimals);
+		const native = this.context.policy.format.nativeDecimals;
+		const facts: JournalFacts = {
+			chainId,
+			account: intent.from,
+			action: intent.deploys ? 'deploy' : (shown?.action ?? (intent.opaque.length ? 'call' : '')),
+			recipient: shown?.recipient ?? intent.opaque[0]?.to ?? '',
+			movements: String(payments.length),
+			feeCeiling: intent.maxFee.toString(),
+			feeCeilingWhole: formatUnits(intent.maxFee.toString(), native),
+		};
+		if (shown) {
+			const shownDecimals = decimalsOf(shown.asset);
+			const symbol = shown.asset === 'native' ? this.context.policy.format.nativeSymbol : '';
+			Object.assign(facts, {
+				asset: shown.asset,
+				symbol: symbol ?? '',
+				decimals: shownDecimals === undefined ? '' : String(shownDecimals),
+				amount: shown.amount.toString(),
+				amountWhole:
+					shownDecimals === undefined ? '' : formatUnits(shown.amount.toString(), shownDecimals),
+			});
+		}
+		this.note(itemIndex, facts);
+	}
+
+	private decimalsOf(
+		asset: string,
+		chainId: string,
+		known?: Map<string, number>,
+	): number | undefined {
+		const { policy } = this.context;
+		if (asset === 'native') return policy.format.nativeDecimals;
+		if (known?.has(asset)) return known.get(asset);
+		const key = policy.format.key(asset);
+		const limits = [
+			...policy.perTransaction,
+			...policy.perExecution,
+			...policy.perDay,
+			...policy.per30Days,
+		];
+		return limitFor(limits, key, chainId)?.decimals;
+	}
+
+	/**
+	 * Appends the item's entry: what it told, then `facts`. A journal that cannot be written does not
+	 * undo a signature (the payout ledger holds it, a rerun returns it as a repeat and journals that):
+	 * the failure comes back as `journalError`, for the item's output.
+	 */
+	async record(
+		itemIndex: number,
+		outcome: JournalOutcome,
+		facts: JournalFacts = {},
+	): Promise<JournalNote> {
+		const draft = { ...this.drafts.get(itemIndex), ...facts };
+		this.drafts.delete(itemIndex);
+		const { family, workflowId, executionId, node } = this.context;
+		try {
+			const seq = await this.log.append(itemIndex, ({ seq }) => {
+				const entry: IDataObject = { journal: FORMAT, seq: seq + 1 };
+				for (const field of JOURNAL_FIELDS) entry[field] = draft[field] ?? '';
+				Object.assign(entry, {
+					kind: draft.kind ?? 'transaction',
+					at: new Date().toISOString(),
+					outcome,
+					family,
+					workflowId,
+					executionId,
+					node,
+				});
+				return entry;
+			});
+			if (seq instanceof Refusal) return { journalError: seq.message };
+			return { journalEntry: seq };
+		} catch (error) {
+			return { journalError: (error as Error).message };
+		}
+	}
+
+	/** Records a refusal of the item's transaction, when the item has told the journal its kind. */
+	async refused(itemIndex: number, refusal: Refusal): Promise<JournalNote | undefined> {
+		if (!this.drafts.get(itemIndex)?.kind) return undefined;
+		return await this.record(itemIndex, 'refused', {
+			rule: refusal.rule,
+			message: refusal.message,
+		});
+	}
+
+	/** Forgets what an item told (it failed for another reason than a refusal: nothing was decided). */
+	forget(itemIndex: number): void {
+		this.drafts.delete(itemIndex);
+	}
+
+	/**
+	 * Every entry, oldest first. An entry missing below the newest (deleted from the folder) or not an
+	 * entry of the journal (edited) is given as `{ seq, problem }` rather than skipped in silence.
+	 */
+	async entries(
+		itemIndex: number,
+	): Promise<Array<JournalEntry | { seq: number; problem: string }>> {
+		const { seq: newest } = await this.log.newest(itemIndex);
+		const entries: Array<JournalEntry | { seq: number; problem: string }> = [];
+		for (let seq = 1; seq <= newest; seq++) {
+			try {
+				const entry = await this.log.entry(seq, itemIndex);
+				entries.push(
+					entry ?? {
+						seq,
+						problem: `entry ${seq} of the payout journal is missing from the folder`,
+					},
+				);
+			} catch (error) {
+				entries.push({ seq, problem: (error as Error).message });
+			}
+		}
+		return entries;
+	}
+}
+
+/** An entry as written by `record`, or the reason a file is not one. */
+function checkedEntry(value: unknown, seq: number): JournalEntry | string {
+	const entry = value as IDataObject | null;
+	if (entry?.journal !== FORMAT || entry.seq !== seq)
+		return 'is not this entry of the payout journal';
+	for (const field of JOURNAL_FIELDS) {
+		if (typeof entry[field] !== 'string' || (entry[field] as string).length > 2000)
+			return `has no valid "${field}"`;
+	}
+	if (Number.isNaN(Date.parse(entry.at as string))) return 'has no valid time';
+	if (!['signed', 'repeat', 'refused'].includes(entry.outcome as string))
+		return 'has no valid outcome';
+	if (!/^\d*$/.test(entry.amount as string) || !/^\d*$/.test(entry.feeCeiling as string))
+		return 'has an amount that is not a whole number';
+	const checked = { seq } as JournalEntry;
+	for (const field of JOURNAL_FIELDS) checked[field] = entry[field] as string;
+	return checked;
+}
