@@ -84,6 +84,15 @@ export class AppendLog<T> {
 	 * whose newest entries are gone is refused rather than started again from zero.
 	 */
 	async newest(itemIndex: number): Promise<{ seq: number; value?: T }> {
+		return await this.search(
+			await this.knownNewest(itemIndex),
+			async (seq) => await this.entry(seq, itemIndex),
+			itemIndex,
+		);
+	}
+
+	/** The newest number this process or the log's `-newest` file knows. */
+	private async knownNewest(itemIndex: number): Promise<number> {
 		// A hint written in place: one torn by a crash is passed over, never a reason to stop.
 		const { value: recorded } = await this.folder.readJson<{ seq?: unknown }>(
 			await this.hintPath(itemIndex),
@@ -92,8 +101,38 @@ export class AppendLog<T> {
 			this.format.rule,
 		);
 		const known = Number.isSafeInteger(recorded?.seq) ? (recorded?.seq as number) : 0;
-		let low = Math.max(heads.get(this.hintKey) ?? 0, known);
-		let value = low ? await this.entry(low, itemIndex) : undefined;
+		return Math.max(heads.get(this.hintKey) ?? 0, known);
+	}
+
+	/**
+	 * The newest entry's number, counting entries that cannot be read: for a reader that goes through
+	 * every entry and reports the broken ones rather than stopping at them.
+	 */
+	async newestNumber(itemIndex: number): Promise<number> {
+		const { seq } = await this.search(
+			await this.knownNewest(itemIndex),
+			async (seq) => {
+				const read = await this.folder.readJson<unknown>(
+					await this.path(seq, itemIndex),
+					itemIndex,
+					`the ${this.format.what} entry ${seq}`,
+					this.format.rule,
+				);
+				return read.value !== undefined || read.unreadable !== undefined ? true : undefined;
+			},
+			itemIndex,
+		);
+		return seq;
+	}
+
+	/** From `start` (an entry that exists), by doubling steps then bisection, the newest entry `probe` finds. */
+	private async search<V>(
+		start: number,
+		probe: (seq: number) => Promise<V | undefined>,
+		itemIndex: number,
+	): Promise<{ seq: number; value?: V }> {
+		let low = start;
+		let value = low ? await probe(low) : undefined;
 		if (low && value === undefined)
 			throw this.broken(
 				itemIndex,
@@ -102,7 +141,7 @@ export class AppendLog<T> {
 			);
 		let high = low + 1;
 		for (let step = 1; ; step *= 2) {
-			const found = await this.entry(low + step, itemIndex);
+			const found = await probe(low + step);
 			if (found === undefined) {
 				high = low + step;
 				break;
@@ -111,7 +150,7 @@ export class AppendLog<T> {
 		}
 		while (high - low > 1) {
 			const middle = Math.floor((low + high) / 2);
-			const found = await this.entry(middle, itemIndex);
+			const found = await probe(middle);
 			if (found !== undefined) [low, value] = [middle, found];
 			else high = middle;
 		}

@@ -2,7 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { formatUnits } from '../core';
 import { limitFor, type SpendingPolicy } from '../policy/policy';
-import { Refusal } from '../policy/refusal';
+import { Refusal, refusalOf } from '../policy/refusal';
 import type { TransactionIntent } from '../policy/vocabulary';
 import { AppendLog } from './appendLog';
 import type { SharedFolder } from './sharedFolder';
@@ -164,6 +164,9 @@ export class PayoutJournal {
 		const draft = { ...this.drafts.get(itemIndex), ...facts };
 		this.drafts.delete(itemIndex);
 		const { family, workflowId, executionId, node } = this.context;
+		const failed = (reason: string) => ({
+			journalError: `The payout journal could not record it: ${reason}`,
+		});
 		try {
 			const seq = await this.log.append(itemIndex, ({ seq }) => {
 				const entry: IDataObject = { journal: FORMAT, seq: seq + 1 };
@@ -179,10 +182,9 @@ export class PayoutJournal {
 				});
 				return entry;
 			});
-			if (seq instanceof Refusal) return { journalError: seq.message };
-			return { journalEntry: seq };
+			return seq instanceof Refusal ? failed(seq.reason) : { journalEntry: seq };
 		} catch (error) {
-			return { journalError: (error as Error).message };
+			return failed(refusalOf(error)?.reason ?? (error as Error).message);
 		}
 	}
 
@@ -207,7 +209,7 @@ export class PayoutJournal {
 	async entries(
 		itemIndex: number,
 	): Promise<Array<JournalEntry | { seq: number; problem: string }>> {
-		const { seq: newest } = await this.log.newest(itemIndex);
+		const newest = await this.log.newestNumber(itemIndex);
 		const entries: Array<JournalEntry | { seq: number; problem: string }> = [];
 		for (let seq = 1; seq <= newest; seq++) {
 			try {

@@ -6,9 +6,10 @@ import { itemError } from '../core';
 export class Refusal extends Error {
 	constructor(
 		readonly rule: string,
-		message: string,
+		/** What the rule found, without the words around it. */
+		readonly reason: string,
 	) {
-		super(`Refused by the rule "${rule}": ${message}; nothing was signed`);
+		super(`Refused by the rule "${rule}": ${reason}; nothing was signed`);
 	}
 }
 

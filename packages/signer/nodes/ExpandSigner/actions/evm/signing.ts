@@ -267,8 +267,13 @@ export async function signItem(
 			const status = await payoutStatus.call(this, itemIndex, session, history);
 			return { ...status, alreadySent: status.chainStatus !== 'notSent' };
 		},
-		// Later automatic nonces go above the repeated one, so they never take the slot it still needs.
-		repeated: (entry) =>
-			session.nonces.commit(chainId, account.address, BigInt(entry.signed.nonce as number)),
+		repeated: (entry) => {
+			// Later automatic nonces go above the repeated one, so they never take the slot it still needs.
+			session.nonces.commit(chainId, account.address, BigInt(entry.signed.nonce as number));
+			session.ledger?.journal.noteIntent(
+				itemIndex,
+				evmIntent(readSigned(entry.signed.rawTransaction), account),
+			);
+		},
 	});
 }

@@ -253,5 +253,14 @@ export async function signSolanaItem(
 			const status = await chainStatus.call(this, itemIndex, rpc, history);
 			return { ...status, alreadySent: status.chainStatus === 'landed' };
 		},
+		// What moves is the same (the payout's content); the fee ceiling is the repeated signature's.
+		repeated: (entry) => {
+			const fee = String(entry.signed.feeLamports ?? '');
+			if (/^\d+$/.test(fee))
+				session.ledger?.journal.note(itemIndex, {
+					feeCeiling: fee,
+					feeCeilingWhole: formatUnits(fee, 9),
+				});
+		},
 	});
 }

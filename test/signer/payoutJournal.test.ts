@@ -1,0 +1,415 @@
+/**
+ * The payout journal, List Payouts and Check Payouts on the devnet: a run with a mined payout, a
+ * refused one, one signed and never sent, and one stuck and sped up (chain 31337 with automine off),
+ * then a rerun; List Payouts gives each entry once with exact amounts and fee ceilings, its filters
+ * select what they say, and Check Payouts says what the chain says: mined (block and fee paid as the
+ * receipt has them), refused, unsent, replaced by the speed-up that landed. On Solana (901): a
+ * transfer sent and one never sent, mined and unsent. Bad filters are errors of the item under
+ * Continue On Fail; neither the outputs nor the journal's files hold the key.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import type { IDataObject } from 'n8n-workflow';
+
+import { type Devnet, startDevnet } from '../../devnet';
+import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
+import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+
+const CHAIN = '31337';
+const root = mkdtempSync(join(tmpdir(), 'expand-journal-'));
+const evmFolder = join(root, 'evm');
+const solanaFolder = join(root, 'solana');
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+mkdirSync(evmFolder);
+mkdirSync(solanaFolder);
+
+let devnet: Devnet;
+beforeAll(async () => {
+	devnet = await startDevnet();
+	await devnet.rpc(CHAIN, 'evm_setAutomine', [false]);
+});
+afterAll(async () => {
+	await devnet.stop();
+});
+
+const ACCOUNT = 11;
+
+function credentials(credential: IDataObject = {}) {
+	return {
+		...expandCredentials({
+			apiKey: devnet.apiKey,
+			baseUrl: devnet.baseUrl,
+			historicalUrl: devnet.historicalUrl,
+		}),
+		expandSignerApi: {
+			keyType: 'mnemonic',
+			mnemonic: MNEMONIC,
+			derivationPath: "m/44'/60'/0'/0/{index}",
+			payoutLedgerFolder: evmFolder,
+			maxPerTransaction: 'native = 0.00001',
+			requireIntent: 'never',
+			rpcUrls: `${CHAIN} = ${devnet.chains.find((chain) => chain.chainId === CHAIN)?.rpcUrl ?? ''}`,
+			...credential,
+		},
+		expandSolanaKeyApi: {
+			keyType: 'secretKey',
+			secretKey: devnet.solana.wallets[1].secretKey,
+			payoutLedgerFolder: solanaFolder,
+			rpcUrls: `901 = ${devnet.solana.rpcUrl}`,
+			...credential,
+		},
+	};
+}
+
+/** The Signer's output for the items; `then` adds a second Signer node after it (Check Payouts after List Payouts). */
+async function signer(
+	parameters: IDataObject,
+	items: IDataObject[] = [{}],
+	options: { then?: IDataObject; credential?: IDataObject } = {},
+): Promise<IDataObject[]> {
+	const nodes = [
+		{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
+		{
+			name: 'Sign',
+			type: SIGNER,
+			parameters: { accountIndex: ACCOUNT, ...parameters } as never,
+			continueOnFail: true,
+		},
+		...(options.then
+			? [
+					{
+						name: 'Then',
+						type: SIGNER,
+						parameters: { accountIndex: ACCOUNT, ...options.then } as never,
+						continueOnFail: true,
+					},
+				]
+			: []),
+	];
+	const result = await runPipeline(nodes, credentials(options.credential));
+	expect(result.error).toBeUndefined();
+	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);
+}
+
+const pay = async (payout: IDataObject) =>
+	(
+		await signer(
+			{ operation: 'signTransaction', source: 'input', payoutId: '={{ $json.payoutId }}' },
+			[{ chainId: CHAIN, ...payout }],
+		)
+	)[0];
+const send = (raw: unknown) => devnet.rpc<string>(CHAIN, 'eth_sendRawTransaction', [raw]);
+const receipt = (hash: unknown) =>
+	devnet.rpc<{ blockNumber: string; gasUsed: string; effectiveGasPrice: string }>(
+		CHAIN,
+		'eth_getTransactionReceipt',
+		[hash],
+	);
+const list = (parameters: IDataObject = {}, family = 'evm') =>
+	signer({ chainFamily: family, operation: 'listPayouts', ...parameters });
+const listAndCheck = (parameters: IDataObject = {}, family = 'evm') =>
+	signer({ chainFamily: family, operation: 'listPayouts', ...parameters }, [{}], {
+		then: { chainFamily: family, operation: 'checkPayouts' },
+	});
+const feeCeiling = (signed: IDataObject) =>
+	(BigInt(signed.gasLimit as string) * BigInt(signed.maxFeePerGas as string)).toString();
+
+describe('EVM: mined, refused, unsent and replaced payouts', () => {
+	const to = (byte: string) => '0x' + byte.repeat(20);
+	const signed: Record<string, IDataObject> = {};
+	let start = '';
+
+	beforeAll(async () => {
+		start = new Date(Date.now() - 1000).toISOString();
+		signed.mined = await pay({ payoutId: 'oct-1', to: to('a1'), value: '1000000000000' });
+		await send(signed.mined.rawTransaction);
+		await devnet.mine(CHAIN);
+		// Above Max Per Transaction (0.00001): refused, nothing signed.
+		signed.refused = await pay({ payoutId: 'oct-2', to: to('a2'), value: '20000000000000' });
+		// Too low a fee to be mined; sped up, the replacement lands.
+		signed.stuck = await pay({
+			payoutId: 'oct-3',
+			to: to('a3'),
+			value: '3',
+			maxFeePerGas: '1',
+			maxPriorityFeePerGas: '0',
+		});
+		await send(signed.stuck.rawTransaction);
+		await devnet.mine(CHAIN);
+		[signed.replacement] = await signer({
+			operation: 'speedUpPayout',
+			chainId: CHAIN,
+			payoutId: 'oct-3',
+		});
+		await send(signed.replacement.rawTransaction);
+		await devnet.mine(CHAIN);
+		// Signed, never sent.
+		signed.unsent = await pay({ payoutId: 'nov-1', to: to('a4'), value: '4' });
+		// The rerun of the mined payout: a repeat.
+		signed.repeat = await pay({ payoutId: 'oct-1', to: to('a1'), value: '1000000000000' });
+	}, 90_000);
+
+	test('each signature, the refusal and the repeat are journaled once, oldest first, with exact amounts and fee ceilings', async () => {
+		expect(signed.refused.error).toMatch(/^Refused by the rule "maxPerTransaction"/);
+		expect(signed.replacement.error).toBeUndefined();
+		expect(signed.repeat).toMatchObject({ repeat: true, chainStatus: 'mined' });
+		const rows = await list();
+		const account = String(signed.mined.from);
+		expect(rows.map((row) => [row.seq, row.outcome, row.kind, row.payoutId])).toEqual([
+			[1, 'signed', 'transaction', 'oct-1'],
+			[2, 'refused', 'transaction', 'oct-2'],
+			[3, 'signed', 'transaction', 'oct-3'],
+			[4, 'signed', 'replacement', 'oct-3'],
+			[5, 'signed', 'transaction', 'nov-1'],
+			[6, 'repeat', 'transaction', 'oct-1'],
+		]);
+		expect(rows[0]).toEqual({
+			seq: 1,
+			at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+			outcome: 'signed',
+			kind: 'transaction',
+			family: 'evm',
+			operation: 'signTransaction',
+			payoutId: 'oct-1',
+			chainId: CHAIN,
+			account,
+			action: 'transfer',
+			recipient: to('a1'),
+			asset: 'native',
+			symbol: '',
+			decimals: '18',
+			amount: '1000000000000',
+			amountWhole: '0.000001',
+			movements: '1',
+			feeCeiling: feeCeiling(signed.mined),
+			feeCeilingWhole: expect.stringMatching(/^0\.\d+$/),
+			transactionHash: signed.mined.transactionHash,
+			nonce: String(signed.mined.nonce),
+			replaces: '',
+			rule: '',
+			message: '',
+			workflowId: expect.any(String),
+			executionId: expect.any(String),
+			node: 'Sign',
+		});
+		expect(rows[1]).toMatchObject({
+			outcome: 'refused',
+			rule: 'maxPerTransaction',
+			message: String(signed.refused.error).replace(/ \(item 0\)$/, ''),
+			recipient: to('a2'),
+			amount: '20000000000000',
+			amountWhole: '0.00002',
+			transactionHash: '',
+		});
+		expect(rows[3]).toMatchObject({
+			transactionHash: signed.replacement.transactionHash,
+			replaces: signed.stuck.transactionHash,
+			nonce: String(signed.stuck.nonce),
+			feeCeiling: feeCeiling(signed.replacement),
+			amount: '3',
+			operation: 'speedUpPayout',
+		});
+		expect(rows[5]).toMatchObject({
+			transactionHash: signed.mined.transactionHash,
+			amount: '1000000000000',
+		});
+		expect(Date.parse(String(rows[0].at))).toBeGreaterThanOrEqual(Date.parse(start));
+	});
+
+	test('Check Payouts says what the chain says: mined with the receipt block and fee, refused, replaced, unsent', async () => {
+		const rows = await listAndCheck();
+		const mined = await receipt(signed.mined.transactionHash);
+		const landed = await receipt(signed.replacement.transactionHash);
+		const fee = (r: typeof mined) => (BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice)).toString();
+		expect(
+			rows.map((row) => [
+				row.payoutId,
+				row.chainStatus,
+				row.block,
+				row.success,
+				row.feePaid,
+				row.replacedBy,
+			]),
+		).toEqual([
+			['oct-1', 'mined', BigInt(mined.blockNumber).toString(), true, fee(mined), ''],
+			['oct-2', 'refused', '', '', '', ''],
+			[
+				'oct-3',
+				'replaced',
+				BigInt(landed.blockNumber).toString(),
+				'',
+				'',
+				signed.replacement.transactionHash,
+			],
+			['oct-3', 'mined', BigInt(landed.blockNumber).toString(), true, fee(landed), ''],
+			['nov-1', 'unsent', '', '', '', ''],
+			['oct-1', 'mined', BigInt(mined.blockNumber).toString(), true, fee(mined), ''],
+		]);
+		expect(rows[0].feePaidWhole).toBe(`0.${fee(mined).padStart(18, '0')}`.replace(/0+$/, ''));
+		// Sent now, it is pending until a block takes it.
+		await send(signed.unsent.rawTransaction);
+		const [pending] = await listAndCheck({ filters: { payoutIdPrefix: 'nov-' } });
+		expect(pending.chainStatus).toBe('pending');
+		await devnet.mine(CHAIN);
+		const [minedNow] = await listAndCheck({ filters: { payoutIdPrefix: 'nov-' } });
+		expect(minedNow.chainStatus).toBe('mined');
+	}, 60_000);
+
+	test('filters: status, payout ID prefix, chain, account and the date range', async () => {
+		const ids = async (parameters: IDataObject) =>
+			(await list(parameters)).map((row) => `${String(row.payoutId)}:${String(row.outcome)}`);
+		expect(await ids({ status: 'refused' })).toEqual(['oct-2:refused']);
+		expect(await ids({ status: 'signed' })).toEqual([
+			'oct-1:signed',
+			'oct-3:signed',
+			'oct-3:signed',
+			'nov-1:signed',
+		]);
+		expect(await ids({ status: 'repeat' })).toEqual(['oct-1:repeat']);
+		expect(await ids({ filters: { payoutIdPrefix: 'oct-1' } })).toEqual([
+			'oct-1:signed',
+			'oct-1:repeat',
+		]);
+		expect(await ids({ filters: { chainId: '31338' } })).toEqual([]);
+		expect(await ids({ filters: { chainId: CHAIN } })).toHaveLength(6);
+		expect(
+			await ids({ filters: { account: String(signed.mined.from).toLowerCase() } }),
+		).toHaveLength(6);
+		expect(await ids({ filters: { account: '0x' + '77'.repeat(20) } })).toEqual([]);
+		const all = await list();
+		const third = String(all[2].at);
+		expect(await ids({ to: third })).toEqual(['oct-1:signed', 'oct-2:refused']);
+		expect(await ids({ from: third, to: String(all[3].at) })).toEqual(['oct-3:signed']);
+		expect(await ids({ from: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+	});
+
+	test('bad filters are errors of the item under Continue On Fail, before the journal is read; without a folder nothing is journaled and the operations say so', async () => {
+		const [badDate] = await list({ from: 'last tuesday' });
+		expect(badDate.error).toBe(
+			'The parameter "from" must be a date and time (e.g. 2026-10-01T00:00:00Z); got "last tuesday" (item 0)',
+		);
+		const [badChain] = await list({ filters: { chainId: 'eth' } });
+		expect(badChain.error).toBe(
+			'The filter "chainId" must be a chain ID (digits); got "eth" (item 0)',
+		);
+		const [badAccount] = await list({ filters: { account: '0x1234' } });
+		expect(badAccount.error).toMatch(/^The filter "account" must be an address/);
+		const [backwards] = await list({ from: '2026-11-01T00:00:00Z', to: '2026-10-01T00:00:00Z' });
+		expect(backwards.error).toBe('The parameter "from" must be before "to" (item 0)');
+		const [forged] = await signer({ operation: 'checkPayouts' }, [
+			{
+				outcome: 'signed',
+				family: 'evm',
+				chainId: CHAIN,
+				account: signed.mined.from,
+				transactionHash: 'nope',
+				nonce: '1',
+			},
+		]);
+		expect(forged.error).toMatch(
+			/^Check Payouts reads the entries List Payouts gives: an EVM entry has a 0x transaction hash/,
+		);
+
+		const none = { credential: { payoutLedgerFolder: '' } };
+		const [noFolder] = await signer({ operation: 'listPayouts' }, [{}], none);
+		expect(noFolder.error).toMatch(
+			/^List Payouts reads the payout journal in the signing credential's Payout Ledger Folder, and the credential names none: nothing is journaled without it/,
+		);
+		const before = readdirSync(evmFolder).length;
+		const [unjournaled] = await signer(
+			{ operation: 'signTransaction', source: 'input' },
+			[{ chainId: CHAIN, to: to('a5'), value: '5' }],
+			none,
+		);
+		expect(unjournaled.error).toBeUndefined();
+		expect(unjournaled.journalError).toBeUndefined();
+		expect(readdirSync(evmFolder)).toHaveLength(before);
+	});
+
+	test('neither the outputs nor the journal hold the key', async () => {
+		const outputs = JSON.stringify([await listAndCheck(), await list()]);
+		const files = readdirSync(evmFolder)
+			.filter((name) => name.startsWith('expand-journal'))
+			.map((name) => readFileSync(join(evmFolder, name), 'utf8'))
+			.join('\n');
+		expect(files).toContain('oct-1');
+		for (const text of [outputs, files]) {
+			expect(text).not.toContain(MNEMONIC.split(' ').slice(0, 4).join(' '));
+			expect(text).not.toMatch(/rawTransaction|privateKey|mnemonic/i);
+		}
+	});
+	test('a journal that cannot be written leaves the signature standing and says so; the listing shows the broken entry', async () => {
+		const entries = readdirSync(evmFolder).filter((name) =>
+			/^expand-journal-\d+\.json$/.test(name),
+		);
+		// Someone wrote into the journal's next entry: no entry can follow it.
+		writeFileSync(join(evmFolder, `expand-journal-${entries.length + 1}.json`), 'not json');
+		const paid = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
+		expect(paid.error).toBeUndefined();
+		expect(paid.rawTransaction).toMatch(/^0x/);
+		expect(paid.journalError).toMatch(
+			/^The payout journal could not record it: the payout journal entry \d+ cannot be read/,
+		);
+		// The payout ledger has it: the rerun is a repeat of the same signature.
+		const rerun = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
+		expect([rerun.repeat, rerun.transactionHash]).toEqual([true, paid.transactionHash]);
+		const rows = await list();
+		expect(rows[rows.length - 1]).toMatchObject({
+			seq: entries.length + 1,
+			outcome: 'unreadable',
+			message: expect.stringMatching(/cannot be read/),
+		});
+	}, 30_000);
+});
+
+describe('Solana: mined and unsent', () => {
+	test('a transfer sent is mined with its slot and fee; one never sent is unsent', async () => {
+		const recipient = devnet.solana.wallets[2].address;
+		const transfer = async (payoutId: string) =>
+			(
+				await signer({
+					chainFamily: 'solana',
+					accountIndex: 0,
+					operation: 'transferSol',
+					solanaChainId: '901',
+					payoutId,
+					recipient,
+					amount: '1500000000',
+				})
+			)[0];
+		const sent = await transfer('sol-1');
+		expect(sent.error).toBeUndefined();
+		devnet.solana.chain.sendBase64(String(sent.rawTransaction));
+		const unsent = await transfer('sol-2');
+		const rows = await listAndCheck({}, 'solana');
+		expect(
+			rows.map((row) => [
+				row.payoutId,
+				row.outcome,
+				row.asset,
+				row.symbol,
+				row.amount,
+				row.amountWhole,
+				row.chainStatus,
+			]),
+		).toEqual([
+			['sol-1', 'signed', 'native', 'SOL', '1500000000', '1.5', 'mined'],
+			['sol-2', 'signed', 'native', 'SOL', '1500000000', '1.5', 'unsent'],
+		]);
+		expect(rows[0]).toMatchObject({
+			transactionHash: sent.transactionHash,
+			nonce: sent.blockhash,
+			feeCeiling: sent.feeLamports,
+			feePaid: expect.stringMatching(/^\d+$/),
+			block: expect.stringMatching(/^\d+$/),
+			success: true,
+		});
+		expect(rows[1].transactionHash).toBe(unsent.transactionHash);
+		// The EVM Signer lists only its own family's entries, and refuses to check another's.
+		const [other] = await signer({ operation: 'checkPayouts' }, [rows[0]]);
+		expect(other.error).toBe(
+			'The entry was signed in the chain family "solana"; check it with an Expand Signer of that family (item 0)',
+		);
+	}, 60_000);
+});
