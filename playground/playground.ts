@@ -33,6 +33,7 @@ export const EXAMPLE_IDS = {
 	solanaPayoutDevnet: 'expandSolPayoutDevnet',
 	payoutRunDevnet: 'expandPayoutRunDevnet',
 	valuationDevnet: 'expandValuationDevnet',
+	reconciliationDevnet: 'expandReconcileDevnet',
 };
 
 /** The devnet examples active in the playground: the trigger ones. */

@@ -32,6 +32,7 @@ import { firstReleasePayout } from './firstRelease';
 import { INSTALL_BY_HAND, installByHand } from './install';
 import { exactlyOncePayout, PAYOUT_ONCE } from './payoutOnce';
 import { payoutRunAgain, payoutRunApproved, payoutRunRejected } from './payoutRun';
+import { payoutReconciliation } from './reconciliation';
 import { credentialTest, nodeAndCredentialTypes } from './registered';
 import type { Check, Session } from './session';
 import { startSink } from './sink';
@@ -73,6 +74,10 @@ const EXECUTE_CHECKS: Check[] = [
 	{
 		name: 'exactly-once payout: n8n killed after some of 20 sends, run again: every recipient paid once (balances)',
 		run: exactlyOncePayout,
+	},
+	{
+		name: 'month-end payout reconciliation: one row per journal entry of the payouts signed above, each as the chain has it (block and fee paid of the mined ones), the summary posted',
+		run: payoutReconciliation,
 	},
 	{ name: INSTALL_BY_HAND, run: installByHand },
 ];
@@ -139,6 +144,7 @@ const WORKFLOWS = [
 	'usdc-received-slack.devnet.json',
 	'stablecoin-payout-run.devnet.json',
 	'month-end-valuation.devnet.json',
+	'month-end-payout-reconciliation.devnet.json',
 	BLOCK_LOG,
 	TRANSFER_LOG,
 	PAYOUT_ONCE,
