@@ -74,6 +74,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const result = await operation.execute.call(this, itemIndex, session);
 			for (const json of Array.isArray(result) ? result : [result])
 				returnData.push({ json, pairedItem: { item: itemIndex } });
+			journalOf(session)?.forget(itemIndex);
 		} catch (caught) {
 			const error = asNodeError(this.getNode(), caught, itemIndex, (failure) =>
 				signingFailure(family, failure),
