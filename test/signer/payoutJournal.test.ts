@@ -354,10 +354,11 @@ describe('EVM: mined, refused, unsent and replaced payouts', () => {
 		// The payout ledger has it: the rerun is a repeat of the same signature.
 		const rerun = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
 		expect([rerun.repeat, rerun.transactionHash]).toEqual([true, paid.transactionHash]);
-		const rows = await list();
+		const rows = await listAndCheck();
 		expect(rows[rows.length - 1]).toMatchObject({
 			seq: entries.length + 1,
 			outcome: 'unreadable',
+			chainStatus: 'unreadable',
 			message: expect.stringMatching(/cannot be read/),
 		});
 	}, 30_000);

@@ -94,7 +94,9 @@ export function checkPayouts<Session extends FamilySession>(
 			const ledger = session.ledger;
 			const journal = journalOrError.call(this, itemIndex, session, 'Check Payouts');
 			const outcome = String(json.outcome ?? '');
-			if (outcome === 'refused') return { ...json, ...EMPTY, chainStatus: 'refused' };
+			// Nothing was signed, or the entry cannot be read: nothing to ask the chain.
+			if (outcome === 'refused' || outcome === 'unreadable')
+				return { ...json, ...EMPTY, chainStatus: outcome };
 			if (outcome !== 'signed' && outcome !== 'repeat')
 				throw itemError(
 					this.getNode(),
