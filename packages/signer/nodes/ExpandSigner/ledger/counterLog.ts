@@ -3,7 +3,7 @@ import type { INode } from 'n8n-workflow';
 
 import { Refusal, refusedItem } from '../policy/refusal';
 import { budgetClock } from './clock';
-import type { FolderFile, SharedFolder } from './sharedFolder';
+import type { LedgerStore } from './store';
 
 /** Amounts by bucket (a UTC day, or the execution), in the smallest unit. */
 export type Buckets = Map<string, bigint>;
@@ -24,19 +24,19 @@ const KEPT_HEADS = 1000;
 const MAX_ATTEMPTS = 100;
 
 /**
- * A running total kept in the Payout Ledger Folder without a lock: an append-only log of entries
- * numbered 1, 2, 3, … each created exclusively (O_EXCL) and carrying the totals after its change.
+ * A running total kept in the payout ledger (ledger/store.ts) without a lock: an append-only log of entries
+ * numbered 1, 2, 3, … each created exclusively and carrying the totals after its change.
  * To change the totals, the newest entry n is read and n + 1 is created with the new totals; if
  * another execution or process created n + 1 first, the create fails and the change is decided again
  * on its totals. So every change is decided on the totals it replaces, in every process sharing the
- * folder, and a restart loses nothing. The newest entry is found from the newest number this process
+ * ledger, and a restart loses nothing. The newest entry is found from the newest number this process
  * or the log's `-newest` file knows, by doubling steps, then bisection: each entry is created only
  * after the one before it, so above that number there are no gaps.
  */
 export class CounterLog {
 	constructor(
 		private readonly node: INode,
-		private readonly folder: SharedFolder,
+		private readonly store: LedgerStore,
 		/** What the log counts: kind, credential, chain, asset (and execution); written into each entry. */
 		private readonly key: string[],
 		/** The credential field whose rule a broken log refuses under. */
@@ -48,40 +48,40 @@ export class CounterLog {
 		return `expand-spending-${id(JSON.stringify(this.key)).slice(2, 42)}`;
 	}
 
-	private async path(seq: number, itemIndex: number): Promise<FolderFile> {
-		return await this.folder.file(`${this.name}-${seq}.json`, itemIndex);
+	private entryName(seq: number): string {
+		return `${this.name}-${seq}.json`;
 	}
 
-	private broken(itemIndex: number, path: FolderFile, why: string) {
+	private broken(itemIndex: number, name: string, why: string) {
 		return refusedItem(
 			this.node,
 			itemIndex,
 			new Refusal(
 				this.rule,
-				`the spending log entry ${String(path)} ${why}, so what was spent cannot be known; check the folder by hand`,
+				`the spending log entry ${this.store.where(name)} ${why}, so what was spent cannot be known; check ${this.store.place} by hand`,
 			),
 		);
 	}
 
 	private async entry(seq: number, itemIndex: number): Promise<Buckets | undefined> {
-		const path = await this.path(seq, itemIndex);
-		const entry = await this.folder.read<CounterEntry>(
-			path,
+		const name = this.entryName(seq);
+		const entry = await this.store.read<CounterEntry>(
+			name,
 			itemIndex,
 			`the spending log entry ${seq}`,
 			this.rule,
 		);
 		if (entry === undefined) return undefined;
 		if (entry?.seq !== seq || JSON.stringify(entry.log) !== JSON.stringify(this.key))
-			throw this.broken(itemIndex, path, 'belongs to another log');
+			throw this.broken(itemIndex, name, 'belongs to another log');
 		const totals = Object.entries(entry.totals ?? {});
 		if (!totals.every(([, amount]) => typeof amount === 'string' && /^\d+$/.test(amount)))
-			throw this.broken(itemIndex, path, 'holds a total that is not a whole number');
+			throw this.broken(itemIndex, name, 'holds a total that is not a whole number');
 		return new Map(totals.map(([bucket, amount]) => [bucket, BigInt(amount)]));
 	}
 
 	private get hintKey(): string {
-		return `${this.folder.folder}\n${this.name}`;
+		return `${this.store.described}\n${this.name}`;
 	}
 
 	/**
@@ -91,10 +91,9 @@ export class CounterLog {
 	 * whose newest entries are gone is refused rather than counted from zero.
 	 */
 	private async newest(itemIndex: number): Promise<{ seq: number; totals: Buckets }> {
-		const path = await this.folder.file(`${this.name}-newest.json`, itemIndex);
 		// A hint written in place: one torn by a crash is passed over, never a reason to stop signing.
-		const { value: recorded } = await this.folder.readJson<{ seq?: unknown }>(
-			path,
+		const recorded = await this.store.readHint<{ seq?: unknown }>(
+			`${this.name}-newest.json`,
 			itemIndex,
 			'the newest-entry file of a spending log',
 			this.rule,
@@ -105,7 +104,7 @@ export class CounterLog {
 		if (!totals)
 			throw this.broken(
 				itemIndex,
-				await this.path(low, itemIndex),
+				this.entryName(low),
 				'is gone, though the log had reached it',
 			);
 		let high = low + 1;
@@ -155,16 +154,14 @@ export class CounterLog {
 					[...next].map(([bucket, amount]) => [bucket, amount.toString()]),
 				),
 			};
-			const created = await this.folder.create(
-				await this.path(seq + 1, itemIndex),
+			const created = await this.store.create(
+				this.entryName(seq + 1),
 				entry,
 				itemIndex,
 			);
 			this.remember(seq + 1);
 			if (created) {
-				await this.folder.writeHint(await this.folder.file(`${this.name}-newest.json`, itemIndex), {
-					seq: seq + 1,
-				});
+				await this.store.writeHint(`${this.name}-newest.json`, { seq: seq + 1 }, itemIndex);
 				return undefined;
 			}
 		}
