@@ -102,11 +102,7 @@ export class CounterLog {
 		let low = Math.max(heads.get(this.hintKey) ?? 0, known);
 		let totals = low ? await this.entry(low, itemIndex) : new Map<string, bigint>();
 		if (!totals)
-			throw this.broken(
-				itemIndex,
-				this.entryName(low),
-				'is gone, though the log had reached it',
-			);
+			throw this.broken(itemIndex, this.entryName(low), 'is gone, though the log had reached it');
 		let high = low + 1;
 		for (let step = 1; ; step *= 2) {
 			const found = await this.entry(low + step, itemIndex);
@@ -154,11 +150,7 @@ export class CounterLog {
 					[...next].map(([bucket, amount]) => [bucket, amount.toString()]),
 				),
 			};
-			const created = await this.store.create(
-				this.entryName(seq + 1),
-				entry,
-				itemIndex,
-			);
+			const created = await this.store.create(this.entryName(seq + 1), entry, itemIndex);
 			this.remember(seq + 1);
 			if (created) {
 				await this.store.writeHint(`${this.name}-newest.json`, { seq: seq + 1 }, itemIndex);

@@ -43,7 +43,9 @@ export async function expandSignerKeyTest(
  * Where payout IDs are kept, in words; a PostgreSQL store is connected to once (its tables are not
  * created by the Test), and one that cannot be reached fails the Test.
  */
-async function ledgerText(data: ICredentialDataDecryptedObject): Promise<string> {
+async function ledgerText(
+	data: ICredentialDataDecryptedObject,
+): Promise<string | INodeCredentialTestResult> {
 	const settings = ledgerSettingsOf(data);
 	if (!settings) return 'off (no ledger folder)';
 	if (settings.store === 'folder') return `kept in ${settings.folder}`;
@@ -51,9 +53,10 @@ async function ledgerText(data: ICredentialDataDecryptedObject): Promise<string>
 	try {
 		version = await probeLedger(settings.postgres);
 	} catch (error) {
-		throw new LedgerUnreachable(
-			`${ledgerWords(settings)} cannot be reached (${errorWords(error, settings.postgres)}); nothing is signed with it until it can`,
-		);
+		return {
+			status: 'Error',
+			message: `${ledgerWords(settings)} cannot be reached (${errorWords(error, settings.postgres)}); nothing is signed with it until it can`,
+		};
 	}
 	const tables =
 		version === 0
@@ -64,8 +67,6 @@ async function ledgerText(data: ICredentialDataDecryptedObject): Promise<string>
 	return `kept in ${ledgerWords(settings)}: connected, ${tables}`;
 }
 
-class LedgerUnreachable extends Error {}
-
 async function validKey(
 	accounts: string[],
 	more: boolean,
@@ -73,6 +74,7 @@ async function validKey(
 	data: ICredentialDataDecryptedObject,
 ): Promise<INodeCredentialTestResult> {
 	const ledger = await ledgerText(data);
+	if (typeof ledger !== 'string') return ledger;
 	const pinned = [...(rpcUrlsOf(data).pinned?.keys() ?? [])];
 	const rpc = pinned.length
 		? ` RPC nodes: pinned for chain ${pinned.join(', ')}; other chains use the API's (never an internal address unless the API is on one).`
@@ -84,11 +86,7 @@ async function validKey(
 }
 
 function keyError(error: unknown): INodeCredentialTestResult {
-	if (
-		error instanceof SigningKeyError ||
-		error instanceof PolicyError ||
-		error instanceof LedgerUnreachable
-	)
+	if (error instanceof SigningKeyError || error instanceof PolicyError)
 		return { status: 'Error', message: error.message };
 	return { status: 'Error', message: 'The signing key cannot be loaded' };
 }

@@ -205,18 +205,10 @@ export class NonceClaims {
 		return {
 			nonce: BigInt(record.nonce),
 			signed: async (transactionHash) => {
-				await this.store.create(
-					this.stateRecord(name, 'signed'),
-					{ transactionHash },
-					itemIndex,
-				);
+				await this.store.create(this.stateRecord(name, 'signed'), { transactionHash }, itemIndex);
 			},
 			release: async () => {
-				await this.store.create(
-					this.stateRecord(name, 'released'),
-					{ released: true },
-					itemIndex,
-				);
+				await this.store.create(this.stateRecord(name, 'released'), { released: true }, itemIndex);
 			},
 		};
 	}

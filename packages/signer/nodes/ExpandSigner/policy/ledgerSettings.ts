@@ -19,8 +19,7 @@ export interface PostgresSettings {
 
 /** Where the credential keeps its payout ledger (credential field Ledger Store). */
 export type LedgerSettings =
-	| { store: 'folder'; folder: string }
-	| { store: 'postgres'; postgres: PostgresSettings };
+	{ store: 'folder'; folder: string } | { store: 'postgres'; postgres: PostgresSettings };
 
 /** PostgreSQL's unquoted identifiers (63 bytes at most); the schema name is quoted anyway. */
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -53,7 +52,8 @@ export function ledgerSettingsOf(
 		throw new PolicyError(
 			`The credential field "ledgerStore" must be folder or postgres; got "${store}"`,
 		);
-	const text = (field: string, fallback = '') => String(credentials[field] ?? '').trim() || fallback;
+	const text = (field: string, fallback = '') =>
+		String(credentials[field] ?? '').trim() || fallback;
 	const required = (field: string) => {
 		const value = text(field);
 		if (!value)

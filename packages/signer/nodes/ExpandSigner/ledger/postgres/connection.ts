@@ -23,7 +23,8 @@ function clientConfig(settings: PostgresSettings): ClientConfig {
 		user: settings.user,
 		password: settings.password,
 		// require: encrypted, the certificate unchecked (libpq's sslmode=require); verify-full: checked against Node's CAs and the host name.
-		ssl: settings.ssl === 'disable' ? false : { rejectUnauthorized: settings.ssl === 'verify-full' },
+		ssl:
+			settings.ssl === 'disable' ? false : { rejectUnauthorized: settings.ssl === 'verify-full' },
 		connectionTimeoutMillis: 10_000,
 		application_name: 'n8n-nodes-expand-network-signer',
 	};
@@ -100,6 +101,7 @@ async function migrate(pool: Pool, schema: string): Promise<void> {
 	if (current === LEDGER_SCHEMA_VERSION) return;
 	if (current > LEDGER_SCHEMA_VERSION) throw newer(current);
 	const client = await pool.connect();
+	let committed = false;
 	try {
 		await client.query('BEGIN');
 		await client.query("SELECT pg_advisory_xact_lock(hashtext('expand-ledger'), hashtext($1))", [
@@ -113,17 +115,17 @@ async function migrate(pool: Pool, schema: string): Promise<void> {
 		const locked = await schemaVersion((text, values) => client.query(text, values), schema);
 		if (locked > LEDGER_SCHEMA_VERSION) throw newer(locked);
 		for (let version = locked + 1; version <= LEDGER_SCHEMA_VERSION; version++) {
-			for (const statement of MIGRATIONS[version - 1](quoted(schema))) await client.query(statement);
+			for (const statement of MIGRATIONS[version - 1](quoted(schema)))
+				await client.query(statement);
 			await client.query(
 				`INSERT INTO ${quoted(schema)}.expand_ledger_schema_version (version) VALUES ($1)`,
 				[version],
 			);
 		}
 		await client.query('COMMIT');
-	} catch (error) {
-		await client.query('ROLLBACK').catch(() => undefined);
-		throw error;
+		committed = true;
 	} finally {
+		if (!committed) await client.query('ROLLBACK').catch(() => undefined);
 		client.release();
 	}
 }
