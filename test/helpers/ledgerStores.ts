@@ -19,8 +19,9 @@ export interface TestLedger {
 	kind: StoreKind;
 	/** The signing credential's fields that use this ledger. */
 	fields: IDataObject;
-	/** How the Signer's messages name a record (ledger/store.ts `where`). */
+	/** How the Signer's messages name a record, and the store to check by hand (ledger/store.ts `where`, `place`). */
 	where(name: string): string;
+	place: string;
 	/** The names of every record (not the hints). */
 	names(): Promise<string[]>;
 	read(name: string): Promise<string | undefined>;
@@ -34,6 +35,7 @@ function folderLedger(folder: string): TestLedger {
 		kind: 'folder',
 		fields: { payoutLedgerFolder: folder },
 		where: (name) => join(folder, name),
+		place: 'the folder',
 		names: async () => readdirSync(folder),
 		read: async (name) =>
 			existsSync(join(folder, name)) ? readFileSync(join(folder, name), 'utf8') : undefined,
@@ -53,6 +55,7 @@ function postgresLedger(server: TestPostgres, schema: string): TestLedger {
 		schema,
 	};
 	const records = `"${schema}".expand_ledger_records`;
+	const described = `the payout ledger (PostgreSQL ${settings.user}@${settings.host}:${settings.port}/${settings.database}, schema ${schema})`;
 	// The Signer's own migration, so a record can be planted before the Signer first used the schema.
 	const query = async (text: string, values: unknown[] = []) =>
 		(await ledgerQuery(settings, text, values)).rows;
@@ -67,8 +70,8 @@ function postgresLedger(server: TestPostgres, schema: string): TestLedger {
 			ledgerSsl: 'disable',
 			ledgerSchema: schema,
 		},
-		where: (name) =>
-			`record ${name} of the payout ledger (PostgreSQL ${settings.user}@${settings.host}:${settings.port}/${settings.database}, schema ${schema})`,
+		where: (name) => `record ${name} of ${described}`,
+		place: described,
 		names: async () =>
 			(await query(`SELECT name FROM ${records} ORDER BY name`)).map((row) => String(row.name)),
 		read: async (name) => {

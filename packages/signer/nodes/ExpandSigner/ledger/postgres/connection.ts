@@ -39,8 +39,8 @@ export function errorWords(error: unknown, settings: PostgresSettings): string {
 
 interface Connection {
 	pool: Pool;
-	/** The tables checked and migrated once per pool; a failure is forgotten, so the next execution tries again. */
-	ready?: Promise<void>;
+	/** By schema, its tables checked and migrated once per pool; a failure is forgotten, so the next execution tries again. */
+	ready: Map<string, Promise<void>>;
 }
 
 /**
@@ -62,7 +62,7 @@ function connectionOf(settings: PostgresSettings): Connection {
 		});
 		// An idle connection the server dropped: the pool discards it; the next query opens another.
 		pool.on('error', () => undefined);
-		connection = { pool };
+		connection = { pool, ready: new Map() };
 		connections.set(key, connection);
 	}
 	return connection;
@@ -130,19 +130,23 @@ async function migrate(pool: Pool, schema: string): Promise<void> {
 	}
 }
 
-/** Runs a query on the ledger's database, its tables created or migrated first (once per pool). */
+/** Runs a query on the ledger's database, its tables created or migrated first (once per pool and schema). */
 export async function ledgerQuery(
 	settings: PostgresSettings,
 	text: string,
 	values: unknown[],
 ): Promise<QueryResult> {
-	const connection = connectionOf(settings);
-	connection.ready ??= migrate(connection.pool, settings.schema).catch((error: unknown) => {
-		connection.ready = undefined;
-		throw error;
-	});
-	await connection.ready;
-	return await connection.pool.query(text, values);
+	const { pool, ready } = connectionOf(settings);
+	let migrated = ready.get(settings.schema);
+	if (!migrated) {
+		migrated = migrate(pool, settings.schema).catch((error: unknown) => {
+			ready.delete(settings.schema);
+			throw error;
+		});
+		ready.set(settings.schema, migrated);
+	}
+	await migrated;
+	return await pool.query(text, values);
 }
 
 /**
