@@ -44,16 +44,20 @@ function folderLedger(folder: string): TestLedger {
 	};
 }
 
-function postgresLedger(server: TestPostgres, schema: string): TestLedger {
-	const settings: PostgresSettings = {
-		host: server.host,
-		port: server.port,
-		database: server.database,
-		user: server.user,
-		password: '',
-		ssl: 'disable',
-		schema,
-	};
+/** The signing credential's fields for a PostgreSQL ledger. */
+export const postgresFields = (settings: PostgresSettings): IDataObject => ({
+	ledgerStore: 'postgres',
+	ledgerHost: settings.host,
+	ledgerPort: settings.port,
+	ledgerDatabase: settings.database,
+	ledgerUser: settings.user,
+	ledgerPassword: settings.password,
+	ledgerSsl: settings.ssl,
+	ledgerSchema: settings.schema,
+});
+
+function postgresLedger(settings: PostgresSettings): TestLedger {
+	const { schema } = settings;
 	const records = `"${schema}".expand_ledger_records`;
 	const described = `the payout ledger (PostgreSQL ${settings.user}@${settings.host}:${settings.port}/${settings.database}, schema ${schema})`;
 	// The Signer's own migration, so a record can be planted before the Signer first used the schema.
@@ -61,15 +65,7 @@ function postgresLedger(server: TestPostgres, schema: string): TestLedger {
 		(await ledgerQuery(settings, text, values)).rows;
 	return {
 		kind: 'postgres',
-		fields: {
-			ledgerStore: 'postgres',
-			ledgerHost: settings.host,
-			ledgerPort: settings.port,
-			ledgerDatabase: settings.database,
-			ledgerUser: settings.user,
-			ledgerSsl: 'disable',
-			ledgerSchema: schema,
-		},
+		fields: postgresFields(settings),
 		where: (name) => `record ${name} of ${described}`,
 		place: described,
 		names: async () =>
@@ -98,6 +94,8 @@ function postgresLedger(server: TestPostgres, schema: string): TestLedger {
 export function ledgerStores(root: string): {
 	newLedger(kind: StoreKind): Promise<TestLedger>;
 	postgres(): TestPostgres;
+	/** The settings of a PostgreSQL ledger in a schema no test used before. */
+	newSchema(): PostgresSettings;
 } {
 	let server: TestPostgres | undefined;
 	let schemas = 0;
@@ -111,11 +109,24 @@ export function ledgerStores(root: string): {
 		if (!server) throw new Error('The PostgreSQL cluster of this test file did not start');
 		return server;
 	};
+	const newSchema = (): PostgresSettings => {
+		const server = running();
+		return {
+			host: server.host,
+			port: server.port,
+			database: server.database,
+			user: server.user,
+			password: server.password,
+			ssl: 'disable',
+			schema: `ledger_${++schemas}`,
+		};
+	};
 	return {
 		newLedger: async (kind) =>
 			kind === 'folder'
 				? folderLedger(mkdtempSync(join(root, 'ledger-')))
-				: postgresLedger(running(), `ledger_${++schemas}`),
+				: postgresLedger(newSchema()),
 		postgres: running,
+		newSchema,
 	};
 }

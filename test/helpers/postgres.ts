@@ -1,11 +1,11 @@
 /**
  * A throwaway PostgreSQL cluster for a jest file: initdb in a temporary folder, started with pg_ctl on a
- * free port of 127.0.0.1 (trust authentication), stopped and removed after the file. The server
+ * free port of 127.0.0.1 (a password over TCP, as a real server asks one), stopped and removed after the file. The server
  * binaries are the operating system's (`postgresql` package, as `npm run test:queue` installs them);
  * without them the suite fails, saying how to install them.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ export interface TestPostgres {
 	host: string;
 	port: number;
 	user: string;
+	password: string;
 	database: string;
 	/** Runs one statement in the test database. */
 	sql<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
@@ -24,6 +25,7 @@ export interface TestPostgres {
 }
 
 const USER = 'postgres';
+const PASSWORD = 'ledger-test-password-7f3c';
 
 async function freePort(): Promise<number> {
 	const server = createServer();
@@ -57,8 +59,21 @@ export async function startPostgres(): Promise<TestPostgres> {
 	}
 	chmodSync(home, 0o700);
 	const data = join(home, 'data');
+	const passwordFile = join(home, 'password');
+	writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });
 	const port = await freePort();
-	runPostgres(bin, 'initdb', ['-D', data, '-U', USER, '-A', 'trust', '-E', 'UTF8', '--no-sync']);
+	runPostgres(bin, 'initdb', [
+		'-D',
+		data,
+		'-U',
+		USER,
+		`--pwfile=${passwordFile}`,
+		'--auth-local=trust',
+		'--auth-host=scram-sha-256',
+		'-E',
+		'UTF8',
+		'--no-sync',
+	]);
 	runPostgres(bin, 'pg_ctl', [
 		'-D',
 		data,
@@ -69,7 +84,13 @@ export async function startPostgres(): Promise<TestPostgres> {
 		`-c port=${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${home} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
 		'start',
 	]);
-	const settings = { host: '127.0.0.1', port, user: USER, database: 'postgres' };
+	const settings = {
+		host: '127.0.0.1',
+		port,
+		user: USER,
+		password: PASSWORD,
+		database: 'postgres',
+	};
 	return {
 		...settings,
 		async sql(text, values) {

@@ -30,10 +30,37 @@ function clientConfig(settings: PostgresSettings): ClientConfig {
 	};
 }
 
+/**
+ * The network failures of Node.js in words. n8n replaces the whole message of a node error that
+ * merely contains one of these codes by a generic sentence, which would lose the store's name.
+ */
+const NETWORK_FAILURES: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ECONNRESET: 'connection closed by the server',
+	ECONNABORTED: 'connection aborted',
+	ENOTFOUND: 'host name not found',
+	EAI_AGAIN: 'host name lookup failed',
+	GETADDRINFO: 'host name lookup failed',
+	ETIMEDOUT: 'timed out',
+	EHOSTUNREACH: 'host unreachable',
+	EADDRNOTAVAIL: 'address not available',
+};
+
 /** An error of the pg client in words, the password (should a message ever quote it) replaced. */
 export function errorWords(error: unknown, settings: PostgresSettings): string {
-	const { code, message } = error as { code?: string; message?: string };
-	const text = `${code ? `${code}: ` : ''}${message ?? String(error)}`;
+	const { code, message, address, port } = error as {
+		code?: string;
+		message?: string;
+		address?: string;
+		port?: number;
+	};
+	const failure = code ? NETWORK_FAILURES[code] : undefined;
+	const text = failure
+		? `${failure}${address ? ` at ${address}${port ? `:${port}` : ''}` : ''}`
+		: `${code ? `${code}: ` : ''}${message ?? String(error)}`.replace(
+				new RegExp(Object.keys(NETWORK_FAILURES).join('|'), 'gi'),
+				(found) => NETWORK_FAILURES[found.toUpperCase()],
+			);
 	return settings.password ? text.split(settings.password).join('…') : text;
 }
 
