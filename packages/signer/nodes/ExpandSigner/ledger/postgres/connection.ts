@@ -26,6 +26,8 @@ function clientConfig(settings: PostgresSettings): ClientConfig {
 		ssl:
 			settings.ssl === 'disable' ? false : { rejectUnauthorized: settings.ssl === 'verify-full' },
 		connectionTimeoutMillis: 10_000,
+		// A database that stops answering fails the item (nothing signed) rather than holding the execution.
+		query_timeout: 30_000,
 		application_name: 'n8n-nodes-expand-network-signer',
 	};
 }
