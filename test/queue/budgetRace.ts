@@ -66,7 +66,11 @@ export async function budgetRace({
 	for (const payment of payments)
 		spent += await balanceOf(devnet, chainA.chainId, payment.to, 'native');
 	assert(spent <= BUDGET, `the recipients got ${spent} wei together, within the day's 1 ETH`);
-	equal(spent, BigInt(succeeded.length) * PAYMENT, 'each successful execution paid 0.1 ETH once');
+	equal(
+		spent.toString(),
+		(BigInt(succeeded.length) * PAYMENT).toString(),
+		'each successful execution paid 0.1 ETH once',
+	);
 	equal(succeeded.length, Number(BUDGET / PAYMENT), 'the budget was used up, not more');
 	return `budget race: ${PAYMENTS} payments of 0.1 ETH under Max Per Day 1 ETH at once on both workers (${perWorker.join(' + ')}): ${succeeded.length} paid (${spent} wei in all), ${refused.length} refused before signing`;
 }
