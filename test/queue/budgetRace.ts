@@ -43,12 +43,13 @@ export async function budgetRace({
 			{ from: chainA.wallets[4].address, to: wallet, value: `0x${(2n * PAYMENT).toString(16)}` },
 		]);
 	}
-	const before = running.workers.map((worker) => startedOn(worker).size);
 	await inParallel(payments, PAYMENTS, (payment) =>
 		trigger('POST', 'expand-queue-budget', payment),
 	);
 	const runs = await finished(BUDGET_ID, PAYMENTS, 120_000);
-	const perWorker = running.workers.map((worker, index) => startedOn(worker).size - before[index]);
+	const perWorker = running.workers.map(
+		(worker) => runs.filter((run) => startedOn(worker).has(run.id)).length,
+	);
 	assert(
 		perWorker.every((count) => count > 0),
 		`the payments ran on both workers (${perWorker.join(' + ')})`,
