@@ -24,8 +24,8 @@ const KEPT_HEADS = 1000;
 const MAX_ATTEMPTS = 100;
 
 /**
- * A running total kept in the payout ledger (ledger/store.ts) without a lock: an append-only log of entries
- * numbered 1, 2, 3, … each created exclusively and carrying the totals after its change.
+ * A running total kept in the payout ledger (store.ts) without a lock: an append-only log of
+ * entries numbered 1, 2, 3, … each created exclusively and carrying the totals after its change.
  * To change the totals, the newest entry n is read and n + 1 is created with the new totals; if
  * another execution or process created n + 1 first, the create fails and the change is decided again
  * on its totals. So every change is decided on the totals it replaces, in every process sharing the
