@@ -128,6 +128,27 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The PostgreSQL ledger store talks to its database through the official client, pg: for that folder only,
+		// the signer's allow-list is extended by it.
+		files: ['./packages/signer/nodes/ExpandSigner/ledger/postgres/**/*.ts'],
+		rules: {
+			'@n8n/community-nodes/no-restricted-imports': 'off',
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex:
+								'^(?!(pg|ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message: "The PostgreSQL ledger store may import only the signer's libraries and pg.",
+						},
+						THROUGH_THE_DOOR,
+					],
+				},
+			],
+		},
+	},
+	{
 		// The door itself: it re-exports the few shared modules the Signer uses, and imports nothing else.
 		files: ['./packages/signer/nodes/ExpandSigner/core.ts'],
 		rules: {
@@ -158,7 +179,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		// The signer package's runtime dependencies are its signing libraries (ethers, Solana's); the core
+		// The signer package's runtime dependencies are its signing libraries (ethers, Solana's) and pg; the core
 		// package (the root package.json) has none. test/package.test.ts holds both lists.
 		files: ['packages/signer/package.json'],
 		rules: {

@@ -90,9 +90,9 @@ test("the core package has no runtime dependencies and loads only modules n8n's 
 	expect(compiled.some((path) => path.includes('ExpandSigner'))).toBe(false);
 });
 
-test("the signer's runtime dependencies are ethers and Solana's libraries, imported only by its own files", () => {
+test("the signer's runtime dependencies are ethers, Solana's libraries and pg, imported only by its own files", () => {
 	expect(Object.keys(signerManifest.dependencies).sort()).toEqual(
-		[...SOLANA_LIBRARIES, 'ethers'].sort(),
+		[...SOLANA_LIBRARIES, 'ethers', 'pg'].sort(),
 	);
 	const compiled = files(join(signerRoot, 'dist')).filter((path) => path.endsWith('.js'));
 	const importersOf = (library: string) =>
@@ -108,12 +108,16 @@ test("the signer's runtime dependencies are ethers and Solana's libraries, impor
 		for (const path of importers)
 			expect(path).toMatch(/^dist\/nodes\/ExpandSigner\/families\/solana\//);
 	}
+	const pgImporters = importersOf('pg');
+	expect(pgImporters.length).toBeGreaterThan(0);
+	for (const path of pgImporters)
+		expect(path).toMatch(/^dist\/nodes\/ExpandSigner\/ledger\/postgres\//);
 	const external = [...new Set(compiled.flatMap(requiredModules))].filter(
 		(name) => !name.startsWith('.'),
 	);
 	expect(
 		external.filter(
-			(name) => ![...N8N_ALLOWED_IMPORTS, ...SOLANA_LIBRARIES, 'ethers'].includes(name),
+			(name) => ![...N8N_ALLOWED_IMPORTS, ...SOLANA_LIBRARIES, 'ethers', 'pg'].includes(name),
 		),
 	).toEqual([]);
 });

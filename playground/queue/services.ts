@@ -28,7 +28,7 @@ export interface ServicePorts {
 const POSTGRES_USER = 'postgres';
 
 /** The newest PostgreSQL server binaries the Debian packages installed (`/usr/lib/postgresql/<major>/bin`). */
-function postgresBin(): string | undefined {
+export function postgresBin(): string | undefined {
 	const base = '/usr/lib/postgresql';
 	if (!existsSync(base)) return undefined;
 	const majors = readdirSync(base)

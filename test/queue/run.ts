@@ -8,7 +8,10 @@
  * main() sets up (services, devnet, collector, paced proxy, database, user folders, credentials and
  * workflows, main and two workers, blocks and transfers that keep coming) and runs the list of named
  * checks, each a module of this folder: balance executions on both workers, a worker killed during
- * payouts, Max Requests per Second across workers, the nonce race, the triggers across a restart of main.
+ * payouts, Max Requests per Second across workers, the nonce races, a Max Per Day race, the triggers
+ * across a restart of main. The payouts, one nonce race and the budget race keep their payout ledger
+ * in PostgreSQL (a database of its own on n8n's server; each process has only its own folders); the
+ * other nonce race keeps it in a folder every process shares.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -40,6 +43,7 @@ import { until } from '../../playground/wait';
 import { assert, check, results } from '../helpers/checks';
 import { startRecordingProxy } from '../helpers/recordingProxy';
 import { balanceExecutions } from './balances';
+import { BUDGET_PER_DAY_ETH, budgetRace } from './budgetRace';
 import { executionsOf } from './executions';
 import { nonceRace } from './nonceRace';
 import { PACED_PER_SECOND, pacingAcrossWorkers } from './pacing';
@@ -53,13 +57,17 @@ import {
 	balanceWorkflow,
 	BLOCKS_ID,
 	blocksWorkflow,
-	NONCE_ID,
+	BUDGET_ID,
+	budgetWorkflow,
+	NONCE_RACES,
 	nonceWorkflow,
 	PACED_CREDENTIAL,
 	PACED_ID,
 	pacedWorkflow,
 	PAYOUT_ID,
 	payoutWorkflow,
+	SIGNER_BUDGET_CREDENTIAL,
+	SIGNER_FOLDER_CREDENTIAL,
 	SIGNER_LEDGER_CREDENTIAL,
 	TRANSFERS_ID,
 	transfersWorkflow,
@@ -78,9 +86,13 @@ const CHECKS: QueueCheck[] = [
 		name: `Max Requests per Second ${PACED_PER_SECOND} across two workers: each worker paces itself, together up to twice the limit`,
 		run: pacingAcrossWorkers,
 	},
+	...NONCE_RACES.map((target) => ({
+		name: `two payments from one wallet at the same moment, on different workers (${target.ledger}): one lands, the other is refused before signing naming item, wallet, chain and nonce; nothing replaced`,
+		run: nonceRace(target),
+	})),
 	{
-		name: 'two payments from one wallet at the same moment, on different workers: one lands, the other is refused before signing naming item, wallet, chain and nonce; nothing replaced',
-		run: nonceRace,
+		name: `Max Per Day ${BUDGET_PER_DAY_ETH} ETH, 20 payments at once on both workers (PostgreSQL ledger): what leaves the wallets never passes the budget (balances); the others refused before signing`,
+		run: budgetRace,
 	},
 	{
 		name: 'New Block and Token Transfer triggers: every block and transfer exactly once, run on the workers, across a restart of n8n main',
@@ -88,7 +100,17 @@ const CHECKS: QueueCheck[] = [
 	},
 ];
 
-const ACTIVE_WORKFLOWS = [BALANCE_ID, PACED_ID, BLOCKS_ID, TRANSFERS_ID, PAYOUT_ID, NONCE_ID];
+const ACTIVE_WORKFLOWS = [
+	BALANCE_ID,
+	PACED_ID,
+	BLOCKS_ID,
+	TRANSFERS_ID,
+	PAYOUT_ID,
+	...NONCE_RACES.map((target) => target.id),
+	BUDGET_ID,
+];
+/** The PostgreSQL payout ledger's database, beside n8n's own on the same server. */
+const LEDGER_DATABASE = 'expand_queue_ledger';
 
 /** Starts n8n main and waits until it has activated every published workflow (it answers REST calls before). */
 async function startMain(main: QueueInstance): Promise<RunningN8n> {
@@ -115,7 +137,7 @@ async function main(): Promise<void> {
 	await ensureN8n();
 	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });
 	const home = path.join(USER_FOLDERS, 'queue-test');
-	const ledger = path.join(home, 'shared', 'payout-ledger');
+	const ledgerFolder = path.join(home, 'shared', 'payout-ledger');
 	const servicesStarted = Date.now();
 	const servicePort = await freePorts(5843, 2);
 	const services = await startServices(
@@ -139,7 +161,7 @@ async function main(): Promise<void> {
 		services: services.ports,
 		database: 'n8n_queue_test',
 		encryptionKey: 'expand-queue-test-encryption-key',
-		sharedFolders: [ledger],
+		sharedFolders: [ledgerFolder],
 		env: {
 			EXPAND_QUEUE_COLLECTOR: collector.url,
 			// A killed worker's jobs are found stalled within seconds rather than a minute (Bull's lock).
@@ -169,13 +191,29 @@ async function main(): Promise<void> {
 		);
 		const prepared = Date.now();
 		await services.freshDatabase(settings.database);
-		// A fresh ledger, like the fresh devnet and database (an old entry would be returned as a repeat).
-		rmSync(path.dirname(ledger), { recursive: true, force: true });
-		mkdirSync(ledger, { recursive: true });
+		// Fresh ledgers, like the fresh devnet and database (an old entry would be returned as a repeat).
+		await services.freshDatabase(LEDGER_DATABASE);
+		rmSync(path.dirname(ledgerFolder), { recursive: true, force: true });
+		mkdirSync(ledgerFolder, { recursive: true });
 		await freshQueueFolders([instances.main, ...instances.workers], tarballs);
 		const watched = [chainA.wallets[1].address, chainA.wallets[2].address];
+		const signingKey = {
+			keyType: 'mnemonic',
+			mnemonic: DEVNET_MNEMONIC,
+			derivationPath: "m/44'/60'/0'/0/{index}",
+			allowedChainIds: chainA.chainId,
+		};
+		// n8n's own PostgreSQL server (trust authentication on 127.0.0.1), the ledger's own database.
+		const postgresLedger = {
+			ledgerStore: 'postgres',
+			ledgerHost: '127.0.0.1',
+			ledgerPort: services.ports.postgres,
+			ledgerDatabase: LEDGER_DATABASE,
+			ledgerUser: 'postgres',
+			ledgerSsl: 'disable',
+		};
 		await importCredentials(instances.main, [
-			...devnetCredentials(devnet, { outputDir: path.dirname(ledger) }),
+			...devnetCredentials(devnet, { outputDir: path.dirname(ledgerFolder) }),
 			{
 				...PACED_CREDENTIAL,
 				data: {
@@ -185,15 +223,14 @@ async function main(): Promise<void> {
 					maxRequestsPerSecond: PACED_PER_SECOND,
 				},
 			},
+			{ ...SIGNER_LEDGER_CREDENTIAL, data: { ...signingKey, ...postgresLedger } },
 			{
-				...SIGNER_LEDGER_CREDENTIAL,
-				data: {
-					keyType: 'mnemonic',
-					mnemonic: DEVNET_MNEMONIC,
-					derivationPath: "m/44'/60'/0'/0/{index}",
-					payoutLedgerFolder: ledger,
-					allowedChainIds: chainA.chainId,
-				},
+				...SIGNER_FOLDER_CREDENTIAL,
+				data: { ...signingKey, payoutLedgerFolder: ledgerFolder },
+			},
+			{
+				...SIGNER_BUDGET_CREDENTIAL,
+				data: { ...signingKey, ...postgresLedger, maxPerDay: `native = ${BUDGET_PER_DAY_ETH}` },
 			},
 		]);
 		const files = path.join(home, 'workflows');
@@ -204,7 +241,8 @@ async function main(): Promise<void> {
 			blocksWorkflow(),
 			transfersWorkflow(chainA.tokens.USDC.address, watched),
 			payoutWorkflow(2),
-			nonceWorkflow(2),
+			...NONCE_RACES.map((target) => nonceWorkflow(target, 2)),
+			budgetWorkflow(1),
 		];
 		for (const workflow of workflows)
 			writeFileSync(path.join(files, `${workflow.id}.json`), JSON.stringify(workflow));
@@ -232,7 +270,16 @@ async function main(): Promise<void> {
 		const session: QueueSession = {
 			devnet,
 			settings,
-			ledger,
+			ledgerFolder,
+			ledgerRecords: async (prefix) =>
+				Number(
+					(
+						await services.sql(
+							LEDGER_DATABASE,
+							`SELECT count(*) FROM expand_ledger_records WHERE name LIKE '${prefix}%'`,
+						)
+					)[0][0],
+				),
 			collector,
 			paced,
 			traffic,

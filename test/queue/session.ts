@@ -10,8 +10,10 @@ import type { Traffic } from './traffic';
 export interface QueueSession {
 	devnet: Devnet;
 	settings: QueueSettings;
-	/** The shared payout-ledger folder of the Signer credential the payout workflows use. */
-	ledger: string;
+	/** The payout-ledger folder every process shares, of the Signer credential of the folder's nonce race. */
+	ledgerFolder: string;
+	/** How many records of the PostgreSQL payout ledger (the other Signer credentials') have names starting with `prefix`. */
+	ledgerRecords(prefix: string): Promise<number>;
 	/** What the workflows post to (blocks, transfers). */
 	collector: Collector;
 	/** A recording proxy in front of the devnet's API, for the paced credential. */

@@ -1,9 +1,8 @@
 /**
  * A worker killed (SIGKILL) during 50 payouts: every execution ends succeeded, failed or crashed in
- * PostgreSQL; no payout ID is signed twice; all 50 run again pay everyone exactly once.
+ * PostgreSQL; no payout ID is signed twice; all 50 run again pay everyone exactly once. The payout
+ * ledger is in PostgreSQL: main and the workers share no folder.
  */
-import { readdirSync } from 'node:fs';
-
 import { HDNodeWallet } from 'ethers';
 
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
@@ -20,7 +19,7 @@ const PAYOUT_ACCOUNT_BASE = 100;
 
 export async function workerKilledDuringPayouts({
 	devnet,
-	ledger,
+	ledgerRecords,
 	instances,
 	running,
 	trigger,
@@ -53,8 +52,7 @@ export async function workerKilledDuringPayouts({
 				await devnet.rpc<string>(chainA.chainId, 'eth_getTransactionCount', [account, 'latest']),
 			),
 		);
-	const ledgerEntries = () =>
-		readdirSync(ledger).filter((file) => file.startsWith('expand-payout-')).length;
+	const ledgerEntries = () => ledgerRecords('expand-payout-');
 	const before = startedOn(running.workers[0]).size;
 	await inParallel(payouts, 25, (payout) => trigger('POST', 'expand-queue-payout', payout));
 	// Kill worker-1 once it holds several payouts (signed, in their pause before sending).
@@ -82,7 +80,8 @@ export async function workerKilledDuringPayouts({
 		runs.some((run) => run.status !== 'success'),
 		`the kill cost some executions (${JSON.stringify(counts)})`,
 	);
-	assert(ledgerEntries() <= 50, `at most one ledger entry per payout ID (${ledgerEntries()})`);
+	const entriesAfterKill = await ledgerEntries();
+	assert(entriesAfterKill <= 50, `at most one ledger entry per payout ID (${entriesAfterKill})`);
 	const sentAfterKill = await Promise.all(accounts.map(sentBy));
 	assert(
 		sentAfterKill.every((count) => count <= 1),
@@ -117,6 +116,6 @@ export async function workerKilledDuringPayouts({
 			`${payout.payoutId}: its account sent exactly one transaction`,
 		);
 	}
-	equal(ledgerEntries(), 50, 'one ledger entry per payout ID');
+	equal(await ledgerEntries(), 50, 'one ledger entry per payout ID');
 	return `worker killed during 50 payouts: ${JSON.stringify(counts)} in Postgres, ${sentAfterKill.filter((count) => count === 1).length} on the chain after the kill; all 50 again: 50 successes, each paid once`;
 }

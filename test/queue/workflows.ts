@@ -13,11 +13,29 @@ type Node = {
 	webhookId?: string;
 };
 
+/** The signing key with its payout ledger in PostgreSQL: no folder, so every process has only its own. */
 export const SIGNER_LEDGER_CREDENTIAL = {
 	id: 'expandSignerQueue01',
-	name: 'Expand Signing Key (devnet mnemonic, shared ledger)',
+	name: 'Expand Signing Key (devnet mnemonic, PostgreSQL ledger)',
 	type: 'expandSignerApi',
 };
+/** The same key with its payout ledger in the folder every process shares. */
+export const SIGNER_FOLDER_CREDENTIAL = {
+	id: 'expandSignerQueue02',
+	name: 'Expand Signing Key (devnet mnemonic, shared ledger folder)',
+	type: 'expandSignerApi',
+};
+/** The same key, PostgreSQL ledger, and a Max Per Day of 1 ETH on the devnet chain. */
+export const SIGNER_BUDGET_CREDENTIAL = {
+	id: 'expandSignerQueue03',
+	name: 'Expand Signing Key (devnet mnemonic, PostgreSQL ledger, Max Per Day 1 ETH)',
+	type: 'expandSignerApi',
+};
+
+const signerCredentials = (credential: { id: string; name: string }) => ({
+	expandSignerApi: { id: credential.id, name: credential.name },
+	...expandApi(),
+});
 export const PACED_CREDENTIAL = {
 	id: 'expandPacedKey01',
 	name: 'Expand API (paced)',
@@ -207,7 +225,7 @@ export const transfersWorkflow = (usdc: string, watched: string[]) =>
 
 /**
  * POST /webhook/expand-queue-payout {accountIndex, to, value, payoutId}: sign with a payout ID
- * (shared ledger), wait a moment (so a killed worker holds signed, unsent payouts), send unless the
+ * (PostgreSQL ledger), wait a moment (so a killed worker holds signed, unsent payouts), send unless the
  * chain already has it.
  */
 export const PAYOUT_ID = 'expandQueuePayout';
@@ -228,10 +246,7 @@ export const payoutWorkflow = (pauseSeconds: number) =>
 				value: '={{ $json.body.value }}',
 			},
 			// The API credential gives the chain's JSON-RPC URL (getpublicrpc) for nonce, fees and gas.
-			credentials: {
-				expandSignerApi: { id: SIGNER_LEDGER_CREDENTIAL.id, name: SIGNER_LEDGER_CREDENTIAL.name },
-				...expandApi(),
-			},
+			credentials: signerCredentials(SIGNER_LEDGER_CREDENTIAL),
 		},
 		{
 			name: 'Pause',
@@ -267,16 +282,81 @@ export const payoutWorkflow = (pauseSeconds: number) =>
 		}),
 	]);
 
+/** A nonce race: its workflow, webhook path and wallet, with the ledger of its credential. */
+export interface NonceRaceTarget {
+	id: string;
+	path: string;
+	account: number;
+	credential: { id: string; name: string };
+	/** The ledger in words, for the check's summary. */
+	ledger: string;
+}
+
+export const NONCE_RACES: NonceRaceTarget[] = [
+	{
+		id: 'expandQueueNonce',
+		path: 'expand-queue-nonce',
+		account: 150,
+		credential: SIGNER_LEDGER_CREDENTIAL,
+		ledger: 'PostgreSQL ledger',
+	},
+	{
+		id: 'expandQueueNonceFolder',
+		path: 'expand-queue-nonce-folder',
+		account: 151,
+		credential: SIGNER_FOLDER_CREDENTIAL,
+		ledger: 'shared ledger folder',
+	},
+];
+
 /**
- * POST /webhook/expand-queue-nonce {to, value}: sign from one wallet with an automatic nonce (no
+ * POST /webhook/<path> {to, value}: sign from the target's wallet with an automatic nonce (no
  * payout ID), wait a moment (so two executions started together have both signed, or been refused,
  * before either sends), send. Two calls at once race for the wallet's nonce, on one worker or two.
  */
-export const NONCE_ID = 'expandQueueNonce';
-export const NONCE_ACCOUNT = 150;
-export const nonceWorkflow = (pauseSeconds: number) =>
-	workflow(NONCE_ID, 'Queue test: payments from one wallet racing for its nonce', [
-		webhook('expand-queue-nonce', 'POST'),
+export const nonceWorkflow = (target: NonceRaceTarget, pauseSeconds: number) =>
+	workflow(
+		target.id,
+		`Queue test: payments from one wallet racing for its nonce (${target.ledger})`,
+		[
+			webhook(target.path, 'POST'),
+			{
+				name: 'Sign',
+				type: 'n8n-nodes-expand-network-signer.expandSigner',
+				typeVersion: 1,
+				parameters: {
+					operation: 'signTransaction',
+					source: 'fields',
+					accountIndex: target.account,
+					to: '={{ $json.body.to }}',
+					chainId: '31337',
+					value: '={{ $json.body.value }}',
+				},
+				credentials: signerCredentials(target.credential),
+			},
+			{
+				name: 'Pause',
+				type: 'n8n-nodes-base.wait',
+				typeVersion: 1.1,
+				parameters: { amount: pauseSeconds, unit: 'seconds' },
+			},
+			send,
+			report({
+				transactionHash: "={{ $('Sign').item.json.transactionHash }}",
+				nonce: "={{ $('Sign').item.json.nonce }}",
+				to: "={{ $('Sign').item.json.to }}",
+			}),
+		],
+	);
+
+/**
+ * POST /webhook/expand-queue-budget {accountIndex, to, value}: sign under the credential's Max Per
+ * Day (PostgreSQL ledger), wait a moment (so executions started together overlap), send.
+ */
+export const BUDGET_ID = 'expandQueueBudget';
+export const budgetWorkflow = (pauseSeconds: number) =>
+	workflow(BUDGET_ID, 'Queue test: payments under Max Per Day from many executions at once', [
+		webhook('expand-queue-budget', 'POST'),
 		{
 			name: 'Sign',
 			type: 'n8n-nodes-expand-network-signer.expandSigner',
@@ -284,15 +364,12 @@ export const nonceWorkflow = (pauseSeconds: number) =>
 			parameters: {
 				operation: 'signTransaction',
 				source: 'fields',
-				accountIndex: NONCE_ACCOUNT,
+				accountIndex: '={{ $json.body.accountIndex }}',
 				to: '={{ $json.body.to }}',
 				chainId: '31337',
 				value: '={{ $json.body.value }}',
 			},
-			credentials: {
-				expandSignerApi: { id: SIGNER_LEDGER_CREDENTIAL.id, name: SIGNER_LEDGER_CREDENTIAL.name },
-				...expandApi(),
-			},
+			credentials: signerCredentials(SIGNER_BUDGET_CREDENTIAL),
 		},
 		{
 			name: 'Pause',
@@ -303,7 +380,6 @@ export const nonceWorkflow = (pauseSeconds: number) =>
 		send,
 		report({
 			transactionHash: "={{ $('Sign').item.json.transactionHash }}",
-			nonce: "={{ $('Sign').item.json.nonce }}",
 			to: "={{ $('Sign').item.json.to }}",
 		}),
 	]);

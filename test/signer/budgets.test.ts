@@ -2,13 +2,13 @@
  * Budgets over time, through n8n-core's engine on the devnet, for EVM (31337) and Solana (901): Max
  * Per Execution counts every Signer node of an execution and holds where the execution resumes (a new
  * OS process reusing its ID), Max Per Day holds over executions and over OS processes racing on one
- * Payout Ledger Folder, and a UTC day boundary resets the daily budget while the rolling 30-day one
+ * payout ledger (the folder, and PostgreSQL), and a UTC day boundary resets the daily budget while the rolling 30-day one
  * holds. Each overspend is first carried out on the chain without the rule (the recipient's balance
  * gets more than the limit), then the Signer refuses, naming the period, what was spent and what is
  * left. Every signed transaction is sent, so balances show what left the wallet.
  */
 import { type ChildProcess, spawn } from 'child_process';
-import { mkdtempSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'fs';
+import { mkdtempSync } from 'fs';
 import { type IncomingMessage, type Server, createServer } from 'http';
 import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
@@ -25,6 +25,7 @@ import {
 	expandSignerKeyTest,
 	expandSolanaKeyTest,
 } from '../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
+import { LEDGER_STORES, ledgerStores } from '../helpers/ledgerStores';
 import { ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec } from '../helpers/n8n';
 
 const ROOT = join(__dirname, '..', '..');
@@ -32,6 +33,7 @@ const root = mkdtempSync(join(tmpdir(), 'expand-budgets-'));
 // n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows; the child processes get the same.
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
 const newFolder = () => mkdtempSync(join(root, 'ledger-'));
+const stores = ledgerStores(root);
 
 let devnet: Devnet;
 const children: ChildProcess[] = [];
@@ -445,73 +447,80 @@ describe.each([evm, solana])('$name', (family) => {
 		expect(await received(family, inFolder.payments)).toBe(units(family, '0.6'));
 	}, 180_000);
 
-	test('three OS processes racing on one folder never pass Max Per Day together', async () => {
-		const items = async (count: number) =>
-			await Promise.all(
-				Array.from({ length: count }, async () => ({
-					to: await family.recipient(),
-					amount: '0.15',
-				})),
-			);
-		// Without the rule: nine payments of 0.15, 1.35 leaves.
-		const unlimited = await items(9);
-		const free = await payOnce(family, family.accounts.race[0], unlimited, {});
-		expect(await sendSigned(family, free)).toBe(9);
-		expect(await received(family, unlimited)).toBe(units(family, '1.35'));
+	test.each(LEDGER_STORES)(
+		'three OS processes racing on one %s ledger never pass Max Per Day together',
+		async (kind) => {
+			const items = async (count: number) =>
+				await Promise.all(
+					Array.from({ length: count }, async () => ({
+						to: await family.recipient(),
+						amount: '0.15',
+					})),
+				);
+			// Without the rule: nine payments of 0.15, 1.35 leaves.
+			const unlimited = await items(9);
+			const free = await payOnce(family, family.accounts.race[0], unlimited, {});
+			expect(await sendSigned(family, free)).toBe(9);
+			expect(await received(family, unlimited)).toBe(units(family, '1.35'));
 
-		const folder = newFolder();
-		const policy = { maxPerDay: 'native = 1', payoutLedgerFolder: folder };
-		const batches = [await items(3), await items(3), await items(3)];
-		const [accountHere, ...accountsThere] = family.accounts.race;
-		const apis = await lockstepApis(family, 3);
-		const others = await Promise.all(
-			accountsThere.map((account, index) =>
-				otherProcess(
-					processRun(
-						family,
-						account,
-						batches[index + 1],
-						policy,
-						`race-${family.name}-${index}`,
-						apis[index + 1],
+			const ledger = await stores.newLedger(kind);
+			const policy = { maxPerDay: 'native = 1', ...ledger.fields };
+			const batches = [await items(3), await items(3), await items(3)];
+			const [accountHere, ...accountsThere] = family.accounts.race;
+			const apis = await lockstepApis(family, 3);
+			const others = await Promise.all(
+				accountsThere.map((account, index) =>
+					otherProcess(
+						processRun(
+							family,
+							account,
+							batches[index + 1],
+							policy,
+							`race-${family.name}-${index}`,
+							apis[index + 1],
+						),
 					),
 				),
-			),
-		);
-		const outcomes = await Promise.all([
-			...others.map((other) => other.go()),
-			payOnce(family, accountHere, batches[0], policy, undefined, apis[0]),
-		]);
-		const all = outcomes.flat();
-		expect(all.filter((entry) => !entry.error)).toHaveLength(6);
-		for (const entry of all.filter((refused) => refused.error)) {
-			expect(entry.error).toMatch(
-				new RegExp(
-					`^Refused by the rule "maxPerDay": .* is more than what is left of the limit of 1 \\(\\d+ in the smallest unit\\) per UTC day on chain ${family.chainId}: 0\\.9 \\(\\d+ in the smallest unit\\) spent on \\d{4}-\\d\\d-\\d\\d \\(UTC\\), 0\\.1 \\(\\d+ in the smallest unit\\) left; nothing was signed \\(item \\d\\)$`,
-				),
 			);
-			expect(entry.rawTransaction).toBeUndefined();
-		}
-		expect(await sendSigned(family, all)).toBe(6);
-		expect(await received(family, batches.flat())).toBe(units(family, '0.9'));
-		// The log: each total is the one before plus its change.
-		const entries = readdirSync(folder)
-			.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
-			.map((name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as IDataObject)
-			.sort((a, b) => Number(a.seq) - Number(b.seq));
-		// In lockstep, each round's three reservations were decided together: one of each process, in some order.
-		const executions = (round: IDataObject[]) =>
-			new Set(round.map((entry) => entry.executionId)).size;
-		expect([executions(entries.slice(0, 3)), executions(entries.slice(3, 6))]).toEqual([3, 3]);
-		expect(entries).toHaveLength(6);
-		let total = 0n;
-		for (const entry of entries) {
-			total += BigInt(entry.change as string);
-			const totals = Object.values(entry.totals as Record<string, string>);
-			expect(totals.reduce((sum, amount) => sum + BigInt(amount), 0n)).toBe(total);
-		}
-		expect(total).toBe(units(family, '0.9'));
-	}, 180_000);
+			const outcomes = await Promise.all([
+				...others.map((other) => other.go()),
+				payOnce(family, accountHere, batches[0], policy, undefined, apis[0]),
+			]);
+			const all = outcomes.flat();
+			expect(all.filter((entry) => !entry.error)).toHaveLength(6);
+			for (const entry of all.filter((refused) => refused.error)) {
+				expect(entry.error).toMatch(
+					new RegExp(
+						`^Refused by the rule "maxPerDay": .* is more than what is left of the limit of 1 \\(\\d+ in the smallest unit\\) per UTC day on chain ${family.chainId}: 0\\.9 \\(\\d+ in the smallest unit\\) spent on \\d{4}-\\d\\d-\\d\\d \\(UTC\\), 0\\.1 \\(\\d+ in the smallest unit\\) left; nothing was signed \\(item \\d\\)$`,
+					),
+				);
+				expect(entry.rawTransaction).toBeUndefined();
+			}
+			expect(await sendSigned(family, all)).toBe(6);
+			expect(await received(family, batches.flat())).toBe(units(family, '0.9'));
+			// The log: each total is the one before plus its change.
+			const entries = (
+				await Promise.all(
+					(await ledger.names())
+						.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
+						.map(async (name) => JSON.parse(String(await ledger.read(name))) as IDataObject),
+				)
+			).sort((a, b) => Number(a.seq) - Number(b.seq));
+			// In lockstep, each round's three reservations were decided together: one of each process, in some order.
+			const executions = (round: IDataObject[]) =>
+				new Set(round.map((entry) => entry.executionId)).size;
+			expect([executions(entries.slice(0, 3)), executions(entries.slice(3, 6))]).toEqual([3, 3]);
+			expect(entries).toHaveLength(6);
+			let total = 0n;
+			for (const entry of entries) {
+				total += BigInt(entry.change as string);
+				const totals = Object.values(entry.totals as Record<string, string>);
+				expect(totals.reduce((sum, amount) => sum + BigInt(amount), 0n)).toBe(total);
+			}
+			expect(total).toBe(units(family, '0.9'));
+		},
+		180_000,
+	);
 
 	test('a UTC day boundary resets Max Per Day while the rolling Max Per 30 Days holds', async () => {
 		const policy = {
@@ -550,8 +559,8 @@ describe.each([evm, solana])('$name', (family) => {
 	}, 90_000);
 
 	test('a payout ID signed in two OS processes at once counts once: the signature given up is given back, and a repeat counts nothing', async () => {
-		const folder = newFolder();
-		const policy = { maxPerDay: 'native = 1.5', payoutLedgerFolder: folder };
+		const ledger = await stores.newLedger('folder');
+		const policy = { maxPerDay: 'native = 1.5', ...ledger.fields };
 		const payment = { to: await family.recipient(), amount: '0.6' };
 		const account = family.accounts.b;
 		const extra = { payoutId: `invoice-${family.name}`, ...(await family.fixed(account)) };
@@ -576,13 +585,15 @@ describe.each([evm, solana])('$name', (family) => {
 		expect(outcome(last)).toEqual(['signed']);
 		await sendSigned(family, last);
 		expect(await received(family, [payment, more])).toBe(units(family, '1.5'));
-		const changes = readdirSync(folder)
-			.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
-			.map((name) => BigInt(JSON.parse(readFileSync(join(folder, name), 'utf8')).change as string));
+		const changes = await Promise.all(
+			(await ledger.names())
+				.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
+				.map(async (name) => BigInt(JSON.parse(String(await ledger.read(name))).change as string)),
+		);
 		expect(changes.reduce((sum, change) => sum + change, 0n)).toBe(units(family, '1.5'));
 	}, 120_000);
 
-	test('the credential Test says which budgets apply and where they are counted; a budget without the Payout Ledger Folder is refused, nothing signed', async () => {
+	test('the credential Test says which budgets apply and where they are counted; a budget without a payout ledger is refused, nothing signed', async () => {
 		const test = async (data: IDataObject) =>
 			await family.keyTest.call({} as never, {
 				id: '1',
@@ -602,10 +613,10 @@ describe.each([evm, solana])('$name', (family) => {
 		);
 		const inMemory = await test({ maxPerExecution: 'native = 1' });
 		expect(inMemory.message).toContain(
-			"per execution at most 1 of the native asset (counted in this n8n process's memory only, with no Payout Ledger Folder: an execution resumed after a restart or on another worker, or after 10000 later executions in this process, counts from zero);",
+			"per execution at most 1 of the native asset (counted in this n8n process's memory only, with no payout ledger: an execution resumed after a restart or on another worker, or after 10000 later executions in this process, counts from zero);",
 		);
 		const message =
-			'The policy fields "maxPerDay" and "maxPer30Days" need the Payout Ledger Folder, where the spending of every execution and process is counted; without it they cannot be counted, so nothing is signed. Set the folder or clear "maxPer30Days"';
+			'The policy fields "maxPerDay" and "maxPer30Days" need a payout ledger (folder or PostgreSQL), where the spending of every execution and process is counted; without it they cannot be counted, so nothing is signed. Set the Payout Ledger Folder or the PostgreSQL Ledger Store, or clear "maxPer30Days"';
 		expect(await test({ maxPer30Days: 'native = 10' })).toEqual({ status: 'Error', message });
 		const refused = await payOnce(
 			family,
@@ -616,55 +627,61 @@ describe.each([evm, solana])('$name', (family) => {
 		expect(refused).toEqual([{ error: `${message} (item 0)` }]);
 	}, 60_000);
 
-	test('a spending log cleaned of old entries counts on from the newest; one whose newest entry is gone or edited is refused, nothing signed', async () => {
-		budgetClock.now = () => new Date('2026-05-05T10:00:00Z');
-		const folder = newFolder();
-		const policy = { maxPerDay: 'native = 1', payoutLedgerFolder: folder };
-		const payOne = async (amount: string) => {
-			const items = await payOnce(
-				family,
-				family.accounts.a,
-				[{ to: await family.recipient(), amount }],
-				policy,
+	test.each(LEDGER_STORES)(
+		'a spending log cleaned of old entries counts on from the newest; one whose newest entry is gone or edited is refused, nothing signed (%s ledger)',
+		async (kind) => {
+			budgetClock.now = () => new Date('2026-05-05T10:00:00Z');
+			const ledger = await stores.newLedger(kind);
+			const policy = { maxPerDay: 'native = 1', ...ledger.fields };
+			const payOne = async (amount: string) => {
+				const items = await payOnce(
+					family,
+					family.accounts.a,
+					[{ to: await family.recipient(), amount }],
+					policy,
+				);
+				await sendSigned(family, items);
+				return outcome(items)[0];
+			};
+			for (let run = 0; run < 3; run++) expect(await payOne('0.3')).toBe('signed');
+			const numbered = async () =>
+				(await ledger.names())
+					.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
+					.sort(
+						(a, b) => Number(/(\d+)\.json$/.exec(a)?.[1]) - Number(/(\d+)\.json$/.exec(b)?.[1]),
+					);
+			const [first, second, newest] = await numbered();
+			await ledger.remove(first);
+			await ledger.remove(second);
+			// A new process (no memory of the log) counts on from the newest entry the log recorded.
+			const fresh = await otherProcess({
+				...processRun(
+					family,
+					family.accounts.a,
+					[{ to: await family.recipient(), amount: '0.3' }],
+					policy,
+				),
+				now: '2026-05-05T10:00:00Z',
+			});
+			const [counted] = await fresh.go();
+			expect(counted.error).toBe(
+				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('0.9')} spent on 2026-05-05 (UTC), ${amountText('0.1')} left; nothing was signed (item 0)`,
 			);
-			await sendSigned(family, items);
-			return outcome(items)[0];
-		};
-		for (let run = 0; run < 3; run++) expect(await payOne('0.3')).toBe('signed');
-		const numbered = () =>
-			readdirSync(folder)
-				.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
-				.sort((a, b) => Number(/(\d+)\.json$/.exec(a)?.[1]) - Number(/(\d+)\.json$/.exec(b)?.[1]));
-		const [first, second, newest] = numbered();
-		unlinkSync(join(folder, first));
-		unlinkSync(join(folder, second));
-		// A new process (no memory of the log) counts on from the newest entry the log recorded.
-		const fresh = await otherProcess({
-			...processRun(
-				family,
-				family.accounts.a,
-				[{ to: await family.recipient(), amount: '0.3' }],
-				policy,
-			),
-			now: '2026-05-05T10:00:00Z',
-		});
-		const [counted] = await fresh.go();
-		expect(counted.error).toBe(
-			`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('0.9')} spent on 2026-05-05 (UTC), ${amountText('0.1')} left; nothing was signed (item 0)`,
-		);
-		expect(await payOne('0.1')).toBe('signed');
+			expect(await payOne('0.1')).toBe('signed');
 
-		const [latest] = numbered().slice(-1);
-		const saved = readFileSync(join(folder, latest), 'utf8');
-		unlinkSync(join(folder, latest));
-		const broken = (why: string) =>
-			`Refused by the rule "maxPerDay": the spending log entry ${join(folder, latest)} ${why}, so what was spent cannot be known; check the folder by hand; nothing was signed (item 0)`;
-		expect(await payOne('0.01')).toBe(broken('is gone, though the log had reached it'));
-		writeFileSync(
-			join(folder, latest),
-			saved.replace(/"totals":\{"2026-05-05":"\d+"\}/, '"totals":{"2026-05-05":"-1"}'),
-		);
-		expect(await payOne('0.01')).toBe(broken('holds a total that is not a whole number'));
-		expect(newest).not.toBe(latest);
-	}, 60_000);
+			const [latest] = (await numbered()).slice(-1);
+			const saved = String(await ledger.read(latest));
+			await ledger.remove(latest);
+			const broken = (why: string) =>
+				`Refused by the rule "maxPerDay": the spending log entry ${ledger.where(latest)} ${why}, so what was spent cannot be known; check ${ledger.place} by hand; nothing was signed (item 0)`;
+			expect(await payOne('0.01')).toBe(broken('is gone, though the log had reached it'));
+			await ledger.write(
+				latest,
+				saved.replace(/"totals":\{"2026-05-05":"\d+"\}/, '"totals":{"2026-05-05":"-1"}'),
+			);
+			expect(await payOne('0.01')).toBe(broken('holds a total that is not a whole number'));
+			expect(newest).not.toBe(latest);
+		},
+		60_000,
+	);
 });

@@ -5,24 +5,25 @@
  * select what they say, and Check Payouts says what the chain says: mined (block and fee paid as the
  * receipt has them), refused, unsent, replaced by the speed-up that landed. On Solana (901): a
  * transfer sent and one never sent, mined and unsent. Bad filters are errors of the item under
- * Continue On Fail; neither the outputs nor the journal's files hold the key.
+ * Continue On Fail; neither the outputs nor the journal's records hold the key. The EVM run is made
+ * on both ledger stores: a folder, and PostgreSQL.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'fs';
+import { mkdirSync, mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
+import { LEDGER_STORES, ledgerStores, type TestLedger } from '../helpers/ledgerStores';
 import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
 
 const CHAIN = '31337';
 const root = mkdtempSync(join(tmpdir(), 'expand-journal-'));
-const evmFolder = join(root, 'evm');
 const solanaFolder = join(root, 'solana');
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
-mkdirSync(evmFolder);
 mkdirSync(solanaFolder);
+const stores = ledgerStores(root);
 
 let devnet: Devnet;
 beforeAll(async () => {
@@ -33,7 +34,9 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const ACCOUNT = 11;
+/** The EVM credential's ledger, and the account it pays from: each store's run has its own, on the one devnet. */
+let ledger: TestLedger;
+let account = 11;
 
 function credentials(credential: IDataObject = {}) {
 	return {
@@ -46,7 +49,7 @@ function credentials(credential: IDataObject = {}) {
 			keyType: 'mnemonic',
 			mnemonic: MNEMONIC,
 			derivationPath: "m/44'/60'/0'/0/{index}",
-			payoutLedgerFolder: evmFolder,
+			...ledger?.fields,
 			maxPerTransaction: 'native = 0.00001',
 			requireIntent: 'never',
 			rpcUrls: `${CHAIN} = ${devnet.chains.find((chain) => chain.chainId === CHAIN)?.rpcUrl ?? ''}`,
@@ -73,7 +76,7 @@ async function signer(
 		{
 			name: 'Sign',
 			type: SIGNER,
-			parameters: { accountIndex: ACCOUNT, ...parameters } as never,
+			parameters: { accountIndex: account, ...parameters } as never,
 			continueOnFail: true,
 		},
 		...(options.then
@@ -81,7 +84,7 @@ async function signer(
 					{
 						name: 'Then',
 						type: SIGNER,
-						parameters: { accountIndex: ACCOUNT, ...options.then } as never,
+						parameters: { accountIndex: account, ...options.then } as never,
 						continueOnFail: true,
 					},
 				]
@@ -115,254 +118,257 @@ const listAndCheck = (parameters: IDataObject = {}, family = 'evm') =>
 const feeCeiling = (signed: IDataObject) =>
 	(BigInt(signed.gasLimit as string) * BigInt(signed.maxFeePerGas as string)).toString();
 
-describe('EVM: mined, refused, unsent and replaced payouts', () => {
-	const to = (byte: string) => '0x' + byte.repeat(20);
-	const signed: Record<string, IDataObject> = {};
-	let start = '';
+describe.each(LEDGER_STORES)(
+	'EVM on a %s ledger: mined, refused, unsent and replaced payouts',
+	(kind) => {
+		const to = (byte: string) => '0x' + byte.repeat(20);
+		const signed: Record<string, IDataObject> = {};
+		let start = '';
 
-	beforeAll(async () => {
-		start = new Date(Date.now() - 1000).toISOString();
-		signed.mined = await pay({ payoutId: 'oct-1', to: to('a1'), value: '1000000000000' });
-		await send(signed.mined.rawTransaction);
-		await devnet.mine(CHAIN);
-		// Above Max Per Transaction (0.00001): refused, nothing signed.
-		signed.refused = await pay({ payoutId: 'oct-2', to: to('a2'), value: '20000000000000' });
-		// Too low a fee to be mined; sped up, the replacement lands.
-		signed.stuck = await pay({
-			payoutId: 'oct-3',
-			to: to('a3'),
-			value: '3',
-			maxFeePerGas: '1',
-			maxPriorityFeePerGas: '0',
-		});
-		await send(signed.stuck.rawTransaction);
-		await devnet.mine(CHAIN);
-		[signed.replacement] = await signer({
-			operation: 'speedUpPayout',
-			chainId: CHAIN,
-			payoutId: 'oct-3',
-		});
-		await send(signed.replacement.rawTransaction);
-		await devnet.mine(CHAIN);
-		// Signed, never sent.
-		signed.unsent = await pay({ payoutId: 'nov-1', to: to('a4'), value: '4' });
-		// The rerun of the mined payout: a repeat.
-		signed.repeat = await pay({ payoutId: 'oct-1', to: to('a1'), value: '1000000000000' });
-	}, 90_000);
-
-	test('each signature, the refusal and the repeat are journaled once, oldest first, with exact amounts and fee ceilings', async () => {
-		expect(signed.refused.error).toMatch(/^Refused by the rule "maxPerTransaction"/);
-		expect(signed.replacement.error).toBeUndefined();
-		expect(signed.repeat).toMatchObject({ repeat: true, chainStatus: 'mined' });
-		const rows = await list();
-		const account = String(signed.mined.from);
-		expect(rows.map((row) => [row.seq, row.outcome, row.kind, row.payoutId])).toEqual([
-			[1, 'signed', 'transaction', 'oct-1'],
-			[2, 'refused', 'transaction', 'oct-2'],
-			[3, 'signed', 'transaction', 'oct-3'],
-			[4, 'signed', 'replacement', 'oct-3'],
-			[5, 'signed', 'transaction', 'nov-1'],
-			[6, 'repeat', 'transaction', 'oct-1'],
-		]);
-		expect(rows[0]).toEqual({
-			seq: 1,
-			at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-			outcome: 'signed',
-			kind: 'transaction',
-			family: 'evm',
-			operation: 'signTransaction',
-			payoutId: 'oct-1',
-			chainId: CHAIN,
-			account,
-			action: 'transfer',
-			recipient: to('a1'),
-			asset: 'native',
-			symbol: '',
-			decimals: '18',
-			amount: '1000000000000',
-			amountWhole: '0.000001',
-			movements: '1',
-			feeCeiling: feeCeiling(signed.mined),
-			feeCeilingWhole: expect.stringMatching(/^0\.\d+$/),
-			transactionHash: signed.mined.transactionHash,
-			nonce: String(signed.mined.nonce),
-			replaces: '',
-			rule: '',
-			message: '',
-			workflowId: expect.any(String),
-			executionId: expect.any(String),
-			node: 'Sign',
-		});
-		expect(rows[1]).toMatchObject({
-			outcome: 'refused',
-			rule: 'maxPerTransaction',
-			message: String(signed.refused.error).replace(/ \(item 0\)$/, ''),
-			recipient: to('a2'),
-			amount: '20000000000000',
-			amountWhole: '0.00002',
-			transactionHash: '',
-		});
-		expect(rows[3]).toMatchObject({
-			transactionHash: signed.replacement.transactionHash,
-			replaces: signed.stuck.transactionHash,
-			nonce: String(signed.stuck.nonce),
-			feeCeiling: feeCeiling(signed.replacement),
-			amount: '3',
-			operation: 'speedUpPayout',
-		});
-		expect(rows[5]).toMatchObject({
-			transactionHash: signed.mined.transactionHash,
-			amount: '1000000000000',
-		});
-		expect(Date.parse(String(rows[0].at))).toBeGreaterThanOrEqual(Date.parse(start));
-	});
-
-	test('Check Payouts says what the chain says: mined with the receipt block and fee, refused, replaced, unsent', async () => {
-		const rows = await listAndCheck();
-		const mined = await receipt(signed.mined.transactionHash);
-		const landed = await receipt(signed.replacement.transactionHash);
-		const fee = (r: typeof mined) => (BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice)).toString();
-		expect(
-			rows.map((row) => [
-				row.payoutId,
-				row.chainStatus,
-				row.block,
-				row.success,
-				row.feePaid,
-				row.replacedBy,
-			]),
-		).toEqual([
-			['oct-1', 'mined', BigInt(mined.blockNumber).toString(), true, fee(mined), ''],
-			['oct-2', 'refused', '', '', '', ''],
-			[
-				'oct-3',
-				'replaced',
-				BigInt(landed.blockNumber).toString(),
-				'',
-				'',
-				signed.replacement.transactionHash,
-			],
-			['oct-3', 'mined', BigInt(landed.blockNumber).toString(), true, fee(landed), ''],
-			['nov-1', 'unsent', '', '', '', ''],
-			['oct-1', 'mined', BigInt(mined.blockNumber).toString(), true, fee(mined), ''],
-		]);
-		expect(rows[0].feePaidWhole).toBe(`0.${fee(mined).padStart(18, '0')}`.replace(/0+$/, ''));
-		// Sent now, it is pending until a block takes it.
-		await send(signed.unsent.rawTransaction);
-		const [pending] = await listAndCheck({ filters: { payoutIdPrefix: 'nov-' } });
-		expect(pending.chainStatus).toBe('pending');
-		await devnet.mine(CHAIN);
-		const [minedNow] = await listAndCheck({ filters: { payoutIdPrefix: 'nov-' } });
-		expect(minedNow.chainStatus).toBe('mined');
-	}, 60_000);
-
-	test('filters: status, payout ID prefix, chain, account and the date range', async () => {
-		const ids = async (parameters: IDataObject) =>
-			(await list(parameters)).map((row) => `${String(row.payoutId)}:${String(row.outcome)}`);
-		expect(await ids({ status: 'refused' })).toEqual(['oct-2:refused']);
-		expect(await ids({ status: 'signed' })).toEqual([
-			'oct-1:signed',
-			'oct-3:signed',
-			'oct-3:signed',
-			'nov-1:signed',
-		]);
-		expect(await ids({ status: 'repeat' })).toEqual(['oct-1:repeat']);
-		expect(await ids({ filters: { payoutIdPrefix: 'oct-1' } })).toEqual([
-			'oct-1:signed',
-			'oct-1:repeat',
-		]);
-		expect(await ids({ filters: { chainId: '31338' } })).toEqual([]);
-		expect(await ids({ filters: { chainId: CHAIN } })).toHaveLength(6);
-		expect(
-			await ids({ filters: { account: String(signed.mined.from).toLowerCase() } }),
-		).toHaveLength(6);
-		expect(await ids({ filters: { account: '0x' + '77'.repeat(20) } })).toEqual([]);
-		const all = await list();
-		const third = String(all[2].at);
-		expect(await ids({ to: third })).toEqual(['oct-1:signed', 'oct-2:refused']);
-		expect(await ids({ from: third, to: String(all[3].at) })).toEqual(['oct-3:signed']);
-		expect(await ids({ from: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
-	});
-
-	test('bad filters are errors of the item under Continue On Fail, before the journal is read; without a folder nothing is journaled and the operations say so', async () => {
-		const [badDate] = await list({ from: 'last tuesday' });
-		expect(badDate.error).toBe(
-			'The parameter "from" must be a date and time (e.g. 2026-10-01T00:00:00Z); got "last tuesday" (item 0)',
-		);
-		const [badChain] = await list({ filters: { chainId: 'eth' } });
-		expect(badChain.error).toBe(
-			'The filter "chainId" must be a chain ID (digits); got "eth" (item 0)',
-		);
-		const [badAccount] = await list({ filters: { account: '0x1234' } });
-		expect(badAccount.error).toMatch(/^The filter "account" must be an address/);
-		const [backwards] = await list({ from: '2026-11-01T00:00:00Z', to: '2026-10-01T00:00:00Z' });
-		expect(backwards.error).toBe('The parameter "from" must be before "to" (item 0)');
-		const [forged] = await signer({ operation: 'checkPayouts' }, [
-			{
-				outcome: 'signed',
-				family: 'evm',
+		beforeAll(async () => {
+			ledger = await stores.newLedger(kind);
+			account = kind === 'folder' ? 11 : 12;
+			start = new Date(Date.now() - 1000).toISOString();
+			signed.mined = await pay({ payoutId: 'oct-1', to: to('a1'), value: '1000000000000' });
+			await send(signed.mined.rawTransaction);
+			await devnet.mine(CHAIN);
+			// Above Max Per Transaction (0.00001): refused, nothing signed.
+			signed.refused = await pay({ payoutId: 'oct-2', to: to('a2'), value: '20000000000000' });
+			// Too low a fee to be mined; sped up, the replacement lands.
+			signed.stuck = await pay({
+				payoutId: 'oct-3',
+				to: to('a3'),
+				value: '3',
+				maxFeePerGas: '1',
+				maxPriorityFeePerGas: '0',
+			});
+			await send(signed.stuck.rawTransaction);
+			await devnet.mine(CHAIN);
+			[signed.replacement] = await signer({
+				operation: 'speedUpPayout',
 				chainId: CHAIN,
-				account: signed.mined.from,
-				transactionHash: 'nope',
-				nonce: '1',
-			},
-		]);
-		expect(forged.error).toMatch(
-			/^Check Payouts reads the entries List Payouts gives: an EVM entry has a 0x transaction hash/,
-		);
+				payoutId: 'oct-3',
+			});
+			await send(signed.replacement.rawTransaction);
+			await devnet.mine(CHAIN);
+			// Signed, never sent.
+			signed.unsent = await pay({ payoutId: 'nov-1', to: to('a4'), value: '4' });
+			// The rerun of the mined payout: a repeat.
+			signed.repeat = await pay({ payoutId: 'oct-1', to: to('a1'), value: '1000000000000' });
+		}, 90_000);
 
-		const none = { credential: { payoutLedgerFolder: '' } };
-		const [noFolder] = await signer({ operation: 'listPayouts' }, [{}], none);
-		expect(noFolder.error).toMatch(
-			/^List Payouts reads the payout journal in the signing credential's Payout Ledger Folder, and the credential names none: nothing is journaled without it/,
-		);
-		const before = readdirSync(evmFolder).length;
-		const [unjournaled] = await signer(
-			{ operation: 'signTransaction', source: 'input' },
-			[{ chainId: CHAIN, to: to('a5'), value: '5' }],
-			none,
-		);
-		expect(unjournaled.error).toBeUndefined();
-		expect(unjournaled.journalError).toBeUndefined();
-		expect(readdirSync(evmFolder)).toHaveLength(before);
-	});
-
-	test('neither the outputs nor the journal hold the key', async () => {
-		const outputs = JSON.stringify([await listAndCheck(), await list()]);
-		const files = readdirSync(evmFolder)
-			.filter((name) => name.startsWith('expand-journal'))
-			.map((name) => readFileSync(join(evmFolder, name), 'utf8'))
-			.join('\n');
-		expect(files).toContain('oct-1');
-		for (const text of [outputs, files]) {
-			expect(text).not.toContain(MNEMONIC.split(' ').slice(0, 4).join(' '));
-			expect(text).not.toMatch(/rawTransaction|privateKey|mnemonic/i);
-		}
-	});
-	test('a journal that cannot be written leaves the signature standing and says so; the listing shows the broken entry', async () => {
-		const entries = readdirSync(evmFolder).filter((name) =>
-			/^expand-journal-\d+\.json$/.test(name),
-		);
-		// Someone wrote into the journal's next entry: no entry can follow it.
-		writeFileSync(join(evmFolder, `expand-journal-${entries.length + 1}.json`), 'not json');
-		const paid = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
-		expect(paid.error).toBeUndefined();
-		expect(paid.rawTransaction).toMatch(/^0x/);
-		expect(paid.journalError).toMatch(
-			/^The payout journal could not record it: the payout journal entry \d+ cannot be read/,
-		);
-		// The payout ledger has it: the rerun is a repeat of the same signature.
-		const rerun = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
-		expect([rerun.repeat, rerun.transactionHash]).toEqual([true, paid.transactionHash]);
-		const rows = await listAndCheck();
-		expect(rows[rows.length - 1]).toMatchObject({
-			seq: entries.length + 1,
-			outcome: 'unreadable',
-			chainStatus: 'unreadable',
-			message: expect.stringMatching(/cannot be read/),
+		test('each signature, the refusal and the repeat are journaled once, oldest first, with exact amounts and fee ceilings', async () => {
+			expect(signed.refused.error).toMatch(/^Refused by the rule "maxPerTransaction"/);
+			expect(signed.replacement.error).toBeUndefined();
+			expect(signed.repeat).toMatchObject({ repeat: true, chainStatus: 'mined' });
+			const rows = await list();
+			const account = String(signed.mined.from);
+			expect(rows.map((row) => [row.seq, row.outcome, row.kind, row.payoutId])).toEqual([
+				[1, 'signed', 'transaction', 'oct-1'],
+				[2, 'refused', 'transaction', 'oct-2'],
+				[3, 'signed', 'transaction', 'oct-3'],
+				[4, 'signed', 'replacement', 'oct-3'],
+				[5, 'signed', 'transaction', 'nov-1'],
+				[6, 'repeat', 'transaction', 'oct-1'],
+			]);
+			expect(rows[0]).toEqual({
+				seq: 1,
+				at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+				outcome: 'signed',
+				kind: 'transaction',
+				family: 'evm',
+				operation: 'signTransaction',
+				payoutId: 'oct-1',
+				chainId: CHAIN,
+				account,
+				action: 'transfer',
+				recipient: to('a1'),
+				asset: 'native',
+				symbol: '',
+				decimals: '18',
+				amount: '1000000000000',
+				amountWhole: '0.000001',
+				movements: '1',
+				feeCeiling: feeCeiling(signed.mined),
+				feeCeilingWhole: expect.stringMatching(/^0\.\d+$/),
+				transactionHash: signed.mined.transactionHash,
+				nonce: String(signed.mined.nonce),
+				replaces: '',
+				rule: '',
+				message: '',
+				workflowId: expect.any(String),
+				executionId: expect.any(String),
+				node: 'Sign',
+			});
+			expect(rows[1]).toMatchObject({
+				outcome: 'refused',
+				rule: 'maxPerTransaction',
+				message: String(signed.refused.error).replace(/ \(item 0\)$/, ''),
+				recipient: to('a2'),
+				amount: '20000000000000',
+				amountWhole: '0.00002',
+				transactionHash: '',
+			});
+			expect(rows[3]).toMatchObject({
+				transactionHash: signed.replacement.transactionHash,
+				replaces: signed.stuck.transactionHash,
+				nonce: String(signed.stuck.nonce),
+				feeCeiling: feeCeiling(signed.replacement),
+				amount: '3',
+				operation: 'speedUpPayout',
+			});
+			expect(rows[5]).toMatchObject({
+				transactionHash: signed.mined.transactionHash,
+				amount: '1000000000000',
+			});
+			expect(Date.parse(String(rows[0].at))).toBeGreaterThanOrEqual(Date.parse(start));
 		});
-	}, 30_000);
-});
+
+		test('Check Payouts says what the chain says: mined with the receipt block and fee, refused, replaced, unsent', async () => {
+			const rows = await listAndCheck();
+			const mined = await receipt(signed.mined.transactionHash);
+			const landed = await receipt(signed.replacement.transactionHash);
+			const fee = (r: typeof mined) => (BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice)).toString();
+			expect(
+				rows.map((row) => [
+					row.payoutId,
+					row.chainStatus,
+					row.block,
+					row.success,
+					row.feePaid,
+					row.replacedBy,
+				]),
+			).toEqual([
+				['oct-1', 'mined', BigInt(mined.blockNumber).toString(), true, fee(mined), ''],
+				['oct-2', 'refused', '', '', '', ''],
+				[
+					'oct-3',
+					'replaced',
+					BigInt(landed.blockNumber).toString(),
+					'',
+					'',
+					signed.replacement.transactionHash,
+				],
+				['oct-3', 'mined', BigInt(landed.blockNumber).toString(), true, fee(landed), ''],
+				['nov-1', 'unsent', '', '', '', ''],
+				['oct-1', 'mined', BigInt(mined.blockNumber).toString(), true, fee(mined), ''],
+			]);
+			expect(rows[0].feePaidWhole).toBe(`0.${fee(mined).padStart(18, '0')}`.replace(/0+$/, ''));
+			// Sent now, it is pending until a block takes it.
+			await send(signed.unsent.rawTransaction);
+			const [pending] = await listAndCheck({ filters: { payoutIdPrefix: 'nov-' } });
+			expect(pending.chainStatus).toBe('pending');
+			await devnet.mine(CHAIN);
+			const [minedNow] = await listAndCheck({ filters: { payoutIdPrefix: 'nov-' } });
+			expect(minedNow.chainStatus).toBe('mined');
+		}, 60_000);
+
+		test('filters: status, payout ID prefix, chain, account and the date range', async () => {
+			const ids = async (parameters: IDataObject) =>
+				(await list(parameters)).map((row) => `${String(row.payoutId)}:${String(row.outcome)}`);
+			expect(await ids({ status: 'refused' })).toEqual(['oct-2:refused']);
+			expect(await ids({ status: 'signed' })).toEqual([
+				'oct-1:signed',
+				'oct-3:signed',
+				'oct-3:signed',
+				'nov-1:signed',
+			]);
+			expect(await ids({ status: 'repeat' })).toEqual(['oct-1:repeat']);
+			expect(await ids({ filters: { payoutIdPrefix: 'oct-1' } })).toEqual([
+				'oct-1:signed',
+				'oct-1:repeat',
+			]);
+			expect(await ids({ filters: { chainId: '31338' } })).toEqual([]);
+			expect(await ids({ filters: { chainId: CHAIN } })).toHaveLength(6);
+			expect(
+				await ids({ filters: { account: String(signed.mined.from).toLowerCase() } }),
+			).toHaveLength(6);
+			expect(await ids({ filters: { account: '0x' + '77'.repeat(20) } })).toEqual([]);
+			const all = await list();
+			const third = String(all[2].at);
+			expect(await ids({ to: third })).toEqual(['oct-1:signed', 'oct-2:refused']);
+			expect(await ids({ from: third, to: String(all[3].at) })).toEqual(['oct-3:signed']);
+			expect(await ids({ from: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+		});
+
+		test('bad filters are errors of the item under Continue On Fail, before the journal is read; without a ledger nothing is journaled and the operations say so', async () => {
+			const [badDate] = await list({ from: 'last tuesday' });
+			expect(badDate.error).toBe(
+				'The parameter "from" must be a date and time (e.g. 2026-10-01T00:00:00Z); got "last tuesday" (item 0)',
+			);
+			const [badChain] = await list({ filters: { chainId: 'eth' } });
+			expect(badChain.error).toBe(
+				'The filter "chainId" must be a chain ID (digits); got "eth" (item 0)',
+			);
+			const [badAccount] = await list({ filters: { account: '0x1234' } });
+			expect(badAccount.error).toMatch(/^The filter "account" must be an address/);
+			const [backwards] = await list({ from: '2026-11-01T00:00:00Z', to: '2026-10-01T00:00:00Z' });
+			expect(backwards.error).toBe('The parameter "from" must be before "to" (item 0)');
+			const [forged] = await signer({ operation: 'checkPayouts' }, [
+				{
+					outcome: 'signed',
+					family: 'evm',
+					chainId: CHAIN,
+					account: signed.mined.from,
+					transactionHash: 'nope',
+					nonce: '1',
+				},
+			]);
+			expect(forged.error).toMatch(
+				/^Check Payouts reads the entries List Payouts gives: an EVM entry has a 0x transaction hash/,
+			);
+
+			const none = { credential: { ledgerStore: 'folder', payoutLedgerFolder: '' } };
+			const [noFolder] = await signer({ operation: 'listPayouts' }, [{}], none);
+			expect(noFolder.error).toMatch(
+				/^List Payouts reads the payout journal in the signing credential's payout ledger \(folder or PostgreSQL\), and the credential has none: nothing is journaled without it/,
+			);
+			const before = (await ledger.names()).length;
+			const [unjournaled] = await signer(
+				{ operation: 'signTransaction', source: 'input' },
+				[{ chainId: CHAIN, to: to('a5'), value: '5' }],
+				none,
+			);
+			expect(unjournaled.error).toBeUndefined();
+			expect(unjournaled.journalError).toBeUndefined();
+			expect(await ledger.names()).toHaveLength(before);
+		});
+
+		test('neither the outputs nor the journal hold the key', async () => {
+			const outputs = JSON.stringify([await listAndCheck(), await list()]);
+			const names = (await ledger.names()).filter((name) => name.startsWith('expand-journal'));
+			const records = (await Promise.all(names.map((name) => ledger.read(name)))).join('\n');
+			expect(records).toContain('oct-1');
+			for (const text of [outputs, records]) {
+				expect(text).not.toContain(MNEMONIC.split(' ').slice(0, 4).join(' '));
+				expect(text).not.toMatch(/rawTransaction|privateKey|mnemonic/i);
+			}
+		});
+		test('a journal that cannot be written leaves the signature standing and says so; the listing shows the broken entry', async () => {
+			const entries = (await ledger.names()).filter((name) =>
+				/^expand-journal-\d+\.json$/.test(name),
+			);
+			// Someone wrote into the journal's next entry: no entry can follow it.
+			await ledger.write(`expand-journal-${entries.length + 1}.json`, 'not json');
+			const paid = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
+			expect(paid.error).toBeUndefined();
+			expect(paid.rawTransaction).toMatch(/^0x/);
+			expect(paid.journalError).toMatch(
+				/^The payout journal could not record it: the payout journal entry \d+ cannot be read/,
+			);
+			// The payout ledger has it: the rerun is a repeat of the same signature.
+			const rerun = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
+			expect([rerun.repeat, rerun.transactionHash]).toEqual([true, paid.transactionHash]);
+			const rows = await listAndCheck();
+			expect(rows[rows.length - 1]).toMatchObject({
+				seq: entries.length + 1,
+				outcome: 'unreadable',
+				chainStatus: 'unreadable',
+				message: expect.stringMatching(/cannot be read/),
+			});
+		}, 30_000);
+	},
+);
 
 describe('Solana: mined and unsent', () => {
 	test('a transfer sent is mined with its slot and fee; one never sent is unsent', async () => {

@@ -1,5 +1,7 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { ledgerStoreProperties } from './ledgerStoreProperties';
+
 /**
  * The key that signs transactions in Expand Signer. It never leaves n8n: no request carries it,
  * and it is checked locally by the node's credential test (testedBy), which shows the address.
@@ -157,7 +159,7 @@ export class ExpandSignerApi implements ICredentialType {
 			default: '',
 			placeholder: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48:6@1 = 100000',
 			description:
-				"Total per asset and chain over one workflow execution (every Expand Signer node of it using this credential), one limit per line as in Max Per Transaction. With the Payout Ledger Folder it is counted there, so it holds wherever the execution resumes (after a Wait node, on another worker, after a restart); without it, in this n8n process's memory only.",
+				"Total per asset and chain over one workflow execution (every Expand Signer node of it using this credential), one limit per line as in Max Per Transaction. With a payout ledger (Ledger Store: folder or PostgreSQL) it is counted there, so it holds wherever the execution resumes (after a Wait node, on another worker, after a restart); without it, in this n8n process's memory only.",
 		},
 		{
 			displayName: 'Max Per Day',
@@ -167,7 +169,7 @@ export class ExpandSignerApi implements ICredentialType {
 			default: '',
 			placeholder: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48:6@1 = 250000',
 			description:
-				'Total per asset and chain per UTC calendar day (from 00:00 UTC), over every execution and every n8n process using the Payout Ledger Folder, which it needs; one limit per line as in Max Per Transaction',
+				'Total per asset and chain per UTC calendar day (from 00:00 UTC), over every execution and every n8n process using the payout ledger (Ledger Store: folder or PostgreSQL), which it needs; one limit per line as in Max Per Transaction',
 		},
 		{
 			displayName: 'Max Per 30 Days',
@@ -177,7 +179,7 @@ export class ExpandSignerApi implements ICredentialType {
 			default: '',
 			placeholder: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48:6@1 = 2000000',
 			description:
-				'Total per asset and chain over a rolling window of 30 UTC days (today and the 29 days before), over every execution and every n8n process using the Payout Ledger Folder, which it needs; one limit per line as in Max Per Transaction',
+				'Total per asset and chain over a rolling window of 30 UTC days (today and the 29 days before), over every execution and every n8n process using the payout ledger (Ledger Store: folder or PostgreSQL), which it needs; one limit per line as in Max Per Transaction',
 		},
 		{
 			displayName: 'Max Fee Per Gas (Gwei)',
@@ -202,15 +204,15 @@ export class ExpandSignerApi implements ICredentialType {
 			description:
 				'Highest fee one transaction may cost (gas limit × fee per gas), in whole native units (ETH, POL, …); empty means 1',
 		},
-		{
+		...ledgerStoreProperties({
 			displayName: 'Payout Ledger Folder',
 			name: 'payoutLedgerFolder',
 			type: 'string',
 			default: '',
 			placeholder: '/home/node/.n8n-files/payouts',
 			description:
-				'Absolute path of an existing folder where n8n may write files (by default under ~/.n8n-files; see N8N_RESTRICT_FILE_ACCESS_TO). Each signed payout ID is recorded there before its transaction leaves the node (needed for Payout ID), and each automatic nonce is claimed there before it is signed, so two executions never sign one nonce. What is signed is counted there against Max Per Execution, Max Per Day and Max Per 30 Days. In queue mode it must be a folder every worker sees (a shared volume); the node cannot tell whether it is.',
-		},
+				'Absolute path of an existing folder where n8n may write files (by default under ~/.n8n-files; see N8N_RESTRICT_FILE_ACCESS_TO). Each signed payout ID is recorded there before its transaction leaves the node (needed for Payout ID), and each automatic nonce is claimed there before it is signed, so two executions never sign one nonce. What is signed is counted there against Max Per Execution, Max Per Day and Max Per 30 Days. In queue mode it must be a folder every worker sees (a shared volume); the node cannot tell whether it is: on several machines, use the PostgreSQL store.',
+		}),
 		{
 			displayName: 'Nonce Lease (Seconds)',
 			name: 'nonceLeaseSeconds',

@@ -1,5 +1,7 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+import { ledgerStoreProperties } from './ledgerStoreProperties';
+
 /**
  * The Solana key that signs in Expand Signer (Chain Family: Solana). It never leaves n8n: no request
  * carries it, and the node's credential test (testedBy) checks it locally and shows the addresses.
@@ -142,7 +144,7 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			default: '',
 			placeholder: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:6@900 = 100000',
 			description:
-				"Total per asset and chain over one workflow execution (every Expand Signer node of it using this credential), one limit per line as in Max Per Transaction. With the Payout Ledger Folder it is counted there, so it holds wherever the execution resumes (after a Wait node, on another worker, after a restart); without it, in this n8n process's memory only.",
+				"Total per asset and chain over one workflow execution (every Expand Signer node of it using this credential), one limit per line as in Max Per Transaction. With a payout ledger (Ledger Store: folder or PostgreSQL) it is counted there, so it holds wherever the execution resumes (after a Wait node, on another worker, after a restart); without it, in this n8n process's memory only.",
 		},
 		{
 			displayName: 'Max Per Day',
@@ -152,7 +154,7 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			default: '',
 			placeholder: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:6@900 = 250000',
 			description:
-				'Total per asset and chain per UTC calendar day (from 00:00 UTC), over every execution and every n8n process using the Payout Ledger Folder, which it needs; one limit per line as in Max Per Transaction',
+				'Total per asset and chain per UTC calendar day (from 00:00 UTC), over every execution and every n8n process using the payout ledger (Ledger Store: folder or PostgreSQL), which it needs; one limit per line as in Max Per Transaction',
 		},
 		{
 			displayName: 'Max Per 30 Days',
@@ -162,7 +164,7 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			default: '',
 			placeholder: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:6@900 = 2000000',
 			description:
-				'Total per asset and chain over a rolling window of 30 UTC days (today and the 29 days before), over every execution and every n8n process using the Payout Ledger Folder, which it needs; one limit per line as in Max Per Transaction',
+				'Total per asset and chain over a rolling window of 30 UTC days (today and the 29 days before), over every execution and every n8n process using the payout ledger (Ledger Store: folder or PostgreSQL), which it needs; one limit per line as in Max Per Transaction',
 		},
 		{
 			displayName: 'Max Total Fee (SOL)',
@@ -172,7 +174,7 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			description:
 				'Highest fee one transaction may cost (5,000 lamports per signature plus the priority fee), in SOL; empty means 0.01. A plain transfer costs 0.000005.',
 		},
-		{
+		...ledgerStoreProperties({
 			displayName: 'Payout Ledger Folder',
 			name: 'payoutLedgerFolder',
 			type: 'string',
@@ -180,7 +182,7 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			placeholder: '/home/node/.n8n-files/payouts',
 			description:
 				'Absolute path of an existing folder where n8n may write files (by default under ~/.n8n-files; see N8N_RESTRICT_FILE_ACCESS_TO). Each signed payout ID is recorded there before its transaction leaves the node (needed for Payout ID), and what is signed is counted there against Max Per Execution, Max Per Day and Max Per 30 Days.',
-		},
+		}),
 		{
 			displayName: 'RPC URLs',
 			name: 'rpcUrls',

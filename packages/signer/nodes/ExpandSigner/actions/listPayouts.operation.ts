@@ -14,7 +14,7 @@ export const option: INodePropertyOptions = {
 	name: 'List Payouts',
 	value: 'listPayouts',
 	description:
-		'List what was signed and refused with this credential (the payout journal in its Payout Ledger Folder), one item per entry, oldest first',
+		'List what was signed and refused with this credential (the payout journal in its payout ledger: folder or PostgreSQL), one item per entry, oldest first',
 	action: 'List payouts from the journal',
 };
 
@@ -106,7 +106,7 @@ function timeOf(this: IExecuteFunctions, itemIndex: number, name: string): numbe
 	return time;
 }
 
-/** The journal, or the clear error that there is none: nothing is journaled without the folder. */
+/** The journal, or the clear error that there is none: nothing is journaled without a payout ledger. */
 export function journalOrError(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -118,7 +118,7 @@ export function journalOrError(
 		throw itemError(
 			this.getNode(),
 			itemIndex,
-			`${operation} reads the payout journal in the signing credential's Payout Ledger Folder, and the credential names none: nothing is journaled without it. Set the folder on the credential; what is signed from then on is journaled`,
+			`${operation} reads the payout journal in the signing credential's payout ledger (folder or PostgreSQL), and the credential has none: nothing is journaled without it. Set a Payout Ledger Folder or a PostgreSQL ledger store on the credential; what is signed from then on is journaled`,
 		);
 	return journal;
 }
@@ -132,7 +132,7 @@ function problemRow(seq: number, problem: string): IDataObject {
 
 /**
  * The journal's entries of this chain family that pass the filters, oldest first, each a flat row (all
- * text, '' when not known) for a sheet or a Data Table. An entry missing or edited in the folder is
+ * text, '' when not known) for a sheet or a Data Table. An entry missing or edited in the ledger is
  * listed as `unreadable` with why, whatever the filters.
  */
 export async function execute(

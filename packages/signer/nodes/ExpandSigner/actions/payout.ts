@@ -8,14 +8,14 @@ import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
 import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
 
-/** The refusal of a payout ID when the credential names no ledger folder. */
+/** The refusal of a payout ID when the credential has no payout ledger. */
 function noLedger(node: INode, itemIndex: number, payoutId: string) {
 	return refusedItem(
 		node,
 		itemIndex,
 		new Refusal(
 			'payoutLedgerFolder',
-			`payout ID "${payoutId}" needs the Payout Ledger Folder of the signing credential, where signed payout IDs are kept`,
+			`payout ID "${payoutId}" needs a payout ledger (folder or PostgreSQL) on the signing credential, where signed payout IDs are kept`,
 		),
 	);
 }
@@ -50,7 +50,7 @@ export function payoutIdProperty(operation: string): INodeProperties {
 		default: '',
 		placeholder: 'e.g. {{ $json.invoiceId }}',
 		description:
-			"Your own unique ID of this payment. A payout ID already signed for this account and chain is never signed again: the earlier signed transaction is returned, marked as a repeat. Needs the signing credential's Payout Ledger Folder.",
+			"Your own unique ID of this payment. A payout ID already signed for this account and chain is never signed again: the earlier signed transaction is returned, marked as a repeat. Needs the signing credential's payout ledger (Payout Ledger Folder or PostgreSQL).",
 		displayOptions: { show: { operation: [operation] } },
 	};
 }

@@ -2,10 +2,12 @@ import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-work
 
 import { type RpcUrls, rpcUrlCache } from '../core';
 import { PayoutJournal } from '../ledger/journal';
+import { ledgerStoreOf } from '../ledger/ledgerStoreOf';
 import { PayoutLedger } from '../ledger/payoutLedger';
-import { SharedFolder } from '../ledger/sharedFolder';
+import type { LedgerStore } from '../ledger/store';
 import { FolderCounter, MemoryCounter, type SpendingCounter } from '../ledger/spending';
 import { NonceClaims } from '../nonces/claims';
+import { ledgerSettingsOf } from '../policy/ledgerSettings';
 import { PolicyError, type SpendingPolicy } from '../policy/policy';
 import type { Keyring } from '../policy/vocabulary';
 
@@ -16,38 +18,39 @@ export interface FamilySession<K extends Keyring = Keyring> {
 	spending: SpendingCounter;
 	/** RPC URLs by chain, one lookup per chain per execution; the credential's pinned ones first. */
 	rpcUrls: RpcUrls;
-	/** Undefined when the credential names no ledger folder: payout IDs are then refused, and nothing is journaled. */
+	/** Undefined when the credential has no ledger store: payout IDs are then refused, and nothing is journaled. */
 	ledger?: PayoutLedger;
 }
 
-function sharedFolderOf(
+/** The credential's ledger store (its folder, or PostgreSQL); undefined when it has none. */
+function storeOf(
 	this: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
-): SharedFolder | undefined {
-	const folder = String(credentials.payoutLedgerFolder ?? '').trim();
-	return folder ? new SharedFolder(this.getNode(), this.helpers, folder) : undefined;
+): LedgerStore | undefined {
+	const settings = ledgerSettingsOf(credentials);
+	return settings ? ledgerStoreOf(this, settings) : undefined;
 }
 
-/** The payout ledger and its journal in the credential's folder; undefined when it names none. */
+/** The payout ledger and its journal in the credential's store; undefined when it has none. */
 export function ledgerOf(
 	this: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
 	family: string,
 	policy: SpendingPolicy,
 ): PayoutLedger | undefined {
-	const folder = sharedFolderOf.call(this, credentials);
-	if (!folder) return undefined;
-	const journal = new PayoutJournal(this.getNode(), folder, {
+	const store = storeOf.call(this, credentials);
+	if (!store) return undefined;
+	const journal = new PayoutJournal(this.getNode(), store, {
 		family,
 		policy,
 		workflowId: String(this.getWorkflow().id ?? ''),
 		executionId: String(this.getExecutionId() ?? ''),
 		node: this.getNode().name,
 	});
-	return new PayoutLedger(this.getNode(), folder, journal);
+	return new PayoutLedger(this.getNode(), store, journal);
 }
 
-/** The journal of a family's session, when its credential names a ledger folder. */
+/** The journal of a family's session, when its credential has a ledger store. */
 export function journalOf(session: unknown): PayoutJournal | undefined {
 	return (session as FamilySession | undefined)?.ledger?.journal;
 }
@@ -55,13 +58,13 @@ export function journalOf(session: unknown): PayoutJournal | undefined {
 /** The default of the credential's Nonce Lease (Seconds): ample time from signing to sending in one workflow. */
 export const DEFAULT_NONCE_LEASE_SECONDS = 300;
 
-/** Nonce claims in the credential's folder; undefined when it names none (nonces are then this execution's own). */
+/** Nonce claims in the credential's ledger store; undefined when it has none (nonces are then this execution's own). */
 export function nonceClaimsOf(
 	this: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
 ): NonceClaims | undefined {
-	const folder = sharedFolderOf.call(this, credentials);
-	if (!folder) return undefined;
+	const store = storeOf.call(this, credentials);
+	if (!store) return undefined;
 	const lease = Number(credentials.nonceLeaseSeconds ?? DEFAULT_NONCE_LEASE_SECONDS);
 	const holder = {
 		executionId: String(this.getExecutionId()),
@@ -69,7 +72,7 @@ export function nonceClaimsOf(
 	};
 	return new NonceClaims(
 		this.getNode(),
-		folder,
+		store,
 		holder,
 		Number.isFinite(lease) && lease > 0 ? lease : DEFAULT_NONCE_LEASE_SECONDS,
 	);
@@ -77,7 +80,7 @@ export function nonceClaimsOf(
 
 /**
  * What the execution spends with this credential, counted against the policy's totals: in the
- * credential's folder when it names one (every Signer node of the execution, every process, every
+ * credential's ledger store when it has one (every Signer node of the execution, every process, every
  * restart), else in this process's memory (Max Per Execution only; the policy refuses budgets then).
  */
 export function spendingOf(
@@ -90,9 +93,9 @@ export function spendingOf(
 		executionId: String(this.getExecutionId() ?? ''),
 		credentialId: String(this.getNode().credentials?.[credentialType]?.id ?? ''),
 	};
-	const folder = sharedFolderOf.call(this, credentials);
-	return folder
-		? new FolderCounter(this.getNode(), folder, policy, spender)
+	const store = storeOf.call(this, credentials);
+	return store
+		? new FolderCounter(this.getNode(), store, policy, spender)
 		: new MemoryCounter(policy, spender);
 }
 

@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { Refusal, refusedItem } from '../policy/refusal';
-import type { FolderFile, SharedFolder } from './sharedFolder';
+import type { LedgerStore } from './store';
 
 /** Last sequence number seen per log in this process: only where the search for the newest entry starts. */
 const heads = new Map<string, number>();
@@ -11,7 +11,7 @@ const MAX_ATTEMPTS = 100;
 
 /** How a log names and checks its entries. */
 export interface LogFormat<T> {
-	/** The entries' file names: `<name>-<seq>.json`, and the hint `<name>-newest.json`. */
+	/** The entries' record names: `<name>-<seq>.json`, and the hint `<name>-newest.json`. */
 	name: string;
 	/** The entries, in words, for messages: "the spending log". */
 	what: string;
@@ -24,63 +24,63 @@ export interface LogFormat<T> {
 }
 
 /**
- * An append-only log in the Payout Ledger Folder, without a lock: entries numbered 1, 2, 3, … each
- * created exclusively (SharedFolder.create) and never rewritten. To append, the newest entry n is read
- * and n + 1 is created from it; if another execution or process created n + 1 first, the create fails
- * and the entry is made again from the new newest one. So every entry is made from the one it follows,
- * in every process sharing the folder, and a restart loses nothing. The newest entry is found from the
- * newest number this process or the log's `-newest` file knows, by doubling steps, then bisection:
- * each entry is created only after the one before it, so above that number there are no gaps.
+ * An append-only log in the payout ledger (store.ts: its folder, or PostgreSQL), without a lock:
+ * entries numbered 1, 2, 3, … each created exclusively (LedgerStore.create) and never rewritten. To
+ * append, the newest entry n is read and n + 1 is created from it; if another execution or process
+ * created n + 1 first, the create fails and the entry is made again from the new newest one. So every
+ * entry is made from the one it follows, in every process sharing the ledger, and a restart loses
+ * nothing. The newest entry is found from the newest number this process or the log's `-newest`
+ * record knows, by doubling steps, then bisection: each entry is created only after the one before
+ * it, so above that number there are no gaps.
  */
 export class AppendLog<T> {
 	constructor(
 		private readonly node: INode,
-		private readonly folder: SharedFolder,
+		private readonly store: LedgerStore,
 		private readonly format: LogFormat<T>,
 	) {}
 
-	async path(seq: number, itemIndex: number): Promise<FolderFile> {
-		return await this.folder.file(`${this.format.name}-${seq}.json`, itemIndex);
+	private entryName(seq: number): string {
+		return `${this.format.name}-${seq}.json`;
 	}
 
-	broken(itemIndex: number, path: FolderFile, why: string) {
+	private broken(itemIndex: number, seq: number, why: string) {
 		return refusedItem(
 			this.node,
 			itemIndex,
 			new Refusal(
 				this.format.rule,
-				`the ${this.format.what} entry ${String(path)} ${why}, ${this.format.consequence}; check the folder by hand`,
+				`the ${this.format.what} entry ${this.store.where(this.entryName(seq))} ${why}, ${this.format.consequence}; check ${this.store.place} by hand`,
 			),
 		);
 	}
 
-	/** Entry `seq`, undefined when there is none; a file that is not this log's entry is refused. */
+	/** Entry `seq`, undefined when there is none; a record that is not this log's entry is refused. */
 	async entry(seq: number, itemIndex: number): Promise<T | undefined> {
-		const path = await this.path(seq, itemIndex);
-		const entry = await this.folder.read<unknown>(
-			path,
+		const entry = await this.store.read<unknown>(
+			this.entryName(seq),
 			itemIndex,
 			`the ${this.format.what} entry ${seq}`,
 			this.format.rule,
 		);
 		if (entry === undefined) return undefined;
 		const checked = this.format.check(entry, seq);
-		if (typeof checked === 'string') throw this.broken(itemIndex, path, checked);
+		if (typeof checked === 'string') throw this.broken(itemIndex, seq, checked);
 		return checked;
 	}
 
 	private get hintKey(): string {
-		return `${this.folder.folder}\n${this.format.name}`;
+		return `${this.store.described}\n${this.format.name}`;
 	}
 
-	private async hintPath(itemIndex: number): Promise<FolderFile> {
-		return await this.folder.file(`${this.format.name}-newest.json`, itemIndex);
+	private get hintName(): string {
+		return `${this.format.name}-newest.json`;
 	}
 
 	/**
 	 * The newest entry: its number and value (0 and none before the first). The search starts at the
 	 * newest number this process or the log's `-newest` file knows; that entry must exist (entries are
-	 * never removed), so a folder cleaned of old entries still goes on from the newest one, and one
+	 * never removed), so a ledger cleaned of old entries still goes on from the newest one, and one
 	 * whose newest entries are gone is refused rather than started again from zero.
 	 */
 	async newest(itemIndex: number): Promise<{ seq: number; value?: T }> {
@@ -94,10 +94,10 @@ export class AppendLog<T> {
 	/** The newest number this process or the log's `-newest` file knows. */
 	private async knownNewest(itemIndex: number): Promise<number> {
 		// A hint written in place: one torn by a crash is passed over, never a reason to stop.
-		const { value: recorded } = await this.folder.readJson<{ seq?: unknown }>(
-			await this.hintPath(itemIndex),
+		const recorded = await this.store.readHint<{ seq?: unknown }>(
+			this.hintName,
 			itemIndex,
-			`the newest-entry file of the ${this.format.what}`,
+			`the newest-entry record of the ${this.format.what}`,
 			this.format.rule,
 		);
 		const known = Number.isSafeInteger(recorded?.seq) ? (recorded?.seq as number) : 0;
@@ -112,8 +112,8 @@ export class AppendLog<T> {
 		const { seq } = await this.search(
 			await this.knownNewest(itemIndex),
 			async (seq) => {
-				const read = await this.folder.readJson<unknown>(
-					await this.path(seq, itemIndex),
+				const read = await this.store.readJson<unknown>(
+					this.entryName(seq),
 					itemIndex,
 					`the ${this.format.what} entry ${seq}`,
 					this.format.rule,
@@ -134,11 +134,7 @@ export class AppendLog<T> {
 		let low = start;
 		let value = low ? await probe(low) : undefined;
 		if (low && value === undefined)
-			throw this.broken(
-				itemIndex,
-				await this.path(low, itemIndex),
-				'is gone, though the log had reached it',
-			);
+			throw this.broken(itemIndex, low, 'is gone, though the log had reached it');
 		let high = low + 1;
 		for (let step = 1; ; step *= 2) {
 			const found = await probe(low + step);
@@ -177,10 +173,10 @@ export class AppendLog<T> {
 			const next = make(newest);
 			if (next instanceof Refusal) return next;
 			const seq = newest.seq + 1;
-			const created = await this.folder.create(await this.path(seq, itemIndex), next, itemIndex);
+			const created = await this.store.create(this.entryName(seq), next, itemIndex);
 			this.remember(seq);
 			if (created) {
-				await this.folder.writeHint(await this.hintPath(itemIndex), { seq });
+				await this.store.writeHint(this.hintName, { seq }, itemIndex);
 				return seq;
 			}
 		}

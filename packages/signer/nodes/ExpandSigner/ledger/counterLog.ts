@@ -4,7 +4,7 @@ import type { INode } from 'n8n-workflow';
 import { Refusal } from '../policy/refusal';
 import { AppendLog } from './appendLog';
 import { budgetClock } from './clock';
-import type { SharedFolder } from './sharedFolder';
+import type { LedgerStore } from './store';
 
 /** Amounts by bucket (a UTC day, or the execution), in the smallest unit. */
 export type Buckets = Map<string, bigint>;
@@ -19,25 +19,25 @@ interface CounterEntry {
 }
 
 /**
- * A running total kept in the Payout Ledger Folder without a lock: an AppendLog (appendLog.ts) whose
- * entries carry the totals after their change. To change the totals, the newest entry's are read and
- * the next entry is created with the new totals; if another execution or process appended first, the
- * change is decided again on its totals. So every change is decided on the totals it replaces, in
- * every process sharing the folder, and a restart loses nothing.
+ * A running total kept in the payout ledger (store.ts: its folder, or PostgreSQL) without a lock: an
+ * AppendLog (appendLog.ts) whose entries carry the totals after their change. To change the totals,
+ * the newest entry's are read and the next entry is created with the new totals; if another execution
+ * or process appended first, the change is decided again on its totals. So every change is decided on
+ * the totals it replaces, in every process sharing the ledger, and a restart loses nothing.
  */
 export class CounterLog {
 	private readonly log: AppendLog<Buckets>;
 
 	constructor(
 		node: INode,
-		folder: SharedFolder,
+		store: LedgerStore,
 		/** What the log counts: kind, credential, chain, asset (and execution); written into each entry. */
 		private readonly key: string[],
 		/** The credential field whose rule a broken log refuses under. */
 		rule: string,
 		private readonly executionId: string,
 	) {
-		this.log = new AppendLog(node, folder, {
+		this.log = new AppendLog(node, store, {
 			name: `expand-spending-${id(JSON.stringify(key)).slice(2, 42)}`,
 			what: 'spending log',
 			rule,

@@ -5,7 +5,7 @@ import { limitFor, type SpendingPolicy } from '../policy/policy';
 import { Refusal, refusalOf } from '../policy/refusal';
 import type { TransactionIntent } from '../policy/vocabulary';
 import { AppendLog } from './appendLog';
-import type { SharedFolder } from './sharedFolder';
+import type { LedgerStore } from './store';
 
 export type JournalOutcome = 'signed' | 'repeat' | 'refused';
 
@@ -60,7 +60,7 @@ export interface JournalContext {
 	policy: SpendingPolicy;
 }
 
-/** Marks a file as an entry of the payout journal (a spending log's entry has none). */
+/** Marks a record as an entry of the payout journal (a spending log's entry has none). */
 const FORMAT = 'expand-payout-journal-1';
 
 /** What the output of a signed item says of its journal entry. */
@@ -68,10 +68,10 @@ export type JournalNote = { journalEntry: number } | { journalError: string };
 
 /**
  * The payout journal: every transaction the Signer signs or refuses with a credential, and every
- * message and typed data it signs, one entry each, in the order written, in the credential's Payout
- * Ledger Folder. An AppendLog (appendLog.ts), so entries are never rewritten and every process sharing
- * the folder appends to the same journal. It records what was asked and signed, never a key or the
- * signed bytes (those stay in the payout ledger's own files).
+ * message and typed data it signs, one entry each, in the order written, in the credential's payout
+ * ledger (its folder, or PostgreSQL). An AppendLog (appendLog.ts), so entries are never rewritten and
+ * every process sharing the ledger appends to the same journal. It records what was asked and signed, never a key or the
+ * signed bytes (those stay in the payout ledger's own records).
  */
 export class PayoutJournal {
 	private readonly log: AppendLog<JournalEntry>;
@@ -80,10 +80,10 @@ export class PayoutJournal {
 
 	constructor(
 		node: INode,
-		folder: SharedFolder,
+		store: LedgerStore,
 		private readonly context: JournalContext,
 	) {
-		this.log = new AppendLog(node, folder, {
+		this.log = new AppendLog(node, store, {
 			name: 'expand-journal',
 			what: 'payout journal',
 			rule: 'payoutLedgerFolder',
@@ -203,7 +203,7 @@ export class PayoutJournal {
 	}
 
 	/**
-	 * Every entry, oldest first. An entry missing below the newest (deleted from the folder) or not an
+	 * Every entry, oldest first. An entry missing below the newest (deleted from the ledger) or not an
 	 * entry of the journal (edited) is given as `{ seq, problem }` rather than skipped in silence.
 	 */
 	async entries(
@@ -217,7 +217,7 @@ export class PayoutJournal {
 				entries.push(
 					entry ?? {
 						seq,
-						problem: `entry ${seq} of the payout journal is missing from the folder`,
+						problem: `entry ${seq} of the payout journal is missing from the payout ledger`,
 					},
 				);
 			} catch (error) {
@@ -228,7 +228,7 @@ export class PayoutJournal {
 	}
 }
 
-/** An entry as written by `record`, or the reason a file is not one. */
+/** An entry as written by `record`, or the reason a record is not one. */
 function checkedEntry(value: unknown, seq: number): JournalEntry | string {
 	const entry = value as IDataObject | null;
 	if (entry?.journal !== FORMAT || entry.seq !== seq)

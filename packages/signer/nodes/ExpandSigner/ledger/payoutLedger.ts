@@ -4,7 +4,7 @@ import type { INode } from 'n8n-workflow';
 import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
 import type { PayoutJournal } from './journal';
-import type { FolderFile, SharedFolder } from './sharedFolder';
+import type { LedgerStore } from './store';
 
 /** What a payout ID was signed as: the transaction, and the content it must keep. */
 export interface LedgerEntry {
@@ -26,7 +26,7 @@ export interface PayoutKey {
 	payoutId: string;
 }
 
-/** Replacements of one payout (each a new file, `…-<id>.<generation>.json`) beyond this are refused. */
+/** Replacements of one payout (each a new record, `…-<id>.<generation>.json`) beyond this are refused. */
 const MAX_GENERATIONS = 32;
 
 /** Per-process queue of each entry's check-sign-record step: a second execution of this process waits and sees a repeat. */
@@ -45,19 +45,20 @@ async function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * The payout-ID ledger: one small JSON file per signed payout in a folder of the signing credential,
- * written before the signed transaction leaves the node. A file, unlike workflow static data,
- * survives a crash in the middle of an execution and an n8n restart, and is shared by manual and
- * production runs, and by the workers of a queue-mode n8n when the folder is shared: the entry is
- * created exclusively, so of two processes signing one payout ID at once only one signature leaves
- * the node; the other gets the first one's transaction back as a repeat. A sped-up payout's
- * replacement is the next generation's file, created exclusively too; no file is ever rewritten.
+ * The payout-ID ledger: one small JSON record per signed payout in the signing credential's ledger
+ * store (its folder, or PostgreSQL), written before the signed transaction leaves the node. A record,
+ * unlike workflow static data, survives a crash in the middle of an execution and an n8n restart,
+ * and is shared by manual and production runs, and by the workers of a queue-mode n8n that use the
+ * same store: the entry is created exclusively, so of two processes signing one payout ID at once
+ * only one signature leaves the node; the other gets the first one's transaction back as a repeat.
+ * A sped-up payout's replacement is the next generation's record, created exclusively too; no record
+ * is ever rewritten.
  */
 export class PayoutLedger {
 	constructor(
 		private readonly node: INode,
-		readonly folder: SharedFolder,
-		/** The journal of what is signed and refused with the credential, in the same folder. */
+		readonly store: LedgerStore,
+		/** The journal of what is signed and refused with the credential, in the same store. */
 		readonly journal: PayoutJournal,
 	) {}
 
@@ -65,18 +66,18 @@ export class PayoutLedger {
 		return refusedItem(this.node, itemIndex, new Refusal('payoutId', message));
 	}
 
-	private async path(key: PayoutKey, generation: number, itemIndex: number): Promise<FolderFile> {
+	private recordName(key: PayoutKey, generation: number): string {
 		const name = `expand-payout-${key.chainId}-${key.from.toLowerCase()}-${id(key.payoutId).slice(2)}`;
-		return await this.folder.file(`${name}${generation ? `.${generation}` : ''}.json`, itemIndex);
+		return `${name}${generation ? `.${generation}` : ''}.json`;
 	}
 
 	private async read(
-		path: FolderFile,
+		name: string,
 		payoutId: string,
 		itemIndex: number,
 	): Promise<LedgerEntry | undefined> {
-		const entry = await this.folder.read<LedgerEntry>(
-			path,
+		const entry = await this.store.read<LedgerEntry>(
+			name,
 			itemIndex,
 			`the ledger file of payout ID "${payoutId}"`,
 			'payoutId',
@@ -85,7 +86,7 @@ export class PayoutLedger {
 		if (entry.payoutId !== payoutId || typeof entry.signed?.rawTransaction !== 'string') {
 			throw this.refusal(
 				itemIndex,
-				`the ledger file of payout ID "${payoutId}" holds another entry (${String(path)}); check it by hand`,
+				`the ledger file of payout ID "${payoutId}" holds another entry (${this.store.where(name)}); check it by hand`,
 			);
 		}
 		return entry;
@@ -95,11 +96,7 @@ export class PayoutLedger {
 	async history(key: PayoutKey, itemIndex: number): Promise<LedgerEntry[]> {
 		const entries: LedgerEntry[] = [];
 		for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
-			const entry = await this.read(
-				await this.path(key, generation, itemIndex),
-				key.payoutId,
-				itemIndex,
-			);
+			const entry = await this.read(this.recordName(key, generation), key.payoutId, itemIndex);
 			if (!entry) break;
 			entries.push(entry);
 		}
@@ -116,20 +113,20 @@ export class PayoutLedger {
 		itemIndex: number,
 		sign: () => Promise<{ entry: Omit<LedgerEntry, 'signedAt'>; discard?: () => Promise<void> }>,
 	): Promise<{ history: LedgerEntry[]; repeat: boolean }> {
-		const path = await this.path(key, 0, itemIndex);
-		return await serialized(String(path), async () => {
+		const name = this.recordName(key, 0);
+		return await serialized(`${this.store.described}\n${name}`, async () => {
 			const existing = await this.history(key, itemIndex);
 			if (existing.length) return { history: existing, repeat: true };
 			const { entry: signed, discard } = await sign();
 			const entry: LedgerEntry = { ...signed, signedAt: new Date().toISOString() };
-			if (await this.folder.create(path, entry, itemIndex))
+			if (await this.store.create(name, entry, itemIndex))
 				return { history: [entry], repeat: false };
 			await discard?.();
 			const winner = await this.history(key, itemIndex);
 			if (!winner.length)
 				throw this.refusal(
 					itemIndex,
-					`the ledger file of payout ID "${key.payoutId}" was created by another execution and then disappeared (${String(path)}); check the folder by hand`,
+					`the ledger file of payout ID "${key.payoutId}" was created by another execution and then disappeared (${this.store.where(name)}); check ${this.store.place} by hand`,
 				);
 			return { history: winner, repeat: true };
 		});
@@ -150,9 +147,8 @@ export class PayoutLedger {
 				itemIndex,
 				`payout ID "${key.payoutId}" was replaced ${MAX_GENERATIONS - 1} times already; check it by hand`,
 			);
-		const path = await this.path(key, history.length, itemIndex);
 		const entry: LedgerEntry = { ...replacement, signedAt: new Date().toISOString() };
-		if (await this.folder.create(path, entry, itemIndex))
+		if (await this.store.create(this.recordName(key, history.length), entry, itemIndex))
 			return { history: [...history, entry], recorded: true };
 		return { history: await this.history(key, itemIndex), recorded: false };
 	}

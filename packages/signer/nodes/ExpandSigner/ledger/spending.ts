@@ -3,7 +3,7 @@ import type { INode } from 'n8n-workflow';
 import { formatUnits } from '../core';
 import { budgetClock } from './clock';
 import { type Buckets, CounterLog } from './counterLog';
-import type { SharedFolder } from './sharedFolder';
+import type { LedgerStore } from './store';
 import { amountText, movedPerAsset, movedWords } from '../policy/check';
 import {
 	type AssetLimit,
@@ -111,9 +111,9 @@ function periodRefusal(
 }
 
 /**
- * Without a Payout Ledger Folder, Max Per Execution is counted in this process's memory, by execution
- * and credential: an execution resumed after a restart or on another worker counts from zero (the
- * credential Test says so). The newest executions are kept.
+ * Without a payout ledger (folder or PostgreSQL), Max Per Execution is counted in this process's
+ * memory, by execution and credential: an execution resumed after a restart or on another worker
+ * counts from zero (the credential Test says so). The newest executions are kept.
  */
 const memoryTotals = new Map<string, Map<string, bigint>>();
 
@@ -172,8 +172,8 @@ function lessIn(totals: Buckets, bucket: string, amount: bigint): Buckets {
 }
 
 /**
- * With the Payout Ledger Folder, every total is a CounterLog there (ledger/counterLog.ts), so every
- * execution, process and restart counts against the same totals: the execution's (by credential,
+ * With a payout ledger (folder or PostgreSQL), every total is a CounterLog there (counterLog.ts), so
+ * every execution, process and restart counts against the same totals: the execution's (by credential,
  * execution, chain and asset; every Signer node of the execution and wherever it resumes) and the
  * credential's per UTC day (by credential, chain and asset: one entry holds the totals of the last
  * 31 days, so the day and the 30-day window are decided on one read and one exclusive create).
@@ -181,13 +181,13 @@ function lessIn(totals: Buckets, bucket: string, amount: bigint): Buckets {
 export class FolderCounter implements SpendingCounter {
 	constructor(
 		private readonly node: INode,
-		private readonly folder: SharedFolder,
+		private readonly store: LedgerStore,
 		private readonly policy: SpendingPolicy,
 		private readonly spender: Spender,
 	) {}
 
 	private log(key: string[], rule: string): CounterLog {
-		return new CounterLog(this.node, this.folder, key, rule, this.spender.executionId);
+		return new CounterLog(this.node, this.store, key, rule, this.spender.executionId);
 	}
 
 	/** Appends `amount` to a log's bucket unless `refusal` (on its totals) says no; gives it back on release. */

@@ -6,6 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import { rpcUrlsOf } from '../actions/session';
+import { errorWords, LEDGER_SCHEMA_VERSION, probeLedger } from '../ledger/postgres/connection';
+import { ledgerSettingsOf, ledgerWords } from '../policy/ledgerSettings';
 import { evmKeyring } from '../families/evm/accounts';
 import { EVM_POLICY_FORMAT } from '../families/evm/policyFormat';
 import { SigningKeyError } from '../policy/vocabulary';
@@ -31,26 +33,55 @@ export async function expandSignerKeyTest(
 			{ length: hasIndex ? SHOWN_ACCOUNTS : 1 },
 			(_, index) => `#${index} ${keyring.account(index).address}`,
 		);
-		return validKey(accounts, hasIndex, readPolicy(data, EVM_POLICY_FORMAT), data);
+		return await validKey(accounts, hasIndex, readPolicy(data, EVM_POLICY_FORMAT), data);
 	} catch (error) {
 		return keyError(error);
 	}
 }
 
-function validKey(
+/**
+ * Where payout IDs are kept, in words; a PostgreSQL store is connected to once (its tables are not
+ * created by the Test), and one that cannot be reached fails the Test.
+ */
+async function ledgerText(
+	data: ICredentialDataDecryptedObject,
+): Promise<string | INodeCredentialTestResult> {
+	const settings = ledgerSettingsOf(data);
+	if (!settings) return 'off (no ledger folder)';
+	if (settings.store === 'folder') return `kept in ${settings.folder}`;
+	let version: number;
+	try {
+		version = await probeLedger(settings.postgres);
+	} catch (error) {
+		return {
+			status: 'Error',
+			message: `${ledgerWords(settings)} cannot be reached (${errorWords(error, settings.postgres)}); nothing is signed with it until it can`,
+		};
+	}
+	const tables =
+		version === 0
+			? 'its tables are created on first use'
+			: version > LEDGER_SCHEMA_VERSION
+				? `its tables are at version ${version}, newer than this package's ${LEDGER_SCHEMA_VERSION}: update the package`
+				: `its tables at version ${version}`;
+	return `kept in ${ledgerWords(settings)}: connected, ${tables}`;
+}
+
+async function validKey(
 	accounts: string[],
 	more: boolean,
 	policy: SpendingPolicy,
 	data: ICredentialDataDecryptedObject,
-): INodeCredentialTestResult {
-	const ledger = String(data.payoutLedgerFolder ?? '').trim();
+): Promise<INodeCredentialTestResult> {
+	const ledger = await ledgerText(data);
+	if (typeof ledger !== 'string') return ledger;
 	const pinned = [...(rpcUrlsOf(data).pinned?.keys() ?? [])];
 	const rpc = pinned.length
 		? ` RPC nodes: pinned for chain ${pinned.join(', ')}; other chains use the API's (never an internal address unless the API is on one).`
 		: '';
 	return {
 		status: 'OK',
-		message: `Valid key. Accounts: ${accounts.join(', ')}${more ? ', …' : ''}. ${describePolicy(policy)} Payout IDs: ${ledger ? `kept in ${ledger}` : 'off (no ledger folder)'}.${rpc}`,
+		message: `Valid key. Accounts: ${accounts.join(', ')}${more ? ', …' : ''}. ${describePolicy(policy)} Payout IDs: ${ledger}.${rpc}`,
 	};
 }
 
@@ -74,7 +105,12 @@ export async function expandSolanaKeyTest(
 		);
 		// A key pair whose halves do not belong together is refused at signing by @solana/kit; signing a test message shows it now.
 		await signSolanaMessage(keyring.account(0), new Uint8Array([0]));
-		return validKey(accounts, keyring.fromMnemonic, readPolicy(data, SOLANA_POLICY_FORMAT), data);
+		return await validKey(
+			accounts,
+			keyring.fromMnemonic,
+			readPolicy(data, SOLANA_POLICY_FORMAT),
+			data,
+		);
 	} catch (error) {
 		return keyError(error);
 	}

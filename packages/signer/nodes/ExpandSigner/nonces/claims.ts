@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { Refusal, refusedItem } from '../policy/refusal';
-import type { FolderFile, SharedFolder } from '../ledger/sharedFolder';
+import type { LedgerStore } from '../ledger/store';
 
 /** What a claim file holds: who took the nonce, when, and (once signed) the transaction that uses it. */
 interface ClaimRecord {
@@ -21,7 +21,8 @@ interface ClaimRecord {
 
 /** A claim as a reader finds it: its record, or `unreadable` text (empty, garbage), and the state files beside it. */
 interface FoundClaim {
-	path: FolderFile;
+	/** Where the claim is (ledger/store.ts `where`). */
+	where: string;
 	record?: ClaimRecord;
 	unreadable?: string;
 	transactionHash?: string;
@@ -29,7 +30,7 @@ interface FoundClaim {
 }
 
 /**
- * When this process first saw each claim it cannot date (unreadable, or dated in the future), by path
+ * When this process first saw each claim it cannot date (unreadable, or dated in the future), by place
  * and content. n8n's file helpers expose no file time, so the reader's own clock is the time a
  * claim's writer cannot forge: such a claim is stale one lease after it was first seen here.
  */
@@ -61,7 +62,7 @@ const MAX_GENERATIONS = 64;
 
 /**
  * Nonce claims across executions and processes: before an automatic nonce N of a wallet is signed,
- * the file `expand-nonce-<chain>-<address>-<N>.json` is created exclusively in the shared folder.
+ * the record `expand-nonce-<chain>-<address>-<N>.json` is created exclusively in the ledger store.
  * Whoever creates it holds N. Another execution that wants N then:
  * - moves to the chain's pending count when that has passed N (the holder's transaction was sent);
  * - is refused while the claim is younger than the lease (the holder may still send it): taking
@@ -77,7 +78,7 @@ const MAX_GENERATIONS = 64;
 export class NonceClaims {
 	constructor(
 		private readonly node: INode,
-		private readonly folder: SharedFolder,
+		private readonly store: LedgerStore,
 		private readonly holder: ClaimHolder,
 		private readonly leaseSeconds: number,
 	) {}
@@ -128,21 +129,17 @@ export class NonceClaims {
 		};
 		let generation = 0;
 		while (generation < MAX_GENERATIONS) {
-			const path = await this.folder.file(
-				this.fileName(chainId, address, nonce, generation),
-				itemIndex,
-			);
-			if (await this.folder.create(path, record, itemIndex)) return this.handle(path, record);
+			const name = this.fileName(chainId, address, nonce, generation);
+			if (await this.store.create(name, record, itemIndex)) return this.handle(name, record);
 			// The newest generation is the current holder.
 			let current = generation;
-			let holder = await this.readClaim(path, itemIndex);
+			let holder = await this.readClaim(name, itemIndex);
 			for (;;) {
 				if (current + 1 >= MAX_GENERATIONS) break;
-				const next = await this.folder.file(
+				const newer = await this.readClaim(
 					this.fileName(chainId, address, nonce, current + 1),
 					itemIndex,
 				);
-				const newer = await this.readClaim(next, itemIndex);
 				if (!newer) break;
 				current += 1;
 				holder = newer;
@@ -155,7 +152,7 @@ export class NonceClaims {
 				if (!(ageSeconds >= this.leaseSeconds)) {
 					const who = holder.record
 						? `execution ${holder.record.executionId} of workflow ${holder.record.workflowId}, since ${holder.record.claimedAt}`
-						: `its claim file ${String(holder.path)} cannot be read`;
+						: `its claim file ${holder.where} cannot be read`;
 					this.refuse(
 						itemIndex,
 						`nonce ${nonce} of ${address} on chain ${chainId} is held by another execution (${who}) whose transaction is not on the chain yet; run again once it is sent, or after the nonce lease of ${this.leaseSeconds} s if it never is`,
@@ -166,33 +163,32 @@ export class NonceClaims {
 		}
 		return this.refuse(
 			itemIndex,
-			`nonce ${nonce} of ${address} on chain ${chainId} was taken over ${MAX_GENERATIONS} times; check the claim files in ${this.folder.folder} by hand`,
+			`nonce ${nonce} of ${address} on chain ${chainId} was taken over ${MAX_GENERATIONS} times; check the claim files in ${this.store.described} by hand`,
 		);
 	}
 
-	/** The file beside a claim that records its transaction (`signed`) or its release (`released`). */
-	private async stateFile(claim: FolderFile, state: string, itemIndex: number) {
-		const name = String(claim).replace(/^.*[\\/]/, '');
-		return await this.folder.file(name.replace(/\.json$/, `.${state}.json`), itemIndex);
+	/** The record beside a claim that records its transaction (`signed`) or its release (`released`). */
+	private stateRecord(claim: string, state: string): string {
+		return claim.replace(/\.json$/, `.${state}.json`);
 	}
 
-	private async readClaim(path: FolderFile, itemIndex: number): Promise<FoundClaim | undefined> {
-		const read = async (file: FolderFile) =>
-			await this.folder.readJson<ClaimRecord>(
-				file,
+	private async readClaim(name: string, itemIndex: number): Promise<FoundClaim | undefined> {
+		const read = async (record: string) =>
+			await this.store.readJson<ClaimRecord>(
+				record,
 				itemIndex,
 				'the nonce claim file',
 				'nonceClaim',
 			);
-		const claim = await read(path);
+		const claim = await read(name);
 		if (claim.value === undefined && claim.unreadable === undefined) return undefined;
 		const record =
 			typeof claim.value === 'object' && claim.value !== null ? claim.value : undefined;
-		const signed = await read(await this.stateFile(path, 'signed', itemIndex));
-		const released = await read(await this.stateFile(path, 'released', itemIndex));
+		const signed = await read(this.stateRecord(name, 'signed'));
+		const released = await read(this.stateRecord(name, 'released'));
 		const hash = signed.value?.transactionHash ?? record?.transactionHash;
 		return {
-			path,
+			where: this.store.where(name),
 			record,
 			unreadable: record ? undefined : (claim.unreadable ?? JSON.stringify(claim.value)),
 			transactionHash: typeof hash === 'string' ? hash : undefined,
@@ -204,23 +200,15 @@ export class NonceClaims {
 		};
 	}
 
-	private handle(path: FolderFile, record: ClaimRecord): HeldNonce {
+	private handle(name: string, record: ClaimRecord): HeldNonce {
 		const { itemIndex } = record;
 		return {
 			nonce: BigInt(record.nonce),
 			signed: async (transactionHash) => {
-				await this.folder.create(
-					await this.stateFile(path, 'signed', itemIndex),
-					{ transactionHash },
-					itemIndex,
-				);
+				await this.store.create(this.stateRecord(name, 'signed'), { transactionHash }, itemIndex);
 			},
 			release: async () => {
-				await this.folder.create(
-					await this.stateFile(path, 'released', itemIndex),
-					{ released: true },
-					itemIndex,
-				);
+				await this.store.create(this.stateRecord(name, 'released'), { released: true }, itemIndex);
 			},
 		};
 	}
@@ -234,7 +222,7 @@ function claimedAt(claim: FoundClaim): number {
 	const stated = Date.parse(String(claim.record?.claimedAt ?? ''));
 	const now = Date.now();
 	if (claim.record && Number.isFinite(stated) && stated <= now) return stated;
-	const key = `${String(claim.path)}\n${claim.unreadable ?? JSON.stringify(claim.record)}`;
+	const key = `${claim.where}\n${claim.unreadable ?? JSON.stringify(claim.record)}`;
 	const seen = firstSeen.get(key);
 	if (seen !== undefined) return seen;
 	firstSeen.set(key, now);

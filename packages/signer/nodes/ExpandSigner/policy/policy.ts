@@ -2,6 +2,8 @@ import { getAddress } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { formatUnits, toSmallestUnit } from '../core';
+import { ledgerSettingsOf } from './ledgerSettings';
+import { PolicyError } from './vocabulary';
 
 /**
  * The spending policy of a signing credential. Every field is optional; the fee ceilings have
@@ -25,11 +27,11 @@ export interface SpendingPolicy {
 	requireIntent: RequireIntent;
 	perTransaction: AssetLimit[];
 	perExecution: AssetLimit[];
-	/** Per UTC day, and over the 30 UTC days up to and including today; counted in the Payout Ledger Folder. */
+	/** Per UTC day, and over the 30 UTC days up to and including today; counted in the payout ledger. */
 	perDay: AssetLimit[];
 	per30Days: AssetLimit[];
-	/** Whether the totals are counted in the Payout Ledger Folder (else Max Per Execution in this process's memory). */
-	countedInFolder: boolean;
+	/** Where the totals are counted, in words ("the Payout Ledger Folder"); undefined: Max Per Execution in this process's memory. */
+	countedIn?: string;
 	maxFeePerGas: bigint;
 	maxGasLimit: bigint;
 	/** Per transaction, in the native asset's smallest unit. */
@@ -80,11 +82,10 @@ export const DEFAULT_MAX_TOTAL_FEE = '1';
 
 const GWEI_DECIMALS = 9;
 
-/** Without a Payout Ledger Folder, the per-execution totals of this many of the newest executions are kept in memory. */
+/** Without a payout ledger, the per-execution totals of this many of the newest executions are kept in memory. */
 export const EXECUTIONS_IN_MEMORY = 10_000;
 
-/** A policy field that cannot be read; the message names the field and the line. */
-export class PolicyError extends Error {}
+export { PolicyError };
 
 function list(text: unknown): string[] {
 	return String(text ?? '')
@@ -160,12 +161,17 @@ export function readPolicy(
 		throw new PolicyError(
 			`The policy field "requireIntent" must be one of ${REQUIRE_INTENT.join(', ')}; got "${requireIntent}"`,
 		);
-	const countedInFolder = String(credentials.payoutLedgerFolder ?? '').trim() !== '';
+	const ledger = ledgerSettingsOf(credentials);
+	const countedIn = ledger
+		? ledger.store === 'folder'
+			? 'the Payout Ledger Folder'
+			: 'the PostgreSQL payout ledger'
+		: undefined;
 	const perDay = limitsOf('maxPerDay', credentials.maxPerDay, format);
 	const per30Days = limitsOf('maxPer30Days', credentials.maxPer30Days, format);
-	if ((perDay.length || per30Days.length) && !countedInFolder)
+	if ((perDay.length || per30Days.length) && !countedIn)
 		throw new PolicyError(
-			`The policy fields "maxPerDay" and "maxPer30Days" need the Payout Ledger Folder, where the spending of every execution and process is counted; without it they cannot be counted, so nothing is signed. Set the folder or clear ${perDay.length ? '"maxPerDay"' : '"maxPer30Days"'}`,
+			`The policy fields "maxPerDay" and "maxPer30Days" need a payout ledger (folder or PostgreSQL), where the spending of every execution and process is counted; without it they cannot be counted, so nothing is signed. Set the Payout Ledger Folder or the PostgreSQL Ledger Store, or clear ${perDay.length ? '"maxPerDay"' : '"maxPer30Days"'}`,
 		);
 	return {
 		chainIds: new Set(chainIds),
@@ -178,7 +184,7 @@ export function readPolicy(
 		perExecution: limitsOf('maxPerExecution', credentials.maxPerExecution, format),
 		perDay,
 		per30Days,
-		countedInFolder,
+		countedIn,
 		maxFeePerGas: amountOf(
 			'maxFeePerGasGwei',
 			text('maxFeePerGasGwei', DEFAULT_MAX_FEE_PER_GAS_GWEI),
@@ -273,7 +279,7 @@ export function describePolicy(policy: SpendingPolicy): string {
 			? `per transaction at most ${policy.perTransaction.map(limitText).join('; ')}`
 			: 'no per-transaction amount limit',
 		policy.perExecution.length
-			? `per execution at most ${policy.perExecution.map(limitText).join('; ')} (${policy.countedInFolder ? 'counted in the Payout Ledger Folder over every Signer node of the execution with this credential, wherever it resumes' : `counted in this n8n process's memory only, with no Payout Ledger Folder: an execution resumed after a restart or on another worker, or after ${EXECUTIONS_IN_MEMORY} later executions in this process, counts from zero`})`
+			? `per execution at most ${policy.perExecution.map(limitText).join('; ')} (${policy.countedIn ? `counted in ${policy.countedIn} over every Signer node of the execution with this credential, wherever it resumes` : `counted in this n8n process's memory only, with no payout ledger: an execution resumed after a restart or on another worker, or after ${EXECUTIONS_IN_MEMORY} later executions in this process, counts from zero`})`
 			: 'no per-execution total',
 		...(policy.perDay.length
 			? [
@@ -287,7 +293,7 @@ export function describePolicy(policy: SpendingPolicy): string {
 			: []),
 		...(policy.perDay.length || policy.per30Days.length
 			? [
-					'these budgets are counted in the Payout Ledger Folder over every execution and process using it, per chain, from just before signing, and given back when a signature does not leave the node',
+					`these budgets are counted in ${policy.countedIn} over every execution and process using it, per chain, from just before signing, and given back when a signature does not leave the node`,
 				]
 			: []),
 		...(policy.format.gasRules

@@ -5,6 +5,9 @@ import type { IDataObject } from 'n8n-workflow';
 /** Thrown for a key that cannot be loaded; its message never contains the key or phrase. */
 export class SigningKeyError extends Error {}
 
+/** A policy field (or another field of the signing credential) that cannot be read; the message names the field and the line. */
+export class PolicyError extends Error {}
+
 /**
  * The accounts of one credential, loaded once per execution: a mnemonic derives one per index
  * (the seed is computed once), a single private key has only index 0.

@@ -1,0 +1,92 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { PolicyError } from './vocabulary';
+
+/** How the ledger's PostgreSQL connection is encrypted: none, encrypted without a certificate check, or checked against the host name. */
+export const POSTGRES_SSL_MODES = ['disable', 'require', 'verify-full'] as const;
+export type PostgresSsl = (typeof POSTGRES_SSL_MODES)[number];
+
+/** The credential's PostgreSQL ledger: where it connects, as whom, and the schema of its tables. */
+export interface PostgresSettings {
+	host: string;
+	port: number;
+	database: string;
+	user: string;
+	password: string;
+	ssl: PostgresSsl;
+	schema: string;
+}
+
+/** Where the credential keeps its payout ledger (credential field Ledger Store). */
+export type LedgerSettings =
+	{ store: 'folder'; folder: string } | { store: 'postgres'; postgres: PostgresSettings };
+
+/** PostgreSQL's unquoted identifiers (63 bytes at most); the schema name is quoted anyway. */
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** The database in words, for messages and the credential Test: never the password. */
+export function postgresWords(settings: PostgresSettings): string {
+	return `PostgreSQL ${settings.user}@${settings.host}:${settings.port}/${settings.database}, schema ${settings.schema}`;
+}
+
+/** The ledger store in words: the Payout Ledger Folder's path, or the database. */
+export function ledgerWords(settings: LedgerSettings): string {
+	return settings.store === 'folder'
+		? `the Payout Ledger Folder "${settings.folder.replace(/[\\/]+$/, '')}"`
+		: `the payout ledger (${postgresWords(settings.postgres)})`;
+}
+
+/**
+ * The credential's ledger store, undefined when it has none (Folder with no folder set). A
+ * PostgreSQL store whose fields cannot be used is an error naming the field, never a ledger-less run.
+ */
+export function ledgerSettingsOf(
+	credentials: ICredentialDataDecryptedObject,
+): LedgerSettings | undefined {
+	const store = String(credentials.ledgerStore ?? '').trim() || 'folder';
+	if (store === 'folder') {
+		const folder = String(credentials.payoutLedgerFolder ?? '').trim();
+		return folder ? { store, folder } : undefined;
+	}
+	if (store !== 'postgres')
+		throw new PolicyError(
+			`The credential field "ledgerStore" must be folder or postgres; got "${store}"`,
+		);
+	const text = (field: string, fallback = '') =>
+		String(credentials[field] ?? '').trim() || fallback;
+	const required = (field: string) => {
+		const value = text(field);
+		if (!value)
+			throw new PolicyError(
+				`The credential field "${field}" is needed for the PostgreSQL ledger store; it is empty`,
+			);
+		return value;
+	};
+	const port = Number(credentials.ledgerPort ?? 5432);
+	if (!Number.isInteger(port) || port < 1 || port > 65535)
+		throw new PolicyError(
+			`The credential field "ledgerPort" must be a port number from 1 to 65535; got "${String(credentials.ledgerPort)}"`,
+		);
+	const ssl = text('ledgerSsl', 'verify-full') as PostgresSsl;
+	if (!POSTGRES_SSL_MODES.includes(ssl))
+		throw new PolicyError(
+			`The credential field "ledgerSsl" must be one of ${POSTGRES_SSL_MODES.join(', ')}; got "${ssl}"`,
+		);
+	const schema = text('ledgerSchema', 'public');
+	if (!SCHEMA_NAME.test(schema))
+		throw new PolicyError(
+			`The credential field "ledgerSchema" must be a schema name of letters, digits and underscores (not starting with a digit); got "${schema}"`,
+		);
+	return {
+		store,
+		postgres: {
+			host: required('ledgerHost'),
+			port,
+			database: required('ledgerDatabase'),
+			user: required('ledgerUser'),
+			password: String(credentials.ledgerPassword ?? ''),
+			ssl,
+			schema,
+		},
+	};
+}
