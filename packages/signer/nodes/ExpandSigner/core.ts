@@ -27,4 +27,4 @@ export {
 	type SafeInfo,
 	type SafeMultisigTransaction,
 	type SafeProposal,
-} from '../../../../nodes/shared/safe';
+} from '../../../../nodes/shared/safe/index';
