@@ -16,3 +16,15 @@ export {
 	rpcUrlCache,
 } from '../../../../nodes/shared/chain/chainClient';
 export { asNodeError, errorItem, itemError } from '../../../../nodes/shared/errors';
+export {
+	getMultisigTransaction,
+	getSafeInfo,
+	listMultisigTransactions,
+	proposeMultisigTransaction,
+	readSafeCredentials,
+	SAFE_API_CREDENTIAL,
+	type SafeApiCredentials,
+	type SafeInfo,
+	type SafeMultisigTransaction,
+	type SafeProposal,
+} from '../../../../nodes/shared/safe/index';

@@ -10,6 +10,8 @@ import { ledgerOf, nonceClaimsOf, rpcUrlsOf, spendingOf } from '../session';
 import * as getAddress from '../getAddress.operation';
 import type { SignerFamily } from '../signerFamily';
 import * as deployContract from './deployContract.operation';
+import * as getSafeProposal from './getSafeProposal.operation';
+import * as proposeToSafe from './proposeToSafe.operation';
 import type { EvmSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
@@ -34,6 +36,8 @@ export const evm: SignerFamily<EvmSession> = {
 		deployContract,
 		signTypedData,
 		speedUpPayout,
+		proposeToSafe,
+		getSafeProposal,
 	],
 	defaultOperation: 'signTransaction',
 	async openSession(this: IExecuteFunctions): Promise<EvmSession> {
