@@ -12,10 +12,13 @@ import type { N8nInstance } from './n8n';
 import {
 	EXPAND_CREDENTIAL,
 	PAYOUT_WALLET_INDEX,
+	SAFE_API_CREDENTIAL,
+	SAFE_DELEGATE_CREDENTIAL,
 	SIGNER_CREDENTIAL,
 	SOLANA_CREDENTIAL,
 	SOLANA_PAYOUT_WALLET_INDEX,
 	evmLedgerFolder,
+	safeLedgerFolder,
 	solanaLedgerFolder,
 } from './prepare';
 import { ROOT } from './paths';
@@ -67,6 +70,9 @@ Credentials (imported, encrypted by n8n):
   "${EXPAND_CREDENTIAL.name}"   API ${devnet.baseUrl}, historical ${devnet.historicalUrl}, stream ${devnet.streamUrl}, key ${devnet.apiKey}
   "${SIGNER_CREDENTIAL.name}"   private key of EVM wallet ${PAYOUT_WALLET_INDEX} ${chain.wallets[PAYOUT_WALLET_INDEX].address}, no policy limits,
       payout ledger ${relative(evmLedgerFolder(n8n))}
+  "${SAFE_API_CREDENTIAL.name}"   Safe Transaction Service stand-in ${devnet.safe.serviceUrl}
+  "${SAFE_DELEGATE_CREDENTIAL.name}"   delegate ${devnet.safe.delegate.address} of the 2-of-3 Safe ${devnet.safe.address}
+      on ${devnet.safe.chainId} (owners: wallets 5, 6, 7); it proposes, it cannot execute; payout ledger ${relative(safeLedgerFolder(n8n))}
   "${SOLANA_CREDENTIAL.name}"   Solana wallet ${SOLANA_PAYOUT_WALLET_INDEX} ${solana.wallets[SOLANA_PAYOUT_WALLET_INDEX].address}, chain ${solana.chainId} only,
       payout ledger ${relative(solanaLedgerFolder(n8n))}
 
@@ -88,8 +94,9 @@ ${chain.wallets.map((wallet, index) => `  ${String(index).padStart(2)}  ${wallet
 Funded Solana wallets (100 SOL; wallets 0-3 with 10,000 USDC):
 ${solana.wallets.map((wallet) => `  ${wallet.index}  ${wallet.address}${wallet.index === SOLANA_PAYOUT_WALLET_INDEX ? `  the key of "${SOLANA_CREDENTIAL.name}"` : ''}`).join('\n')}
 
-Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert
-  and the large-transfer watch.
+Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert,
+  the large-transfer watch and the payout via Safe's write-back. Execute a Safe proposal (two owners confirm, the first executes):
+  npm run devnet -- safe-execute <safeTxHash> --devnet-url ${devnet.baseUrl}
 Files: the devnet variants write to ${relative(n8n.outputDir)}
 
 n8n execute beside the editor (it starts its own task broker: give it a free port, not the editor's ${n8n.port + 1}):

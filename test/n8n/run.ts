@@ -33,6 +33,12 @@ import { INSTALL_BY_HAND, installByHand } from './install';
 import { exactlyOncePayout, PAYOUT_ONCE } from './payoutOnce';
 import { payoutRunAgain, payoutRunApproved, payoutRunRejected } from './payoutRun';
 import { credentialTest, nodeAndCredentialTypes } from './registered';
+import {
+	SAFE_DONE_ID,
+	safePayoutAgain,
+	safePayoutExecuted,
+	safePayoutProposed,
+} from './safePayout';
 import type { Check, Session } from './session';
 import { startSink } from './sink';
 import {
@@ -99,6 +105,18 @@ const startedChecks = (webSocket: boolean): Check[] => [
 		name: 'stablecoin payout run, approved again: nobody paid twice (payout IDs)',
 		run: payoutRunAgain,
 	},
+	{
+		name: 'payout run via Safe: 4 rows proposed by the delegate key, nothing moves',
+		run: safePayoutProposed,
+	},
+	{
+		name: 'payout run via Safe: two owners confirm and execute; balances move exactly and the Safe Transaction Executed trigger writes each execution hash back once',
+		run: safePayoutExecuted,
+	},
+	{
+		name: 'payout run via Safe, run again: nothing new proposed (same safeTxHashes, the stand-in holds no more)',
+		run: safePayoutAgain,
+	},
 	webSocket
 		? {
 				name: 'price alert (active): mined blocks start executions with the DEX price of WETH',
@@ -139,6 +157,8 @@ const WORKFLOWS = [
 	'usdc-received-slack.devnet.json',
 	'stablecoin-payout-run.devnet.json',
 	'month-end-valuation.devnet.json',
+	'safe-payout-run.devnet.json',
+	'safe-payout-executed.devnet.json',
 	BLOCK_LOG,
 	TRANSFER_LOG,
 	PAYOUT_ONCE,
@@ -147,6 +167,7 @@ const PUBLISHED = [
 	EXAMPLE_IDS.priceAlertDevnet,
 	EXAMPLE_IDS.transferWatchDevnet,
 	USDC_EXAMPLE_ID,
+	SAFE_DONE_ID,
 	BLOCK_LOG_ID,
 	TRANSFER_LOG_ID,
 ];
