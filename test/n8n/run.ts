@@ -110,7 +110,7 @@ const startedChecks = (webSocket: boolean): Check[] => [
 		run: safePayoutProposed,
 	},
 	{
-		name: 'payout run via Safe: two owners confirm and execute; balances move exactly and the Safe Transaction Executed trigger writes each execution hash back once',
+		name: 'payout run via Safe: two owners confirm and execute (two of the four while n8n is stopped); balances move exactly and the Safe Transaction Executed trigger writes each execution hash back once',
 		run: safePayoutExecuted,
 	},
 	{

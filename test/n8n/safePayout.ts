@@ -2,8 +2,8 @@
  * The payout run via Safe (examples/safe-payout-run.devnet.json) and its write-back workflow
  * (examples/safe-payout-executed.devnet.json, active) in the running n8n, against the devnet's
  * 2-of-3 Safe and its Transaction Service stand-in: the run proposes and nothing moves; two owners
- * confirm and execute (the devnet's confirmAndExecute); the balances move exactly and the trigger
- * writes each execution back once; a rerun proposes nothing new. Called by run.ts in this order.
+ * confirm and execute (the devnet's confirmAndExecute), two of the four while n8n is stopped; the
+ * balances move exactly and the trigger writes each execution back once; a rerun proposes nothing new. Called by run.ts in this order.
  */
 import { readFileSync, rmSync } from 'node:fs';
 
@@ -128,13 +128,24 @@ export async function safePayoutExecuted(session: Session): Promise<string> {
 	const { devnet } = session;
 	const chain = devnet.chains.find((entry) => entry.chainId === devnet.safe.chainId)!;
 	const before = await holdings(session);
+	const file = session.out(EXECUTED_FILE);
 	const executions: Record<string, string> = {};
-	for (const row of proposed.rows) {
-		const executed = await devnet.safe.confirmAndExecute(row.safeTxHash, {
-			owners: devnet.safe.owners.slice(0, 2),
-		});
-		executions[row.safeTxHash.toLowerCase()] = executed.transactionHash.toLowerCase();
-	}
+	const execute = async (rows: RunResult['rows']) => {
+		for (const row of rows) {
+			const executed = await devnet.safe.confirmAndExecute(row.safeTxHash, {
+				owners: devnet.safe.owners.slice(0, 2),
+			});
+			executions[row.safeTxHash.toLowerCase()] = executed.transactionHash.toLowerCase();
+		}
+	};
+	// Two executed while n8n runs, then n8n stops and the other two are executed while it is down.
+	await execute(proposed.rows.slice(0, 2));
+	await until(
+		`two executions in ${EXECUTED_FILE}`,
+		() => jsonLines<ExecutedLine>(file).length >= 2,
+		60_000,
+	);
+	await session.restart(() => execute(proposed!.rows.slice(2)));
 	const expected = { ...before };
 	let total = 0n;
 	for (const row of ROWS) {
@@ -150,7 +161,6 @@ export async function safePayoutExecuted(session: Session): Promise<string> {
 		'every recipient received exactly its amount, the Safe paid the total',
 	);
 
-	const file = session.out(EXECUTED_FILE);
 	await until(
 		`four executions in ${EXECUTED_FILE}`,
 		() => jsonLines<ExecutedLine>(file).length >= ROWS.length,
@@ -180,7 +190,7 @@ export async function safePayoutExecuted(session: Session): Promise<string> {
 			`execution ${line.transactionHash} mined in the block written back`,
 		);
 	}
-	return `${ROWS.length} executions by two owners; balances moved exactly; written back once each`;
+	return `${ROWS.length} executions by two owners (2 of them while n8n was down); balances moved exactly; written back once each`;
 }
 
 export async function safePayoutAgain(session: Session): Promise<string> {

@@ -18,9 +18,9 @@ import {
 } from './safeContract';
 
 /** Executed transactions one poll emits at most; a longer backlog continues on the next poll. */
-export const MAX_EXECUTIONS_PER_POLL = 100;
+const MAX_EXECUTIONS_PER_POLL = 100;
 /** Transactions asked of the Safe API per page (the hosted service gives up to 100 by default). */
-export const PAGE_LIMIT = 100;
+const PAGE_LIMIT = 100;
 
 export interface SafeSettings {
 	chainId: string;
