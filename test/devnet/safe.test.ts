@@ -1,8 +1,24 @@
 /** The devnet's Safe 1.4.1 and its Safe Transaction Service stand-in, against the real chain. */
-import { Contract, Interface, JsonRpcProvider, Wallet, ZeroAddress, concat } from 'ethers';
+import {
+	Contract,
+	Interface,
+	JsonRpcProvider,
+	Wallet,
+	ZeroAddress,
+	concat,
+	keccak256,
+} from 'ethers';
+
+import {
+	getCompatibilityFallbackHandlerDeployments,
+	getMultiSendCallOnlyDeployments,
+	getMultiSendDeployments,
+	getProxyFactoryDeployments,
+	getSafeL2SingletonDeployments,
+} from '@safe-global/safe-deployments';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { SAFE_INTERFACE } from '../../devnet/safe/artifacts';
+import { SAFE_INTERFACE, safeArtifact } from '../../devnet/safe/artifacts';
 import { signDelegate } from '../../devnet/safe/service/delegates';
 import { type SafeTx, safeTxHash, signSafeTx, sortedSignatures } from '../../devnet/safe/safeTx';
 
@@ -76,11 +92,39 @@ async function propose(
 	return { ...answer, hash };
 }
 
-test('Safe 1.4.1 is deployed on chain 31337 and the 2-of-3 Safe reads back from chain and service alike', async () => {
-	for (const address of Object.values(safe.contracts))
-		expect(
-			(await devnet.rpc<string>(safe.chainId, 'eth_getCode', [address, 'latest'])).length,
-		).toBeGreaterThan(2);
+test('the deployed contracts are the official Safe 1.4.1: the ABIs and runtime code hashes Safe publishes for its canonical deployments', async () => {
+	const release = { version: '1.4.1' };
+	const expected = [
+		['SafeL2', safe.contracts.singleton, getSafeL2SingletonDeployments(release)],
+		['SafeProxyFactory', safe.contracts.proxyFactory, getProxyFactoryDeployments(release)],
+		[
+			'CompatibilityFallbackHandler',
+			safe.contracts.fallbackHandler,
+			getCompatibilityFallbackHandlerDeployments(release),
+		],
+		['MultiSend', safe.contracts.multiSend, getMultiSendDeployments(release)],
+		[
+			'MultiSendCallOnly',
+			safe.contracts.multiSendCallOnly,
+			getMultiSendCallOnlyDeployments(release),
+		],
+	] as const;
+	for (const [name, address, deployment] of expected) {
+		expect(deployment?.version).toBe('1.4.1');
+		expect(safeArtifact(name).abi).toEqual(deployment?.abi);
+		const { address: canonical, codeHash } = deployment?.deployments.canonical as {
+			address: string;
+			codeHash: string;
+		};
+		// MultiSend keeps its own address in its code (an immutable): compared as if deployed at the canonical one.
+		const code = (await devnet.rpc<string>(safe.chainId, 'eth_getCode', [address, 'latest']))
+			.split(address.slice(2).toLowerCase())
+			.join(canonical.slice(2).toLowerCase());
+		expect([name, keccak256(code)]).toEqual([name, codeHash]);
+	}
+});
+
+test('the 2-of-3 Safe reads back from chain and service alike', async () => {
 	const owners = SAFE_INTERFACE.decodeFunctionResult(
 		'getOwners',
 		await call(safe.address, SAFE_INTERFACE.encodeFunctionData('getOwners')),
