@@ -1,4 +1,8 @@
 /** The devnet's Safe 1.4.1 and its Safe Transaction Service stand-in, against the real chain. */
+import { execFile } from 'child_process';
+import * as path from 'path';
+import { promisify } from 'util';
+
 import {
 	Contract,
 	Interface,
@@ -29,6 +33,7 @@ const ERC20 = new Interface([
 	'function balanceOf(address owner) view returns (uint256)',
 ]);
 const stranger = Wallet.createRandom();
+const run = promisify(execFile);
 
 beforeAll(async () => {
 	devnet = await startDevnet();
@@ -165,7 +170,7 @@ test('the 2-of-3 Safe reads back from chain and service alike', async () => {
 	]);
 });
 
-test('the delegate proposes; owners confirm and execute it (confirmAndExecute, what safe-execute runs); funds move exactly and the service reads the execution from chain', async () => {
+test('the delegate proposes; owners confirm and execute it with `npm run devnet -- safe-execute`; funds move exactly and the service reads the execution from chain', async () => {
 	const recipient = devnet.chains[0].wallets[9].address;
 	const amount = 1_234_567n;
 	const tx = await usdcPayout(recipient, amount);
@@ -192,7 +197,15 @@ test('the delegate proposes; owners confirm and execute it (confirmAndExecute, w
 		await usdcBalance(safe.address),
 		await usdcBalance(recipient),
 	];
-	const executed = await safe.confirmAndExecute(proposed.hash);
+	// The command a developer runs beside a running devnet, as a child process.
+	const command = await run(path.join(__dirname, '../../node_modules/.bin/tsx'), [
+		path.join(__dirname, '../../devnet/cli.ts'),
+		'safe-execute',
+		proposed.hash,
+		'--devnet-url',
+		devnet.baseUrl,
+	]);
+	const executed = JSON.parse(command.stdout);
 	expect(executed).toMatchObject({
 		success: true,
 		confirmedBy: safe.owners.slice(0, 2).map((owner) => owner.address),
