@@ -237,12 +237,36 @@ test('the delegate proposes; owners confirm and execute it with `npm run devnet 
 			.count,
 	).toBe(0);
 
-	// The nonce is spent: the service refuses to queue it again.
+	// The nonce is spent: the service refuses to queue it again, or anything else at it.
 	const again = await propose(tx, safe.delegate.privateKey, safe.delegate.address);
 	expect(again.status).toBe(422);
 	expect(again.body.nonFieldErrors[0]).toBe(
 		`Tx with safe-tx-hash=${proposed.hash} for safe=${safe.address} was already executed in tx-hash=${executed.transactionHash}`,
 	);
+	const replacement = await propose(
+		{ ...tx, value: '0', data: '0x', to: recipient },
+		safe.delegate.privateKey,
+		safe.delegate.address,
+	);
+	expect(replacement.body.nonFieldErrors[0]).toBe(
+		`Tx with nonce=${tx.nonce} for safe=${safe.address} already executed in tx-hash=${executed.transactionHash}`,
+	);
+	const nowhere = Wallet.createRandom().address;
+	const noSafe = await service(`/api/v2/safes/${nowhere}/multisig-transactions/`, {
+		body: {
+			...tx,
+			contractTransactionHash: safeTxHash(safe.chainId, nowhere, tx),
+			sender: safe.delegate.address,
+		},
+	});
+	expect(noSafe).toMatchObject({
+		status: 422,
+		body: {
+			nonFieldErrors: [
+				`Could not get Safe ${nowhere} owners from blockchain, check contract exists on network GOCHAIN_TESTNET`,
+			],
+		},
+	});
 });
 
 test('a proposal by a key that is neither owner nor delegate, or with a hash that does not match, is refused with the service errors', async () => {

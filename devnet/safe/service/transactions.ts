@@ -272,7 +272,7 @@ export class TransactionStore {
 		const owners = await this.chain.owners(safe);
 		if (!owners)
 			throw new ServiceValidationError(
-				`Could not get Safe ${safe} owners from blockchain, check contract exists on network devnet-${this.chain.chainId}`,
+				`Could not get Safe ${safe} owners from blockchain, check contract exists on network ${networkName(this.chain.chainId)}`,
 			);
 		const delegates = this.delegates.delegatesOf(safe, owners);
 		const allowed = new Set([...owners, ...delegates]);
@@ -403,6 +403,11 @@ export class TransactionStore {
 		proposal.modified = time;
 		return { status: 201, body: { signature } };
 	}
+}
+
+/** safe-eth-py's EthereumNetwork name of the chain, as the service prints it (31337 is GoChain's testnet there). */
+function networkName(chainId: string): string {
+	return chainId === '31337' ? 'GOCHAIN_TESTNET' : 'UNKNOWN';
 }
 
 type Lookup = 'exact' | 'lt' | 'gt' | 'lte' | 'gte';
