@@ -29,6 +29,9 @@ const WALLET_ROLES: Record<number, string> = {
 	1: '10,000 USDC, 5,000 DAI, 100 LINK (sent 250 USDC to wallet 2); Treasury in the examples',
 	2: '10,000 USDC, 5,000 DAI, 100 LINK (+250 USDC from wallet 1); Operations in the examples',
 	3: `10,000 USDC, 5,000 DAI, 100 LINK; the key of credential "${SIGNER_CREDENTIAL.name}": pays the payout examples`,
+	5: 'owner of the devnet Safe (2 of 3)',
+	6: 'owner of the devnet Safe (2 of 3)',
+	7: 'owner of the devnet Safe (2 of 3)',
 	9: 'collects the fees of chain/createfeetransaction',
 };
 
@@ -87,6 +90,11 @@ ${tokens(chain)
 	.join('\n')}
   Uniswap V2 router ${chain.uniswapV2.router} (dexId ${devnet.chains.map((entry) => `${devnet.dexIds[entry.chainId]} on ${entry.chainId}`).join(', ')})
   On ${solana.chainId}: USDC mint ${solana.usdc.address}  ${solana.usdc.decimals} decimals
+
+Safe ${devnet.safe.address} on ${devnet.safe.chainId} (1.4.1, ${devnet.safe.threshold} of ${devnet.safe.owners.length}: wallets 5, 6, 7; 100 ETH, 100,000 USDC at start)
+  Safe Transaction Service (devnet stand-in): ${devnet.safe.serviceUrl}
+  Delegate (may propose, holds nothing): ${devnet.safe.delegate.address}  key ${devnet.safe.delegate.privateKey}
+  Owners confirm and execute a proposal: npm run devnet -- safe-execute <safeTxHash> --devnet-url ${devnet.baseUrl}
 
 Funded EVM wallets (10,000 ETH each on both chains; keys: mnemonic "${DEVNET_MNEMONIC}",
 m/44'/60'/0'/0/<n>; wallets 10-19 of it are funded too, and the payout run pays 13-15):

@@ -1,20 +1,17 @@
 import { Interface } from 'ethers';
 
 import type { Artifact } from '../compile';
+import type { SafeContractName } from './release';
 
-export type SafeArtifactPath =
-	| 'SafeL2.sol/SafeL2'
-	| 'proxies/SafeProxyFactory.sol/SafeProxyFactory'
-	| 'handler/CompatibilityFallbackHandler.sol/CompatibilityFallbackHandler'
-	| 'libraries/MultiSend.sol/MultiSend'
-	| 'libraries/MultiSendCallOnly.sol/MultiSendCallOnly';
-
-/** The Safe contracts 1.4.1 as published on npm (`@safe-global/safe-contracts`, build/artifacts: compiled by Safe). */
-export function safeArtifact(path: SafeArtifactPath): Artifact {
+/**
+ * Safe 1.4.1 as published on npm, compiled by Safe: ABIs and creation bytecode copied from the
+ * release's build/artifacts by devnet/safe/vendor.ts (nothing is recompiled here).
+ */
+export function safeArtifact(name: SafeContractName): Artifact {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const json = require(`@safe-global/safe-contracts/build/artifacts/contracts/${path}.json`);
-	return { abi: json.abi, bytecode: json.bytecode };
+	const file = require('./safe-1.4.1.json') as { contracts: Record<SafeContractName, Artifact> };
+	return file.contracts[name];
 }
 
 /** SafeL2 1.4.1's ABI: its functions and events (SafeMultiSigTransaction, ExecutionSuccess/Failure with the hash indexed). */
-export const SAFE_INTERFACE = new Interface(safeArtifact('SafeL2.sol/SafeL2').abi as never);
+export const SAFE_INTERFACE = new Interface(safeArtifact('SafeL2').abi as never);

@@ -1,7 +1,6 @@
 import { BrowserProvider, Contract, HDNodeWallet, ZeroAddress, parseUnits } from 'ethers';
 
 import type { LocalChain } from '../chains';
-import { SAFE_INTERFACE, safeArtifact } from './artifacts';
 import {
 	DEVNET_MNEMONIC,
 	type DevnetWallet,
@@ -10,6 +9,7 @@ import {
 	devnetWallets,
 	send,
 } from '../fixtures';
+import { SAFE_INTERFACE, safeArtifact } from './artifacts';
 
 /** Devnet wallets 5, 6 and 7 own the Safe; 2 of them must sign. */
 export const SAFE_OWNER_WALLETS = [5, 6, 7];
@@ -63,20 +63,11 @@ export async function deploySafeFixture(
 	});
 	const wallets = devnetWallets();
 	const deployer = await provider.getSigner(wallets[0].address);
-	const singleton = await deploy(deployer, safeArtifact('SafeL2.sol/SafeL2'));
-	const factory = await deploy(
-		deployer,
-		safeArtifact('proxies/SafeProxyFactory.sol/SafeProxyFactory'),
-	);
-	const handler = await deploy(
-		deployer,
-		safeArtifact('handler/CompatibilityFallbackHandler.sol/CompatibilityFallbackHandler'),
-	);
-	const multiSend = await deploy(deployer, safeArtifact('libraries/MultiSend.sol/MultiSend'));
-	const multiSendCallOnly = await deploy(
-		deployer,
-		safeArtifact('libraries/MultiSendCallOnly.sol/MultiSendCallOnly'),
-	);
+	const singleton = await deploy(deployer, safeArtifact('SafeL2'));
+	const factory = await deploy(deployer, safeArtifact('SafeProxyFactory'));
+	const handler = await deploy(deployer, safeArtifact('CompatibilityFallbackHandler'));
+	const multiSend = await deploy(deployer, safeArtifact('MultiSend'));
+	const multiSendCallOnly = await deploy(deployer, safeArtifact('MultiSendCallOnly'));
 	const contracts: SafeContracts = {
 		singleton: await singleton.getAddress(),
 		proxyFactory: await factory.getAddress(),
