@@ -448,3 +448,66 @@ test('the n8n key cannot move the funds by itself: its signature alone does not 
 	expect(await balanceOf(devnet, '31337', OUTSIDER, usdc())).toBe(0n);
 	expect(await safeNonce()).toBe(nonce);
 });
+
+test('the SafeTx of a proposal, as typed data or its hash as a message, is refused under the policy: the Safe signature comes only from Propose to Safe', async () => {
+	const [proposal] = await buildAndPropose([{ to: RECIPIENT, amount: '1' }], { policy: policy() });
+	expect(proposal.error).toBeUndefined();
+	const typedData = JSON.stringify({
+		domain: { chainId: 31337, verifyingContract: devnet.safe.address },
+		types: {
+			SafeTx: [
+				{ name: 'to', type: 'address' },
+				{ name: 'value', type: 'uint256' },
+				{ name: 'data', type: 'bytes' },
+				{ name: 'operation', type: 'uint8' },
+				{ name: 'safeTxGas', type: 'uint256' },
+				{ name: 'baseGas', type: 'uint256' },
+				{ name: 'gasPrice', type: 'uint256' },
+				{ name: 'gasToken', type: 'address' },
+				{ name: 'refundReceiver', type: 'address' },
+				{ name: 'nonce', type: 'uint256' },
+			],
+		},
+		message: {
+			to: proposal.to,
+			value: '0',
+			data: proposal.data,
+			operation: 0,
+			safeTxGas: '0',
+			baseGas: '0',
+			gasPrice: '0',
+			gasToken: '0x0000000000000000000000000000000000000000',
+			refundReceiver: '0x0000000000000000000000000000000000000000',
+			nonce: proposal.nonce,
+		},
+	});
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{}]) } },
+			{
+				name: 'Typed',
+				type: SIGNER,
+				parameters: { operation: 'signTypedData', typedData, accountIndex: DELEGATE_INDEX },
+				continueOnFail: true,
+			},
+			{
+				name: 'Hash',
+				type: SIGNER,
+				parameters: {
+					operation: 'signMessage',
+					message: String(proposal.safeTxHash),
+					messageIsHex: true,
+					accountIndex: DELEGATE_INDEX,
+				},
+				continueOnFail: true,
+			},
+		],
+		{ expandSignerApi: signingKey(policy()) },
+	);
+	expect(result.output('Typed')[0].json.error).toMatch(/^Refused by the rule "allowAnyMessage"/);
+	expect(result.output('Typed')[0].json.signature).toBeUndefined();
+	expect(result.output('Hash')[0].json.error).toMatch(
+		/^Refused by the rule "allowAnyMessage": a 32-byte message is a hash/,
+	);
+	expect(result.output('Hash')[0].json.signature).toBeUndefined();
+});
