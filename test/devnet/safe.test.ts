@@ -1,10 +1,10 @@
 /** The devnet's Safe 1.4.1 and its Safe Transaction Service stand-in, against the real chain. */
-import { Interface, Wallet, ZeroAddress, concat } from 'ethers';
+import { Contract, Interface, JsonRpcProvider, Wallet, ZeroAddress, concat } from 'ethers';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { SAFE_INTERFACE } from '../../devnet/safe/artifacts';
 import { signDelegate } from '../../devnet/safe/service/delegates';
-import { type SafeTx, safeTxHash, signSafeTx } from '../../devnet/safe/safeTx';
+import { type SafeTx, safeTxHash, signSafeTx, sortedSignatures } from '../../devnet/safe/safeTx';
 
 let devnet: Devnet;
 let safe: Devnet['safe'];
@@ -121,7 +121,7 @@ test('Safe 1.4.1 is deployed on chain 31337 and the 2-of-3 Safe reads back from 
 	]);
 });
 
-test('the delegate proposes; an owner confirms and executes through the devnet command; funds move exactly and the service reads the execution from chain', async () => {
+test('the delegate proposes; owners confirm and execute it (confirmAndExecute, what safe-execute runs); funds move exactly and the service reads the execution from chain', async () => {
 	const recipient = devnet.chains[0].wallets[9].address;
 	const amount = 1_234_567n;
 	const tx = await usdcPayout(recipient, amount);
@@ -299,6 +299,129 @@ test('the delegate cannot move funds alone: execTransaction with its signature r
 		call(safe.address, exec(concat(sorted.map((entry) => entry.signature))), safe.delegate.address),
 	).rejects.toThrow(/GS026/);
 	expect(await usdcBalance(safe.delegate.address)).toBe(0n);
+});
+
+test("an owner's proposal counts as its first confirmation; a transaction executed on chain without the service shows executed all the same", async () => {
+	const [first, second, third] = safe.owners;
+	const recipient = devnet.chains[0].wallets[8].address;
+	const tx = await usdcPayout(recipient, 5_000_000n);
+	const proposed = await propose(tx, third.privateKey, third.address);
+	expect(proposed.status).toBe(201);
+	const detail = await service(`/api/v1/multisig-transactions/${proposed.hash}/`);
+	expect(detail.body).toMatchObject({
+		nonce: Number(tx.nonce),
+		proposer: third.address,
+		proposedByDelegate: null,
+		confirmations: [{ owner: third.address, signatureType: 'EOA', transactionHash: null }],
+	});
+	// One more owner is enough.
+	expect(await safe.confirmAndExecute(proposed.hash, { owners: [first, second] })).toMatchObject({
+		success: true,
+		confirmedBy: [first.address],
+	});
+
+	// Two owners sign and one of them sends execTransaction itself: the service never hears of it.
+	const direct = await usdcPayout(recipient, 7n);
+	const hash = safeTxHash(safe.chainId, safe.address, direct);
+	const signatures = sortedSignatures(
+		await Promise.all(
+			[second, third].map(async (owner) => ({
+				owner: owner.address,
+				signature: await signSafeTx(owner.privateKey, safe.chainId, safe.address, direct),
+			})),
+		),
+	);
+	const provider = new JsonRpcProvider(devnet.chains[0].rpcUrl, Number(safe.chainId), {
+		staticNetwork: true,
+	});
+	try {
+		const contract = new Contract(
+			safe.address,
+			SAFE_INTERFACE,
+			new Wallet(second.privateKey, provider),
+		);
+		const receipt = await (
+			await contract.execTransaction(
+				direct.to,
+				direct.value,
+				direct.data,
+				direct.operation,
+				direct.safeTxGas,
+				direct.baseGas,
+				direct.gasPrice,
+				direct.gasToken,
+				direct.refundReceiver,
+				signatures,
+			)
+		).wait();
+		const executed = await service(`/api/v2/multisig-transactions/${hash}/`);
+		expect(executed.body).toMatchObject({
+			safeTxHash: hash,
+			isExecuted: true,
+			isSuccessful: true,
+			transactionHash: receipt.hash,
+			blockNumber: receipt.blockNumber,
+			executor: second.address,
+			proposer: null,
+			nonce: direct.nonce,
+			signatures,
+		});
+		expect(
+			executed.body.confirmations.map((entry: { owner: string }) => entry.owner).sort(),
+		).toEqual([second.address, third.address].sort());
+		const history = await service(
+			`/api/v2/safes/${safe.address}/multisig-transactions/?executed=true&ordering=-nonce&limit=1`,
+		);
+		expect(history.body.results[0].safeTxHash).toBe(hash);
+		expect(history.body.next).toContain('offset=1');
+	} finally {
+		provider.destroy();
+	}
+});
+
+test('an owner registers a second delegate (EIP-712 Delegate signature), who may then propose until it is removed', async () => {
+	const [, owner] = safe.owners;
+	const delegate = Wallet.createRandom();
+	const added = await service('/api/v2/delegates/', {
+		body: {
+			safe: safe.address,
+			delegate: delegate.address,
+			delegator: owner.address,
+			signature: await signDelegate(owner.privateKey, delegate.address, safe.chainId),
+			label: 'n8n proposer',
+		},
+	});
+	expect(added).toMatchObject({
+		status: 201,
+		body: {
+			safe: safe.address,
+			delegate: delegate.address,
+			delegator: owner.address,
+			label: 'n8n proposer',
+			expiryDate: null,
+		},
+	});
+	const tx = await usdcPayout(devnet.chains[0].wallets[9].address, 3n);
+	expect((await propose(tx, delegate.privateKey, delegate.address)).status).toBe(201);
+
+	const removed = await service(`/api/v2/delegates/${delegate.address}/`, {
+		method: 'DELETE',
+		body: {
+			safe: safe.address,
+			delegator: owner.address,
+			signature: await signDelegate(delegate.privateKey, delegate.address, safe.chainId),
+		},
+	});
+	expect(removed.status).toBe(204);
+	const refused = await propose(
+		{ ...tx, value: '1', to: delegate.address, data: '0x' },
+		delegate.privateKey,
+		delegate.address,
+	);
+	expect(refused.status).toBe(422);
+	expect(refused.body.nonFieldErrors[0]).toMatch(
+		`Sender=${delegate.address} is not an owner or delegate`,
+	);
 });
 
 test('with a Safe API key configured the stand-in answers 401 without it; above the rate limit 429', async () => {

@@ -26,11 +26,14 @@ export class SafeTransactionService {
 	readonly chain: SafeChainReader;
 	readonly delegates: DelegateRegistry;
 	readonly transactions: TransactionStore;
+	/** Safes the stand-in knows (the devnet's, and any that received a proposal): what the real one would have indexed. */
+	readonly safes: Set<string>;
 
 	constructor(rpc: Rpc, chainId: string, safes: string[]) {
 		this.chain = new SafeChainReader(rpc, chainId);
 		this.delegates = new DelegateRegistry(this.chain);
-		this.transactions = new TransactionStore(this.chain, this.delegates, new Set(safes));
+		this.safes = new Set(safes);
+		this.transactions = new TransactionStore(this.chain, this.delegates, this.safes);
 	}
 
 	/** `path` is the part after the service's base (e.g. `/api/v1/safes/0x…/`); `url` the whole request URL, for page links. */
@@ -72,6 +75,8 @@ export class SafeTransactionService {
 			};
 		if ((match = route.match(new RegExp(`^/api/v1/safes/([^/]+)/$`))) && method === 'GET')
 			return this.safeInfo(match[1]);
+		if ((match = route.match(/^\/api\/v1\/owners\/([^/]+)\/safes\/$/)) && method === 'GET')
+			return this.safesOf(match[1]);
 		if ((match = route.match(new RegExp(`^/api/(v1|v2)/safes/([^/]+)/multisig-transactions/$`)))) {
 			const [, version, safe] = match;
 			if (!isChecksumAddress(safe)) return checksumFailed(safe);
@@ -100,6 +105,15 @@ export class SafeTransactionService {
 			return withBody((parsed) => this.delegates.remove(delegate, parsed));
 		}
 		return { status: 404, body: { detail: 'Not found.' } };
+	}
+
+	/** GET /api/v1/owners/{address}/safes/: the known Safes the address owns now. */
+	private async safesOf(owner: string): Promise<Answer> {
+		if (!isChecksumAddress(owner)) return checksumFailed(owner);
+		const owned: string[] = [];
+		for (const safe of this.safes)
+			if ((await this.chain.owners(safe))?.includes(owner)) owned.push(safe);
+		return { status: 200, body: { safes: owned } };
 	}
 
 	/** GET /api/v1/safes/{address}/ (SafeInfoResponseSerializer), read from the chain. */

@@ -68,6 +68,16 @@ export function submissionDate(record: TxRecord): string {
 	return record.proposal?.submissionDate ?? isoSeconds(record.execution?.timestamp ?? 0);
 }
 
+/** Last change: the execution's block time once executed, else the last proposal or confirmation. */
+export function modifiedOf(record: TxRecord): string {
+	if (record.execution) return isoSeconds(record.execution.timestamp);
+	return record.proposal?.modified ?? submissionDate(record);
+}
+
+export function executionDate(record: TxRecord): string | null {
+	return record.execution ? isoSeconds(record.execution.timestamp) : null;
+}
+
 export function isTrusted(record: TxRecord): boolean {
 	return record.execution !== undefined || (record.proposal?.trusted ?? false);
 }
@@ -111,9 +121,9 @@ export function serializeTransaction(record: TxRecord, version: 'v1' | 'v2', thr
 		gasPrice: tx.gasPrice,
 		refundReceiver: tx.refundReceiver,
 		nonce: number(tx.nonce),
-		executionDate: execution ? isoSeconds(execution.timestamp) : null,
+		executionDate: executionDate(record),
 		submissionDate: submissionDate(record),
-		modified: execution ? isoSeconds(execution.timestamp) : (proposal?.modified ?? null),
+		modified: modifiedOf(record),
 		blockNumber: execution?.blockNumber ?? null,
 		transactionHash: execution?.transactionHash ?? null,
 		safeTxHash: record.safeTxHash,
