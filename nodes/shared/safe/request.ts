@@ -5,8 +5,10 @@ import type {
 	IDataObject,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	NodeApiError,
 } from 'n8n-workflow';
 
+import { withItem } from '../errors';
 import { trimSlash } from '../transport';
 import { connectionError, notJsonError, responseError } from '../transport/errors';
 import { pacerFor, type Pacer } from '../transport/pacer';
@@ -111,6 +113,12 @@ export function safeMessage(body: unknown): string | undefined {
 	return fields.length ? fields.join('; ').slice(0, 1000) : undefined;
 }
 
+/** The service's error, naming the item as the Signer's errors do. */
+function named(error: NodeApiError, itemIndex: number): NodeApiError {
+	error.message = withItem(error.message, itemIndex);
+	return error;
+}
+
 /**
  * Sends one request to the Safe Transaction Service with the credential's key (Authorization: Bearer,
  * added by the credential) and returns the answer's body. Paced per key (Max Requests per Second as a
@@ -152,29 +160,32 @@ export async function safeRequest(
 				{ credentialsDecrypted: credentials.decrypted },
 			)) as IN8nHttpFullResponse,
 		fail: (outcome, tries, why, pace) =>
-			gaveUp(
-				outcome.response
-					? responseError(
-							node,
-							{ statusCode: outcome.response.statusCode, body: outcome.response.body },
-							secret,
-							itemIndex,
-							safeMessage,
-							SERVICE,
-						)
-					: connectionError(node, outcome.error, secret, itemIndex, SERVICE),
-				tries,
-				why,
-				pace,
+			named(
+				gaveUp(
+					outcome.response
+						? responseError(
+								node,
+								{ statusCode: outcome.response.statusCode, body: outcome.response.body },
+								secret,
+								itemIndex,
+								safeMessage,
+								SERVICE,
+							)
+						: connectionError(node, outcome.error, secret, itemIndex, SERVICE),
+					tries,
+					why,
+					pace,
+				),
+				itemIndex,
 			),
 	});
 	const failed = { statusCode: response.statusCode, body: response.body };
 	if (response.statusCode === 404 && request.notFoundIsAnswer) return undefined;
 	if (response.statusCode >= 400)
-		throw responseError(node, failed, secret, itemIndex, safeMessage, SERVICE);
+		throw named(responseError(node, failed, secret, itemIndex, safeMessage, SERVICE), itemIndex);
 	// A proposal is answered 201 with an empty body.
 	if (response.body === undefined || response.body === '' || response.body === null) return {};
 	if (typeof response.body !== 'object')
-		throw notJsonError(node, failed, secret, itemIndex, SERVICE);
+		throw named(notJsonError(node, failed, secret, itemIndex, SERVICE), itemIndex);
 	return response.body;
 }
