@@ -74,8 +74,8 @@ Credentials (imported, encrypted by n8n):
   "${SIGNER_CREDENTIAL.name}"   private key of EVM wallet ${PAYOUT_WALLET_INDEX} ${chain.wallets[PAYOUT_WALLET_INDEX].address}, no policy limits,
       payout ledger ${relative(evmLedgerFolder(n8n))}
   "${SAFE_API_CREDENTIAL.name}"   Safe Transaction Service stand-in ${devnet.safe.serviceUrl}
-  "${SAFE_DELEGATE_CREDENTIAL.name}"   delegate ${devnet.safe.delegate.address} of the 2-of-3 Safe ${devnet.safe.address}
-      on ${devnet.safe.chainId} (owners: wallets 5, 6, 7); it proposes, it cannot execute; payout ledger ${relative(safeLedgerFolder(n8n))}
+  "${SAFE_DELEGATE_CREDENTIAL.name}"   the devnet Safe's delegate ${devnet.safe.delegate.address} (see Safe below),
+      payout ledger ${relative(safeLedgerFolder(n8n))}
   "${SOLANA_CREDENTIAL.name}"   Solana wallet ${SOLANA_PAYOUT_WALLET_INDEX} ${solana.wallets[SOLANA_PAYOUT_WALLET_INDEX].address}, chain ${solana.chainId} only,
       payout ledger ${relative(solanaLedgerFolder(n8n))}
 
@@ -103,8 +103,7 @@ Funded Solana wallets (100 SOL; wallets 0-3 with 10,000 USDC):
 ${solana.wallets.map((wallet) => `  ${wallet.index}  ${wallet.address}${wallet.index === SOLANA_PAYOUT_WALLET_INDEX ? `  the key of "${SOLANA_CREDENTIAL.name}"` : ''}`).join('\n')}
 
 Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert,
-  the large-transfer watch and the payout via Safe's write-back. Execute a Safe proposal (two owners confirm, the first executes):
-  npm run devnet -- safe-execute <safeTxHash> --devnet-url ${devnet.baseUrl}
+  the large-transfer watch and the payout run via Safe's write-back (its executions, once safe-execute ran).
 Files: the devnet variants write to ${relative(n8n.outputDir)}
 
 n8n execute beside the editor (it starts its own task broker: give it a free port, not the editor's ${n8n.port + 1}):
