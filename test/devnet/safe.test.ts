@@ -160,6 +160,10 @@ test('the 2-of-3 Safe reads back from chain and service alike', async () => {
 		message: 'Checksum address validation failed',
 		arguments: [safe.address.toLowerCase()],
 	});
+	// A bad filter gets django-filter's 400, its key camelCased by the service's renderer (nonce__gte → nonce_Gte).
+	expect(
+		await service(`/api/v2/safes/${safe.address}/multisig-transactions/?nonce__gte=next`),
+	).toEqual({ status: 400, body: { nonce_Gte: ['Enter a number.'] } });
 	const delegates = await service(`/api/v2/delegates/?safe=${safe.address}`);
 	expect(delegates.body.results).toEqual([
 		expect.objectContaining({
