@@ -509,6 +509,30 @@ test('an owner registers a second delegate (EIP-712 Delegate signature), who may
 	);
 });
 
+test("the gateway's faults reach the stand-in: a proposal answered 503 after it was processed is stored all the same", async () => {
+	const tx = await usdcPayout(devnet.chains[0].wallets[9].address, 11n);
+	const path = new URL(`${safe.serviceUrl}/api/v2/safes/${safe.address}/multisig-transactions`)
+		.pathname;
+	devnet.faults.failNext(path.toLowerCase(), 'serverError');
+	const proposed = await propose(tx, safe.delegate.privateKey, safe.delegate.address);
+	expect(proposed.status).toBe(503);
+	const stored = await service(`/api/v2/multisig-transactions/${proposed.hash}/`);
+	expect(stored.body).toMatchObject({
+		safeTxHash: proposed.hash,
+		proposedByDelegate: safe.delegate.address,
+	});
+	// Posting it again is harmless: the service keeps one transaction per hash.
+	expect((await propose(tx, safe.delegate.privateKey, safe.delegate.address)).status).toBe(201);
+	const listed = await service(
+		`/api/v2/safes/${safe.address}/multisig-transactions/?nonce=${tx.nonce}`,
+	);
+	expect(
+		listed.body.results.filter(
+			(entry: { safeTxHash: string }) => entry.safeTxHash === proposed.hash,
+		),
+	).toHaveLength(1);
+});
+
 test('with a Safe API key configured the stand-in answers 401 without it; above the rate limit 429', async () => {
 	safe.apiKeys.add('safe-key-1');
 	try {
