@@ -3,6 +3,7 @@ import { DEFAULT_API_KEY } from '../index';
 import { devnetWallets } from '../fixtures';
 import { SAFE_OWNER_WALLETS } from './deploy';
 import { confirmAndExecute } from './execute';
+import { safeServiceUrl } from './gateway';
 import { SAFE_CHAIN_ID } from './index';
 
 function option(argv: string[], name: string): string | undefined {
@@ -39,7 +40,7 @@ export async function safeExecuteCommand(argv: string[]): Promise<void> {
 	);
 	const executed = await confirmAndExecute(
 		{
-			serviceUrl: `${devnetUrl}/safe-transaction-service/${SAFE_CHAIN_ID}`,
+			serviceUrl: safeServiceUrl(devnetUrl, SAFE_CHAIN_ID),
 			rpcUrl,
 			chainId: SAFE_CHAIN_ID,
 			owners,

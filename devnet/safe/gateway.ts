@@ -7,6 +7,10 @@ import type { Answer, SafeTransactionService } from './service';
 /** The stand-in's base path on the gateway: `${baseUrl}/safe-transaction-service/<chainId>`. */
 export const SAFE_SERVICE_PREFIX = '/safe-transaction-service/';
 
+/** The stand-in's base URL for a chain on a devnet gateway: the real service's `/api/v1/…` paths follow it. */
+export const safeServiceUrl = (baseUrl: string, chainId: string) =>
+	`${baseUrl.replace(/\/+$/, '')}${SAFE_SERVICE_PREFIX}${chainId}`;
+
 export interface SafeGateway {
 	/** Stand-ins by chain ID. */
 	services: Map<string, SafeTransactionService>;

@@ -3,11 +3,11 @@ import type { DevnetWallet, Fixtures } from '../fixtures';
 import type { RateLimiter } from '../gateway/server';
 import { type SafeFixture, deploySafeFixture } from './deploy';
 import { type Executed, confirmAndExecute } from './execute';
+import { safeServiceUrl } from './gateway';
 import { SafeTransactionService } from './service';
 import { signDelegate } from './service/delegates';
 
 export type { Executed, SafeFixture };
-export { SAFE_SERVICE_PREFIX } from './gateway';
 
 /** The chain the Safe lives on. */
 export const SAFE_CHAIN_ID = '31337';
@@ -65,7 +65,7 @@ export function devnetSafe(options: {
 	rateLimit: RateLimiter;
 }): DevnetSafe {
 	const { fixture } = options;
-	const serviceUrl = `${options.baseUrl}/safe-transaction-service/${fixture.chainId}`;
+	const serviceUrl = safeServiceUrl(options.baseUrl, fixture.chainId);
 	const [apiKey] = options.apiKeys;
 	return {
 		...fixture,

@@ -160,6 +160,10 @@ test('the 2-of-3 Safe reads back from chain and service alike', async () => {
 		message: 'Checksum address validation failed',
 		arguments: [safe.address.toLowerCase()],
 	});
+	// A bad filter gets django-filter's 400, its key camelCased by the service's renderer (nonce__gte → nonce_Gte).
+	expect(
+		await service(`/api/v2/safes/${safe.address}/multisig-transactions/?nonce__gte=next`),
+	).toEqual({ status: 400, body: { nonce_Gte: ['Enter a number.'] } });
 	const delegates = await service(`/api/v2/delegates/?safe=${safe.address}`);
 	expect(delegates.body.results).toEqual([
 		expect.objectContaining({
@@ -503,6 +507,30 @@ test('an owner registers a second delegate (EIP-712 Delegate signature), who may
 	expect(refused.body.nonFieldErrors[0]).toMatch(
 		`Sender=${delegate.address} is not an owner or delegate`,
 	);
+});
+
+test("the gateway's faults reach the stand-in: a proposal answered 503 after it was processed is stored all the same", async () => {
+	const tx = await usdcPayout(devnet.chains[0].wallets[9].address, 11n);
+	const path = new URL(`${safe.serviceUrl}/api/v2/safes/${safe.address}/multisig-transactions`)
+		.pathname;
+	devnet.faults.failNext(path.toLowerCase(), 'serverError');
+	const proposed = await propose(tx, safe.delegate.privateKey, safe.delegate.address);
+	expect(proposed.status).toBe(503);
+	const stored = await service(`/api/v2/multisig-transactions/${proposed.hash}/`);
+	expect(stored.body).toMatchObject({
+		safeTxHash: proposed.hash,
+		proposedByDelegate: safe.delegate.address,
+	});
+	// Posting it again is harmless: the service keeps one transaction per hash.
+	expect((await propose(tx, safe.delegate.privateKey, safe.delegate.address)).status).toBe(201);
+	const listed = await service(
+		`/api/v2/safes/${safe.address}/multisig-transactions/?nonce=${tx.nonce}`,
+	);
+	expect(
+		listed.body.results.filter(
+			(entry: { safeTxHash: string }) => entry.safeTxHash === proposed.hash,
+		),
+	).toHaveLength(1);
 });
 
 test('with a Safe API key configured the stand-in answers 401 without it; above the rate limit 429', async () => {

@@ -1,6 +1,16 @@
 import { getAddress, isHexString } from 'ethers';
 
 /**
+ * A key as the service's renderer (djangorestframework-camel-case) writes it: `has_confirmations` →
+ * `hasConfirmations`, and a filter's `nonce__gte` → `nonce_Gte`.
+ */
+export function camelize(key: string): string {
+	return key.replace(/[a-z0-9]?_[a-z0-9]/g, (group) =>
+		group.length === 3 ? group[0] + group[2].toUpperCase() : group[1].toUpperCase(),
+	);
+}
+
+/**
  * Request fields checked as the Safe Transaction Service's serializers check them (Django REST
  * framework fields and safe-eth-py's EthereumAddressField / HexadecimalField), with their messages.
  * Errors collect per field, keyed by the camelCase name the service's JSON uses.
@@ -9,7 +19,7 @@ export class FieldErrors {
 	readonly errors: Record<string, string[]> = {};
 
 	add(field: string, message: string): undefined {
-		(this.errors[field] ??= []).push(message);
+		(this.errors[camelize(field)] ??= []).push(message);
 		return undefined;
 	}
 

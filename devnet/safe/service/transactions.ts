@@ -19,16 +19,14 @@ import {
 	uintField,
 } from './fields';
 import type { Answer, Page } from './http';
+import { sortRecords, transactionFilter } from './filters';
 import {
 	type Proposal,
 	type TxRecord,
 	confirmationsOf,
-	executionDate,
 	isTrusted,
 	joinRecords,
-	modifiedOf,
 	serializeTransaction,
-	submissionDate,
 } from './records';
 
 /** The service's MAX_SIGNATURE_LENGTH (bytes) for confirmation signatures. */
@@ -64,80 +62,19 @@ export class TransactionStore {
 
 	/** GET …/safes/{address}/multisig-transactions/ with the service's filters, ordering and pagination. */
 	async list(safe: string, version: 'v1' | 'v2', page: Page): Promise<Answer> {
-		const query = page.query;
-		const filterErrors = new FieldErrors();
-		const bool = (name: string, fallback?: boolean) => {
-			const value = query.get(name);
-			if (value === null || value === '') return fallback;
-			if (['true', 'True', '1'].includes(value)) return true;
-			if (['false', 'False', '0'].includes(value)) return false;
-			filterErrors.add(name, 'Select a valid choice.');
-			return undefined;
-		};
-		const number = (name: string) => {
-			const value = query.get(name);
-			if (value === null || value === '') return undefined;
-			if (!/^-?\d+$/.test(value)) return filterErrors.add(name, 'Enter a number.');
-			return BigInt(value);
-		};
-		const date = (name: string) => {
-			const value = query.get(name);
-			if (value === null || value === '') return undefined;
-			const time = Date.parse(value);
-			if (Number.isNaN(time)) return filterErrors.add(name, 'Enter a valid date/time.');
-			return time;
-		};
-		const dates: Array<[(record: TxRecord) => string | null, Lookup, number | undefined]> = [
-			[executionDate, 'gte', date('execution_date__gte')],
-			[executionDate, 'lte', date('execution_date__lte')],
-			[submissionDate, 'gte', date('submission_date__gte')],
-			[submissionDate, 'lte', date('submission_date__lte')],
-			[modifiedOf, 'lt', date('modified__lt')],
-			[modifiedOf, 'gt', date('modified__gt')],
-			[modifiedOf, 'lte', date('modified__lte')],
-			[modifiedOf, 'gte', date('modified__gte')],
-		];
-		const executed = bool('executed');
-		const trusted = bool('trusted', true);
-		const hasConfirmations = bool('has_confirmations');
-		const failed = bool('failed');
-		const nonces = LOOKUPS.map(
-			(lookup) => [lookup, number(lookup === 'exact' ? 'nonce' : `nonce__${lookup}`)] as const,
-		);
-		if (filterErrors.any) return { status: 400, body: filterErrors.errors };
-		const safeTxHashFilter = query.get('safe_tx_hash')?.toLowerCase();
-		const transactionHash = query.get('transaction_hash')?.toLowerCase();
-		const to = query.get('to');
-
+		const filter = transactionFilter(page.query);
+		if (filter instanceof FieldErrors) return { status: 400, body: filter.errors };
 		const records = await this.records(safe);
 		// An address without a Safe lists nothing, as the service answers for a Safe it never indexed.
 		const threshold = await this.chain.threshold(safe).catch(() => 0);
-		const selected = records.filter((record) => {
-			const value = BigInt(record.tx.nonce);
-			if (executed !== undefined && (record.execution !== undefined) !== executed) return false;
-			if (trusted && !isTrusted(record)) return false;
-			if (hasConfirmations !== undefined && confirmationsOf(record).length > 0 !== hasConfirmations)
-				return false;
-			// `failed` is unset (NULL) until executed: neither true nor false matches a pending one.
-			if (failed !== undefined && (!record.execution || !record.execution.success !== failed))
-				return false;
-			if (!nonces.every(([lookup, bound]) => bound === undefined || compare(value, lookup, bound)))
-				return false;
-			if (safeTxHashFilter && record.safeTxHash !== safeTxHashFilter) return false;
-			if (transactionHash && record.execution?.transactionHash !== transactionHash) return false;
-			if (to && record.tx.to !== to) return false;
-			return dates.every(([of, lookup, bound]) => {
-				if (bound === undefined) return true;
-				const text = of(record);
-				return text !== null && compare(Date.parse(text), lookup, bound);
-			});
-		});
-		sortRecords(selected, query.get('ordering'));
+		const selected = sortRecords(records.filter(filter.matches), page.query.get('ordering'));
 		const answer = page.paginate(
 			selected.map((record) => serializeTransaction(record, version, threshold)),
 		);
 		const uniqueNonces = new Set(
-			records.filter((record) => !trusted || isTrusted(record)).map((record) => record.tx.nonce),
+			records
+				.filter((record) => !filter.onlyTrusted || isTrusted(record))
+				.map((record) => record.tx.nonce),
 		);
 		return { status: 200, body: { ...answer, countUniqueNonce: uniqueNonces.size } };
 	}
@@ -408,36 +345,4 @@ export class TransactionStore {
 /** safe-eth-py's EthereumNetwork name of the chain, as the service prints it (31337 is GoChain's testnet there). */
 function networkName(chainId: string): string {
 	return chainId === '31337' ? 'GOCHAIN_TESTNET' : 'UNKNOWN';
-}
-
-type Lookup = 'exact' | 'lt' | 'gt' | 'lte' | 'gte';
-const LOOKUPS: Lookup[] = ['exact', 'lt', 'gt', 'lte', 'gte'];
-
-/** A django-filter lookup of one value against its bound. */
-function compare<T extends number | bigint>(value: T, lookup: Lookup, bound: T): boolean {
-	if (lookup === 'exact') return value === bound;
-	if (lookup === 'lt') return value < bound;
-	if (lookup === 'gt') return value > bound;
-	if (lookup === 'lte') return value <= bound;
-	return value >= bound;
-}
-
-/** DRF's OrderingFilter over nonce, created and modified; other fields are ignored, leaving the view's -nonce, -created. */
-function sortRecords(records: TxRecord[], ordering: string | null) {
-	const requested = ordering?.replace(/^-/, '');
-	const known = requested === 'nonce' || requested === 'created' || requested === 'modified';
-	const field = known ? requested : 'nonce';
-	const descending = known ? (ordering as string).startsWith('-') : true;
-	const key = (record: TxRecord): [bigint, string] => {
-		if (field === 'created') return [0n, submissionDate(record)];
-		if (field === 'modified') return [0n, modifiedOf(record)];
-		return [BigInt(record.tx.nonce), submissionDate(record)];
-	};
-	records.sort((a, b) => {
-		const [nonceA, dateA] = key(a);
-		const [nonceB, dateB] = key(b);
-		const order =
-			nonceA !== nonceB ? (nonceA < nonceB ? -1 : 1) : dateA < dateB ? -1 : dateA > dateB ? 1 : 0;
-		return descending ? -order : order;
-	});
 }
