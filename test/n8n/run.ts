@@ -12,7 +12,7 @@
  * two lists of named checks, each a module of this folder: first with `n8n execute` (the examples
  * against the chains, the month-end valuation at a past block, exactly-once payouts through a kill,
  * the install by hand), then in the started n8n (types, the credential test, the stablecoin payout run,
- * the active examples, the polling triggers through a restart, a deactivation and changed settings).
+ * the payout run via Safe and its write-back trigger, the active examples, the polling triggers through a restart, a deactivation and changed settings).
  */
 import * as path from 'node:path';
 
