@@ -533,6 +533,32 @@ test("the gateway's faults reach the stand-in: a proposal answered 503 after it 
 	).toHaveLength(1);
 });
 
+test('lists page with limit and offset, capped by the page limit the test sets', async () => {
+	const tx = await usdcPayout(devnet.chains[0].wallets[9].address, 21n);
+	for (const value of ['1', '2'])
+		await propose(
+			{ ...tx, value, to: safe.delegate.address, data: '0x' },
+			safe.delegate.privateKey,
+			safe.delegate.address,
+		);
+	const query = `/api/v2/safes/${safe.address}/multisig-transactions/?executed=false&nonce=${tx.nonce}&limit=5`;
+	safe.service.pageLimits.max = 1;
+	try {
+		const first = await service(query);
+		expect(first.body.results).toHaveLength(1);
+		expect(first.body.count).toBeGreaterThanOrEqual(2);
+		const next = new URL(first.body.next);
+		expect([next.searchParams.get('limit'), next.searchParams.get('offset')]).toEqual(['1', '1']);
+		const second = await service(
+			`${next.pathname.slice(new URL(safe.serviceUrl).pathname.length)}${next.search}`,
+		);
+		expect(second.body.results[0].safeTxHash).not.toBe(first.body.results[0].safeTxHash);
+		expect(second.body.previous).not.toBeNull();
+	} finally {
+		safe.service.pageLimits.max = 200;
+	}
+});
+
 test('with a Safe API key configured the stand-in answers 401 without it; above the rate limit 429', async () => {
 	safe.apiKeys.add('safe-key-1');
 	try {
