@@ -533,6 +533,28 @@ test("the gateway's faults reach the stand-in: a proposal answered 503 after it 
 	).toHaveLength(1);
 });
 
+test('executed state is read from the chain: after the chain is reverted to before the execution, the proposal is pending again', async () => {
+	const tx = await usdcPayout(devnet.chains[0].wallets[9].address, 31n);
+	const proposed = await propose(tx, safe.delegate.privateKey, safe.delegate.address);
+	const snapshot = await devnet.snapshot(safe.chainId);
+	const executed = await safe.confirmAndExecute(proposed.hash);
+	expect((await service(`/api/v2/multisig-transactions/${proposed.hash}/`)).body).toMatchObject({
+		isExecuted: true,
+		transactionHash: executed.transactionHash,
+	});
+	await devnet.revert(safe.chainId, snapshot);
+	const reverted = await service(`/api/v2/multisig-transactions/${proposed.hash}/`);
+	expect(reverted.body).toMatchObject({
+		isExecuted: false,
+		transactionHash: null,
+		blockNumber: null,
+		nonce: tx.nonce,
+	});
+	// The owners' confirmations were posted to the service, not to the chain: they remain.
+	expect(reverted.body.confirmations).toHaveLength(2);
+	expect(await nextNonce()).toBe(tx.nonce);
+});
+
 test('lists page with limit and offset, capped by the page limit the test sets', async () => {
 	const tx = await usdcPayout(devnet.chains[0].wallets[9].address, 21n);
 	for (const value of ['1', '2'])
