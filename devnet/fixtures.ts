@@ -41,7 +41,7 @@ export interface Fixtures {
 		owners: Record<string, string>;
 	};
 	wallets: DevnetWallet[];
-	/** Block number after the fixtures were deployed. */
+	/** Block number after the fixtures were deployed (on 31337 the Safe fixture too, devnet/safe). */
 	deployedAt: number;
 }
 

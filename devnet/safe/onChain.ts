@@ -43,12 +43,17 @@ interface Log {
 	topics: string[];
 	data: string;
 	transactionHash: string;
+	blockHash: string;
 	blockNumber: string;
 	logIndex: string;
 }
 
+type Receipt = Pick<Execution, 'executor' | 'gasUsed' | 'gasPrice' | 'timestamp'>;
+
 /** Reads a Safe's state and its executed transactions from the chain, never from memory. */
 export class SafeChainReader {
+	private readonly receipts = new Map<string, Promise<Receipt>>();
+
 	constructor(
 		private readonly rpc: Rpc,
 		readonly chainId: string,
@@ -123,10 +128,8 @@ export class SafeChainReader {
 		const logs = await this.rpc<Log[]>('eth_getLogs', [
 			{ address: safe, fromBlock: '0x0', toBlock: 'latest', topics: [topics] },
 		]);
-		const executions: Execution[] = [];
-		let pending:
-			| Omit<Execution, 'success' | 'payment' | 'timestamp' | 'executor' | 'gasUsed' | 'gasPrice'>
-			| undefined;
+		const executions: Array<Promise<Execution>> = [];
+		let pending: Omit<Execution, 'success' | 'payment' | keyof Receipt> | undefined;
 		for (const log of logs) {
 			const event = SAFE.parseLog(log);
 			if (!event) continue;
@@ -160,30 +163,36 @@ export class SafeChainReader {
 			// The outcome event follows its SafeMultiSigTransaction in the same transaction.
 			if (!pending || pending.transactionHash !== log.transactionHash) continue;
 			if (event.args.txHash !== pending.safeTxHash) continue;
-			executions.push({
+			const outcome = {
 				...pending,
 				success: event.name === 'ExecutionSuccess',
 				payment: event.args.payment as bigint,
-				...(await this.receipt(log.transactionHash, log.blockNumber)),
-			});
+			};
+			executions.push(this.receipt(log).then((receipt) => ({ ...outcome, ...receipt })));
 			pending = undefined;
 		}
-		return executions;
+		return Promise.all(executions);
 	}
 
-	private async receipt(hash: string, blockNumber: string) {
-		const [receipt, block] = await Promise.all([
+	/** Executor, gas and block time of an execution; kept per transaction and block (a reverted and re-mined one is read again). */
+	private receipt(log: Log): Promise<Receipt> {
+		const key = `${log.transactionHash}@${log.blockHash}`;
+		const known = this.receipts.get(key);
+		if (known) return known;
+		const reading = Promise.all([
 			this.rpc<{ from: string; gasUsed: string; effectiveGasPrice: string }>(
 				'eth_getTransactionReceipt',
-				[hash],
+				[log.transactionHash],
 			),
-			this.rpc<{ timestamp: string }>('eth_getBlockByNumber', [blockNumber, false]),
-		]);
-		return {
+			this.rpc<{ timestamp: string }>('eth_getBlockByHash', [log.blockHash, false]),
+		]).then(([receipt, block]) => ({
 			executor: getAddress(receipt.from),
 			gasUsed: BigInt(receipt.gasUsed),
 			gasPrice: BigInt(receipt.effectiveGasPrice),
 			timestamp: Number(BigInt(block.timestamp)),
-		};
+		}));
+		reading.catch(() => this.receipts.delete(key));
+		this.receipts.set(key, reading);
+		return reading;
 	}
 }

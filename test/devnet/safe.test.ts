@@ -533,6 +533,54 @@ test("the gateway's faults reach the stand-in: a proposal answered 503 after it 
 	).toHaveLength(1);
 });
 
+test('executed state is read from the chain: after the chain is reverted to before the execution, the proposal is pending again', async () => {
+	const tx = await usdcPayout(devnet.chains[0].wallets[9].address, 31n);
+	const proposed = await propose(tx, safe.delegate.privateKey, safe.delegate.address);
+	const snapshot = await devnet.snapshot(safe.chainId);
+	const executed = await safe.confirmAndExecute(proposed.hash);
+	expect((await service(`/api/v2/multisig-transactions/${proposed.hash}/`)).body).toMatchObject({
+		isExecuted: true,
+		transactionHash: executed.transactionHash,
+	});
+	await devnet.revert(safe.chainId, snapshot);
+	const reverted = await service(`/api/v2/multisig-transactions/${proposed.hash}/`);
+	expect(reverted.body).toMatchObject({
+		isExecuted: false,
+		transactionHash: null,
+		blockNumber: null,
+		nonce: tx.nonce,
+	});
+	// The owners' confirmations were posted to the service, not to the chain: they remain.
+	expect(reverted.body.confirmations).toHaveLength(2);
+	expect(await nextNonce()).toBe(tx.nonce);
+});
+
+test('lists page with limit and offset, capped by the page limit the test sets', async () => {
+	const tx = await usdcPayout(devnet.chains[0].wallets[9].address, 21n);
+	for (const value of ['1', '2'])
+		await propose(
+			{ ...tx, value, to: safe.delegate.address, data: '0x' },
+			safe.delegate.privateKey,
+			safe.delegate.address,
+		);
+	const query = `/api/v2/safes/${safe.address}/multisig-transactions/?executed=false&nonce=${tx.nonce}&limit=5`;
+	safe.service.pageLimits.max = 1;
+	try {
+		const first = await service(query);
+		expect(first.body.results).toHaveLength(1);
+		expect(first.body.count).toBeGreaterThanOrEqual(2);
+		const next = new URL(first.body.next);
+		expect([next.searchParams.get('limit'), next.searchParams.get('offset')]).toEqual(['1', '1']);
+		const second = await service(
+			`${next.pathname.slice(new URL(safe.serviceUrl).pathname.length)}${next.search}`,
+		);
+		expect(second.body.results[0].safeTxHash).not.toBe(first.body.results[0].safeTxHash);
+		expect(second.body.previous).not.toBeNull();
+	} finally {
+		safe.service.pageLimits.max = 200;
+	}
+});
+
 test('with a Safe API key configured the stand-in answers 401 without it; above the rate limit 429', async () => {
 	safe.apiKeys.add('safe-key-1');
 	try {

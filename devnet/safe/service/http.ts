@@ -4,20 +4,31 @@ export interface Answer {
 	body?: unknown;
 }
 
-/** DRF's LimitOffsetPagination as the service configures it (DefaultPagination: 100 by default, at most 200). */
+/** Page sizes: the service's DefaultPagination has 100 by default and at most 200 (tests may lower both). */
+export interface PageLimits {
+	default: number;
+	max: number;
+}
+
+/** DRF's LimitOffsetPagination: `limit` (capped at the maximum) and `offset`, with absolute next/previous links. */
 export class Page {
+	readonly query: URLSearchParams;
+
 	constructor(
 		private readonly url: URL,
-		readonly query = url.searchParams,
-	) {}
+		private readonly limits: PageLimits,
+	) {
+		this.query = url.searchParams;
+	}
 
 	paginate<T>(items: T[]) {
 		const limitText = this.query.get('limit');
 		const offsetText = this.query.get('offset');
-		const limit = Math.min(
-			limitText && /^\d+$/.test(limitText) && Number(limitText) > 0 ? Number(limitText) : 100,
-			200,
-		);
+		const asked =
+			limitText && /^\d+$/.test(limitText) && Number(limitText) > 0
+				? Number(limitText)
+				: this.limits.default;
+		const limit = Math.min(asked, this.limits.max);
 		const offset = offsetText && /^\d+$/.test(offsetText) ? Number(offsetText) : 0;
 		const link = (at: number) => {
 			const url = new URL(this.url);

@@ -2,7 +2,7 @@ import { SafeChainReader } from '../onChain';
 import { ZERO_ADDRESS } from '../safeTx';
 import { DelegateRegistry } from './delegates';
 import { type Body, isChecksumAddress } from './fields';
-import { type Answer, Page } from './http';
+import { type Answer, Page, type PageLimits } from './http';
 import { TransactionStore } from './transactions';
 
 export type { Answer };
@@ -28,6 +28,8 @@ export class SafeTransactionService {
 	readonly transactions: TransactionStore;
 	/** Safes the stand-in knows (the devnet's, and any that received a proposal): what the real one would have indexed. */
 	readonly safes: Set<string>;
+	/** Page sizes of every list (the service's 100 by default, at most 200); tests may lower them to see paging. */
+	readonly pageLimits: PageLimits = { default: 100, max: 200 };
 
 	constructor(rpc: Rpc, chainId: string, safes: string[]) {
 		this.chain = new SafeChainReader(rpc, chainId);
@@ -57,7 +59,7 @@ export class SafeTransactionService {
 				return { status: 400, body: { detail: 'JSON parse error' } };
 			return handler(parsed as Body);
 		};
-		const page = new Page(url);
+		const page = new Page(url, this.pageLimits);
 		let match: RegExpMatchArray | null;
 
 		if (route === '/api/v1/about/' && method === 'GET')
