@@ -2,6 +2,7 @@
 import { readFileSync } from 'fs';
 
 import { DEFAULT_API_KEY, type DevnetOptions, type FaultOptions, startDevnet } from './index';
+import { safeExecuteCommand } from './safe/command';
 
 function option(name: string): string | undefined {
 	const index = process.argv.indexOf(`--${name}`);
@@ -36,6 +37,8 @@ function options(): DevnetOptions {
 		streamPort: numberOption('stream-port') ?? config.streamPort ?? 9547,
 		apiKeys: option('keys')?.split(',') ?? config.apiKeys ?? [DEFAULT_API_KEY],
 		rateLimitPerSecond: numberOption('rate-limit') ?? config.rateLimitPerSecond,
+		safeApiKeys: option('safe-api-keys')?.split(',') ?? config.safeApiKeys,
+		safeRateLimitPerSecond: numberOption('safe-rate-limit') ?? config.safeRateLimitPerSecond,
 		faults: faultOptions(config.faults ?? {}),
 		blockTime: numberOption('block-time') ?? config.blockTime ?? 0,
 		quiet: !process.argv.includes('--verbose') && (config.quiet ?? true),
@@ -73,6 +76,22 @@ async function main(): Promise<void> {
 	);
 	for (const wallet of devnet.chains[0].wallets)
 		console.log(`    ${wallet.address}  ${wallet.privateKey}`);
+	const { safe } = devnet;
+	console.log(
+		`\n  Safe ${safe.address}  (1.4.1, ${safe.threshold} of ${safe.owners.length}, chain ${safe.chainId}; 100 ETH and 100,000 USDC at start)`,
+	);
+	console.log(
+		`    Safe Transaction Service stand-in: ${safe.serviceUrl}  (paths /api/v1/..., /api/v2/...; ${safe.apiKey ? `Authorization: Bearer ${safe.apiKey}` : 'no API key required'})`,
+	);
+	for (const owner of safe.owners)
+		console.log(`    owner     ${owner.address}  ${owner.privateKey}`);
+	console.log(
+		`    delegate  ${safe.delegate.address}  ${safe.delegate.privateKey}  (proposer only, no funds)`,
+	);
+	console.log(
+		`    singleton ${safe.contracts.singleton}, factory ${safe.contracts.proxyFactory}, fallback handler ${safe.contracts.fallbackHandler}, MultiSend ${safe.contracts.multiSend}, MultiSendCallOnly ${safe.contracts.multiSendCallOnly}`,
+	);
+	console.log('    Confirm and execute a proposal: npm run devnet -- safe-execute <safeTxHash>');
 	const { solana } = devnet;
 	console.log(
 		`\n  Chain ${solana.chainId} (${solana.symbol}, Solana on litesvm)  JSON-RPC ${solana.rpcUrl}`,
@@ -97,7 +116,9 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', stop);
 }
 
-main().catch((error) => {
+const command =
+	process.argv[2] === 'safe-execute' ? safeExecuteCommand(process.argv.slice(3)) : main();
+command.catch((error) => {
 	console.error(error);
 	process.exit(1);
 });

@@ -41,7 +41,7 @@ export interface Fixtures {
 		owners: Record<string, string>;
 	};
 	wallets: DevnetWallet[];
-	/** Block number after the fixtures were deployed. */
+	/** Block number after the fixtures were deployed (on 31337 the Safe fixture too, devnet/safe). */
 	deployedAt: number;
 }
 
@@ -52,7 +52,11 @@ export function devnetWallets(): DevnetWallet[] {
 	});
 }
 
-async function deploy(signer: Signer, artifact: Artifact, ...args: unknown[]): Promise<Contract> {
+export async function deploy(
+	signer: Signer,
+	artifact: Artifact,
+	...args: unknown[]
+): Promise<Contract> {
 	const contract = await new ContractFactory(
 		artifact.abi as never,
 		artifact.bytecode,
@@ -62,7 +66,7 @@ async function deploy(signer: Signer, artifact: Artifact, ...args: unknown[]): P
 	return contract as Contract;
 }
 
-async function send(promise: Promise<{ wait(): Promise<unknown> }>): Promise<void> {
+export async function send(promise: Promise<{ wait(): Promise<unknown> }>): Promise<void> {
 	await (await promise).wait();
 }
 

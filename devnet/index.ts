@@ -9,11 +9,13 @@ import { FaultInjector, type FaultOptions } from './faults';
 import { deployFixtures, type DevnetToken, type DevnetWallet, type Fixtures } from './fixtures';
 import { DEX_IDS } from './gateway/context';
 import type { ChainRuntime } from './gateway/evm';
-import { type RateLimiter, createGateway } from './gateway/server';
+import { RateLimiter, createGateway } from './gateway/server';
 import { Meter, type UsageItem } from './metering';
+import { type DevnetSafe, SAFE_CHAIN_ID, type SafeFixture, devnetSafe, startSafe } from './safe';
+import type { SafeTransactionService } from './safe/service';
 import { TickerStream } from './stream/tickerStream';
 
-export type { DevnetToken, DevnetWallet, FaultOptions, SolanaWallet, UsageItem };
+export type { DevnetSafe, DevnetToken, DevnetWallet, FaultOptions, SolanaWallet, UsageItem };
 
 export const DEFAULT_API_KEY = 'devnet-key-0000';
 export const CHAIN_IDS = [31337, 31338];
@@ -33,6 +35,10 @@ export interface DevnetOptions {
 	faults?: FaultOptions;
 	/** Milliseconds between blocks mined on their own; 0 (default) mines only with transactions and mine(). */
 	blockTime?: number;
+	/** Keys the Safe Transaction Service stand-in requires as `Authorization: Bearer <key>` (none: open, like a self-hosted service). */
+	safeApiKeys?: string[];
+	/** Requests per second and key on the Safe stand-in (the hosted free tier: 5); unlimited when undefined. */
+	safeRateLimitPerSecond?: number;
 	/** The devnet itself never prints; `quiet: false` turns on hardhat's log of every JSON-RPC call. Default true. */
 	quiet?: boolean;
 }
@@ -77,6 +83,8 @@ export interface Devnet {
 	faults: FaultInjector;
 	/** The rate limit (requests per second and key): `perSecond` may be changed mid-run (undefined: none); `refused` counts its 429s. */
 	rateLimit: RateLimiter;
+	/** The 2-of-3 Safe on chain 31337, its owners and delegate, and the Safe Transaction Service stand-in. */
+	safe: DevnetSafe;
 	stop(): Promise<void>;
 }
 
@@ -96,9 +104,21 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			chains.push(chain);
 		}
 		// Deploying the fixtures is mostly waiting on the engine, which runs off the JS thread.
+		let safe: { fixture: SafeFixture; service: SafeTransactionService } | undefined;
 		const ready = await Promise.all(
-			chains.map(async (chain) => ({ ...chain, fixtures: await deployFixtures(chain) })),
+			chains.map(async (chain) => {
+				const fixtures = await deployFixtures(chain);
+				if (chain.chainId === SAFE_CHAIN_ID) {
+					safe = await startSafe(chain, fixtures);
+					fixtures.deployedAt = Number(await chain.rpc<string>('eth_blockNumber'));
+				}
+				return { ...chain, fixtures };
+			}),
 		);
+		if (!safe) throw new Error(`no devnet chain ${SAFE_CHAIN_ID} for the Safe`);
+		const { fixture: safeFixture, service: safeService } = safe;
+		const safeApiKeys = new Set(options.safeApiKeys ?? []);
+		const safeLimiter = new RateLimiter(options.safeRateLimitPerSecond);
 		const runtimes = new Map<string, ChainRuntime>(
 			ready.map((runtime) => [runtime.chainId, runtime]),
 		);
@@ -114,6 +134,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			apiKeys,
 			rateLimitPerSecond: options.rateLimitPerSecond,
 			faults,
+			safe: {
+				services: new Map([[SAFE_CHAIN_ID, safeService]]),
+				apiKeys: safeApiKeys,
+				limiter: safeLimiter,
+			},
 		});
 		const base = await gateway.listen('base', options.port ?? 0);
 		const historical = await gateway.listen('historical', options.historicalPort ?? 0);
@@ -211,6 +236,14 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			stream,
 			faults,
 			rateLimit: gateway.limiter,
+			safe: devnetSafe({
+				fixture: safeFixture,
+				service: safeService,
+				baseUrl: base.url,
+				rpcUrl: chainOf(SAFE_CHAIN_ID).rpcUrl,
+				apiKeys: safeApiKeys,
+				rateLimit: safeLimiter,
+			}),
 			async stop() {
 				clearInterval(watch);
 				await stream.stop();

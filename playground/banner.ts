@@ -12,10 +12,13 @@ import type { N8nInstance } from './n8n';
 import {
 	EXPAND_CREDENTIAL,
 	PAYOUT_WALLET_INDEX,
+	SAFE_API_CREDENTIAL,
+	SAFE_DELEGATE_CREDENTIAL,
 	SIGNER_CREDENTIAL,
 	SOLANA_CREDENTIAL,
 	SOLANA_PAYOUT_WALLET_INDEX,
 	evmLedgerFolder,
+	safeLedgerFolder,
 	solanaLedgerFolder,
 } from './prepare';
 import { ROOT } from './paths';
@@ -26,6 +29,9 @@ const WALLET_ROLES: Record<number, string> = {
 	1: '10,000 USDC, 5,000 DAI, 100 LINK (sent 250 USDC to wallet 2); Treasury in the examples',
 	2: '10,000 USDC, 5,000 DAI, 100 LINK (+250 USDC from wallet 1); Operations in the examples',
 	3: `10,000 USDC, 5,000 DAI, 100 LINK; the key of credential "${SIGNER_CREDENTIAL.name}": pays the payout examples`,
+	5: 'owner of the devnet Safe (2 of 3)',
+	6: 'owner of the devnet Safe (2 of 3)',
+	7: 'owner of the devnet Safe (2 of 3)',
 	9: 'collects the fees of chain/createfeetransaction',
 };
 
@@ -67,6 +73,9 @@ Credentials (imported, encrypted by n8n):
   "${EXPAND_CREDENTIAL.name}"   API ${devnet.baseUrl}, historical ${devnet.historicalUrl}, stream ${devnet.streamUrl}, key ${devnet.apiKey}
   "${SIGNER_CREDENTIAL.name}"   private key of EVM wallet ${PAYOUT_WALLET_INDEX} ${chain.wallets[PAYOUT_WALLET_INDEX].address}, no policy limits,
       payout ledger ${relative(evmLedgerFolder(n8n))}
+  "${SAFE_API_CREDENTIAL.name}"   Safe Transaction Service stand-in ${devnet.safe.serviceUrl}
+  "${SAFE_DELEGATE_CREDENTIAL.name}"   the devnet Safe's delegate ${devnet.safe.delegate.address} (see Safe below),
+      payout ledger ${relative(safeLedgerFolder(n8n))}
   "${SOLANA_CREDENTIAL.name}"   Solana wallet ${SOLANA_PAYOUT_WALLET_INDEX} ${solana.wallets[SOLANA_PAYOUT_WALLET_INDEX].address}, chain ${solana.chainId} only,
       payout ledger ${relative(solanaLedgerFolder(n8n))}
 
@@ -82,14 +91,19 @@ ${tokens(chain)
   Uniswap V2 router ${chain.uniswapV2.router} (dexId ${devnet.chains.map((entry) => `${devnet.dexIds[entry.chainId]} on ${entry.chainId}`).join(', ')})
   On ${solana.chainId}: USDC mint ${solana.usdc.address}  ${solana.usdc.decimals} decimals
 
+Safe ${devnet.safe.address} on ${devnet.safe.chainId} (1.4.1, ${devnet.safe.threshold} of ${devnet.safe.owners.length}: wallets 5, 6, 7; 100 ETH, 100,000 USDC at start)
+  Safe Transaction Service (devnet stand-in): ${devnet.safe.serviceUrl}
+  Delegate (may propose, holds nothing): ${devnet.safe.delegate.address}  key ${devnet.safe.delegate.privateKey}
+  Owners confirm and execute a proposal: npm run devnet -- safe-execute <safeTxHash> --devnet-url ${devnet.baseUrl}
+
 Funded EVM wallets (10,000 ETH each on both chains; keys: mnemonic "${DEVNET_MNEMONIC}",
 m/44'/60'/0'/0/<n>; wallets 10-19 of it are funded too, and the payout run pays 13-15):
 ${chain.wallets.map((wallet, index) => `  ${String(index).padStart(2)}  ${wallet.address}${WALLET_ROLES[index] ? `  ${WALLET_ROLES[index]}` : ''}`).join('\n')}
 Funded Solana wallets (100 SOL; wallets 0-3 with 10,000 USDC):
 ${solana.wallets.map((wallet) => `  ${wallet.index}  ${wallet.address}${wallet.index === SOLANA_PAYOUT_WALLET_INDEX ? `  the key of "${SOLANA_CREDENTIAL.name}"` : ''}`).join('\n')}
 
-Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert
-  and the large-transfer watch.
+Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert,
+  the large-transfer watch and the payout run via Safe's write-back (its executions, once safe-execute ran).
 Files: the devnet variants write to ${relative(n8n.outputDir)}
 
 n8n execute beside the editor (it starts its own task broker: give it a free port, not the editor's ${n8n.port + 1}):

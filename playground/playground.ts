@@ -34,10 +34,16 @@ export const EXAMPLE_IDS = {
 	payoutRunDevnet: 'expandPayoutRunDevnet',
 	valuationDevnet: 'expandValuationDevnet',
 	reconciliationDevnet: 'expandReconcileDevnet',
+	safePayoutRunDevnet: 'expandSafeRunDevnet',
+	safePayoutExecutedDevnet: 'expandSafeDoneDevnet',
 };
 
 /** The devnet examples active in the playground: the trigger ones. */
-export const TRIGGER_EXAMPLES = [EXAMPLE_IDS.priceAlertDevnet, EXAMPLE_IDS.transferWatchDevnet];
+export const TRIGGER_EXAMPLES = [
+	EXAMPLE_IDS.priceAlertDevnet,
+	EXAMPLE_IDS.transferWatchDevnet,
+	EXAMPLE_IDS.safePayoutExecutedDevnet,
+];
 
 /** Fresh user folder, both packages installed, devnet credentials and the given workflows imported, some published. */
 export async function prepareInstance(

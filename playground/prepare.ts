@@ -26,6 +26,18 @@ export const SOLANA_CREDENTIAL = {
 	name: 'Expand Solana Key (devnet wallet 1)',
 	type: 'expandSolanaKeyApi',
 };
+/** The Safe Transaction Service stand-in of the devnet's Safe (the payout run via Safe and its trigger). */
+export const SAFE_API_CREDENTIAL = {
+	id: 'expandSafeApiKey01',
+	name: 'Safe API (devnet)',
+	type: 'expandSafeApi',
+};
+/** The devnet Safe's delegate: proposes the payout run via Safe, owns nothing and cannot execute. */
+export const SAFE_DELEGATE_CREDENTIAL = {
+	id: 'expandSafeDelegate01',
+	name: 'Expand Signing Key (devnet Safe delegate)',
+	type: 'expandSignerApi',
+};
 /** The payout example pays from devnet wallet 3 (hardhat account 3). */
 export const PAYOUT_WALLET_INDEX = 3;
 /** The Solana payout example pays from the devnet's Solana wallet 1. */
@@ -36,13 +48,21 @@ export function evmLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
 	return path.join(n8n.outputDir, 'evm-payout-ledger');
 }
 
+/** Where the Safe delegate's credential keeps proposed payout IDs: inside the folder n8n may write to. */
+export function safeLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
+	return path.join(n8n.outputDir, 'safe-payout-ledger');
+}
+
 /** Where the Solana key credential keeps signed payout IDs: inside the folder n8n may write to, created with it. */
 export function solanaLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
 	return path.join(n8n.outputDir, 'solana-payout-ledger');
 }
 
 export function devnetCredentials(
-	devnet: Pick<Devnet, 'apiKey' | 'baseUrl' | 'historicalUrl' | 'streamUrl' | 'chains' | 'solana'>,
+	devnet: Pick<
+		Devnet,
+		'apiKey' | 'baseUrl' | 'historicalUrl' | 'streamUrl' | 'chains' | 'solana' | 'safe'
+	>,
 	n8n: Pick<N8nInstance, 'outputDir'>,
 ) {
 	return [
@@ -61,6 +81,22 @@ export function devnetCredentials(
 				keyType: 'privateKey',
 				privateKey: devnet.chains[0].wallets[PAYOUT_WALLET_INDEX].privateKey,
 				payoutLedgerFolder: evmLedgerFolder(n8n),
+			},
+		},
+		{
+			...SAFE_API_CREDENTIAL,
+			data: {
+				serviceUrl: devnet.safe.serviceUrl,
+				apiKey: devnet.safe.apiKey ?? '',
+				maxRequestsPerSecond: 5,
+			},
+		},
+		{
+			...SAFE_DELEGATE_CREDENTIAL,
+			data: {
+				keyType: 'privateKey',
+				privateKey: devnet.safe.delegate.privateKey,
+				payoutLedgerFolder: safeLedgerFolder(n8n),
 			},
 		},
 		{
@@ -86,6 +122,7 @@ export async function freshUserFolder(n8n: N8nInstance, tarballs: string[]): Pro
 	rmSync(n8n.userFolder, { recursive: true, force: true });
 	mkdirSync(solanaLedgerFolder(n8n), { recursive: true });
 	mkdirSync(evmLedgerFolder(n8n), { recursive: true });
+	mkdirSync(safeLedgerFolder(n8n), { recursive: true });
 	await installPackages(n8n.userFolder, tarballs);
 }
 

@@ -98,6 +98,44 @@ test('the payout runs sign with a Payout ID per row and send with Wait for Confi
 	).toEqual(['read', 'update']);
 });
 
+test('the payout runs via Safe propose from the Safe with a Payout ID per row; their executed workflows write back from the Safe Transaction Executed trigger; production uses the sheet and Slack', () => {
+	for (const suffix of ['.json', '.devnet.json']) {
+		const run = workflow(`safe-payout-run${suffix}`).nodes;
+		expect(
+			run
+				.filter((node) => node.type.endsWith('.expandSigner'))
+				.map((node) => [node.parameters.operation, node.parameters.payoutId]),
+		).toEqual([['proposeToSafe', '={{ $json.payoutId }}']]);
+		expect(run.find((node) => node.name === 'Build transfers')?.parameters.from).toBe(
+			'={{ $json.from }}',
+		);
+		const executed = workflow(`safe-payout-executed${suffix}`).nodes;
+		const trigger = executed.find((node) => node.type.endsWith('.expandTrigger'));
+		expect(trigger?.parameters.event).toBe('safeTransactionExecuted');
+		// The trigger watches the Safe the run proposes to.
+		expect(
+			JSON.stringify(run.find((node) => node.name === 'Run settings')?.parameters.jsCode),
+		).toContain(String(trigger?.parameters.safeAddress));
+	}
+	const production = [
+		...workflow('safe-payout-run.json').nodes,
+		...workflow('safe-payout-executed.json').nodes,
+	];
+	expect(
+		production
+			.filter((node) => node.type === 'n8n-nodes-base.googleSheets')
+			.map((node) => [
+				node.parameters.operation,
+				(node.parameters.columns as { matchingColumns?: string[] } | undefined)?.matchingColumns,
+			]),
+	).toEqual([
+		['read', undefined],
+		['update', ['rowId']],
+		['update', ['safeTxHash']],
+	]);
+	expect(production.some((node) => node.type === 'n8n-nodes-base.slack')).toBe(true);
+});
+
 // "Execute workflow" runs a workflow from its Manual Trigger only when that is its one start: beside a
 // webhook or event trigger, the editor's button waits for that trigger's event instead.
 test.each(

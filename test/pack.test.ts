@@ -93,7 +93,8 @@ test('the core ships no signer code, the signer no other node and no catalog', (
 	expect(
 		lists
 			.get('n8n-nodes-expand-network')!
-			.filter((file) => /ExpandSigner|credentials\/ExpandS/.test(file)),
+			// The signing key credentials (the core's Safe API credential is the core's own).
+			.filter((file) => /ExpandSigner|credentials\/Expand(SignerApi|Solana)/.test(file)),
 	).toEqual([]);
 	expect(
 		lists

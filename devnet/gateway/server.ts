@@ -4,6 +4,7 @@ import type { AddressInfo } from 'net';
 import { endpointOf } from '../api';
 import type { FaultInjector } from '../faults';
 import { readBody } from '../readBody';
+import { type SafeGateway, answerSafeCall } from '../safe/gateway';
 import { DateFormatError, type Meter, computeUnitsFor } from '../metering';
 import { createContext, type Handler } from './context';
 import type { ChainRuntime } from './evm';
@@ -31,11 +32,14 @@ export interface GatewayOptions {
 	rateLimitPerSecond?: number;
 	/** Latency and failures added to the calls that pass authentication and the rate limit. */
 	faults?: FaultInjector;
+	/** The Safe Transaction Service stand-ins, served on the base listener under their own path and keys. */
+	safe?: SafeGateway;
 }
 
 interface Answer {
 	status: number;
-	body: unknown;
+	/** Absent: no body (the Safe service's bare 201 and 204). */
+	body?: unknown;
 	/** The chain the call named, for the usage record. */
 	chainId?: string;
 }
@@ -46,10 +50,11 @@ function send(
 	faults?: FaultInjector,
 	request?: IncomingMessage,
 ): number {
-	const text = JSON.stringify(answer.body);
+	// No body at all for the Safe service's bare 201/204 answers.
+	const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
 	const faulted = request && faults?.deliver(request, response, answer.status, text);
 	if (faulted !== undefined) return faulted;
-	response.writeHead(answer.status, { 'content-type': 'application/json' });
+	response.writeHead(answer.status, text ? { 'content-type': 'application/json' } : {});
 	response.end(text);
 	return Buffer.byteLength(text);
 }
@@ -146,6 +151,18 @@ export function createGateway(options: GatewayOptions) {
 		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
 		// Express routes are case-insensitive and tolerate a trailing slash.
 		const path = url.pathname.replace(/\/+$/, '').toLowerCase();
+		if (host === 'base' && options.safe) {
+			const safeAnswer = await answerSafeCall(options.safe, request, url, (safePath) =>
+				options.faults
+					? options.faults.before(request, response, safePath)
+					: Promise.resolve(false),
+			);
+			if (safeAnswer === 'answered') return;
+			if (safeAnswer) {
+				send(response, safeAnswer, options.faults, request);
+				return;
+			}
+		}
 		const apiKey = String(request.headers['x-api-key'] ?? '');
 		if (!options.apiKeys.has(apiKey)) {
 			send(response, { status: 403, body: { message: 'Forbidden' } });

@@ -6,7 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { SAFE_API_CREDENTIAL } from '../shared/safe';
 import { eventProperties, eventsByName } from './events';
+import { option as safeTransactionExecuted } from './events/safeTransactionExecuted';
 
 export class ExpandTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,13 +20,20 @@ export class ExpandTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle:
-			'={{$parameter["event"] === "newBlock" ? "New block on " + $parameter["chainId"] : $parameter["event"] === "tokenTransfer" ? "Token transfer on " + $parameter["chainId"] : "Ticker price"}}',
+			'={{$parameter["event"] === "newBlock" ? "New block on " + $parameter["chainId"] : $parameter["event"] === "tokenTransfer" ? "Token transfer on " + $parameter["chainId"] : $parameter["event"] === "safeTransactionExecuted" ? "Safe transaction executed on " + $parameter["chainId"] : "Ticker price"}}',
 		description:
-			'Starts the workflow on new blocks of a chain, on token transfers, or on live ticker prices, through expand.network',
+			'Starts the workflow on new blocks of a chain, on token transfers, on live ticker prices, or on executed Safe transactions, through expand.network',
 		defaults: { name: 'Expand Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'expandApi', required: true }],
+		credentials: [
+			{ name: 'expandApi', required: true },
+			{
+				name: SAFE_API_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { event: [safeTransactionExecuted.value as string] } },
+			},
+		],
 		properties: eventProperties,
 	};
 

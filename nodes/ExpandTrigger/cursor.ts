@@ -16,13 +16,17 @@ export interface EmittedBlock {
 export interface CursorIdentity {
 	event: string;
 	chainId: string;
-	/** The Start Block option as set ('' for "from the head"). */
+	/**
+	 * Where it started: the Start Block option as set ('' for "from the head"); for Safe Transaction
+	 * Executed, the Safe and the Start Nonce option (`<safe>@<nonce or ''>`).
+	 */
 	origin: string;
 }
 
 /**
  * The polling events' position in the workflow's static data: what it follows, the number of the
- * next block to look at, and the newest blocks looked at (for reorg detection). n8n persists static
+ * next block (for Safe Transaction Executed: the next Safe nonce) to look at, and the newest blocks
+ * looked at (for reorg detection; none for the Safe event). n8n persists static
  * data with the workflow when the trigger emits, so a restart resumes here.
  */
 export interface Cursor extends CursorIdentity {

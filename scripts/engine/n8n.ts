@@ -29,6 +29,7 @@ import type {
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { ExpandApi } from '../../credentials/ExpandApi.credentials';
+import { ExpandSafeApi } from '../../credentials/ExpandSafeApi.credentials';
 import { ExpandSignerApi } from '../../packages/signer/credentials/ExpandSignerApi.credentials';
 import { ExpandSolanaKeyApi } from '../../packages/signer/credentials/ExpandSolanaKeyApi.credentials';
 // The .js suffix keeps tsx from resolving Expand.node to the codex file Expand.node.json.
@@ -79,6 +80,7 @@ const nodeTypeRegistry: Record<string, INodeType> = {
 };
 const credentialTypeRegistry: Record<string, ICredentialType> = {
 	expandApi: new ExpandApi(),
+	expandSafeApi: new ExpandSafeApi(),
 	expandSignerApi: new ExpandSignerApi(),
 	expandSolanaKeyApi: new ExpandSolanaKeyApi(),
 };

@@ -7,6 +7,8 @@ export interface ScriptedRequest {
 	query: Record<string, string>;
 	body: string;
 	apiKey: string;
+	/** The Authorization header (the Safe API's Bearer key). */
+	authorization: string;
 	/** When the request arrived (Date.now()). */
 	at: number;
 }
@@ -39,6 +41,7 @@ export async function startScriptedApi(
 			query: Object.fromEntries(url.searchParams),
 			body: Buffer.concat(chunks).toString('utf8'),
 			apiKey: String(incoming.headers['x-api-key'] ?? ''),
+			authorization: String(incoming.headers.authorization ?? ''),
 			at,
 		};
 		const answer = script(request, requests.push(request) - 1);

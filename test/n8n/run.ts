@@ -12,7 +12,7 @@
  * two lists of named checks, each a module of this folder: first with `n8n execute` (the examples
  * against the chains, the month-end valuation at a past block, exactly-once payouts through a kill,
  * the install by hand), then in the started n8n (types, the credential test, the stablecoin payout run,
- * the active examples, the polling triggers through a restart, a deactivation and changed settings).
+ * the payout run via Safe and its write-back trigger, the active examples, the polling triggers through a restart, a deactivation and changed settings).
  */
 import * as path from 'node:path';
 
@@ -34,6 +34,12 @@ import { exactlyOncePayout, PAYOUT_ONCE } from './payoutOnce';
 import { payoutRunAgain, payoutRunApproved, payoutRunRejected } from './payoutRun';
 import { payoutReconciliation } from './reconciliation';
 import { credentialTest, nodeAndCredentialTypes } from './registered';
+import {
+	SAFE_DONE_ID,
+	safePayoutAgain,
+	safePayoutExecuted,
+	safePayoutProposed,
+} from './safePayout';
 import type { Check, Session } from './session';
 import { startSink } from './sink';
 import {
@@ -104,6 +110,18 @@ const startedChecks = (webSocket: boolean): Check[] => [
 		name: 'stablecoin payout run, approved again: nobody paid twice (payout IDs)',
 		run: payoutRunAgain,
 	},
+	{
+		name: 'payout run via Safe: 4 rows proposed by the delegate key, nothing moves',
+		run: safePayoutProposed,
+	},
+	{
+		name: 'payout run via Safe: two owners confirm and execute (two of the four while n8n is stopped); balances move exactly and the Safe Transaction Executed trigger writes each execution hash back once',
+		run: safePayoutExecuted,
+	},
+	{
+		name: 'payout run via Safe, run again: nothing new proposed (same safeTxHashes, the stand-in holds no more)',
+		run: safePayoutAgain,
+	},
 	webSocket
 		? {
 				name: 'price alert (active): mined blocks start executions with the DEX price of WETH',
@@ -145,6 +163,8 @@ const WORKFLOWS = [
 	'stablecoin-payout-run.devnet.json',
 	'month-end-valuation.devnet.json',
 	'month-end-payout-reconciliation.devnet.json',
+	'safe-payout-run.devnet.json',
+	'safe-payout-executed.devnet.json',
 	BLOCK_LOG,
 	TRANSFER_LOG,
 	PAYOUT_ONCE,
@@ -153,6 +173,7 @@ const PUBLISHED = [
 	EXAMPLE_IDS.priceAlertDevnet,
 	EXAMPLE_IDS.transferWatchDevnet,
 	USDC_EXAMPLE_ID,
+	SAFE_DONE_ID,
 	BLOCK_LOG_ID,
 	TRANSFER_LOG_ID,
 ];

@@ -66,6 +66,14 @@ export async function monthEndValuation({ devnet, n8n, slack }: Session): Promis
 	);
 	const timestamp = Number(BigInt(head.timestamp));
 	await pause(1100);
+	// The chains keep their own clocks (one more second per block mined faster than that; the Safe's deployment
+	// mines more blocks on chain A), so chain B's next block is dated after the valuation time explicitly.
+	const headB = await devnet.rpc<{ timestamp: string }>(chainB.chainId, 'eth_getBlockByNumber', [
+		'latest',
+		false,
+	]);
+	if (Number(BigInt(headB.timestamp)) <= timestamp)
+		await devnet.rpc(chainB.chainId, 'evm_setNextBlockTimestamp', [hex(timestamp + 1)]);
 	for (const chain of [chainA, chainB]) await sendUsdc(devnet, chain, 1, 2, '123.45');
 	const blocks: Record<string, number> = {};
 	for (const chain of [chainA, chainB])

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { FAILURES_BEFORE_ERROR } from '../../nodes/ExpandTrigger/blocks/activate';
+import { FAILURES_BEFORE_ERROR } from '../../nodes/ExpandTrigger/polling';
 import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
 import { startTamperingProxy, type Tamper } from './tamperingProxy';
 

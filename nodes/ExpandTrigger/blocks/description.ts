@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { chainIdProperty } from '../../shared/chain/chainProperty';
 
 /** The polling events; their chain, interval and confirmations fields are one set, shown for each. */
-export const POLLING_EVENTS = ['newBlock', 'tokenTransfer'];
+export const POLLING_EVENTS = ['newBlock', 'tokenTransfer', 'safeTransactionExecuted'];
 
 const polling = { event: POLLING_EVENTS };
 

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import * as newBlock from './newBlock';
+import * as safeTransactionExecuted from './safeTransactionExecuted';
 import * as tickerPrice from './tickerPrice';
 import * as tokenTransfer from './tokenTransfer';
 import { followProperties } from '../blocks/description';
@@ -18,7 +19,12 @@ export interface TriggerEvent {
 }
 
 /** The trigger's events: the Event list, the form and the dispatch on activation all come from here. */
-export const events: TriggerEvent[] = [newBlock, tokenTransfer, tickerPrice];
+export const events: TriggerEvent[] = [
+	newBlock,
+	tokenTransfer,
+	tickerPrice,
+	safeTransactionExecuted,
+];
 
 export const eventsByName = new Map(events.map((event) => [String(event.option.value), event]));
 

@@ -28,16 +28,21 @@ export interface FailedResponse {
 	body: unknown;
 }
 
-/** A NodeApiError with the API's message and status, built from plain data with the key redacted. */
+/**
+ * A NodeApiError with the service's message and status, built from plain data with the key redacted.
+ * `messageOf` reads the service's own words from its body (the Expand API's by default).
+ */
 export function responseError(
 	node: INode,
 	response: FailedResponse,
 	secret: string,
 	itemIndex: number,
+	messageOf: (body: unknown) => string | undefined = apiMessage,
+	service = 'The API',
 ): NodeApiError {
 	const body = response.body;
 	const message = redact(
-		apiMessage(body) ?? `The API answered with HTTP status ${response.statusCode}`,
+		messageOf(body) ?? `${service} answered with HTTP status ${response.statusCode}`,
 		secret,
 	);
 	const envelopeStatus =
@@ -65,9 +70,10 @@ export function notJsonError(
 	response: FailedResponse,
 	secret: string,
 	itemIndex: number,
+	service = 'The API',
 ): NodeApiError {
 	const excerpt = redact(String(response.body).slice(0, 200), secret);
-	const message = `The API answered with a body that is not JSON (HTTP ${response.statusCode})`;
+	const message = `${service} answered with a body that is not JSON (HTTP ${response.statusCode})`;
 	return new NodeApiError(node, { httpCode: String(response.statusCode), message } as JsonObject, {
 		message,
 		description: `Start of the body: ${excerpt}`,
@@ -82,11 +88,12 @@ export function connectionError(
 	error: unknown,
 	secret: string,
 	itemIndex: number,
+	service = 'The API',
 ): NodeApiError {
 	const cause = isObject(error) ? error : {};
 	const code = text(cause.code) ?? text(isObject(cause.cause) ? cause.cause.code : undefined);
 	const message = redact(
-		`The API could not be reached${code ? ` (${code})` : ''}: ${text(cause.message) ?? 'unknown error'}`,
+		`${service} could not be reached${code ? ` (${code})` : ''}: ${text(cause.message) ?? 'unknown error'}`,
 		secret,
 	);
 	return new NodeApiError(node, { message } as JsonObject, { message, itemIndex });

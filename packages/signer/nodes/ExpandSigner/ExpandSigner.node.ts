@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { apiOperations, properties } from './actions/operations';
+import { apiOperations, properties, safeApiOperations } from './actions/operations';
 import { router } from './actions/router';
 import { expandSignerKeyTest, expandSolanaKeyTest } from './methods/credentialTest';
 
@@ -44,6 +44,11 @@ export class ExpandSigner implements INodeType {
 				displayOptions: { show: { chainFamily: ['solana'] } },
 			},
 			{ name: 'expandApi', required: true, displayOptions: { show: { operation: apiOperations } } },
+			{
+				name: 'expandSafeApi',
+				required: true,
+				displayOptions: { show: { operation: safeApiOperations } },
+			},
 		],
 		properties,
 	};

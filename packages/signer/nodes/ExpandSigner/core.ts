@@ -17,3 +17,15 @@ export {
 } from '../../../../nodes/shared/chain/chainClient';
 export { checkedReceipt } from '../../../../nodes/shared/chain/evmReceipt';
 export { asNodeError, errorItem, itemError, type NodeError } from '../../../../nodes/shared/errors';
+export {
+	getMultisigTransaction,
+	getSafeInfo,
+	listMultisigTransactions,
+	proposeMultisigTransaction,
+	readSafeCredentials,
+	SAFE_API_CREDENTIAL,
+	type SafeApiCredentials,
+	type SafeInfo,
+	type SafeMultisigTransaction,
+	type SafeProposal,
+} from '../../../../nodes/shared/safe/index';

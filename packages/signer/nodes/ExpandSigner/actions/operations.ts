@@ -63,13 +63,21 @@ export const properties: INodeProperties[] = [
 	...accountProperties,
 ];
 
-/** Operations whose items call the API, for the API credential's display rule. */
-export const apiOperations = [
-	...new Set(
-		families.flatMap((family) =>
-			family.operations
-				.filter((operation) => operation.usesApi)
-				.map((operation) => String(operation.option.value)),
+/** The values of the operations that need a credential, for its display rule. */
+function operationsThat(needs: (operation: SignerOperation<unknown>) => boolean): string[] {
+	return [
+		...new Set(
+			families.flatMap((family) =>
+				(family.operations as Array<SignerOperation<unknown>>)
+					.filter(needs)
+					.map((operation) => String(operation.option.value)),
+			),
 		),
-	),
-];
+	];
+}
+
+/** Operations whose items call the API, for the API credential's display rule. */
+export const apiOperations = operationsThat((operation) => operation.usesApi === true);
+
+/** Operations whose items call the Safe Transaction Service, for the Safe API credential's display rule. */
+export const safeApiOperations = operationsThat((operation) => operation.usesSafeApi === true);

@@ -17,6 +17,8 @@ export interface SignerOperation<Session> {
 	): Promise<IDataObject | IDataObject[]>;
 	/** Calls the expand.network API, so the node asks for the API credential with it. */
 	usesApi?: boolean;
+	/** Calls the Safe Transaction Service, so the node asks for the Safe API credential with it. */
+	usesSafeApi?: boolean;
 }
 
 /**

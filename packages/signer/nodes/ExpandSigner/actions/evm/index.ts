@@ -13,6 +13,8 @@ import * as listPayouts from '../listPayouts.operation';
 import type { SignerFamily } from '../signerFamily';
 import { checkEvmPayout } from './checkPayout';
 import * as deployContract from './deployContract.operation';
+import * as getSafeProposal from './getSafeProposal.operation';
+import * as proposeToSafe from './proposeToSafe.operation';
 import type { EvmSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
@@ -39,6 +41,8 @@ export const evm: SignerFamily<EvmSession> = {
 		speedUpPayout,
 		listPayouts,
 		checkPayouts(checkEvmPayout),
+		proposeToSafe,
+		getSafeProposal,
 	],
 	defaultOperation: 'signTransaction',
 	async openSession(this: IExecuteFunctions): Promise<EvmSession> {

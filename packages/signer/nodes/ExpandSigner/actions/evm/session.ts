@@ -1,3 +1,4 @@
+import type { SafeApiCredentials } from '../../core';
 import type { EvmKeyring } from '../../families/evm/accounts';
 import type { ChainAnswers } from '../../families/evm/fees';
 import type { NonceClaims } from '../../nonces/claims';
@@ -10,4 +11,6 @@ export interface EvmSession extends FamilySession<EvmKeyring> {
 	answers: ChainAnswers;
 	/** Automatic nonces claimed in the credential's folder, so other executions and processes never sign the same one. */
 	claims?: NonceClaims;
+	/** The Safe API credential, read at the first item that needs it. */
+	safeApi?: Promise<SafeApiCredentials>;
 }

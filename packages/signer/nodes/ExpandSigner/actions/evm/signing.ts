@@ -199,7 +199,7 @@ export function evmFacts(entry: LedgerEntry): SignedFacts {
  * reads them) against what the form asked, before anything is asked of the network; then an amount
  * typed in whole units against the token's decimals on the chain (the Signer's own chain client).
  */
-async function checkAskedIntent(
+export async function checkAskedIntent(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,

@@ -48,7 +48,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. {{ $json.invoiceId }}',
 		description:
-			"The payout ID it was signed under (the signing credential's Payout Ledger Folder). The replacement is recorded there, and a rerun of the payout returns the one that landed, or else the latest.",
+			"The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). The replacement is recorded there, and a rerun of the payout returns the one that landed, or else the latest.",
 		displayOptions: { show },
 	},
 	{

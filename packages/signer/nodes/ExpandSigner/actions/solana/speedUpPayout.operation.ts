@@ -48,7 +48,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. {{ $json.invoiceId }}',
 		description:
-			"The payout ID it was signed under (the signing credential's Payout Ledger Folder). Only once every earlier signature of it has expired unlanded, as the node pinned in the credential's RPC URLs says; the replacement is recorded there, and a rerun of the payout returns it.",
+			"The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). Only once every earlier signature of it has expired unlanded, as the node pinned in the credential's RPC URLs says; the replacement is recorded there, and a rerun of the payout returns it.",
 		displayOptions: { show },
 	},
 	{

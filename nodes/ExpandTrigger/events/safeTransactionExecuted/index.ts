@@ -1,0 +1,2 @@
+export { description, option } from './description';
+export { activateSafeTransactionExecuted as activate } from './activate';

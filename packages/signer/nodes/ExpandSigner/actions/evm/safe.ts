@@ -1,0 +1,75 @@
+import { getAddress, isAddress } from 'ethers';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import {
+	getMultisigTransaction,
+	itemError,
+	readSafeCredentials,
+	type SafeApiCredentials,
+	type SafeMultisigTransaction,
+} from '../../core';
+import { safeWalletUrl } from '../../families/evm/safeWallet';
+import type { EvmSession } from './session';
+
+/** The Safe API credential, read once per execution. */
+export async function safeApiOf(
+	this: IExecuteFunctions,
+	session: EvmSession,
+	itemIndex: number,
+): Promise<SafeApiCredentials> {
+	session.safeApi ??= readSafeCredentials(this, itemIndex);
+	return await session.safeApi;
+}
+
+/** A parameter that must be a 0x address, checksummed (the Safe service wants that form in its paths). */
+export function addressParameter(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	label: string,
+): string {
+	const value = String(this.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	if (!isAddress(value))
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The parameter "${label}" must be a 0x address of 20 bytes (checksummed if in mixed case); got "${value}"`,
+		);
+	return getAddress(value);
+}
+
+/** A proposal as the service has it, read by its safeTxHash; an error when the service does not know it. */
+export async function storedProposal(
+	this: IExecuteFunctions,
+	credentials: SafeApiCredentials,
+	safeTxHash: string,
+	itemIndex: number,
+): Promise<SafeMultisigTransaction> {
+	const stored = await getMultisigTransaction.call(this, credentials, safeTxHash, itemIndex);
+	if (!stored)
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The Safe API does not know the proposal ${safeTxHash} (HTTP 404 at ${credentials.data.serviceUrl})`,
+		);
+	return stored;
+}
+
+/** Where a proposal stands, as Propose to Safe and Get Safe Proposal show it. */
+export function proposalStatus(stored: SafeMultisigTransaction, chainId?: string): IDataObject {
+	const safe = getAddress(stored.safe);
+	return {
+		safeTxHash: stored.safeTxHash,
+		safe,
+		nonce: stored.nonce,
+		confirmations: stored.confirmations.length,
+		confirmedBy: stored.confirmations.map((confirmation) => getAddress(confirmation.owner)),
+		threshold: stored.confirmationsRequired,
+		executed: stored.isExecuted,
+		successful: stored.isSuccessful,
+		executionTransactionHash: stored.transactionHash,
+		executionBlock: stored.blockNumber,
+		executionDate: stored.executionDate,
+		...(chainId ? { safeWalletUrl: safeWalletUrl(chainId, safe, stored.safeTxHash) ?? null } : {}),
+	};
+}
