@@ -181,6 +181,7 @@ describe.each(LEDGER_STORES)(
 				payoutId: 'oct-1',
 				chainId: CHAIN,
 				account,
+				proposer: '',
 				action: 'transfer',
 				recipient: to('a1'),
 				asset: 'native',

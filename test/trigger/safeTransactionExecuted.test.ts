@@ -14,7 +14,7 @@ import {
 	GET_TRANSACTION_HASH_SELECTOR,
 	getTransactionHashCall,
 	NONCE_SELECTOR,
-} from '../../nodes/ExpandTrigger/events/safeTransactionExecuted/safeContract';
+} from '../../nodes/shared/safe/contract';
 import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
 import { startTamperingProxy } from './tamperingProxy';
 
@@ -219,7 +219,7 @@ const LIST_PATH = () => `${new URL(safeFixture().serviceUrl).pathname}/api/v1/sa
 const listRequests = () =>
 	proxy.requests.filter((path) => path.includes('/multisig-transactions/')).length;
 
-test('the selectors and event topics written in safeContract.ts are keccak256 of their signatures; the getTransactionHash call is ABI-encoded', () => {
+test('the selectors and event topics written in nodes/shared/safe/contract.ts are keccak256 of their signatures; the getTransactionHash call is ABI-encoded', () => {
 	expect(NONCE_SELECTOR).toBe(id('nonce()').slice(0, 10));
 	expect(GET_TRANSACTION_HASH_SELECTOR).toBe(SAFE_ABI.getFunction('getTransactionHash')!.selector);
 	expect(EXECUTION_SUCCESS_TOPIC).toBe(id('ExecutionSuccess(bytes32,uint256)'));

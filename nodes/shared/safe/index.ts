@@ -19,6 +19,8 @@ export type {
 	SafeMultisigTransaction,
 	SafeTransactionPage,
 } from './answers';
+export { NONCE_SELECTOR, uintAnswer } from './contract';
+export { type ExecutionReceipt, verifiedExecution, type VerifiedExecution } from './execution';
 export {
 	readSafeCredentials,
 	SAFE_API_CREDENTIAL,

@@ -4,18 +4,15 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ChainClient } from '../../../shared/chain/chainClient';
 import {
 	listMultisigTransactions,
+	NONCE_SELECTOR,
 	readSafeCredentials,
 	type SafeMultisigTransaction,
+	uintAnswer,
+	verifiedExecution,
 } from '../../../shared/safe';
 import { headNumber } from '../../blocks/follow';
 import { quote } from '../../blocks/validate';
 import type { Cursor } from '../../cursor';
-import {
-	executionOutcome,
-	getTransactionHashCall,
-	NONCE_SELECTOR,
-	uintAnswer,
-} from './safeContract';
 
 /** Executed transactions one poll emits at most; a longer backlog continues on the next poll. */
 const MAX_EXECUTIONS_PER_POLL = 100;
@@ -27,18 +24,6 @@ export interface SafeSettings {
 	/** The Safe's address as typed (the Transaction Service wants the checksummed form in its paths). */
 	safe: string;
 	confirmations: number;
-}
-
-const HASH = /^0x[0-9a-fA-F]{64}$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const BLOCK_NUMBER = /^0x[0-9a-fA-F]{1,13}$/;
-
-interface Receipt {
-	transactionHash?: unknown;
-	blockNumber?: unknown;
-	blockHash?: unknown;
-	from?: unknown;
-	logs?: unknown;
 }
 
 /**
@@ -161,37 +146,16 @@ export class SafeExecutions {
 	): Promise<IDataObject | string> {
 		if (nonce !== expected)
 			return `the service listed nonce ${transaction.nonce} again (safeTxHash ${transaction.safeTxHash})`;
-		if (!transaction.isExecuted || !transaction.transactionHash)
-			return `the service lists safeTxHash ${transaction.safeTxHash} among the executed transactions without an execution transaction`;
-		if (transaction.operation !== 0 && transaction.operation !== 1)
-			return `the operation is ${quote(transaction.operation)}, neither 0 (call) nor 1 (delegate call)`;
-		const receipt = await this.client.rpc<Receipt | null>('eth_getTransactionReceipt', [
-			transaction.transactionHash,
-		]);
-		if (receipt === null || typeof receipt !== 'object')
-			return `its execution transaction ${transaction.transactionHash} is not on chain ${this.settings.chainId}`;
-		if (
-			String(receipt.transactionHash).toLowerCase() !== transaction.transactionHash.toLowerCase() ||
-			typeof receipt.blockNumber !== 'string' ||
-			!BLOCK_NUMBER.test(receipt.blockNumber) ||
-			typeof receipt.blockHash !== 'string' ||
-			!HASH.test(receipt.blockHash) ||
-			typeof receipt.from !== 'string' ||
-			!ADDRESS.test(receipt.from)
-		)
-			return `the chain's receipt of ${transaction.transactionHash} is not well formed`;
-		const blockNumber = Number(BigInt(receipt.blockNumber));
+		const verified = await verifiedExecution(
+			this.client,
+			this.settings.chainId,
+			this.safe,
+			transaction,
+		);
+		if (typeof verified === 'string') return verified;
+		const { receipt, blockNumber, successful } = verified;
 		if (blockNumber > block)
-			return `its execution transaction ${transaction.transactionHash} is in block ${blockNumber}, after block ${block}, by which the Safe's nonce had passed ${nonce}`;
-		const successful = executionOutcome(receipt.logs, this.safe, transaction.safeTxHash);
-		if (successful === undefined)
-			return `transaction ${transaction.transactionHash} did not execute safeTxHash ${transaction.safeTxHash} on ${this.settings.safe} (no ExecutionSuccess or ExecutionFailure of the Safe for it)`;
-		const hash = await this.client.rpc<unknown>('eth_call', [
-			{ to: this.safe, data: getTransactionHashCall(transaction) },
-			'latest',
-		]);
-		if (typeof hash !== 'string' || hash.toLowerCase() !== transaction.safeTxHash.toLowerCase())
-			return `the Safe hashes the listed fields (to ${transaction.to}, value ${transaction.value}, nonce ${transaction.nonce}, …) to ${quote(hash)}, not to safeTxHash ${transaction.safeTxHash}`;
+			return `its execution transaction ${receipt.transactionHash} is in block ${blockNumber}, after block ${block}, by which the Safe's nonce had passed ${nonce}`;
 		return {
 			chainId: this.settings.chainId,
 			safe: this.safe,
@@ -202,7 +166,7 @@ export class SafeExecutions {
 			data: transaction.data,
 			operation: transaction.operation,
 			successful,
-			transactionHash: transaction.transactionHash.toLowerCase(),
+			transactionHash: receipt.transactionHash.toLowerCase(),
 			blockNumber,
 			blockHash: receipt.blockHash.toLowerCase(),
 			executor: receipt.from.toLowerCase(),

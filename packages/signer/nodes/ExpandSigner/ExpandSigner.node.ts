@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { apiOperations, properties, safeApiOperations } from './actions/operations';
+import { apiOperations, properties, safeApiDisplay } from './actions/operations';
 import { router } from './actions/router';
 import { expandSignerKeyTest, expandSolanaKeyTest } from './methods/credentialTest';
 
@@ -46,8 +46,8 @@ export class ExpandSigner implements INodeType {
 			{ name: 'expandApi', required: true, displayOptions: { show: { operation: apiOperations } } },
 			{
 				name: 'expandSafeApi',
-				required: true,
-				displayOptions: { show: { operation: safeApiOperations } },
+				required: false,
+				displayOptions: safeApiDisplay,
 			},
 		],
 		properties,

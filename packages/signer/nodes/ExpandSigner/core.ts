@@ -21,6 +21,7 @@ export {
 	getMultisigTransaction,
 	getSafeInfo,
 	listMultisigTransactions,
+	NONCE_SELECTOR,
 	proposeMultisigTransaction,
 	readSafeCredentials,
 	SAFE_API_CREDENTIAL,
@@ -28,4 +29,6 @@ export {
 	type SafeInfo,
 	type SafeMultisigTransaction,
 	type SafeProposal,
+	uintAnswer,
+	verifiedExecution,
 } from '../../../../nodes/shared/safe/index';

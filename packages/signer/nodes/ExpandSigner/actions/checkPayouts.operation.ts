@@ -8,10 +8,12 @@ import type { SignerOperation } from './signerFamily';
 
 /** A journal entry as Check Payouts reads it from its input item, checked. */
 export interface CheckedRow {
+	/** The journal's kind: `safeProposal` is a Safe's transaction, `transactionHash` its safeTxHash. */
+	kind: string;
 	chainId: string;
 	account: string;
 	transactionHash: string;
-	/** The nonce (EVM) or blockhash (Solana) it was signed with. */
+	/** The nonce (EVM; a Safe's nonce for a Safe proposal) or blockhash (Solana) it was signed with. */
 	nonce: string;
 	payoutId: string;
 }
@@ -21,13 +23,31 @@ export interface CheckedRow {
  * `success`, `feePaid` in the native asset's smallest unit), `replaced` (another signature of the same
  * payout landed: `replacedBy`), `pending` (the node knows it, not yet in a block), `dropped` (it can
  * never land), `unsent` (the node has not seen it and it could still land).
+ *
+ * A Safe proposal (evm/checkSafeProposal.ts): `proposed` (awaiting its owners), `executed` (by
+ * `executionTransactionHash` in `block`; `success` is the Safe's ExecutionSuccess, `feePaid` what the
+ * executor paid), `replaced` (the Safe executed another transaction of its nonce: `replacedBy` its
+ * safeTxHash), `notPosted` (the Safe API does not hold it), `executedOrReplaced` (the Safe's nonce has
+ * passed it; which of the two is not known: `statusMessage` says why).
  */
 export interface PayoutCheck {
-	chainStatus: 'mined' | 'replaced' | 'pending' | 'dropped' | 'unsent';
+	chainStatus:
+		| 'mined'
+		| 'replaced'
+		| 'pending'
+		| 'dropped'
+		| 'unsent'
+		| 'proposed'
+		| 'executed'
+		| 'notPosted'
+		| 'executedOrReplaced';
 	block?: string;
 	success?: boolean;
 	feePaid?: string;
 	replacedBy?: string;
+	executionTransactionHash?: string;
+	/** What the status rests on, when it is not plain. */
+	statusMessage?: string;
 }
 
 /**
@@ -51,6 +71,8 @@ const EMPTY = {
 	feePaid: '',
 	feePaidWhole: '',
 	replacedBy: '',
+	executionTransactionHash: '',
+	statusMessage: '',
 	checkedAt: '',
 };
 
@@ -73,15 +95,16 @@ function field(
 	return text;
 }
 
-/** Check Payouts for a chain family, with its way of reading the chain. */
+/** Check Payouts for a chain family, with its way of reading the chain; `safeProposals`: it checks them, with the Safe API credential when set. */
 export function checkPayouts<Session extends FamilySession>(
 	checker: PayoutChecker<Session>,
+	safeProposals = false,
 ): SignerOperation<Session> {
 	const option: INodePropertyOptions = {
 		name: 'Check Payouts',
 		value: 'checkPayouts',
 		description:
-			'Add to each entry of List Payouts where it stands on the chain: mined (block, fee paid), pending, replaced, dropped or unsent',
+			'Add to each entry of List Payouts where it stands on the chain: mined (block, fee paid), pending, replaced, dropped or unsent; a Safe proposal: proposed, executed, replaced or not posted',
 		action: 'Check payouts on the chain',
 	};
 	return {
@@ -89,6 +112,7 @@ export function checkPayouts<Session extends FamilySession>(
 		description: [],
 		// The chain's JSON-RPC URL: the credential's pinned one, else the API's.
 		usesApi: true,
+		...(safeProposals ? { usesSafeApi: 'optional' as const } : {}),
 		async execute(this: IExecuteFunctions, itemIndex: number, session: Session) {
 			const json = this.getInputData()[itemIndex]?.json ?? {};
 			const ledger = session.ledger;
@@ -111,6 +135,7 @@ export function checkPayouts<Session extends FamilySession>(
 				);
 			const { format } = session.policy;
 			const row: CheckedRow = {
+				kind: typeof json.kind === 'string' ? json.kind : '',
 				chainId: field.call(
 					this,
 					itemIndex,

@@ -79,5 +79,21 @@ function operationsThat(needs: (operation: SignerOperation<unknown>) => boolean)
 /** Operations whose items call the API, for the API credential's display rule. */
 export const apiOperations = operationsThat((operation) => operation.usesApi === true);
 
-/** Operations whose items call the Safe Transaction Service, for the Safe API credential's display rule. */
-export const safeApiOperations = operationsThat((operation) => operation.usesSafeApi === true);
+/**
+ * Where the node shows the Safe API credential: the chain families and operations whose items call the
+ * Safe Transaction Service. Not required by the node, as Check Payouts uses it only when set (n8n
+ * reads one entry per credential type, so it cannot be required for some operations only); the
+ * operations that need it say so when it is missing (evm/safe.ts).
+ */
+export const safeApiDisplay = {
+	show: {
+		chainFamily: families
+			.filter((family) =>
+				(family.operations as Array<SignerOperation<unknown>>).some(
+					(operation) => operation.usesSafeApi,
+				),
+			)
+			.map((family) => String(family.option.value)),
+		operation: operationsThat((operation) => Boolean(operation.usesSafeApi)),
+	},
+};

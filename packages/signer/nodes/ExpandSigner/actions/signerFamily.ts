@@ -17,8 +17,11 @@ export interface SignerOperation<Session> {
 	): Promise<IDataObject | IDataObject[]>;
 	/** Calls the expand.network API, so the node asks for the API credential with it. */
 	usesApi?: boolean;
-	/** Calls the Safe Transaction Service, so the node asks for the Safe API credential with it. */
-	usesSafeApi?: boolean;
+	/**
+	 * Calls the Safe Transaction Service, so the node shows the Safe API credential with it; `optional`:
+	 * only when the credential is set (Check Payouts, for Safe proposals).
+	 */
+	usesSafeApi?: boolean | 'optional';
 }
 
 /**

@@ -9,8 +9,12 @@ import type { LedgerStore } from './store';
 
 export type JournalOutcome = 'signed' | 'repeat' | 'refused';
 
-/** What was signed or refused: a transaction, a payout's replacement, a contract's creation, a message, typed data. */
-export type JournalKind = 'transaction' | 'replacement' | 'deploy' | 'message' | 'typedData';
+/**
+ * What was signed or refused: a transaction, a payout's replacement, a contract's creation, a message,
+ * typed data, or a Safe proposal (the Safe's transaction, signed by the proposer for the Safe's owners).
+ */
+export type JournalKind =
+	'transaction' | 'replacement' | 'deploy' | 'message' | 'typedData' | 'safeProposal';
 
 /** The fields of a journal entry, flat and all text ('' when not known), as a sheet's columns. */
 export const JOURNAL_FIELDS = [
@@ -22,6 +26,7 @@ export const JOURNAL_FIELDS = [
 	'payoutId',
 	'chainId',
 	'account',
+	'proposer',
 	'action',
 	'recipient',
 	'asset',

@@ -3,6 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { ChainClient, checkedReceipt, itemError } from '../../core';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import type { CheckedRow, PayoutCheck } from '../checkPayouts.operation';
+import { checkSafeProposal } from './checkSafeProposal';
 import type { EvmSession } from './session';
 import { evmChainStatus, evmFacts } from './signing';
 
@@ -12,7 +13,8 @@ const HASH = /^0x[0-9a-fA-F]{64}$/;
  * Where an EVM signature stands: the payout's status as a repeat reads it (evmChainStatus, one nonce
  * for all its signatures), with this signature first and the payout's other signatures from the
  * payout ledger, each believed only when its signed bytes are from the same account with the same
- * nonce. A mined one's receipt is checked (block, success, fee paid).
+ * nonce. A mined one's receipt is checked (block, success, fee paid). A Safe proposal is the Safe's
+ * transaction, not the account's: checkSafeProposal.ts.
  */
 export async function checkEvmPayout(
 	this: IExecuteFunctions,
@@ -28,6 +30,8 @@ export async function checkEvmPayout(
 			itemIndex,
 			`Check Payouts reads the entries List Payouts gives: an EVM entry has a 0x transaction hash of 32 bytes and a whole-number nonce; got "${row.transactionHash.slice(0, 80)}" and "${row.nonce.slice(0, 40)}"`,
 		);
+	if (row.kind === 'safeProposal')
+		return await checkSafeProposal.call(this, itemIndex, session, row);
 	const own = row.transactionHash.toLowerCase();
 	const others = generations.filter((entry) => {
 		try {

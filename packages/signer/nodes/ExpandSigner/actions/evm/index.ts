@@ -40,7 +40,7 @@ export const evm: SignerFamily<EvmSession> = {
 		signTypedData,
 		speedUpPayout,
 		listPayouts,
-		checkPayouts(checkEvmPayout),
+		checkPayouts(checkEvmPayout, true),
 		proposeToSafe,
 		getSafeProposal,
 	],

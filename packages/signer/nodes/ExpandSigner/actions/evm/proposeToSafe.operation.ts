@@ -115,27 +115,36 @@ async function nextNonce(
 	return highest + 1n > onChain ? highest + 1n : onChain;
 }
 
-/** The movements of the proposal in whole and raw units, for the output. */
-async function shownMovements(
+/** The decimals of the tokens the proposal moves, read from the chain (undefined: not a token contract). */
+async function movedDecimals(
 	intent: TransactionIntent,
 	client: ChainClient,
+): Promise<Map<string, number | undefined>> {
+	const decimals = new Map<string, number | undefined>();
+	for (const { asset } of intent.movements)
+		if (asset !== 'native' && !decimals.has(asset))
+			decimals.set(asset, await tokenDecimals(client, asset));
+	return decimals;
+}
+
+/** The movements of the proposal in whole and raw units, for the output. */
+function shownMovements(
+	intent: TransactionIntent,
+	decimalsOf: Map<string, number | undefined>,
 	nativeDecimals: number,
-): Promise<IDataObject[]> {
-	const shown: IDataObject[] = [];
-	for (const movement of intent.movements) {
-		const decimals =
-			movement.asset === 'native' ? nativeDecimals : await tokenDecimals(client, movement.asset);
+): IDataObject[] {
+	return intent.movements.map((movement) => {
+		const decimals = movement.asset === 'native' ? nativeDecimals : decimalsOf.get(movement.asset);
 		const raw = movement.amount.toString();
-		shown.push({
+		return {
 			action: movement.action,
 			asset: movement.asset,
 			recipient: movement.recipient,
 			amount: decimals === undefined ? null : formatUnits(raw, decimals),
 			amountRaw: raw,
 			decimals: decimals ?? null,
-		});
-	}
-	return shown;
+		};
+	});
 }
 
 /** A proposal's ledger entry, believed only as far as its signature: the hash recomputed, the signer recovered. */
@@ -187,6 +196,9 @@ export async function execute(
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const safe = addressParameter.call(this, itemIndex, 'safeAddress', 'Safe Address');
+	const journal = session.ledger?.journal;
+	// Journaled as the Safe's: refusals from here on are entries of the journal too.
+	journal?.note(itemIndex, { kind: 'safeProposal', account: safe });
 	const fromInput = this.getNodeParameter('source', itemIndex) === 'input';
 	const { transaction: raw, intent: askedIntent } = fromInput
 		? readFromInput.call(this, itemIndex)
@@ -207,6 +219,7 @@ export async function execute(
 			`The transaction's chain ID must be above 0; got "${fields.chainId ?? ''}"`,
 		);
 	const chainId = fields.chainId;
+	journal?.note(itemIndex, { chainId });
 	// The Safe is the sender: an Expand transaction built for another account is not the Safe's.
 	if (fields.from !== undefined && fields.from.toLowerCase() !== safe.toLowerCase())
 		throw refusedItem(
@@ -220,6 +233,7 @@ export async function execute(
 	const wrongChain = chainRefusal(session.policy, chainId);
 	if (wrongChain) throw refusedItem(node, itemIndex, wrongChain);
 	const account: EvmAccount = accountOf(this, itemIndex, session);
+	journal?.note(itemIndex, { proposer: account.address });
 	const safeFields = { ...fields, from: safe };
 	const unbound =
 		fromInput &&
@@ -231,6 +245,12 @@ export async function execute(
 	const data = fields.data ?? '0x';
 	// The Safe pays no fee of its own: the owner who executes pays the gas.
 	const intent = evmIntent({ chainId, to, value, data }, { address: safe });
+	const decimals = await movedDecimals(intent, client);
+	const known = new Map(
+		[...decimals].filter((entry): entry is [string, number] => entry[1] !== undefined),
+	);
+	journal?.noteIntent(itemIndex, intent, known);
+	journal?.note(itemIndex, { feeCeiling: '', feeCeilingWhole: '' });
 
 	// Without a payout ID nothing records the proposal: a post the service refuses gives its amounts back.
 	let unreserve: (() => Promise<void>) | undefined;
@@ -326,7 +346,7 @@ export async function execute(
 		data: signed.safeTx.data,
 		operation: 'call',
 		safeWalletUrl: safeWalletUrl(chainId, signed.safe, signed.transactionHash) ?? null,
-		movements: await shownMovements(intent, client, session.policy.format.nativeDecimals),
+		movements: shownMovements(intent, decimals, session.policy.format.nativeDecimals),
 		...(askedIntent !== undefined ? { intent: askedIntent as IDataObject } : {}),
 		...(result.payoutId !== undefined
 			? { payoutId: result.payoutId, repeat: result.repeat, alreadyPosted: result.alreadySent }

@@ -5,18 +5,25 @@ import {
 	getMultisigTransaction,
 	itemError,
 	readSafeCredentials,
+	SAFE_API_CREDENTIAL,
 	type SafeApiCredentials,
 	type SafeMultisigTransaction,
 } from '../../core';
 import { safeWalletUrl } from '../../families/evm/safeWallet';
 import type { EvmSession } from './session';
 
-/** The Safe API credential, read once per execution. */
+/** The Safe API credential, read once per execution; an error naming the operation when the node has none. */
 export async function safeApiOf(
 	this: IExecuteFunctions,
 	session: EvmSession,
 	itemIndex: number,
 ): Promise<SafeApiCredentials> {
+	if (!this.getNode().credentials?.[SAFE_API_CREDENTIAL])
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The operation "${String(this.getNodeParameter('operation', itemIndex))}" needs a Safe API credential on the node (the Safe Transaction Service's URL)`,
+		);
 	session.safeApi ??= readSafeCredentials(this, itemIndex);
 	return await session.safeApi;
 }

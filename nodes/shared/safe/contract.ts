@@ -1,5 +1,5 @@
 /**
- * What the trigger asks a Safe contract (1.3 and later) on chain, encoded by hand: two view calls and
+ * What the trigger and the Signer's Check Payouts ask a Safe contract (1.3 and later) on chain, encoded by hand: two view calls and
  * the execution events. Selectors and topics are keccak256 of the signatures, written out because the
  * core package has no keccak (test/trigger/safeTransactionExecuted.test.ts recomputes them).
  */

@@ -1,0 +1,224 @@
+/**
+ * Safe proposals in the payout journal, on the devnet's Safe and its service stand-in: two payouts
+ * proposed through the Signer and one refused are journaled as `safeProposal` (the Safe as account,
+ * the delegate as proposer, the safeTxHash and the Safe's nonce, no fee ceiling); after the owners
+ * execute one, Check Payouts says executed (the chain's execution hash, block and fee) and proposed.
+ * Without the Safe API credential it says what the chain alone tells; a Safe API that names another
+ * transaction as the execution does not make a proposal executed.
+ */
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { getAddress, Interface } from 'ethers';
+import type { IDataObject } from 'n8n-workflow';
+
+import { type Devnet, startDevnet } from '../../devnet';
+import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
+import { ITEMS, SIGNER, runPipeline } from '../helpers/n8n';
+import { startTamperingProxy } from '../trigger/tamperingProxy';
+
+const CHAIN = '31337';
+/** The delegate's index on the devnet mnemonic (devnet/safe/deploy.ts). */
+const DELEGATE_INDEX = 20;
+const RECIPIENT = getAddress('0x' + 'c5'.repeat(20));
+const OTHER = getAddress('0x' + 'c6'.repeat(20));
+
+const ledger = mkdtempSync(join(tmpdir(), 'safe-journal-'));
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledger;
+
+let devnet: Devnet;
+let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
+beforeAll(async () => {
+	devnet = await startDevnet();
+	proxy = await startTamperingProxy(new URL(devnet.safe.serviceUrl).origin);
+});
+afterAll(async () => {
+	await proxy.close();
+	await devnet.stop();
+	rmSync(ledger, { recursive: true, force: true });
+});
+
+const usdc = () => devnet.chains.find((chain) => chain.chainId === CHAIN)!.tokens.USDC.address;
+const transfer = (to: string, amount: bigint) => ({
+	chainId: CHAIN,
+	to: usdc(),
+	value: '0',
+	data: new Interface(['function transfer(address,uint256)']).encodeFunctionData('transfer', [
+		to,
+		amount,
+	]),
+});
+const serviceUrl = (viaProxy: boolean) =>
+	viaProxy ? `${proxy.url}${new URL(devnet.safe.serviceUrl).pathname}` : devnet.safe.serviceUrl;
+
+/** The Signer (delegate key, the ledger folder, the pinned RPC) on `items`; `safeApi: false` leaves the Safe API credential off. */
+async function signer(
+	parameters: IDataObject,
+	items: IDataObject[] = [{}],
+	options: { safeApi?: boolean; viaProxy?: boolean } = {},
+): Promise<IDataObject[]> {
+	const rpcUrl = devnet.chains.find((chain) => chain.chainId === CHAIN)!.rpcUrl;
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
+			{
+				name: 'Sign',
+				type: SIGNER,
+				parameters: { accountIndex: DELEGATE_INDEX, ...parameters } as never,
+				continueOnFail: true,
+			},
+		],
+		{
+			expandSignerApi: {
+				keyType: 'mnemonic',
+				mnemonic: DEVNET_MNEMONIC,
+				derivationPath: "m/44'/60'/0'/0/{index}",
+				payoutLedgerFolder: ledger,
+				requireIntent: 'never',
+				rpcUrls: `${CHAIN} = ${rpcUrl}`,
+			},
+			...(options.safeApi === false
+				? {}
+				: {
+						expandSafeApi: {
+							serviceUrl: serviceUrl(options.viaProxy ?? false),
+							apiKey: '',
+							maxRequestsPerSecond: 0,
+						},
+					}),
+		},
+	);
+	expect(result.error).toBeUndefined();
+	return result.output('Sign').map((item) => item.json);
+}
+
+const safeEntries = async () =>
+	(await signer({ operation: 'listPayouts' })).filter((entry) => entry.kind === 'safeProposal');
+const check = async (
+	entries: IDataObject[],
+	options: { safeApi?: boolean; viaProxy?: boolean } = {},
+) => await signer({ operation: 'checkPayouts' }, entries, options);
+
+let proposed: IDataObject[];
+let executed: Awaited<ReturnType<Devnet['safe']['confirmAndExecute']>>;
+
+test('two proposals and a refused one are journaled as safeProposal: the Safe, the proposer, the safeTxHash, its nonce, no fee ceiling', async () => {
+	proposed = await signer(
+		{
+			operation: 'proposeToSafe',
+			safeAddress: devnet.safe.address,
+			source: 'input',
+			payoutId: '={{ $json.payoutId }}',
+		},
+		[
+			{ ...transfer(RECIPIENT, 250_000_000n), payoutId: 'safe-journal-1' },
+			{ ...transfer(OTHER, 1_500_000n), payoutId: 'safe-journal-2' },
+			{ ...transfer(OTHER, 1n), operation: 1 },
+		],
+	);
+	expect(proposed.map((item) => item.error)).toEqual([
+		undefined,
+		undefined,
+		expect.stringMatching(/^Refused by the rule "operation"/),
+	]);
+	const entries = await safeEntries();
+	expect(entries).toHaveLength(3);
+	const [first, second, refused] = entries;
+	for (const [entry, proposal, recipient, amount, whole] of [
+		[first, proposed[0], RECIPIENT, '250000000', '250'],
+		[second, proposed[1], OTHER, '1500000', '1.5'],
+	] as const) {
+		expect(entry).toMatchObject({
+			outcome: 'signed',
+			kind: 'safeProposal',
+			operation: 'proposeToSafe',
+			chainId: CHAIN,
+			account: devnet.safe.address,
+			proposer: devnet.safe.delegate.address,
+			transactionHash: proposal.safeTxHash,
+			nonce: proposal.nonce,
+			decimals: '6',
+			amount,
+			amountWhole: whole,
+			feeCeiling: '',
+			feeCeilingWhole: '',
+			payoutId: proposal.payoutId,
+		});
+		expect(String(entry.recipient)).toBe(recipient.toLowerCase());
+		expect(String(entry.asset)).toBe(usdc().toLowerCase());
+	}
+	expect(BigInt(String(second.nonce))).toBe(BigInt(String(first.nonce)) + 1n);
+	expect(refused).toMatchObject({
+		outcome: 'refused',
+		kind: 'safeProposal',
+		account: devnet.safe.address,
+		proposer: '',
+		rule: 'operation',
+		transactionHash: '',
+	});
+});
+
+test("after the owners execute the first, Check Payouts says executed (the chain's hash, block and fee) and proposed", async () => {
+	executed = await devnet.safe.confirmAndExecute(String(proposed[0].safeTxHash));
+	const receipt = await devnet.rpc<{ gasUsed: string; effectiveGasPrice: string }>(
+		CHAIN,
+		'eth_getTransactionReceipt',
+		[executed.transactionHash],
+	);
+	const [first, second, refused] = await check(await safeEntries());
+	expect(first).toMatchObject({
+		chainStatus: 'executed',
+		executionTransactionHash: executed.transactionHash,
+		block: String(executed.blockNumber),
+		success: true,
+		feePaid: (BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)).toString(),
+		replacedBy: '',
+	});
+	expect(second).toMatchObject({
+		chainStatus: 'proposed',
+		executionTransactionHash: '',
+		block: '',
+		feePaid: '',
+	});
+	expect(second.statusMessage).toMatch(/^Awaiting the Safe's owners: 0 of 2 confirmations/);
+	expect(refused.chainStatus).toBe('refused');
+});
+
+test('without the Safe API credential, Check Payouts says what the chain alone tells: executed or replaced, and proposed', async () => {
+	const [first, second] = await check(await safeEntries(), { safeApi: false });
+	expect(first).toMatchObject({ chainStatus: 'executedOrReplaced', executionTransactionHash: '' });
+	expect(first.statusMessage).toMatch(/Add the Safe API credential to Check Payouts/);
+	expect(second.chainStatus).toBe('proposed');
+});
+
+test('a Safe API that names another transaction as the execution makes neither proposal executed', async () => {
+	const [first, second] = await safeEntries();
+	// Another transaction on the chain: a plain transfer between two funded devnet accounts.
+	const other = await devnet.rpc<string>(CHAIN, 'eth_sendTransaction', [
+		{ from: getAddress(executed.confirmedBy[0]), to: RECIPIENT, value: '0x1' },
+	]);
+	const lie = (body: unknown) => ({
+		...(body as IDataObject),
+		isExecuted: true,
+		isSuccessful: true,
+		transactionHash: other,
+		blockNumber: executed.blockNumber + 1,
+	});
+	const path = `${new URL(devnet.safe.serviceUrl).pathname}/api/v1/multisig-transactions/`;
+	proxy.tamper(Infinity, path, lie);
+	try {
+		const [checkedFirst, checkedSecond] = await check([first, second], { viaProxy: true });
+		expect(proxy.tampered).toBeGreaterThanOrEqual(2);
+		expect(checkedFirst).toMatchObject({
+			chainStatus: 'executedOrReplaced',
+			executionTransactionHash: '',
+		});
+		expect(checkedFirst.statusMessage).toMatch(
+			new RegExp(`the chain does not confirm it: transaction ${other} did not execute safeTxHash`),
+		);
+		expect(checkedSecond).toMatchObject({ chainStatus: 'proposed', executionTransactionHash: '' });
+	} finally {
+		proxy.stop();
+	}
+});
