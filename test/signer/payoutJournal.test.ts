@@ -263,6 +263,30 @@ describe.each(LEDGER_STORES)(
 			expect(minedNow.chainStatus).toBe('mined');
 		}, 60_000);
 
+		test("Check Payouts believes the journal, not its input: an entry edited on its way (someone else's mined transaction, a made-up entry) is an error of the item, never mined", async () => {
+			const [entry] = await list({ filters: { payoutIdPrefix: 'nov-' } });
+			// A transaction of another account, mined on the devnet.
+			const other = (
+				await signer({ operation: 'signTransaction', source: 'input', accountIndex: 15 }, [
+					{ chainId: CHAIN, to: to('b1'), value: '7' },
+				])
+			)[0];
+			await send(other.rawTransaction);
+			await devnet.mine(CHAIN);
+			const check = (items: IDataObject[]) => signer({ operation: 'checkPayouts' }, items);
+			const [edited, madeUp] = await check([
+				{ ...entry, transactionHash: other.transactionHash },
+				{ ...entry, seq: 999 },
+			]);
+			expect(edited.error).toBe(
+				`Check Payouts reads the entries List Payouts gives: the field "transactionHash" of entry ${String(entry.seq)} is not what the payout journal holds for it (item 0)`,
+			);
+			expect(madeUp.error).toBe(
+				'Check Payouts reads the entries List Payouts gives: the payout journal has no entry 999 (item 1)',
+			);
+			for (const item of [edited, madeUp]) expect(item.chainStatus).toBeUndefined();
+		}, 30_000);
+
 		test('filters: status, payout ID prefix, chain, account and the date range', async () => {
 			const ids = async (parameters: IDataObject) =>
 				(await list(parameters)).map((row) => `${String(row.payoutId)}:${String(row.outcome)}`);
