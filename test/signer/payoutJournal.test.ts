@@ -265,11 +265,13 @@ describe.each(LEDGER_STORES)(
 
 		test("Check Payouts believes the journal, not its input: an entry edited on its way (someone else's mined transaction, a made-up entry) is an error of the item, never mined", async () => {
 			const [entry] = await list({ filters: { payoutIdPrefix: 'nov-' } });
-			// A transaction of another account, mined on the devnet.
+			// A transaction of another account, mined on the devnet (signed without a ledger: not journaled).
 			const other = (
-				await signer({ operation: 'signTransaction', source: 'input', accountIndex: 15 }, [
-					{ chainId: CHAIN, to: to('b1'), value: '7' },
-				])
+				await signer(
+					{ operation: 'signTransaction', source: 'input', accountIndex: 15 },
+					[{ chainId: CHAIN, to: to('b1'), value: '7' }],
+					{ credential: { ledgerStore: 'folder', payoutLedgerFolder: '' } },
+				)
 			)[0];
 			await send(other.rawTransaction);
 			await devnet.mine(CHAIN);
@@ -338,8 +340,8 @@ describe.each(LEDGER_STORES)(
 					nonce: '1',
 				},
 			]);
-			expect(forged.error).toMatch(
-				/^Check Payouts reads the entries List Payouts gives: an EVM entry has a 0x transaction hash/,
+			expect(forged.error).toBe(
+				'Check Payouts reads the entries List Payouts gives: the field "seq" must be the entry\'s number; got nothing (item 0)',
 			);
 
 			const none = { credential: { ledgerStore: 'folder', payoutLedgerFolder: '' } };

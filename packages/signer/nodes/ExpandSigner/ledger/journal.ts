@@ -202,6 +202,11 @@ export class PayoutJournal {
 		this.drafts.delete(itemIndex);
 	}
 
+	/** Entry `seq`, undefined when there is none; a record that is not an entry of the journal is refused. */
+	async entry(seq: number, itemIndex: number): Promise<JournalEntry | undefined> {
+		return await this.log.entry(seq, itemIndex);
+	}
+
 	/**
 	 * Every entry, oldest first. An entry missing below the newest (deleted from the ledger) or not an
 	 * entry of the journal (edited) is given as `{ seq, problem }` rather than skipped in silence.
