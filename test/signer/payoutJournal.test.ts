@@ -393,6 +393,24 @@ describe.each(LEDGER_STORES)(
 				message: expect.stringMatching(/cannot be read/),
 			});
 		}, 30_000);
+		test('a journal whose numbers jump far (an entry and the newest-number record planted) is listed at once: the gap is one unreadable row, the planted entry listed', async () => {
+			const before = await list();
+			const last = Number(before[before.length - 1].seq);
+			const far = 1_000_000_000;
+			const first = JSON.parse(String(await ledger.read('expand-journal-1.json'))) as IDataObject;
+			await ledger.write(`expand-journal-${far}.json`, JSON.stringify({ ...first, seq: far }));
+			await ledger.writeHint('expand-journal-newest.json', JSON.stringify({ seq: far }));
+			const rows = await list();
+			expect(rows.slice(0, before.length)).toEqual(before);
+			expect(rows.slice(before.length)).toMatchObject([
+				{
+					seq: last + 1,
+					outcome: 'unreadable',
+					message: `entries ${last + 1} to ${far - 1} of the payout journal are missing from the payout ledger (the first 1000 were looked for, the rest not read); check ${ledger.place} by hand`,
+				},
+				{ seq: far, outcome: 'signed', payoutId: 'oct-1' },
+			]);
+		}, 30_000);
 	},
 );
 
