@@ -410,6 +410,19 @@ describe.each(LEDGER_STORES)(
 				},
 				{ seq: far, outcome: 'signed', payoutId: 'oct-1' },
 			]);
+			// Entries deleted below the newest: one row for the gap, the entries after it listed.
+			await ledger.remove('expand-journal-2.json');
+			await ledger.remove('expand-journal-3.json');
+			const gapped = await list();
+			expect(gapped.slice(0, 3)).toMatchObject([
+				{ seq: 1, outcome: 'signed' },
+				{
+					seq: 2,
+					outcome: 'unreadable',
+					message: `entries 2 to 3 of the payout journal are missing from the payout ledger; check ${ledger.place} by hand`,
+				},
+				{ seq: 4, outcome: 'signed' },
+			]);
 		}, 30_000);
 	},
 );

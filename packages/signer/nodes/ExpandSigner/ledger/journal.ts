@@ -60,6 +60,9 @@ export interface JournalContext {
 	policy: SpendingPolicy;
 }
 
+/** Missing numbers in a row a listing looks for before it calls the rest of the gap unread. */
+const MAX_GAP = 1000;
+
 /** Marks a record as an entry of the payout journal (a spending log's entry has none). */
 const FORMAT = 'expand-payout-journal-1';
 
@@ -80,7 +83,7 @@ export class PayoutJournal {
 
 	constructor(
 		node: INode,
-		store: LedgerStore,
+		private readonly store: LedgerStore,
 		private readonly context: JournalContext,
 	) {
 		this.log = new AppendLog(node, store, {
@@ -207,31 +210,62 @@ export class PayoutJournal {
 		return await this.log.entry(seq, itemIndex);
 	}
 
+	/** Entry `seq` as a listing gives it: the entry, the problem of a record that is not one, or undefined when there is none. */
+	private async listed(seq: number, itemIndex: number): Promise<ListedEntry | undefined> {
+		try {
+			return await this.log.entry(seq, itemIndex);
+		} catch (error) {
+			return { seq, problem: (error as Error).message };
+		}
+	}
+
 	/**
-	 * Every entry, oldest first. An entry missing below the newest (deleted from the ledger) or not an
-	 * entry of the journal (edited) is given as `{ seq, problem }` rather than skipped in silence.
+	 * Every entry, oldest first. Entries missing below the newest (deleted from the ledger) are given
+	 * as one `{ seq, problem }` per gap, and one not an entry of the journal (edited) as its own, rather
+	 * than skipped in silence. After MAX_GAP missing numbers in a row the rest of the gap is not read
+	 * (a journal's numbers only jump that far when a record is planted): the listing goes on with the
+	 * entries just below the newest.
 	 */
-	async entries(
-		itemIndex: number,
-	): Promise<Array<JournalEntry | { seq: number; problem: string }>> {
+	async entries(itemIndex: number): Promise<ListedEntry[]> {
 		const newest = await this.log.newestNumber(itemIndex);
-		const entries: Array<JournalEntry | { seq: number; problem: string }> = [];
-		for (let seq = 1; seq <= newest; seq++) {
-			try {
-				const entry = await this.log.entry(seq, itemIndex);
-				entries.push(
-					entry ?? {
-						seq,
-						problem: `entry ${seq} of the payout journal is missing from the payout ledger`,
-					},
-				);
-			} catch (error) {
-				entries.push({ seq, problem: (error as Error).message });
+		const entries: ListedEntry[] = [];
+		const gap = (from: number, to: number, note = '') =>
+			entries.push({
+				seq: from,
+				problem: `${from === to ? `entry ${from} of the payout journal is` : `entries ${from} to ${to} of the payout journal are`} missing from the payout ledger${note}; check ${this.store.place} by hand`,
+			});
+		let seq = 1;
+		while (seq <= newest) {
+			const entry = await this.listed(seq, itemIndex);
+			if (entry) {
+				entries.push(entry);
+				seq++;
+				continue;
 			}
+			const from = seq;
+			while (seq < newest && seq - from < MAX_GAP && !(await this.listed(seq + 1, itemIndex)))
+				seq++;
+			if (seq - from < MAX_GAP) {
+				gap(from, seq);
+				seq++;
+				continue;
+			}
+			const top: ListedEntry[] = [];
+			for (let below = newest; below > seq; below--) {
+				const entry = await this.listed(below, itemIndex);
+				if (!entry) break;
+				top.unshift(entry);
+			}
+			gap(from, newest - top.length, ` (the first ${MAX_GAP} were looked for, the rest not read)`);
+			entries.push(...top);
+			break;
 		}
 		return entries;
 	}
 }
+
+/** An entry of a listing, or why the record at its number is not one. */
+export type ListedEntry = JournalEntry | { seq: number; problem: string };
 
 /** An entry as written by `record`, or the reason a record is not one. */
 function checkedEntry(value: unknown, seq: number): JournalEntry | string {
