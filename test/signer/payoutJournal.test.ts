@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import type { IDataObject } from 'n8n-workflow';
+import { getGlobalState, type IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
@@ -315,12 +315,26 @@ describe.each(LEDGER_STORES)(
 			expect(await ids({ to: third })).toEqual(['oct-1:signed', 'oct-2:refused']);
 			expect(await ids({ from: third, to: String(all[3].at) })).toEqual(['oct-3:signed']);
 			expect(await ids({ from: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+			// A time without an offset (as n8n's date picker gives it) is in the workflow's time zone.
+			const zone = getGlobalState().defaultTimezone;
+			const wallTime = (iso: string) =>
+				new Date(iso)
+					.toLocaleString('sv-SE', { timeZone: zone, fractionalSecondDigits: 3 })
+					.replace(' ', 'T')
+					.replace(',', '.');
+			expect(zone).not.toBe('UTC');
+			expect(await ids({ to: wallTime(third) })).toEqual(['oct-1:signed', 'oct-2:refused']);
 		});
 
 		test('bad filters are errors of the item under Continue On Fail, before the journal is read; without a ledger nothing is journaled and the operations say so', async () => {
 			const [badDate] = await list({ from: 'last tuesday' });
 			expect(badDate.error).toBe(
 				'The parameter "from" must be a date and time (e.g. 2026-10-01T00:00:00Z); got "last tuesday" (item 0)',
+			);
+			// Not ISO 8601: never read by guess (Date.parse reads "1" as the year 2001).
+			const [guessed] = await list({ to: '1' });
+			expect(guessed.error).toBe(
+				'The parameter "to" must be a date and time (e.g. 2026-10-01T00:00:00Z); got "1" (item 0)',
 			);
 			const [badChain] = await list({ filters: { chainId: 'eth' } });
 			expect(badChain.error).toBe(
