@@ -319,7 +319,16 @@ describe.each(LEDGER_STORES)(
 			const zone = getGlobalState().defaultTimezone;
 			const wallTime = (iso: string) =>
 				new Date(iso)
-					.toLocaleString('sv-SE', { timeZone: zone, fractionalSecondDigits: 3 })
+					.toLocaleString('sv-SE', {
+						timeZone: zone,
+						year: 'numeric',
+						month: '2-digit',
+						day: '2-digit',
+						hour: '2-digit',
+						minute: '2-digit',
+						second: '2-digit',
+						fractionalSecondDigits: 3,
+					})
 					.replace(' ', 'T')
 					.replace(',', '.');
 			expect(zone).not.toBe('UTC');
