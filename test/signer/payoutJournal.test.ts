@@ -383,6 +383,23 @@ describe.each(LEDGER_STORES)(
 			expect(await ledger.names()).toHaveLength(before);
 		});
 
+		test('a transaction refused before the Signer knows what it moves (Expected From) is journaled with its rule', async () => {
+			const stranger = '0x' + '5e'.repeat(20);
+			const [refused] = await signer(
+				{ operation: 'signTransaction', source: 'input', expectedFrom: stranger },
+				[{ chainId: CHAIN, to: to('a7'), value: '7' }],
+			);
+			expect(refused.error).toMatch(/^Refused by the rule "expectedFrom"/);
+			const rows = await list({ status: 'refused' });
+			expect(rows[rows.length - 1]).toMatchObject({
+				outcome: 'refused',
+				kind: 'transaction',
+				operation: 'signTransaction',
+				rule: 'expectedFrom',
+				message: String(refused.error).replace(/ \(item 0\)$/, ''),
+			});
+		});
+
 		test('neither the outputs nor the journal hold the key', async () => {
 			const outputs = JSON.stringify([await listAndCheck(), await list()]);
 			const names = (await ledger.names()).filter((name) => name.startsWith('expand-journal'));
@@ -465,6 +482,23 @@ describe('Solana: mined and unsent', () => {
 					amount: '1500000000',
 				})
 			)[0];
+		const [refused] = await signer({
+			chainFamily: 'solana',
+			accountIndex: 0,
+			operation: 'transferSol',
+			solanaChainId: '901',
+			recipient,
+			amount: '1',
+			expectedFrom: devnet.solana.wallets[2].address,
+		});
+		expect(refused.error).toMatch(/^Refused by the rule "expectedFrom"/);
+		const [journaled] = await list({ status: 'refused' }, 'solana');
+		expect(journaled).toMatchObject({
+			outcome: 'refused',
+			kind: 'transaction',
+			operation: 'transferSol',
+			rule: 'expectedFrom',
+		});
 		const sent = await transfer('sol-1');
 		expect(sent.error).toBeUndefined();
 		devnet.solana.chain.sendBase64(String(sent.rawTransaction));
