@@ -503,7 +503,7 @@ describe('Solana: mined and unsent', () => {
 		expect(sent.error).toBeUndefined();
 		devnet.solana.chain.sendBase64(String(sent.rawTransaction));
 		const unsent = await transfer('sol-2');
-		const rows = await listAndCheck({}, 'solana');
+		const rows = await listAndCheck({ status: 'signed' }, 'solana');
 		expect(
 			rows.map((row) => [
 				row.payoutId,

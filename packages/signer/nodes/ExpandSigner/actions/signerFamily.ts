@@ -5,6 +5,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
+import type { JournalKind } from '../ledger/journal';
+
 /** One Signer operation: its entry in the Operation list, its fields, and what it does per item. */
 export interface SignerOperation<Session> {
 	option: INodePropertyOptions;
@@ -17,6 +19,8 @@ export interface SignerOperation<Session> {
 	): Promise<IDataObject | IDataObject[]>;
 	/** Calls the expand.network API, so the node asks for the API credential with it. */
 	usesApi?: boolean;
+	/** Signs a transaction: each item's signature or refusal is journaled, as this kind, whenever the refusal comes. */
+	journals?: JournalKind;
 }
 
 /**

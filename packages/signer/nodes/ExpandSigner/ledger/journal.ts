@@ -9,8 +9,8 @@ import type { LedgerStore } from './store';
 
 export type JournalOutcome = 'signed' | 'repeat' | 'refused';
 
-/** What was signed or refused: a transaction, a payout's replacement, a contract's creation, a message, typed data. */
-export type JournalKind = 'transaction' | 'replacement' | 'deploy' | 'message' | 'typedData';
+/** What was signed or refused: a transaction, a payout's replacement, a contract's creation. */
+export type JournalKind = 'transaction' | 'replacement' | 'deploy';
 
 /** The fields of a journal entry, flat and all text ('' when not known), as a sheet's columns. */
 export const JOURNAL_FIELDS = [
@@ -70,11 +70,11 @@ const FORMAT = 'expand-payout-journal-1';
 export type JournalNote = { journalEntry: number } | { journalError: string };
 
 /**
- * The payout journal: every transaction the Signer signs or refuses with a credential, and every
- * message and typed data it signs, one entry each, in the order written, in the credential's payout
- * ledger (its folder, or PostgreSQL). An AppendLog (appendLog.ts), so entries are never rewritten and
- * every process sharing the ledger appends to the same journal. It records what was asked and signed, never a key or the
- * signed bytes (those stay in the payout ledger's own records).
+ * The payout journal: every transaction the Signer signs or refuses with a credential (the operations
+ * that declare `journals`), one entry each, in the order written, in the credential's payout ledger
+ * (its folder, or PostgreSQL). An AppendLog (appendLog.ts), so entries are never rewritten and every
+ * process sharing the ledger appends to the same journal. It records what was asked and signed,
+ * never a key or the signed bytes (those stay in the payout ledger's own records).
  */
 export class PayoutJournal {
 	private readonly log: AppendLog<JournalEntry>;

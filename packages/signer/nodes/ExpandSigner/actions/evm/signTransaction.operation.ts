@@ -10,6 +10,7 @@ import { INTENT_KEY } from '../../policy/askedIntent';
 import { payoutIdProperty } from '../payout';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
+import type { JournalKind } from '../../ledger/journal';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Transaction',
@@ -23,6 +24,8 @@ export const usesApi = true;
 
 const show = { operation: ['signTransaction'] };
 const showFields = { operation: ['signTransaction'], source: ['fields'] };
+
+export const journals: JournalKind = 'transaction';
 
 export const description: INodeProperties[] = [
 	{
