@@ -408,28 +408,44 @@ describe.each(LEDGER_STORES)(
 				expect(text).not.toMatch(/rawTransaction|privateKey|mnemonic/i);
 			}
 		});
-		test('a journal that cannot be written leaves the signature standing and says so; the listing shows the broken entry', async () => {
-			const entries = (await ledger.names()).filter((name) =>
-				/^expand-journal-\d+\.json$/.test(name),
-			);
-			// Someone wrote into the journal's next entry: no entry can follow it.
-			await ledger.write(`expand-journal-${entries.length + 1}.json`, 'not json');
+		test("a record someone wrote at the journal's next number is passed over and listed unreadable; a journal that cannot be written leaves the signature standing and says so", async () => {
+			const planted =
+				(await ledger.names()).filter((name) => /^expand-journal-\d+\.json$/.test(name)).length + 1;
+			await ledger.write(`expand-journal-${planted}.json`, 'not json');
 			const paid = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
 			expect(paid.error).toBeUndefined();
 			expect(paid.rawTransaction).toMatch(/^0x/);
-			expect(paid.journalError).toMatch(
-				/^The payout journal could not record it: the payout journal entry \d+ cannot be read/,
+			expect(paid.journalError).toBeUndefined();
+			const rows = await listAndCheck();
+			expect(rows.slice(-2)).toMatchObject([
+				{
+					seq: planted,
+					outcome: 'unreadable',
+					chainStatus: 'unreadable',
+					message: expect.stringMatching(/cannot be read/),
+				},
+				{
+					seq: planted + 1,
+					outcome: 'signed',
+					payoutId: 'dec-1',
+					transactionHash: paid.transactionHash,
+				},
+			]);
+			// The newest-number record says the journal reached an entry that is not there: it cannot be written.
+			await ledger.writeHint('expand-journal-newest.json', JSON.stringify({ seq: planted + 50 }));
+			const blocked = await pay({ payoutId: 'dec-2', to: to('a6'), value: '6' });
+			expect(blocked.rawTransaction).toMatch(/^0x/);
+			expect(blocked.journalError).toMatch(
+				/^The payout journal could not record it: the payout journal entry .* is gone, though the log had reached it/,
 			);
 			// The payout ledger has it: the rerun is a repeat of the same signature.
-			const rerun = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
-			expect([rerun.repeat, rerun.transactionHash]).toEqual([true, paid.transactionHash]);
-			const rows = await listAndCheck();
-			expect(rows[rows.length - 1]).toMatchObject({
-				seq: entries.length + 1,
-				outcome: 'unreadable',
-				chainStatus: 'unreadable',
-				message: expect.stringMatching(/cannot be read/),
-			});
+			await ledger.writeHint('expand-journal-newest.json', JSON.stringify({ seq: planted + 1 }));
+			const rerun = await pay({ payoutId: 'dec-2', to: to('a6'), value: '6' });
+			expect([rerun.repeat, rerun.transactionHash, rerun.journalError]).toEqual([
+				true,
+				blocked.transactionHash,
+				undefined,
+			]);
 		}, 30_000);
 		test('a journal whose numbers jump far (an entry and the newest-number record planted) is listed at once: the gap is one unreadable row, the planted entry listed', async () => {
 			const before = await list();
