@@ -431,6 +431,8 @@ describe.each(LEDGER_STORES)(
 					transactionHash: paid.transactionHash,
 				},
 			]);
+			await send(paid.rawTransaction);
+			await devnet.mine(CHAIN);
 			// The newest-number record says the journal reached an entry that is not there: it cannot be written.
 			await ledger.writeHint('expand-journal-newest.json', JSON.stringify({ seq: planted + 50 }));
 			const blocked = await pay({ payoutId: 'dec-2', to: to('a6'), value: '6' });
