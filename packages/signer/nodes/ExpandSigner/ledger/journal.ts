@@ -171,8 +171,8 @@ export class PayoutJournal {
 			journalError: `The payout journal could not record it: ${reason}`,
 		});
 		try {
-			const seq = await this.log.append(itemIndex, ({ seq }) => {
-				const entry: IDataObject = { journal: FORMAT, seq: seq + 1 };
+			const seq = await this.log.appendPastAny(itemIndex, (seq) => {
+				const entry: IDataObject = { journal: FORMAT, seq };
 				for (const field of JOURNAL_FIELDS) entry[field] = draft[field] ?? '';
 				Object.assign(entry, {
 					kind: draft.kind ?? 'transaction',
