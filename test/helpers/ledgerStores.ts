@@ -28,6 +28,8 @@ export interface TestLedger {
 	/** Writes a record's content in place (or plants a new one). */
 	write(name: string, text: string): Promise<void>;
 	remove(name: string): Promise<void>;
+	/** Writes a hint (the newest number of a log) in place. */
+	writeHint(name: string, text: string): Promise<void>;
 }
 
 function folderLedger(folder: string): TestLedger {
@@ -41,6 +43,7 @@ function folderLedger(folder: string): TestLedger {
 			existsSync(join(folder, name)) ? readFileSync(join(folder, name), 'utf8') : undefined,
 		write: async (name, text) => writeFileSync(join(folder, name), text),
 		remove: async (name) => unlinkSync(join(folder, name)),
+		writeHint: async (name, text) => writeFileSync(join(folder, name), text),
 	};
 }
 
@@ -82,6 +85,12 @@ function postgresLedger(settings: PostgresSettings): TestLedger {
 		},
 		remove: async (name) => {
 			await query(`DELETE FROM ${records} WHERE name = $1`, [name]);
+		},
+		writeHint: async (name, text) => {
+			await query(
+				`INSERT INTO "${schema}".expand_ledger_hints (name, content) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET content = EXCLUDED.content`,
+				[name, text],
+			);
 		},
 	};
 }

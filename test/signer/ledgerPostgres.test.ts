@@ -232,3 +232,15 @@ test('the credential Test names the store: the folder, or PostgreSQL after conne
 			'The credential field "ledgerHost" is needed for the PostgreSQL ledger store; it is empty',
 	});
 });
+
+test("an empty PostgreSQL Password is sent as empty: never the n8n process's PGPASSWORD (nor ~/.pgpass) to the credential's host", async () => {
+	const settings = stores.newSchema();
+	process.env.PGPASSWORD = settings.password;
+	try {
+		const refused = await payOnce({ ...settings, password: '' }, 'empty-password-1');
+		expect(refused.error).toMatch(/cannot be reached or used \(.*password/);
+		expect(refused.rawTransaction).toBeUndefined();
+	} finally {
+		delete process.env.PGPASSWORD;
+	}
+});

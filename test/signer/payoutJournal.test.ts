@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import type { IDataObject } from 'n8n-workflow';
+import { getGlobalState, type IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
@@ -264,6 +264,32 @@ describe.each(LEDGER_STORES)(
 			expect(minedNow.chainStatus).toBe('mined');
 		}, 60_000);
 
+		test("Check Payouts believes the journal, not its input: an entry edited on its way (someone else's mined transaction, a made-up entry) is an error of the item, never mined", async () => {
+			const [entry] = await list({ filters: { payoutIdPrefix: 'nov-' } });
+			// A transaction of another account, mined on the devnet (signed without a ledger: not journaled).
+			const other = (
+				await signer(
+					{ operation: 'signTransaction', source: 'input', accountIndex: 15 },
+					[{ chainId: CHAIN, to: to('b1'), value: '7' }],
+					{ credential: { ledgerStore: 'folder', payoutLedgerFolder: '' } },
+				)
+			)[0];
+			await send(other.rawTransaction);
+			await devnet.mine(CHAIN);
+			const check = (items: IDataObject[]) => signer({ operation: 'checkPayouts' }, items);
+			const [edited, madeUp] = await check([
+				{ ...entry, transactionHash: other.transactionHash },
+				{ ...entry, seq: 999 },
+			]);
+			expect(edited.error).toBe(
+				`Check Payouts reads the entries List Payouts gives: the field "transactionHash" of entry ${String(entry.seq)} is not what the payout journal holds for it (item 0)`,
+			);
+			expect(madeUp.error).toBe(
+				'Check Payouts reads the entries List Payouts gives: the payout journal has no entry 999 (item 1)',
+			);
+			for (const item of [edited, madeUp]) expect(item.chainStatus).toBeUndefined();
+		}, 30_000);
+
 		test('filters: status, payout ID prefix, chain, account and the date range', async () => {
 			const ids = async (parameters: IDataObject) =>
 				(await list(parameters)).map((row) => `${String(row.payoutId)}:${String(row.outcome)}`);
@@ -290,12 +316,33 @@ describe.each(LEDGER_STORES)(
 			expect(await ids({ to: third })).toEqual(['oct-1:signed', 'oct-2:refused']);
 			expect(await ids({ from: third, to: String(all[3].at) })).toEqual(['oct-3:signed']);
 			expect(await ids({ from: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+			// A time without an offset (as n8n's date picker gives it) is in the workflow's time zone.
+			const zone = getGlobalState().defaultTimezone;
+			const wallTime = (iso: string) =>
+				`${new Date(iso)
+					.toLocaleString('sv-SE', {
+						timeZone: zone,
+						year: 'numeric',
+						month: '2-digit',
+						day: '2-digit',
+						hour: '2-digit',
+						minute: '2-digit',
+						second: '2-digit',
+					})
+					.replace(' ', 'T')}.${iso.slice(20, 23)}`;
+			expect(zone).not.toBe('UTC');
+			expect(await ids({ to: wallTime(third) })).toEqual(['oct-1:signed', 'oct-2:refused']);
 		});
 
 		test('bad filters are errors of the item under Continue On Fail, before the journal is read; without a ledger nothing is journaled and the operations say so', async () => {
 			const [badDate] = await list({ from: 'last tuesday' });
 			expect(badDate.error).toBe(
 				'The parameter "from" must be a date and time (e.g. 2026-10-01T00:00:00Z); got "last tuesday" (item 0)',
+			);
+			// Not ISO 8601: never read by guess (Date.parse reads "1" as the year 2001).
+			const [guessed] = await list({ to: '1' });
+			expect(guessed.error).toBe(
+				'The parameter "to" must be a date and time (e.g. 2026-10-01T00:00:00Z); got "1" (item 0)',
 			);
 			const [badChain] = await list({ filters: { chainId: 'eth' } });
 			expect(badChain.error).toBe(
@@ -315,8 +362,8 @@ describe.each(LEDGER_STORES)(
 					nonce: '1',
 				},
 			]);
-			expect(forged.error).toMatch(
-				/^Check Payouts reads the entries List Payouts gives: an EVM entry has a 0x transaction hash/,
+			expect(forged.error).toBe(
+				'Check Payouts reads the entries List Payouts gives: the field "seq" must be the entry\'s number; got nothing (item 0)',
 			);
 
 			const none = { credential: { ledgerStore: 'folder', payoutLedgerFolder: '' } };
@@ -335,6 +382,23 @@ describe.each(LEDGER_STORES)(
 			expect(await ledger.names()).toHaveLength(before);
 		});
 
+		test('a transaction refused before the Signer knows what it moves (Expected From) is journaled with its rule', async () => {
+			const stranger = '0x' + '5e'.repeat(20);
+			const [refused] = await signer(
+				{ operation: 'signTransaction', source: 'input', expectedFrom: stranger },
+				[{ chainId: CHAIN, to: to('a7'), value: '7' }],
+			);
+			expect(refused.error).toMatch(/^Refused by the rule "expectedFrom"/);
+			const rows = await list({ status: 'refused' });
+			expect(rows[rows.length - 1]).toMatchObject({
+				outcome: 'refused',
+				kind: 'transaction',
+				operation: 'signTransaction',
+				rule: 'expectedFrom',
+				message: String(refused.error).replace(/ \(item 0\)$/, ''),
+			});
+		});
+
 		test('neither the outputs nor the journal hold the key', async () => {
 			const outputs = JSON.stringify([await listAndCheck(), await list()]);
 			const names = (await ledger.names()).filter((name) => name.startsWith('expand-journal'));
@@ -345,28 +409,77 @@ describe.each(LEDGER_STORES)(
 				expect(text).not.toMatch(/rawTransaction|privateKey|mnemonic/i);
 			}
 		});
-		test('a journal that cannot be written leaves the signature standing and says so; the listing shows the broken entry', async () => {
-			const entries = (await ledger.names()).filter((name) =>
-				/^expand-journal-\d+\.json$/.test(name),
-			);
-			// Someone wrote into the journal's next entry: no entry can follow it.
-			await ledger.write(`expand-journal-${entries.length + 1}.json`, 'not json');
+		test("a record someone wrote at the journal's next number is passed over and listed unreadable; a journal that cannot be written leaves the signature standing and says so", async () => {
+			const planted =
+				(await ledger.names()).filter((name) => /^expand-journal-\d+\.json$/.test(name)).length + 1;
+			await ledger.write(`expand-journal-${planted}.json`, 'not json');
 			const paid = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
 			expect(paid.error).toBeUndefined();
 			expect(paid.rawTransaction).toMatch(/^0x/);
-			expect(paid.journalError).toMatch(
-				/^The payout journal could not record it: the payout journal entry \d+ cannot be read/,
+			expect(paid.journalError).toBeUndefined();
+			const rows = await listAndCheck();
+			expect(rows.slice(-2)).toMatchObject([
+				{
+					seq: planted,
+					outcome: 'unreadable',
+					chainStatus: 'unreadable',
+					message: expect.stringMatching(/cannot be read/),
+				},
+				{
+					seq: planted + 1,
+					outcome: 'signed',
+					payoutId: 'dec-1',
+					transactionHash: paid.transactionHash,
+				},
+			]);
+			await send(paid.rawTransaction);
+			await devnet.mine(CHAIN);
+			// The newest-number record says the journal reached an entry that is not there: it cannot be written.
+			await ledger.writeHint('expand-journal-newest.json', JSON.stringify({ seq: planted + 50 }));
+			const blocked = await pay({ payoutId: 'dec-2', to: to('a6'), value: '6' });
+			expect(blocked.rawTransaction).toMatch(/^0x/);
+			expect(blocked.journalError).toMatch(
+				/^The payout journal could not record it: the payout journal entry .* is gone, though the log had reached it/,
 			);
 			// The payout ledger has it: the rerun is a repeat of the same signature.
-			const rerun = await pay({ payoutId: 'dec-1', to: to('a6'), value: '6' });
-			expect([rerun.repeat, rerun.transactionHash]).toEqual([true, paid.transactionHash]);
-			const rows = await listAndCheck();
-			expect(rows[rows.length - 1]).toMatchObject({
-				seq: entries.length + 1,
-				outcome: 'unreadable',
-				chainStatus: 'unreadable',
-				message: expect.stringMatching(/cannot be read/),
-			});
+			await ledger.writeHint('expand-journal-newest.json', JSON.stringify({ seq: planted + 1 }));
+			const rerun = await pay({ payoutId: 'dec-2', to: to('a6'), value: '6' });
+			expect([rerun.repeat, rerun.transactionHash, rerun.journalError]).toEqual([
+				true,
+				blocked.transactionHash,
+				undefined,
+			]);
+		}, 30_000);
+		test('a journal whose numbers jump far (an entry and the newest-number record planted) is listed at once: the gap is one unreadable row, the planted entry listed', async () => {
+			const before = await list();
+			const last = Number(before[before.length - 1].seq);
+			const far = 1_000_000_000;
+			const first = JSON.parse(String(await ledger.read('expand-journal-1.json'))) as IDataObject;
+			await ledger.write(`expand-journal-${far}.json`, JSON.stringify({ ...first, seq: far }));
+			await ledger.writeHint('expand-journal-newest.json', JSON.stringify({ seq: far }));
+			const rows = await list();
+			expect(rows.slice(0, before.length)).toEqual(before);
+			expect(rows.slice(before.length)).toMatchObject([
+				{
+					seq: last + 1,
+					outcome: 'unreadable',
+					message: `entries ${last + 1} to ${far - 1} of the payout journal are missing from the payout ledger (the first 1000 were looked for, the rest not read); check ${ledger.place} by hand`,
+				},
+				{ seq: far, outcome: 'signed', payoutId: 'oct-1' },
+			]);
+			// Entries deleted below the newest: one row for the gap, the entries after it listed.
+			await ledger.remove('expand-journal-2.json');
+			await ledger.remove('expand-journal-3.json');
+			const gapped = await list();
+			expect(gapped.slice(0, 3)).toMatchObject([
+				{ seq: 1, outcome: 'signed' },
+				{
+					seq: 2,
+					outcome: 'unreadable',
+					message: `entries 2 to 3 of the payout journal are missing from the payout ledger; check ${ledger.place} by hand`,
+				},
+				{ seq: 4, outcome: 'signed' },
+			]);
 		}, 30_000);
 	},
 );
@@ -386,11 +499,28 @@ describe('Solana: mined and unsent', () => {
 					amount: '1500000000',
 				})
 			)[0];
+		const [refused] = await signer({
+			chainFamily: 'solana',
+			accountIndex: 0,
+			operation: 'transferSol',
+			solanaChainId: '901',
+			recipient,
+			amount: '1',
+			expectedFrom: devnet.solana.wallets[2].address,
+		});
+		expect(refused.error).toMatch(/^Refused by the rule "expectedFrom"/);
+		const [journaled] = await list({ status: 'refused' }, 'solana');
+		expect(journaled).toMatchObject({
+			outcome: 'refused',
+			kind: 'transaction',
+			operation: 'transferSol',
+			rule: 'expectedFrom',
+		});
 		const sent = await transfer('sol-1');
 		expect(sent.error).toBeUndefined();
 		devnet.solana.chain.sendBase64(String(sent.rawTransaction));
 		const unsent = await transfer('sol-2');
-		const rows = await listAndCheck({}, 'solana');
+		const rows = await listAndCheck({ status: 'signed' }, 'solana');
 		expect(
 			rows.map((row) => [
 				row.payoutId,

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { formatUnits, itemError } from '../core';
+import type { JournalEntry, JournalField, PayoutJournal } from '../ledger/journal';
 import type { LedgerEntry } from '../ledger/payoutLedger';
 import { journalOrError } from './listPayouts.operation';
 import type { FamilySession } from './session';
@@ -76,6 +77,9 @@ const EMPTY = {
 	checkedAt: '',
 };
 
+/** How an error about an input item of Check Payouts begins. */
+const READS = 'Check Payouts reads the entries List Payouts gives';
+
 function field(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -90,9 +94,44 @@ function field(
 		throw itemError(
 			this.getNode(),
 			itemIndex,
-			`Check Payouts reads the entries List Payouts gives: the field "${name}" must be ${what}; got ${JSON.stringify(value)?.slice(0, 80) ?? 'nothing'}`,
+			`${READS}: the field "${name}" must be ${what}; got ${JSON.stringify(value)?.slice(0, 80) ?? 'nothing'}`,
 		);
 	return text;
+}
+
+/** What the chain is asked about: an input item whose value differs from the journal's is not checked. */
+const BOUND: JournalField[] = [
+	'outcome',
+	'family',
+	'chainId',
+	'account',
+	'transactionHash',
+	'nonce',
+	'payoutId',
+];
+
+/**
+ * The journal's own entry for the input item (by its `seq`), which must say what the item says: an
+ * item edited on its way (another transaction's hash, a signed entry made "refused") or made up is
+ * never checked as if the Signer had signed it.
+ */
+async function journaled(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	journal: PayoutJournal,
+	json: IDataObject,
+): Promise<JournalEntry> {
+	const isSeq = (text: string) => /^[1-9]\d{0,14}$/.test(text);
+	const seq = Number(field.call(this, itemIndex, json, 'seq', isSeq, "the entry's number"));
+	const entry = await journal.entry(seq, itemIndex);
+	const edited = entry && BOUND.find((name) => String(json[name] ?? '').trim() !== entry[name]);
+	if (!entry || edited)
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`${READS}: ${entry ? `the field "${edited}" of entry ${seq} is not what the payout journal holds for it` : `the payout journal has no entry ${seq}`}`,
+		);
+	return entry;
 }
 
 /** Check Payouts for a chain family, with its way of reading the chain; `safeProposals`: it checks them, with the Safe API credential when set. */
@@ -118,14 +157,13 @@ export function checkPayouts<Session extends FamilySession>(
 			const ledger = session.ledger;
 			const journal = journalOrError.call(this, itemIndex, session, 'Check Payouts');
 			const outcome = String(json.outcome ?? '');
-			// Nothing was signed, or the entry cannot be read: nothing to ask the chain.
-			if (outcome === 'refused' || outcome === 'unreadable')
-				return { ...json, ...EMPTY, chainStatus: outcome };
-			if (outcome !== 'signed' && outcome !== 'repeat')
+			// The entry cannot be read: nothing to ask the chain.
+			if (outcome === 'unreadable') return { ...json, ...EMPTY, chainStatus: outcome };
+			if (outcome !== 'signed' && outcome !== 'repeat' && outcome !== 'refused')
 				throw itemError(
 					this.getNode(),
 					itemIndex,
-					`Check Payouts reads the entries List Payouts gives: the field "outcome" must be signed, repeat or refused; got ${JSON.stringify(json.outcome)?.slice(0, 80) ?? 'nothing'}`,
+					`${READS}: the field "outcome" must be signed, repeat or refused; got ${JSON.stringify(json.outcome)?.slice(0, 80) ?? 'nothing'}`,
 				);
 			if (json.family !== journal.family)
 				throw itemError(
@@ -133,6 +171,9 @@ export function checkPayouts<Session extends FamilySession>(
 					itemIndex,
 					`The entry was signed in the chain family "${String(json.family).slice(0, 20)}"; check it with an Expand Signer of that family`,
 				);
+			await journaled.call(this, itemIndex, journal, json);
+			// Nothing was signed: nothing to ask the chain.
+			if (outcome === 'refused') return { ...json, ...EMPTY, chainStatus: outcome };
 			const { format } = session.policy;
 			const row: CheckedRow = {
 				kind: typeof json.kind === 'string' ? json.kind : '',

@@ -92,16 +92,65 @@ export const description: INodeProperties[] = [
 
 const STATUSES = ['all', 'signed', 'repeat', 'refused'];
 
-/** A time parameter as milliseconds; undefined when empty. */
+/** ISO 8601: a date, a time to the minute or finer, and an offset (Z or ±hh:mm) or none. */
+const ISO_TIME =
+	/^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,9}))?)?)?(Z|[+-]\d\d:\d\d)?$/i;
+
+/** How far `zone`'s clocks are ahead of UTC at `time`, in milliseconds. */
+function zoneOffset(zone: string, time: number): number {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone: zone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: 'numeric',
+		day: 'numeric',
+		hour: 'numeric',
+		minute: 'numeric',
+		second: 'numeric',
+	}).formatToParts(new Date(time));
+	const part = (type: string) => Number(parts.find((found) => found.type === type)?.value);
+	const wall = Date.UTC(
+		part('year'),
+		part('month') - 1,
+		part('day'),
+		part('hour'),
+		part('minute'),
+		part('second'),
+	);
+	return wall - Math.floor(time / 1000) * 1000;
+}
+
+/**
+ * A time parameter as milliseconds; undefined when empty. ISO 8601 only (Date.parse would read "1"
+ * as the year 2001); without an offset, as n8n's date picker gives it, in the workflow's time zone.
+ */
 function timeOf(this: IExecuteFunctions, itemIndex: number, name: string): number | undefined {
 	const value = this.getNodeParameter(name, itemIndex, '') as unknown;
 	if (value === '' || value === null || value === undefined) return undefined;
-	const time = Date.parse(String(value));
+	const text = (value instanceof Date ? value.toISOString() : String(value)).trim();
+	const match = ISO_TIME.exec(text);
+	const [year, month, day, hour, minute, second] = (match ?? []).slice(1, 7).map(Number);
+	const wall = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0);
+	// A day or hour out of range (2026-02-30, 24:00) would roll over into another time.
+	const exists =
+		match !== null &&
+		new Date(wall).toISOString().slice(0, 19) ===
+			`${match[1]}-${match[2]}-${match[3]}T${match[4] ?? '00'}:${match[5] ?? '00'}:${match[6] ?? '00'}`;
+	let time = Number.NaN;
+	if (exists) {
+		const fraction = Number(`0.${match[7] ?? 0}`) * 1000;
+		const zone = this.getTimezone();
+		const local = wall + fraction;
+		// The zone's offset at the wall time read as UTC, then at the instant that gives (the offset may change between them).
+		time = match[8]
+			? Date.parse(text.replace(' ', 'T'))
+			: local - zoneOffset(zone, local - zoneOffset(zone, local));
+	}
 	if (Number.isNaN(time))
 		throw itemError(
 			this.getNode(),
 			itemIndex,
-			`The parameter "${name}" must be a date and time (e.g. 2026-10-01T00:00:00Z); got "${String(value).slice(0, 60)}"`,
+			`The parameter "${name}" must be a date and time (e.g. 2026-10-01T00:00:00Z); got "${text.slice(0, 60)}"`,
 		);
 	return time;
 }

@@ -194,7 +194,7 @@ export async function speedUpOnce(
 	const node = this.getNode();
 	const { chainId, from, payoutId } = replacement;
 	if (!ledger) throw noLedger(node, itemIndex, payoutId);
-	ledger.journal.note(itemIndex, { kind: 'replacement', payoutId, chainId, account: from });
+	ledger.journal.note(itemIndex, { payoutId, chainId, account: from });
 	const key = { chainId, from, payoutId };
 	const history = await ledger.history(key, itemIndex);
 	if (!history.length)

@@ -70,7 +70,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					itemIndex,
 					`The operation "${name}" is not supported for the chain family "${familyName}"`,
 				);
-			journalOf(session)?.note(itemIndex, { operation: name });
+			const { journals } = operation;
+			journalOf(session)?.note(itemIndex, {
+				operation: name,
+				...(journals ? { kind: journals } : {}),
+			});
 			const result = await operation.execute.call(this, itemIndex, session);
 			for (const json of Array.isArray(result) ? result : [result])
 				returnData.push({ json, pairedItem: { item: itemIndex } });

@@ -5,6 +5,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
+import type { JournalKind } from '../ledger/journal';
+
 /** One Signer operation: its entry in the Operation list, its fields, and what it does per item. */
 export interface SignerOperation<Session> {
 	option: INodePropertyOptions;
@@ -22,6 +24,8 @@ export interface SignerOperation<Session> {
 	 * only when the credential is set (Check Payouts, for Safe proposals).
 	 */
 	usesSafeApi?: boolean | 'optional';
+	/** Signs a transaction: each item's signature or refusal is journaled, as this kind, whenever the refusal comes. */
+	journals?: JournalKind;
 }
 
 /**

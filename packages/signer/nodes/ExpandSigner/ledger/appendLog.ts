@@ -168,8 +168,32 @@ export class AppendLog<T> {
 		itemIndex: number,
 		make: (newest: { seq: number; value?: T }) => unknown,
 	): Promise<Refusal | number> {
+		return await this.appendAfter(itemIndex, async () => await this.newest(itemIndex), make);
+	}
+
+	/**
+	 * Appends `make(seq)` after the newest record, whatever it holds: for a log whose entries do not
+	 * depend on the one before (the payout journal), so a record someone wrote at its next number is
+	 * passed over (a reader lists it as broken) rather than stopping the log.
+	 */
+	async appendPastAny(
+		itemIndex: number,
+		make: (seq: number) => unknown,
+	): Promise<Refusal | number> {
+		return await this.appendAfter(
+			itemIndex,
+			async () => ({ seq: await this.newestNumber(itemIndex) }),
+			({ seq }) => make(seq + 1),
+		);
+	}
+
+	private async appendAfter(
+		itemIndex: number,
+		newestOf: () => Promise<{ seq: number; value?: T }>,
+		make: (newest: { seq: number; value?: T }) => unknown,
+	): Promise<Refusal | number> {
 		for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-			const newest = await this.newest(itemIndex);
+			const newest = await newestOf();
 			const next = make(newest);
 			if (next instanceof Refusal) return next;
 			const seq = newest.seq + 1;

@@ -10,11 +10,10 @@ import type { LedgerStore } from './store';
 export type JournalOutcome = 'signed' | 'repeat' | 'refused';
 
 /**
- * What was signed or refused: a transaction, a payout's replacement, a contract's creation, a message,
- * typed data, or a Safe proposal (the Safe's transaction, signed by the proposer for the Safe's owners).
+ * What was signed or refused: a transaction, a payout's replacement, a contract's creation, or a Safe
+ * proposal (the Safe's transaction, signed by the proposer for the Safe's owners).
  */
-export type JournalKind =
-	'transaction' | 'replacement' | 'deploy' | 'message' | 'typedData' | 'safeProposal';
+export type JournalKind = 'transaction' | 'replacement' | 'deploy' | 'safeProposal';
 
 /** The fields of a journal entry, flat and all text ('' when not known), as a sheet's columns. */
 export const JOURNAL_FIELDS = [
@@ -65,6 +64,9 @@ export interface JournalContext {
 	policy: SpendingPolicy;
 }
 
+/** Missing numbers in a row a listing looks for before it calls the rest of the gap unread. */
+const MAX_GAP = 1000;
+
 /** Marks a record as an entry of the payout journal (a spending log's entry has none). */
 const FORMAT = 'expand-payout-journal-1';
 
@@ -72,11 +74,11 @@ const FORMAT = 'expand-payout-journal-1';
 export type JournalNote = { journalEntry: number } | { journalError: string };
 
 /**
- * The payout journal: every transaction the Signer signs or refuses with a credential, and every
- * message and typed data it signs, one entry each, in the order written, in the credential's payout
- * ledger (its folder, or PostgreSQL). An AppendLog (appendLog.ts), so entries are never rewritten and
- * every process sharing the ledger appends to the same journal. It records what was asked and signed, never a key or the
- * signed bytes (those stay in the payout ledger's own records).
+ * The payout journal: every transaction the Signer signs or refuses with a credential (the operations
+ * that declare `journals`), one entry each, in the order written, in the credential's payout ledger
+ * (its folder, or PostgreSQL). An AppendLog (appendLog.ts), so entries are never rewritten and every
+ * process sharing the ledger appends to the same journal. It records what was asked and signed,
+ * never a key or the signed bytes (those stay in the payout ledger's own records).
  */
 export class PayoutJournal {
 	private readonly log: AppendLog<JournalEntry>;
@@ -85,7 +87,7 @@ export class PayoutJournal {
 
 	constructor(
 		node: INode,
-		store: LedgerStore,
+		private readonly store: LedgerStore,
 		private readonly context: JournalContext,
 	) {
 		this.log = new AppendLog(node, store, {
@@ -173,8 +175,8 @@ export class PayoutJournal {
 			journalError: `The payout journal could not record it: ${reason}`,
 		});
 		try {
-			const seq = await this.log.append(itemIndex, ({ seq }) => {
-				const entry: IDataObject = { journal: FORMAT, seq: seq + 1 };
+			const seq = await this.log.appendPastAny(itemIndex, (seq) => {
+				const entry: IDataObject = { journal: FORMAT, seq };
 				for (const field of JOURNAL_FIELDS) entry[field] = draft[field] ?? '';
 				Object.assign(entry, {
 					kind: draft.kind ?? 'transaction',
@@ -207,31 +209,67 @@ export class PayoutJournal {
 		this.drafts.delete(itemIndex);
 	}
 
+	/** Entry `seq`, undefined when there is none; a record that is not an entry of the journal is refused. */
+	async entry(seq: number, itemIndex: number): Promise<JournalEntry | undefined> {
+		return await this.log.entry(seq, itemIndex);
+	}
+
+	/** Entry `seq` as a listing gives it: the entry, the problem of a record that is not one, or undefined when there is none. */
+	private async listed(seq: number, itemIndex: number): Promise<ListedEntry | undefined> {
+		try {
+			return await this.log.entry(seq, itemIndex);
+		} catch (error) {
+			return { seq, problem: (error as Error).message };
+		}
+	}
+
 	/**
-	 * Every entry, oldest first. An entry missing below the newest (deleted from the ledger) or not an
-	 * entry of the journal (edited) is given as `{ seq, problem }` rather than skipped in silence.
+	 * Every entry, oldest first. Entries missing below the newest (deleted from the ledger) are given
+	 * as one `{ seq, problem }` per gap, and one not an entry of the journal (edited) as its own, rather
+	 * than skipped in silence. After MAX_GAP missing numbers in a row the rest of the gap is not read
+	 * (a journal's numbers only jump that far when a record is planted): the listing goes on with the
+	 * entries just below the newest.
 	 */
-	async entries(
-		itemIndex: number,
-	): Promise<Array<JournalEntry | { seq: number; problem: string }>> {
+	async entries(itemIndex: number): Promise<ListedEntry[]> {
 		const newest = await this.log.newestNumber(itemIndex);
-		const entries: Array<JournalEntry | { seq: number; problem: string }> = [];
-		for (let seq = 1; seq <= newest; seq++) {
-			try {
-				const entry = await this.log.entry(seq, itemIndex);
-				entries.push(
-					entry ?? {
-						seq,
-						problem: `entry ${seq} of the payout journal is missing from the payout ledger`,
-					},
-				);
-			} catch (error) {
-				entries.push({ seq, problem: (error as Error).message });
+		const entries: ListedEntry[] = [];
+		const gap = (from: number, to: number, note = '') =>
+			entries.push({
+				seq: from,
+				problem: `${from === to ? `entry ${from} of the payout journal is` : `entries ${from} to ${to} of the payout journal are`} missing from the payout ledger${note}; check ${this.store.place} by hand`,
+			});
+		let seq = 1;
+		while (seq <= newest) {
+			const entry = await this.listed(seq, itemIndex);
+			if (entry) {
+				entries.push(entry);
+				seq++;
+				continue;
 			}
+			const from = seq;
+			while (seq < newest && seq - from < MAX_GAP && !(await this.listed(seq + 1, itemIndex)))
+				seq++;
+			if (seq - from < MAX_GAP) {
+				gap(from, seq);
+				seq++;
+				continue;
+			}
+			const top: ListedEntry[] = [];
+			for (let below = newest; below > seq; below--) {
+				const entry = await this.listed(below, itemIndex);
+				if (!entry) break;
+				top.unshift(entry);
+			}
+			gap(from, newest - top.length, ` (the first ${MAX_GAP} were looked for, the rest not read)`);
+			entries.push(...top);
+			break;
 		}
 		return entries;
 	}
 }
+
+/** An entry of a listing, or why the record at its number is not one. */
+export type ListedEntry = JournalEntry | { seq: number; problem: string };
 
 /** An entry as written by `record`, or the reason a record is not one. */
 function checkedEntry(value: unknown, seq: number): JournalEntry | string {

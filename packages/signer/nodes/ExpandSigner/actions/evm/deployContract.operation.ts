@@ -7,6 +7,7 @@ import type {
 
 import type { EvmSession } from './session';
 import { signItem } from './signing';
+import type { JournalKind } from '../../ledger/journal';
 
 export const option: INodePropertyOptions = {
 	name: 'Deploy Contract',
@@ -19,6 +20,8 @@ export const option: INodePropertyOptions = {
 export const usesApi = true;
 
 const show = { operation: ['deployContract'] };
+
+export const journals: JournalKind = 'deploy';
 
 export const description: INodeProperties[] = [
 	{

@@ -38,6 +38,7 @@ import { accountOf } from '../account';
 import { type FreshSignature, payoutIdProperty, signOnce } from '../payout';
 import { addressParameter, proposalStatus, safeApiOf, storedProposal } from './safe';
 import type { EvmSession } from './session';
+import type { JournalKind } from '../../ledger/journal';
 import { checkAskedIntent, contentOf } from './signing';
 import {
 	dataField,
@@ -57,6 +58,8 @@ export const option: INodePropertyOptions = {
 
 /** Reads the Safe's nonce and the tokens' decimals from the chain's JSON-RPC, whose URL the API gives. */
 export const usesApi = true;
+
+export const journals: JournalKind = 'safeProposal';
 export const usesSafeApi = true;
 
 const OPERATION = 'proposeToSafe';
@@ -197,8 +200,8 @@ export async function execute(
 	const node = this.getNode();
 	const safe = addressParameter.call(this, itemIndex, 'safeAddress', 'Safe Address');
 	const journal = session.ledger?.journal;
-	// Journaled as the Safe's: refusals from here on are entries of the journal too.
-	journal?.note(itemIndex, { kind: 'safeProposal', account: safe });
+	// The Safe is the account of the journal entry (its kind is `journals`, noted by the router).
+	journal?.note(itemIndex, { account: safe });
 	const fromInput = this.getNodeParameter('source', itemIndex) === 'input';
 	const { transaction: raw, intent: askedIntent } = fromInput
 		? readFromInput.call(this, itemIndex)

@@ -15,6 +15,7 @@ import {
 	readFromInput,
 	sourceFields,
 } from './transactionSource';
+import type { JournalKind } from '../../ledger/journal';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Transaction',
@@ -25,6 +26,8 @@ export const option: INodePropertyOptions = {
 
 /** Fills in nonce, fees and gas from the chain's JSON-RPC, whose URL the API gives, so it needs the API credential. */
 export const usesApi = true;
+
+export const journals: JournalKind = 'transaction';
 
 export const description: INodeProperties[] = [
 	...sourceFields('signTransaction', 'Recipient, amount and fees set on this form'),

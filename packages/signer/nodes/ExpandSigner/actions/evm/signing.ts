@@ -248,11 +248,7 @@ export async function signItem(
 	const fields = normalizeFields(this.getNode(), itemIndex, raw, deploy);
 	const account = accountOf(this, itemIndex, session);
 	const chainId = fields.chainId as string;
-	session.ledger?.journal.note(itemIndex, {
-		kind: deploy ? 'deploy' : 'transaction',
-		chainId,
-		account: account.address,
-	});
+	session.ledger?.journal.note(itemIndex, { chainId, account: account.address });
 	const unbound =
 		fromInput !== undefined &&
 		!(await checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent));

@@ -15,6 +15,7 @@ import { accountOf } from '../account';
 import { speedUpOnce } from '../payout';
 import type { EvmSession } from './session';
 import { evmFacts, payoutStatus } from './signing';
+import type { JournalKind } from '../../ledger/journal';
 
 export const option: INodePropertyOptions = {
 	name: 'Speed Up Payout',
@@ -28,6 +29,8 @@ export const option: INodePropertyOptions = {
 export const usesApi = true;
 
 const show = { operation: ['speedUpPayout'] };
+
+export const journals: JournalKind = 'replacement';
 
 export const description: INodeProperties[] = [
 	{

@@ -13,6 +13,7 @@ import { payoutIdProperty } from '../payout';
 import { chainIdProperty, readChainId, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
+import type { JournalKind } from '../../ledger/journal';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Transaction',
@@ -26,6 +27,8 @@ export const option: INodePropertyOptions = {
 export const usesApi = true;
 
 const show = { operation: ['signTransaction'] };
+
+export const journals: JournalKind = 'transaction';
 
 export const description: INodeProperties[] = [
 	chainIdProperty('signTransaction'),

@@ -181,11 +181,7 @@ export async function signSolanaItem(
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const { chainId, account, transaction, rpc } = work;
-	session.ledger?.journal.note(itemIndex, {
-		kind: 'transaction',
-		chainId,
-		account: account.address,
-	});
+	session.ledger?.journal.note(itemIndex, { chainId, account: account.address });
 	const prepared = await prepareSolanaTransaction(
 		transaction,
 		chainId,

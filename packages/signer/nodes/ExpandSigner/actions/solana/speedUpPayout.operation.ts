@@ -27,6 +27,7 @@ import { speedUpOnce } from '../payout';
 import { chainIdProperty, readChainId, readComputeUnitPrice, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { contentOf, landedEntry, readSignedTransaction, solanaFacts } from './signing';
+import type { JournalKind } from '../../ledger/journal';
 
 export const option: INodePropertyOptions = {
 	name: 'Speed Up Payout',
@@ -37,6 +38,8 @@ export const option: INodePropertyOptions = {
 };
 
 const show = { operation: ['speedUpPayout'] };
+
+export const journals: JournalKind = 'replacement';
 
 export const description: INodeProperties[] = [
 	chainIdProperty('speedUpPayout'),

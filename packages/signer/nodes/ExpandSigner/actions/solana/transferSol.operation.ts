@@ -21,6 +21,7 @@ import {
 } from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
+import type { JournalKind } from '../../ledger/journal';
 
 export const option: INodePropertyOptions = {
 	name: 'Transfer SOL',
@@ -31,6 +32,8 @@ export const option: INodePropertyOptions = {
 
 /** The recent blockhash comes from the chain's JSON-RPC, whose URL the API gives. */
 export const usesApi = true;
+
+export const journals: JournalKind = 'transaction';
 
 export const description: INodeProperties[] = [
 	chainIdProperty('transferSol'),

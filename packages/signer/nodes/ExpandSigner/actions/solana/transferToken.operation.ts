@@ -28,6 +28,7 @@ import {
 } from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
+import type { JournalKind } from '../../ledger/journal';
 
 export const option: INodePropertyOptions = {
 	name: 'Transfer SPL Token',
@@ -41,6 +42,8 @@ export const option: INodePropertyOptions = {
 export const usesApi = true;
 
 const show = { operation: ['transferToken'] };
+
+export const journals: JournalKind = 'transaction';
 
 export const description: INodeProperties[] = [
 	chainIdProperty('transferToken'),

@@ -21,7 +21,8 @@ function clientConfig(settings: PostgresSettings): ClientConfig {
 		port: settings.port,
 		database: settings.database,
 		user: settings.user,
-		password: settings.password,
+		// A function, as pg replaces an empty password by PGPASSWORD or ~/.pgpass: the n8n process's own secrets, sent to the credential's host.
+		password: () => settings.password,
 		// require: encrypted, the certificate unchecked (libpq's sslmode=require); verify-full: checked against Node's CAs and the host name.
 		ssl:
 			settings.ssl === 'disable' ? false : { rejectUnauthorized: settings.ssl === 'verify-full' },
@@ -80,7 +81,7 @@ interface Connection {
 const connections = new Map<string, Connection>();
 
 function connectionOf(settings: PostgresSettings): Connection {
-	const key = id(JSON.stringify(clientConfig(settings)));
+	const key = id(JSON.stringify(settings));
 	let connection = connections.get(key);
 	if (!connection) {
 		const pool = new Pool({
