@@ -4,6 +4,8 @@
  * one is refused naming the field and the value, never passed on.
  */
 
+import type { SafeTxFields } from './contract';
+
 /** A Safe's state as the service reads it from the chain. */
 export interface SafeInfo {
 	address: string;
@@ -21,18 +23,8 @@ export interface SafeConfirmation {
 }
 
 /** One multisig transaction (a proposal, executed or not). Integers are decimal text. */
-export interface SafeMultisigTransaction {
+export interface SafeMultisigTransaction extends SafeTxFields {
 	safe: string;
-	to: string;
-	value: string;
-	data: string;
-	operation: number;
-	safeTxGas: string;
-	baseGas: string;
-	gasPrice: string;
-	gasToken: string;
-	refundReceiver: string;
-	nonce: string;
 	safeTxHash: string;
 	proposer?: string;
 	submissionDate?: string;

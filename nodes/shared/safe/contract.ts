@@ -20,6 +20,7 @@ export interface SafeTxFields {
 	to: string;
 	value: string;
 	data: string;
+	/** 0 = CALL, 1 = DELEGATECALL (runs foreign code as the Safe: the Signer never builds one). */
 	operation: number;
 	safeTxGas: string;
 	baseGas: string;

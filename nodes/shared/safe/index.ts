@@ -11,6 +11,7 @@ import {
 	type SafeMultisigTransaction,
 	type SafeTransactionPage,
 } from './answers';
+import type { SafeTxFields } from './contract';
 import { safeRequest, type SafeApiCredentials } from './request';
 
 export type {
@@ -19,7 +20,7 @@ export type {
 	SafeMultisigTransaction,
 	SafeTransactionPage,
 } from './answers';
-export { NONCE_SELECTOR, uintAnswer } from './contract';
+export { NONCE_SELECTOR, type SafeTxFields, uintAnswer } from './contract';
 export { type ExecutionReceipt, verifiedExecution, type VerifiedExecution } from './execution';
 export {
 	readSafeCredentials,
@@ -152,17 +153,7 @@ export async function listMultisigTransactions(
 }
 
 /** A proposal as the Transaction Service takes it: the SafeTx, its hash, the proposer and its signature. */
-export interface SafeProposal {
-	to: string;
-	value: string;
-	data: string;
-	operation: number;
-	safeTxGas: string;
-	baseGas: string;
-	gasPrice: string;
-	gasToken: string;
-	refundReceiver: string;
-	nonce: string;
+export interface SafeProposal extends SafeTxFields {
 	safeTxHash: string;
 	sender: string;
 	signature: string;

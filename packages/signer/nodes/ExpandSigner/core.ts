@@ -29,6 +29,7 @@ export {
 	type SafeInfo,
 	type SafeMultisigTransaction,
 	type SafeProposal,
+	type SafeTxFields,
 	uintAnswer,
 	verifiedExecution,
 } from '../../../../nodes/shared/safe/index';

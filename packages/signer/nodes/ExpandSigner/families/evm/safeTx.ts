@@ -1,22 +1,11 @@
 import { getAddress, Interface, recoverAddress, TypedDataEncoder } from 'ethers';
 
+import type { SafeTxFields } from '../../core';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import type { EvmAccount } from './accounts';
 
 /** A Safe transaction (Safe 1.3+): what its EIP-712 hash covers. Integers as decimal text. */
-export interface SafeTx {
-	to: string;
-	value: string;
-	data: string;
-	/** 0 = CALL; the Signer never builds 1 (DELEGATECALL, which runs foreign code as the Safe). */
-	operation: number;
-	safeTxGas: string;
-	baseGas: string;
-	gasPrice: string;
-	gasToken: string;
-	refundReceiver: string;
-	nonce: string;
-}
+export type SafeTx = SafeTxFields;
 
 export const SAFE_TX_TYPES = {
 	SafeTx: [
