@@ -12,7 +12,7 @@
  * two lists of named checks, each a module of this folder: first with `n8n execute` (the examples
  * against the chains, the month-end valuation at a past block, exactly-once payouts through a kill,
  * the install by hand), then in the started n8n (types, the credential test, the stablecoin payout run,
- * the payout run via Safe and its write-back trigger, the active examples, the polling triggers through a restart, a deactivation and changed settings).
+ * the payout run via Safe, its write-back trigger and its refusals, the active examples, the polling triggers through a restart, a deactivation and changed settings).
  */
 import * as path from 'node:path';
 
@@ -37,8 +37,10 @@ import { credentialTest, nodeAndCredentialTypes } from './registered';
 import {
 	SAFE_DONE_ID,
 	safePayoutAgain,
+	SAFE_REFUSALS,
 	safePayoutExecuted,
 	safePayoutProposed,
+	safeProposalsRefused,
 } from './safePayout';
 import type { Check, Session } from './session';
 import { startSink } from './sink';
@@ -122,6 +124,10 @@ const startedChecks = (webSocket: boolean): Check[] => [
 		name: 'payout run via Safe, run again: nothing new proposed (same safeTxHashes, the stand-in holds no more)',
 		run: safePayoutAgain,
 	},
+	{
+		name: "Propose to Safe refused: over the credential's cap by the Signer, a key neither owner nor delegate by the stand-in (its words on the item); nothing posted; the delegate holds nothing",
+		run: safeProposalsRefused,
+	},
 	webSocket
 		? {
 				name: 'price alert (active): mined blocks start executions with the DEX price of WETH',
@@ -168,6 +174,7 @@ const WORKFLOWS = [
 	BLOCK_LOG,
 	TRANSFER_LOG,
 	PAYOUT_ONCE,
+	SAFE_REFUSALS,
 ];
 const PUBLISHED = [
 	EXAMPLE_IDS.priceAlertDevnet,

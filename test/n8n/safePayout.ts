@@ -3,13 +3,18 @@
  * (examples/safe-payout-executed.devnet.json, active) in the running n8n, against the devnet's
  * 2-of-3 Safe and its Transaction Service stand-in: the run proposes and nothing moves; two owners
  * confirm and execute (the devnet's confirmAndExecute), two of the four while n8n is stopped; the
- * balances move exactly and the trigger writes each execution back once; a rerun proposes nothing new. Called by run.ts in this order.
+ * balances move exactly and the trigger writes each execution back once; a rerun proposes nothing new;
+ * refusals (test/n8n/workflows/safe-refusals.json): over the policy cap, or signed by a key that is
+ * neither owner nor delegate, nothing is posted. Called by run.ts in this order.
  */
 import { readFileSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
 
-import { parseUnits } from 'ethers';
+import { HDNodeWallet, parseUnits } from 'ethers';
 
+import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { EXAMPLE_IDS } from '../../playground/playground';
+import { importCredentials } from '../../playground/prepare';
 import { balanceOf } from '../helpers/chainReads';
 import { assert, equal, jsonLines } from '../helpers/checks';
 import { pause, until } from '../../playground/wait';
@@ -211,4 +216,68 @@ export async function safePayoutAgain(session: Session): Promise<string> {
 		'nothing written back again',
 	);
 	return 'run again: 0 proposals, every row "proposed earlier"';
+}
+
+export const SAFE_REFUSALS_ID = 'expandTestSafeRefusals';
+export const SAFE_REFUSALS = path.join(__dirname, 'workflows', 'safe-refusals.json');
+const REFUSALS_FILE = 'safe-refusals.json';
+/** The fixture's accounts on the devnet mnemonic: the Safe's delegate, and a wallet neither owner nor delegate. */
+const DELEGATE_INDEX = 20;
+const STRANGER_INDEX = 3;
+
+export async function safeProposalsRefused(session: Session): Promise<string> {
+	const { devnet, n8n } = session;
+	const chain = devnet.chains.find((entry) => entry.chainId === devnet.safe.chainId)!;
+	const account = (index: number) =>
+		HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
+	equal(account(DELEGATE_INDEX), devnet.safe.delegate.address, "account 20 is the Safe's delegate");
+	await importCredentials(n8n, [
+		{
+			id: 'expandSafeRefusalKey01',
+			name: 'Expand Signing Key (devnet mnemonic, at most 1 ETH per transaction)',
+			type: 'expandSignerApi',
+			data: {
+				keyType: 'mnemonic',
+				mnemonic: DEVNET_MNEMONIC,
+				derivationPath: "m/44'/60'/0'/0/{index}",
+				maxPerTransaction: `native@${chain.chainId} = 1`,
+			},
+		},
+	]);
+	const before = await holdings(session);
+	const countBefore = await serviceCount(session);
+	const file = session.out(REFUSALS_FILE);
+	rmSync(file, { force: true });
+	await session.rest().runManually(SAFE_REFUSALS_ID, 'Start');
+	const items = await until(
+		`the refusals (${REFUSALS_FILE})`,
+		() => jsonFile<Array<{ error?: string }>>(file),
+		60_000,
+	);
+	equal(items.length, 2, 'one result per proposal');
+	equal(
+		items[0].error,
+		`Refused by the rule "maxPerTransaction": value of 5 (5000000000000000000 in the smallest unit) of the native asset is above the limit of 1 per transaction; nothing was signed (item 0)`,
+		'over the cap: refused naming the rule and the value',
+	);
+	assert(
+		new RegExp(
+			`^Sender=${account(STRANGER_INDEX)} is not an owner or delegate\\. .* \\(item 1\\)$`,
+		).test(items[1].error ?? ''),
+		`a key neither owner nor delegate: the stand-in's words reach the item (${items[1].error})`,
+	);
+	equal(await serviceCount(session), countBefore, 'the stand-in holds no new proposal');
+	equal(await holdings(session), before, 'nothing moved');
+	const delegate = devnet.safe.delegate.address;
+	equal(
+		[
+			String(
+				BigInt(await devnet.rpc<string>(chain.chainId, 'eth_getBalance', [delegate, 'latest'])),
+			),
+			String(await balanceOf(devnet, chain.chainId, delegate, chain.tokens.USDC.address)),
+		],
+		['0', '0'],
+		"the delegate (n8n's key) holds 0 ETH and 0 USDC",
+	);
+	return `over the cap refused by the Signer, a stranger key refused by the stand-in (${items[1].error?.split('.')[0]}); 0 posted; the delegate holds 0 ETH, 0 USDC`;
 }
