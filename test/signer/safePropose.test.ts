@@ -16,7 +16,11 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { SAFE_INTERFACE } from '../../devnet/safe/artifacts';
-import { safeTxHash as devnetSafeTxHash, signSafeTx } from '../../devnet/safe/safeTx';
+import {
+	SAFE_TX_TYPES,
+	safeTxHash as devnetSafeTxHash,
+	signSafeTx,
+} from '../../devnet/safe/safeTx';
 import { balanceOf } from '../helpers/chainReads';
 import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
 import { startTamperingApi } from '../helpers/tamperingApi';
@@ -454,20 +458,7 @@ test('the SafeTx of a proposal, as typed data or its hash as a message, is refus
 	expect(proposal.error).toBeUndefined();
 	const typedData = JSON.stringify({
 		domain: { chainId: 31337, verifyingContract: devnet.safe.address },
-		types: {
-			SafeTx: [
-				{ name: 'to', type: 'address' },
-				{ name: 'value', type: 'uint256' },
-				{ name: 'data', type: 'bytes' },
-				{ name: 'operation', type: 'uint8' },
-				{ name: 'safeTxGas', type: 'uint256' },
-				{ name: 'baseGas', type: 'uint256' },
-				{ name: 'gasPrice', type: 'uint256' },
-				{ name: 'gasToken', type: 'address' },
-				{ name: 'refundReceiver', type: 'address' },
-				{ name: 'nonce', type: 'uint256' },
-			],
-		},
+		types: SAFE_TX_TYPES,
 		message: {
 			to: proposal.to,
 			value: '0',

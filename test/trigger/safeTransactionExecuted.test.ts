@@ -8,6 +8,7 @@ import { Interface, Wallet, id, parseUnits, TypedDataEncoder } from 'ethers';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
+import { SAFE_TX_TYPES } from '../../devnet/safe/safeTx';
 import {
 	EXECUTION_FAILURE_TOPIC,
 	EXECUTION_SUCCESS_TOPIC,
@@ -25,20 +26,6 @@ const SAFE_ABI = new Interface([
 	'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures) payable returns (bool)',
 ]);
 const ERC20 = new Interface(['function transfer(address,uint256) returns (bool)']);
-const SAFE_TX_TYPES = {
-	SafeTx: [
-		{ name: 'to', type: 'address' },
-		{ name: 'value', type: 'uint256' },
-		{ name: 'data', type: 'bytes' },
-		{ name: 'operation', type: 'uint8' },
-		{ name: 'safeTxGas', type: 'uint256' },
-		{ name: 'baseGas', type: 'uint256' },
-		{ name: 'gasPrice', type: 'uint256' },
-		{ name: 'gasToken', type: 'address' },
-		{ name: 'refundReceiver', type: 'address' },
-		{ name: 'nonce', type: 'uint256' },
-	],
-};
 
 let devnet: Devnet;
 let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
