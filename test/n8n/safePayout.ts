@@ -218,7 +218,7 @@ export async function safePayoutAgain(session: Session): Promise<string> {
 	return 'run again: 0 proposals, every row "proposed earlier"';
 }
 
-export const SAFE_REFUSALS_ID = 'expandTestSafeRefusals';
+export const SAFE_REFUSALS_ID = 'expandTestSafeRefused';
 export const SAFE_REFUSALS = path.join(__dirname, 'workflows', 'safe-refusals.json');
 const REFUSALS_FILE = 'safe-refusals.json';
 /** The fixture's accounts on the devnet mnemonic: the Safe's delegate, and a wallet neither owner nor delegate. */
