@@ -4,10 +4,12 @@ import {
 	amountLimits,
 	assetName,
 	guarded,
+	intentRequired,
 	limitFor,
 	shownAddress,
 	type SpendingPolicy,
 } from './policy';
+import { missingIntentRefusal } from './askedIntent';
 import { Refusal } from './refusal';
 
 /** The movements of each asset, in the order the assets first move. */
@@ -75,6 +77,21 @@ function unreadRefusal(policy: SpendingPolicy, intent: TransactionIntent): Refus
 		call.what
 			? `the transaction holds ${call.what} (program ${call.to}), which the signer cannot read as a transfer, and the program is not on ${list}`
 			: `the call to contract ${shownAddress(call.to)} is not a token transfer, transferFrom or approve the signer can read, and the contract is not on ${list}`,
+	);
+}
+
+/**
+ * The policy's refusal of a transaction, if any: its rules over what the transaction does (checkIntent),
+ * then Require Intent for one that came from an input item without an intent (`unbound`).
+ */
+export function transactionRefusal(
+	policy: SpendingPolicy,
+	intent: TransactionIntent,
+	unbound: boolean,
+): Refusal | undefined {
+	return (
+		checkIntent(policy, intent) ??
+		(unbound && intentRequired(policy) ? missingIntentRefusal() : undefined)
 	);
 }
 

@@ -30,8 +30,7 @@ import { tokenDecimals } from '../../families/evm/tokenDecimals';
 import { normalizeFields, type TransactionFields } from '../../families/evm/transaction';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
-import { intentRequired, missingIntentRefusal } from '../../policy/askedIntent';
-import { chainRefusal, checkIntent } from '../../policy/check';
+import { chainRefusal, transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { TransactionIntent } from '../../policy/vocabulary';
 import { accountOf } from '../account';
@@ -258,10 +257,8 @@ export async function execute(
 	// Without a payout ID nothing records the proposal: a post the service refuses gives its amounts back.
 	let unreserve: (() => Promise<void>) | undefined;
 	const propose = async (): Promise<FreshSignature> => {
-		const refusal = checkIntent(session.policy, intent);
+		const refusal = transactionRefusal(session.policy, intent, unbound);
 		if (refusal) throw refusedItem(node, itemIndex, refusal);
-		if (unbound && intentRequired(session.policy))
-			throw refusedItem(node, itemIndex, missingIntentRefusal());
 		const reserved = await session.spending.reserve(intent, itemIndex);
 		if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
 		let made = false;

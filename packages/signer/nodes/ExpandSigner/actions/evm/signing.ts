@@ -21,13 +21,11 @@ import { chainView } from '../../nonces/tracker';
 import {
 	askedIntentRefusal,
 	chainDecimalsOf,
-	intentRequired,
-	missingIntentRefusal,
 	readAskedIntent,
 	typedAmountBinds,
 	typedAmountRefusal,
 } from '../../policy/askedIntent';
-import { chainRefusal, checkIntent } from '../../policy/check';
+import { chainRefusal, transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
@@ -63,10 +61,8 @@ async function signFresh(
 	checkFees(node, itemIndex, transaction, session.policy);
 	const intent = evmIntent(transaction, account);
 	session.ledger?.journal.noteIntent(itemIndex, intent);
-	const refusal = checkIntent(session.policy, intent);
+	const refusal = transactionRefusal(session.policy, intent, unbound);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
-	if (unbound && intentRequired(session.policy))
-		throw refusedItem(node, itemIndex, missingIntentRefusal());
 	// Counted before signing, so concurrent executions and processes never pass a total together.
 	const reserved = await session.spending.reserve(intent, itemIndex);
 	if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);

@@ -20,13 +20,11 @@ import type { LedgerEntry } from '../../ledger/payoutLedger';
 import {
 	askedIntentRefusal,
 	chainDecimalsOf,
-	intentRequired,
-	missingIntentRefusal,
 	readAskedIntent,
 	typedAmountBinds,
 	typedAmountRefusal,
 } from '../../policy/askedIntent';
-import { checkIntent } from '../../policy/check';
+import { transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { Movement, SignedTransaction } from '../../policy/vocabulary';
 import { signOnce } from '../payout';
@@ -211,10 +209,8 @@ export async function signSolanaItem(
 		const wrongDecimals = typedAmountRefusal(asked, decimals);
 		if (wrongDecimals) throw refusedItem(node, itemIndex, wrongDecimals);
 	}
-	const refusal = checkIntent(session.policy, intent);
+	const refusal = transactionRefusal(session.policy, intent, Boolean(work.fromInput && !asked));
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
-	if (work.fromInput && !asked && intentRequired(session.policy))
-		throw refusedItem(node, itemIndex, missingIntentRefusal());
 	const facts: IDataObject = {
 		encoding: 'base64',
 		blockhash: decoded.blockhash,
