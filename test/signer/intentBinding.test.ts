@@ -129,6 +129,15 @@ async function signItem(
 	return result.output('Sign')[0].json;
 }
 
+/** The form item Expand binds its one intent to: the Build node's item 0 in the execution that built it. */
+const builtFormItem = expect.objectContaining({
+	node: 'Build',
+	run: 0,
+	item: 0,
+	index: 0,
+	count: 1,
+});
+
 const withoutIntent = ({ intent: _intent, ...item }: IDataObject): IDataObject => item;
 
 async function withApi<T>(tampering: Tampering, run: (url: string) => Promise<T>): Promise<T> {
@@ -185,6 +194,7 @@ test('the form asks 1 USDC to R and the API builds 5,000 USDC to an outsider: th
 		amount: '1000000',
 		amountTyped: '1',
 		decimals: 6,
+		formItem: builtFormItem,
 	});
 	expect(signed.error).toBe(
 		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): recipient: asked ${RECIPIENT}, the transaction pays ${outsider().address}; amount: asked 1000000 (smallest unit), the transaction moves 5000000000 (smallest unit); nothing was signed (item 0)`,
@@ -364,6 +374,7 @@ test('a swap the Signer cannot read is refused under a spending rule unless its 
 		tokenIn: USDC.address,
 		tokenOut: DAI.address,
 		amountIn: '1000000',
+		formItem: builtFormItem,
 	});
 	expect(refused.signed.error).toBe(
 		`Refused by the rule "intent": the transaction is not what the form asked (dex/swap): called contract: dex/swap is a call whose effect the signer cannot read from the transaction, so its contract (program) must be on Allowed Contracts and Programs, and ${getAddress(chain().uniswapV2.router)} is not; nothing was signed (item 0)`,
@@ -431,6 +442,7 @@ test("Solana: the form asks 1 USDC to R and the API builds 5,000 USDC to an outs
 		recipient,
 		token: solana.usdc.address,
 		amount: '1000000',
+		formItem: builtFormItem,
 	});
 	expect(signed.error).toBe(
 		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): recipient: asked ${recipient}, the transaction pays ${thief.address}; amount: asked 1000000 (smallest unit), the transaction moves 5000000000 (smallest unit); what it does: the transaction also pays the rent of a token account for ${thief.address}, whom the form did not name; nothing was signed (item 0)`,

@@ -7,9 +7,11 @@ import { type ApiSession, openApiSession } from '../../shared/transport';
 import { toSmallestUnits } from '../helpers/amountInputs';
 import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
 import { queryOf } from '../helpers/echo';
+import { boundIntent } from '../helpers/formItem';
 import { intentOf } from '../helpers/intent';
 import { itemParameter, nodeOf } from '../helpers/itemParameter';
 import { type ItemParameters, readItemParameters } from '../helpers/parameters';
+import { refuseTransactionCount } from '../helpers/transactionCount';
 import { confirm } from './confirmation';
 import { type ExecutionOptions, readExecutionOptions } from './executionOptions';
 import * as list from './list.operation';
@@ -55,6 +57,9 @@ async function runItem(
 		await kindOf(operation).execute.call(this, operation, parameters, itemIndex),
 		itemIndex,
 	);
+	// Every version: one form item, one transaction; an answer of none or several is refused (an attack, never a legitimate answer).
+	if (returnsUnsignedTransaction(operation))
+		refuseTransactionCount(this.getNode(), operation, records, itemIndex);
 	if (operation.amounts && itemParameter.call(this, 'formatAmounts', itemIndex, false)) {
 		await addFormattedAmounts.call(
 			this,
@@ -70,10 +75,12 @@ async function runItem(
 		const query = queryOf(operation, parameters);
 		for (const record of records) record.query = { ...query };
 	}
-	// Every version: an added field, which lets Expand Signer hold the transaction to what was asked.
+	// Every version: an added field, which lets Expand Signer hold the transaction to what was asked
+	// and to the form item it was asked by.
 	if (returnsUnsignedTransaction(operation)) {
 		const intent = intentOf(operation, parameters);
-		for (const record of records) record.intent = { ...intent };
+		for (const [index, record] of records.entries())
+			record.intent = boundIntent.call(this, intent, itemIndex, index, records.length);
 	}
 	if (options.addComputeUnits) {
 		const units = session.budget.spentBy(itemIndex);

@@ -188,6 +188,17 @@ export interface OperationSpec {
 	 * (sending, decoding, estimating and simulating are writes in the spec but return other data).
 	 */
 	unsignedTransaction?: boolean;
+	/**
+	 * On a write returning unsigned transactions: where each answer record nests its transaction (the
+	 * Signer's Transaction Field), when not at the record's top level.
+	 */
+	transactionField?: string;
+	/**
+	 * On a write returning unsigned transactions: the answer may hold several, alternatives of which one
+	 * is meant to be signed (a swap per DEX). Any other such write answers exactly one transaction per
+	 * item; the Expand node refuses another count (nodes/Expand/helpers/transactionCount.ts).
+	 */
+	alternatives?: boolean;
 	/** On a write returning an unsigned transaction: what it does, where Expand Signer can read it (else a call it cannot read). */
 	effect?: WriteEffect;
 	/** Which chains or protocols the operation is limited to, in words ("Stellar only"). */

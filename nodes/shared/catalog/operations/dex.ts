@@ -996,6 +996,9 @@ export const dexOperations: OperationSpec[] = [
 		kind: 'write',
 		chain: true,
 		availability: AGGREGATOR_CHAINS,
+		transactionField: 'transactionPayload',
+		// Without Best Swap, one swap per DEX: one of them is meant to be signed.
+		alternatives: true,
 		parameters: [
 			{ ...from(), role: 'who' },
 			path(

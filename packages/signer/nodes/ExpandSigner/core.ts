@@ -17,6 +17,7 @@ export {
 } from '../../../../nodes/shared/chain/chainClient';
 export { checkedReceipt } from '../../../../nodes/shared/chain/evmReceipt';
 export { asNodeError, errorItem, itemError, type NodeError } from '../../../../nodes/shared/errors';
+export { FORM_ITEM_KEY, intentDigest } from '../../../../nodes/shared/intentDigest';
 export {
 	getMultisigTransaction,
 	getSafeInfo,

@@ -3,8 +3,10 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { itemError } from '../core';
 
 import { checkHistory, type SignedReader } from '../ledger/entryCheck';
+import { FormItemBindings } from '../ledger/formItems';
 import type { PayoutJournal } from '../ledger/journal';
 import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
+import type { FormItem } from '../policy/formItem';
 import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
 
@@ -71,6 +73,8 @@ export interface ItemSigning {
 	/** That content in words, for the refusal: "recipient, value or data". */
 	contentWords: string;
 	sign(): Promise<FreshSignature>;
+	/** The form item the intent names: at most one transaction is signed for it (ledger/formItems.ts). */
+	formItem?: FormItem;
 	/** What an entry's signed bytes say (ledger/entryCheck.ts): a repeat is believed only as far as its bytes. */
 	readSigned: SignedReader;
 	/**
@@ -101,11 +105,16 @@ export async function signOnce(
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
-	const { chainId, from, content } = signing;
+	const { chainId, from, content, formItem } = signing;
 	const journal = ledger?.journal;
 	journal?.note(itemIndex, { payoutId, chainId, account: from });
+	const bindings = new FormItemBindings(node, String(this.getExecutionId() ?? ''), ledger?.store);
+	const sign = async () =>
+		formItem
+			? await bindings.once(formItem, itemIndex, payoutId, () => signing.sign())
+			: await signing.sign();
 	if (!payoutId) {
-		const fresh = await signing.sign();
+		const fresh = await sign();
 		const journaled = await journalSigned(journal, itemIndex, 'signed', fresh.signed);
 		fresh.keep();
 		return { ...fresh.signed, repeat: false, ...journaled };
@@ -116,7 +125,7 @@ export async function signOnce(
 		{ chainId, from, payoutId },
 		itemIndex,
 		async () => {
-			fresh = await signing.sign();
+			fresh = await sign();
 			return {
 				entry: { payoutId, chainId, from, content, signed: fresh.signed },
 				discard: fresh.discard,

@@ -4,6 +4,7 @@ import { withoutTrailingZeros } from '../core';
 import { shownAddress, spendingRuleSet, type SpendingPolicy } from './policy';
 
 export { intentRequired } from './policy';
+import { type FormItem, missingFormItemRefusal, readFormItem } from './formItem';
 import { Refusal } from './refusal';
 import type { Movement, MovementAction, TransactionIntent } from './vocabulary';
 
@@ -26,6 +27,8 @@ export interface AskedIntent {
 	amount?: bigint;
 	/** The amount as typed in whole units and the decimals (the API's) the Expand node converted it with. */
 	typed?: { amount: string; decimals: number };
+	/** The form item that asked it: at most one transaction is signed for it. */
+	formItem?: FormItem;
 }
 
 /** Placeholder the aggregators use for the native asset. */
@@ -116,6 +119,11 @@ export function readAskedIntent(
 				`${withArticle(asked.effect)} names no ${missing.join(', ')}, so it cannot be compared`,
 			);
 	}
+	const formItem = readFormItem(raw);
+	if (formItem instanceof Refusal) return formItem;
+	// An intent without one (a workflow's own, an earlier core's) binds what it says, as before; Always asks for one.
+	if (!formItem && policy.requireIntent === 'always') return missingFormItemRefusal();
+	asked.formItem = formItem;
 	return asked;
 }
 

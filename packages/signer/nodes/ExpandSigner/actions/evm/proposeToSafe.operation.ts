@@ -237,9 +237,10 @@ export async function execute(
 	const account: EvmAccount = accountOf(this, itemIndex, session);
 	journal?.note(itemIndex, { proposer: account.address });
 	const safeFields = { ...fields, from: safe };
-	const unbound =
-		fromInput &&
-		!(await checkAskedIntent.call(this, itemIndex, session, safeFields, account, askedIntent));
+	const asked = fromInput
+		? await checkAskedIntent.call(this, itemIndex, session, safeFields, account, askedIntent)
+		: undefined;
+	const unbound = fromInput && !asked;
 	const credentials = await safeApiOf.call(this, session, itemIndex);
 	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
 	const to = fields.to;
@@ -284,6 +285,8 @@ export async function execute(
 	};
 
 	const result = await signOnce.call(this, itemIndex, session.ledger, {
+		// One proposal per form item, as one signature.
+		formItem: asked?.formItem,
 		chainId,
 		from: safe,
 		content: contentOf(fields),

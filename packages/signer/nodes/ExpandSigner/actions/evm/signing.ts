@@ -19,6 +19,7 @@ import type { LedgerEntry } from '../../ledger/payoutLedger';
 import type { HeldNonce } from '../../nonces/claims';
 import { chainView } from '../../nonces/tracker';
 import {
+	type AskedIntent,
 	askedIntentRefusal,
 	chainDecimalsOf,
 	readAskedIntent,
@@ -194,6 +195,7 @@ export function evmFacts(entry: LedgerEntry): SignedFacts {
  * A From Input Item transaction is held to the intent beside it: what its fields do (as the policy
  * reads them) against what the form asked, before anything is asked of the network; then an amount
  * typed in whole units against the token's decimals on the chain (the Signer's own chain client).
+ * Returns the intent, undefined when there is none.
  */
 export async function checkAskedIntent(
 	this: IExecuteFunctions,
@@ -202,9 +204,9 @@ export async function checkAskedIntent(
 	fields: TransactionFields,
 	account: EvmAccount,
 	intent: unknown,
-): Promise<boolean> {
+): Promise<AskedIntent | undefined> {
 	const asked = readAskedIntent(intent, session.policy);
-	if (asked === undefined) return false;
+	if (asked === undefined) return undefined;
 	const refusal =
 		asked instanceof Refusal
 			? asked
@@ -226,7 +228,7 @@ export async function checkAskedIntent(
 		const wrongDecimals = typedAmountRefusal(asked, decimals);
 		if (wrongDecimals) throw refusedItem(this.getNode(), itemIndex, wrongDecimals);
 	}
-	return true;
+	return asked as AskedIntent;
 }
 
 /**
@@ -245,10 +247,12 @@ export async function signItem(
 	const account = accountOf(this, itemIndex, session);
 	const chainId = fields.chainId as string;
 	session.ledger?.journal.note(itemIndex, { chainId, account: account.address });
-	const unbound =
-		fromInput !== undefined &&
-		!(await checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent));
+	const asked =
+		fromInput &&
+		(await checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent));
+	const unbound = fromInput !== undefined && !asked;
 	return await signOnce.call(this, itemIndex, session.ledger, {
+		formItem: asked?.formItem,
 		chainId,
 		from: account.address,
 		content: contentOf(fields),

@@ -221,6 +221,7 @@ export async function signSolanaItem(
 		...work.details,
 	};
 	return await signOnce.call(this, itemIndex, session.ledger, {
+		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
 		chainId,
 		from: account.address,
 		content: contentOf(intent.movements),

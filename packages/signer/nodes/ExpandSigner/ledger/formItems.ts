@@ -1,0 +1,145 @@
+import { id } from 'ethers';
+import type { INode } from 'n8n-workflow';
+
+import { type FormItem, formItemKey, formItemWords } from '../policy/formItem';
+import { Refusal, refusedItem } from '../policy/refusal';
+import type { LedgerStore } from './store';
+
+/** What was signed for a form item: named in the refusal of a second transaction. */
+interface FormItemRecord {
+	formItem: string;
+	transactionHash: string;
+	payoutId?: string;
+	signedAt: string;
+}
+
+/** A signature made for an item: what is named, and how to give up what it holds when it is dropped. */
+export interface BoundSignature {
+	signed: { transactionHash: string };
+	discard?: () => Promise<void>;
+}
+
+/** Form items signed in this process, per execution of the Signer (the most recent ones). */
+const EXECUTIONS_IN_MEMORY = 256;
+const signedInMemory = new Map<string, Map<string, FormItemRecord | 'signing'>>();
+
+function memoryOf(execution: string): Map<string, FormItemRecord | 'signing'> {
+	const signed = signedInMemory.get(execution) ?? new Map<string, FormItemRecord | 'signing'>();
+	signedInMemory.delete(execution);
+	signedInMemory.set(execution, signed);
+	if (signedInMemory.size > EXECUTIONS_IN_MEMORY)
+		signedInMemory.delete(signedInMemory.keys().next().value as string);
+	return signed;
+}
+
+/**
+ * One transaction per form item: an Expand write asks for one transaction per form item, so the
+ * Signer signs at most one per intent form item (its execution, node, run and item). In this process's
+ * memory for the Signer's execution, and, with a payout ledger, in the ledger: a record created
+ * exclusively per form item, which holds across resumes, reruns and workers. A form item written in
+ * another execution (an intent kept and signed later) is bound the same way, by its own identity; one
+ * of an unsaved execution (no execution ID) only in memory. A repeat of a payout ID never comes here:
+ * it returns the transaction signed before.
+ */
+export class FormItemBindings {
+	private readonly memory: Map<string, FormItemRecord | 'signing'>;
+
+	constructor(
+		private readonly node: INode,
+		execution: string,
+		private readonly store: LedgerStore | undefined,
+	) {
+		this.memory = memoryOf(execution);
+	}
+
+	private recordName(key: string): string {
+		return `expand-formitem-${id(key).slice(2)}.json`;
+	}
+
+	private refusal(
+		itemIndex: number,
+		formItem: FormItem,
+		earlier: FormItemRecord | 'signing',
+		payoutId: string,
+	) {
+		const before =
+			earlier === 'signing'
+				? 'another item of this execution is being signed for it right now'
+				: `${earlier.transactionHash} was signed for it${earlier.payoutId ? ` under payout ID "${earlier.payoutId}"` : ''} on ${earlier.signedAt}`;
+		return refusedItem(
+			this.node,
+			itemIndex,
+			new Refusal(
+				'oneTransactionPerFormItem',
+				`${formItemWords(formItem)} asked for one transaction and ${before}; this is another${payoutId ? ` (payout ID "${payoutId}")` : ''}, which an API answering one form item with several transactions would make`,
+			),
+		);
+	}
+
+	private async readRecord(
+		name: string,
+		itemIndex: number,
+		formItem: FormItem,
+	): Promise<FormItemRecord | undefined> {
+		const record = await this.store?.read<FormItemRecord>(
+			name,
+			itemIndex,
+			`the ledger record of ${formItemWords(formItem)}`,
+			'oneTransactionPerFormItem',
+		);
+		if (record !== undefined && typeof record.transactionHash !== 'string')
+			throw refusedItem(
+				this.node,
+				itemIndex,
+				new Refusal(
+					'oneTransactionPerFormItem',
+					`the ledger record of ${formItemWords(formItem)} holds no transaction (${this.store?.where(name)}); check it by hand`,
+				),
+			);
+		return record;
+	}
+
+	/**
+	 * Runs `sign` only when nothing was signed for the form item yet, and records what it signed before
+	 * it leaves the node; refused otherwise, naming what was signed for it. When another process
+	 * recorded one while `sign` ran, what `sign` made is dropped (`discard`) and refused.
+	 */
+	async once<T extends BoundSignature>(
+		formItem: FormItem,
+		itemIndex: number,
+		payoutId: string,
+		sign: () => Promise<T>,
+	): Promise<T> {
+		const key = formItemKey(formItem);
+		const known = this.memory.get(key);
+		if (known) throw this.refusal(itemIndex, formItem, known, payoutId);
+		this.memory.set(key, 'signing');
+		let recorded: FormItemRecord | undefined;
+		try {
+			const name = this.recordName(key);
+			const durable = this.store && formItem.executionId ? this.store : undefined;
+			const earlier = durable && (await this.readRecord(name, itemIndex, formItem));
+			if (earlier) {
+				recorded = earlier;
+				throw this.refusal(itemIndex, formItem, earlier, payoutId);
+			}
+			const fresh = await sign();
+			const record: FormItemRecord = {
+				formItem: key,
+				transactionHash: fresh.signed.transactionHash,
+				...(payoutId ? { payoutId } : {}),
+				signedAt: new Date().toISOString(),
+			};
+			if (durable && !(await durable.create(name, record, itemIndex))) {
+				await fresh.discard?.();
+				recorded = await this.readRecord(name, itemIndex, formItem);
+				throw this.refusal(itemIndex, formItem, recorded ?? 'signing', payoutId);
+			}
+			recorded = record;
+			return fresh;
+		} finally {
+			if (recorded) this.memory.set(key, recorded);
+			else this.memory.delete(key);
+		}
+	}
+}
