@@ -24,16 +24,20 @@ import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { balanceOf } from '../helpers/chainReads';
 import { LEDGER_STORES, ledgerStores } from '../helpers/ledgerStores';
-import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline, runWorkflow } from '../helpers/n8n';
 import { startTamperingApi, type Tampering } from '../helpers/tamperingApi';
 
 const TREASURY_INDEX = 1;
+/** Another devnet wallet that holds USDC (devnet/fixtures.ts). */
+const BOB_INDEX = 2;
 /** The Safe's delegate (devnet/safe/deploy.ts SAFE_DELEGATE_INDEX). */
 const DELEGATE_INDEX = 20;
 const RECIPIENT = getAddress('0x' + 'c1'.repeat(20));
 const SECOND = getAddress('0x' + 'c2'.repeat(20));
 const SAFE_PAYEE = getAddress('0x' + 'c3'.repeat(20));
 const LEDGER_PAYEE = getAddress('0x' + 'c4'.repeat(20));
+const FIRST_RUN_PAYEE = getAddress('0x' + 'c5'.repeat(20));
+const SECOND_RUN_PAYEE = getAddress('0x' + 'c6'.repeat(20));
 
 const root = mkdtempSync(join(tmpdir(), 'expand-form-item-'));
 // n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows.
@@ -464,4 +468,146 @@ test('Solana: five transfers answered for one 1 USDC form item (each on its own 
 	const paid = await solanaUsdcOf(recipient);
 	solana.chain.sendBase64(String(signed[0].rawTransaction));
 	expect((await solanaUsdcOf(recipient)) - paid).toBe(1_000_000n);
+});
+
+test("a node that runs twice in one execution (two branches into it, a loop) binds each run's form items apart: both payments are signed", async () => {
+	const bob = HDNodeWallet.fromPhrase(
+		DEVNET_MNEMONIC,
+		undefined,
+		`m/44'/60'/0'/0/${BOB_INDEX}`,
+	).address;
+	const node = (name: string, type: string, parameters: IDataObject, index: number) => ({
+		id: `node-${index}`,
+		name,
+		type,
+		typeVersion: type === EXPAND ? 2 : 1,
+		position: [index * 200, 0] as [number, number],
+		parameters: parameters as INodeParameters,
+		credentials: Object.fromEntries(
+			['expandApi', 'expandSignerApi'].map((type) => [type, { id: type, name: type }]),
+		),
+	});
+	const to = (target: string) => ({ main: [[{ node: target, type: 'main' as const, index: 0 }]] });
+	const result = await runWorkflow(
+		[
+			node('Start', ITEMS, { items: '[{}]' }, 0),
+			node('First', ITEMS, { items: JSON.stringify([{ to: FIRST_RUN_PAYEE, amount: '1' }]) }, 1),
+			node(
+				'Second',
+				ITEMS,
+				{ items: JSON.stringify([{ to: SECOND_RUN_PAYEE, amount: '1', from: bob }]) },
+				2,
+			),
+			node('Build', EXPAND, transferForm(`={{ $json.from ?? '${treasury()}' }}`), 3),
+			// Each branch pays from its own wallet, so the two Signer runs' automatic nonces do not meet.
+			node(
+				'Sign',
+				SIGNER,
+				{
+					...SIGN_EVM,
+					accountIndex: `={{ $json.from === '${bob}' ? ${BOB_INDEX} : ${TREASURY_INDEX} }}`,
+				},
+				4,
+			),
+		],
+		{
+			Start: {
+				main: [
+					[
+						{ node: 'First', type: 'main', index: 0 },
+						{ node: 'Second', type: 'main', index: 0 },
+					],
+				],
+			},
+			First: to('Build'),
+			Second: to('Build'),
+			Build: to('Sign'),
+		},
+		credentials(devnet.baseUrl, { expandSignerApi: evmKey() }),
+	);
+	expect(result.error).toBeUndefined();
+	const runs = result.run.data.resultData.runData;
+	const built = runs.Build.map((run) => run.data?.main?.[0]?.[0]?.json as IDataObject);
+	expect(built.map((item) => [formItemOf(item).run, formItemOf(item).item])).toEqual([
+		[0, 0],
+		[1, 0],
+	]);
+	const signed = runs.Sign.map((run) => run.data?.main?.[0]?.[0]?.json as IDataObject);
+	expect(signed.map((item) => item.error)).toEqual([undefined, undefined]);
+	const before = [await usdcOf(FIRST_RUN_PAYEE), await usdcOf(SECOND_RUN_PAYEE)];
+	await sendAll(signed);
+	expect([
+		(await usdcOf(FIRST_RUN_PAYEE)) - before[0],
+		(await usdcOf(SECOND_RUN_PAYEE)) - before[1],
+	]).toEqual([1_000_000n, 1_000_000n]);
+});
+
+test('a swap per DEX (Swap Aggregator without Best Swap) is alternatives: each answer record comes out with its index and the count, and the Signer signs one of them; a record nesting two transactions is refused', async () => {
+	const usdcAddress = usdc();
+	const dai = getAddress(chain().tokens.DAI.address);
+	// A call the Signer cannot read (to an account without code, so it succeeds): each DEX's "swap".
+	const swapOn = (nonce: number) => ({
+		chainId: '31337',
+		from: treasury(),
+		to: getAddress('0x' + 'c7'.repeat(20)),
+		value: '0',
+		gas: '300000',
+		data: `0x${nonce.toString(16).padStart(8, '0')}`,
+	});
+	const form = {
+		resource: 'dex',
+		operation: 'swapaggregator',
+		chainId: '31337',
+		from: treasury(),
+		path: `${usdcAddress},${dai}`,
+		amountIn: '1',
+		to: treasury(),
+		gas: '300000',
+	};
+	const buildSwap = async (data: unknown) =>
+		await withApi(
+			{
+				answer: (path) =>
+					path === '/dex/swapaggregator' ? { status: 200, msg: 'success', data } : undefined,
+			},
+			async (url) => {
+				const result = await runPipeline(
+					[
+						{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{}]) } },
+						{ name: 'Build', type: EXPAND, typeVersion: 2, parameters: form, continueOnFail: true },
+					],
+					credentials(url, {}),
+				);
+				if (result.error) throw result.error;
+				return result.output('Build');
+			},
+		);
+	const alternatives = await buildSwap([
+		{ dexId: '1000', transactionPayload: swapOn(1) },
+		{ dexId: '1100', transactionPayload: swapOn(2) },
+	]);
+	expect(alternatives.map((item) => [item.json.dexId, formItemOf(item.json)])).toEqual([
+		['1000', expect.objectContaining({ item: 0, index: 0, count: 2 })],
+		['1100', expect.objectContaining({ item: 0, index: 1, count: 2 })],
+	]);
+	const signed = await sign(
+		alternatives.map((item) => item.json),
+		{ ...SIGN_EVM, transactionField: 'transactionPayload' },
+		{ expandSignerApi: evmKey() },
+	);
+	expect(signed[0].error).toBeUndefined();
+	expect(signed[1].error).toMatch(
+		secondRefusal(alternatives[0].json, String(signed[0].transactionHash), 1),
+	);
+
+	const nested = await buildSwap({ dexId: '1000', transactionPayload: [swapOn(3), swapOn(4)] });
+	expect(nested).toEqual([
+		{
+			json: {
+				error:
+					'The API answered 2 unsigned transactions in 1 record to this DEX Swap Aggregator form item, which asks for one transaction per answer record and at least one; nothing of the answer is output, so nothing of it can be signed (item 0)',
+			},
+			pairedItem: { item: 0 },
+		},
+	]);
 });
