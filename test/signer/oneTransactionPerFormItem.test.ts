@@ -285,6 +285,31 @@ test('Require Intent = Always refuses an intent without a form item; Auto signs 
 });
 
 describe.each(LEDGER_STORES)('with a %s payout ledger', (kind) => {
+	test('two executions signing copies of one form item at once: one is signed, the other refused', async () => {
+		const ledger = await stores.newLedger(kind);
+		const key = { expandSignerApi: evmKey(ledger.fields) };
+		const [built] = (await build(devnet.baseUrl, [{ to: LEDGER_PAYEE, amount: '1' }])).map(
+			(item) => item.json,
+		);
+		// An explicit nonce (not claimed), so that only the form item's record stands between the two.
+		const nonce = await provider().getTransactionCount(treasury(), 'pending');
+		const both = await Promise.all(
+			['a', 'b'].map(
+				async (row) =>
+					(await sign([{ ...built, nonce, payoutId: `race-${row}-${kind}` }], SIGN_EVM, key))[0],
+			),
+		);
+		const signed = both.filter((item) => item.error === undefined);
+		expect(signed).toHaveLength(1);
+		const refused = both.find((item) => item.error !== undefined) as IDataObject;
+		expect(refused.error).toMatch(
+			/^Refused by the rule "oneTransactionPerFormItem": form item 0 of node "Build" in execution test-execution-\d+ asked for one transaction and /,
+		);
+		expect(
+			(await ledger.names()).filter((name) => name.startsWith('expand-formitem-')),
+		).toHaveLength(1);
+	});
+
 	test('one transaction per form item across executions: a copy under another payout ID is refused naming the first, the same payout ID is a repeat', async () => {
 		const ledger = await stores.newLedger(kind);
 		const key = { expandSignerApi: evmKey(ledger.fields) };

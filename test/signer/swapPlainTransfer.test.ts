@@ -153,13 +153,12 @@ test('a DAI swap answered with its amountIn in ETH to the outsider is refused by
 		`Refused by the rule "intent": the transaction is not what the form asked (dex/swap): ${nativeValueRefusal(amountIn)}; nothing was signed (item 0)`,
 	);
 
-	// Without the rule (the intent allowed value up to amountIn whatever tokenIn was): as if tokenIn were native.
+	// Without the rule (the intent allowed value up to amountIn whatever tokenIn was): as if tokenIn were native
+	// (an intent of its own, without the form item, whose digest would refuse the edit).
+	const { formItem: _formItem, ...asked } = built.intent as IDataObject;
 	const asNative = {
 		...built,
-		intent: {
-			...(built.intent as IDataObject),
-			tokenIn: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
-		},
+		intent: { ...asked, tokenIn: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' },
 	};
 	const theft = (await signWith([asNative], {})).output('Sign')[0].json;
 	expect(theft.error).toBeUndefined();

@@ -130,8 +130,14 @@ export class FormItemBindings {
 				...(payoutId ? { payoutId } : {}),
 				signedAt: new Date().toISOString(),
 			};
-			if (durable && !(await durable.create(name, record, itemIndex))) {
-				await fresh.discard?.();
+			let created = false;
+			try {
+				created = !durable || (await durable.create(name, record, itemIndex));
+			} finally {
+				// Not recorded (another process was first, or the ledger failed): the signature never leaves.
+				if (!created) await fresh.discard?.();
+			}
+			if (!created) {
 				recorded = await this.readRecord(name, itemIndex, formItem);
 				throw this.refusal(itemIndex, formItem, recorded ?? 'signing', payoutId);
 			}
