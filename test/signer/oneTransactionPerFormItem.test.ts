@@ -363,7 +363,7 @@ async function storedProposals(): Promise<IDataObject[]> {
 	return ((await response.json()) as { results: IDataObject[] }).results;
 }
 
-test('Propose to Safe: five copies of an intent without a form item were five proposals, each a 1 USDC payment once confirmed; five copies of one form item are one proposal and four refusals', async () => {
+test('Propose to Safe: five copies of an intent without a form item were five proposals, each a 1 USDC payment once confirmed; five copies of one form item are one proposal and four refusals, and a later execution is refused too', async () => {
 	const safe = devnet.safe.address;
 	const [built] = (await build(devnet.baseUrl, [{ to: SAFE_PAYEE, amount: '1' }], safe)).map(
 		(item) => item.json,
@@ -399,15 +399,22 @@ test('Propose to Safe: five copies of an intent without a form item were five pr
 	for (const item of earlier) await devnet.safe.confirmAndExecute(String(item.safeTxHash));
 	expect((await usdcOf(SAFE_PAYEE)) - before).toBe(5_000_000n);
 
+	// With a payout ledger, so that a later execution is bound too.
+	const ledgerKey = {
+		...safeKey,
+		expandSignerApi: evmKey((await stores.newLedger('folder')).fields),
+	};
 	const bound = await sign(
 		Array.from({ length: 5 }, () => built),
 		propose,
-		safeKey,
+		ledgerKey,
 	);
 	expect(bound[0].error).toBeUndefined();
 	for (const [index, item] of bound.entries())
 		if (index > 0)
 			expect(item.error).toMatch(secondRefusal(built, String(bound[0].safeTxHash), index));
+	const [later] = await sign([built], propose, ledgerKey);
+	expect(later.error).toMatch(secondRefusal(built, String(bound[0].safeTxHash), 0));
 	expect((await storedProposals()).length).toBe(stored + 6);
 });
 
@@ -420,7 +427,7 @@ async function solanaUsdcOf(owner: string): Promise<bigint> {
 	return BigInt(((await reply.json()) as { data: { balance: string } }).data.balance);
 }
 
-test('Solana: five transfers answered for one 1 USDC form item (each on its own blockhash) were all signed and paid 5 USDC with an intent without a form item; with the form item, one is signed and four refused', async () => {
+test('Solana: five transfers answered for one 1 USDC form item (each on its own blockhash) were all signed and paid 5 USDC with an intent without a form item; with the form item, one is signed and four refused, and a later execution is refused too', async () => {
 	const solana = devnet.solana;
 	const payer = solana.wallets[2];
 	const recipient = solana.wallets[3].address;
@@ -481,15 +488,18 @@ test('Solana: five transfers answered for one 1 USDC form item (each on its own 
 
 	const copies = await fiveBuilt();
 	const bound = copies[0];
-	const signed = await sign(
-		copies.map((item) => ({ data: item.data, intent: bound.intent })),
-		signSolana,
-		key,
-	);
+	// With a payout ledger, so that a later execution is bound too.
+	const ledgerKey = {
+		expandSolanaKeyApi: { ...key.expandSolanaKeyApi, ...(await stores.newLedger('folder')).fields },
+	};
+	const forged = copies.map((item) => ({ data: item.data, intent: bound.intent }));
+	const signed = await sign(forged, signSolana, ledgerKey);
 	expect(signed[0].error).toBeUndefined();
 	for (const [index, item] of signed.entries())
 		if (index > 0)
 			expect(item.error).toMatch(secondRefusal(bound, String(signed[0].transactionHash), index));
+	const [later] = await sign(forged.slice(1, 2), signSolana, ledgerKey);
+	expect(later.error).toMatch(secondRefusal(bound, String(signed[0].transactionHash), 0));
 	const paid = await solanaUsdcOf(recipient);
 	solana.chain.sendBase64(String(signed[0].rawTransaction));
 	expect((await solanaUsdcOf(recipient)) - paid).toBe(1_000_000n);
