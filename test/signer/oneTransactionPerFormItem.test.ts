@@ -274,7 +274,7 @@ test('Require Intent = Always refuses an intent without a form item; Auto signs 
 		expandSignerApi: evmKey({ requireIntent: 'always' }),
 	});
 	expect(always.error).toBe(
-		'Refused by the rule "requireIntent": the intent names no form item (formItem), so the transaction cannot be held to one transaction per form item; sign what an Expand node 0.2.0 or later built, or set Require Intent to Auto on the credential; nothing was signed (item 0)',
+		`Refused by the rule "requireIntent": the intent names no form item (formItem), so the transaction cannot be held to one transaction per form item; sign what an Expand node 0.2.0 or later built, or set Require Intent to "When a Spending Rule Is Set" on the credential; nothing was signed (item 0)`,
 	);
 	const [auto] = await sign([withoutFormItem(built)], SIGN_EVM, { expandSignerApi: evmKey() });
 	expect(auto.error).toBeUndefined();

@@ -130,7 +130,12 @@ export class ExpandSignerApi implements ICredentialType {
 					description:
 						'While an amount limit, the recipient list or Allowed Contracts and Programs is set',
 				},
-				{ name: 'Always', value: 'always' },
+				{
+					name: 'Always',
+					value: 'always',
+					description:
+						'Also an intent that names no form item (Expand 0.2.0 and later write one) is refused',
+				},
 				{
 					name: 'Never',
 					value: 'never',

@@ -81,6 +81,6 @@ export function readFormItem(intent: IDataObject): FormItem | Refusal | undefine
 export function missingFormItemRefusal(): Refusal {
 	return new Refusal(
 		'requireIntent',
-		`the intent names no form item (${FORM_ITEM_KEY}), so the transaction cannot be held to one transaction per form item; sign what an Expand node 0.2.0 or later built, or set Require Intent to Auto on the credential`,
+		`the intent names no form item (${FORM_ITEM_KEY}), so the transaction cannot be held to one transaction per form item; sign what an Expand node 0.2.0 or later built, or set Require Intent to "When a Spending Rule Is Set" on the credential`,
 	);
 }
