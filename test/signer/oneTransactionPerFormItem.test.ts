@@ -93,6 +93,7 @@ async function build(
 	api: string,
 	items: IDataObject[],
 	from = treasury(),
+	typeVersion = 2,
 ): Promise<INodeExecutionData[]> {
 	const result = await runPipeline(
 		[
@@ -100,7 +101,7 @@ async function build(
 			{
 				name: 'Build',
 				type: EXPAND,
-				typeVersion: 2,
+				typeVersion,
 				parameters: transferForm(from),
 				continueOnFail: true,
 			},
@@ -212,20 +213,23 @@ test('an API answers one 1 USDC form item with five copies: as an earlier Expand
 	});
 });
 
-test('an API answers a form item with no transaction: refused naming the count', async () => {
-	const built = await withApi(
-		copies(0),
-		async (url) => await build(url, [{ to: RECIPIENT, amount: '1' }]),
-	);
-	expect(built).toEqual([
+test('an API answers a form item with no transaction: refused naming the count; version 1 of Expand refuses none and several too', async () => {
+	const refusal = (count: number) => [
 		{
 			json: {
-				error:
-					'The API answered 0 unsigned transactions in 0 records to this Fungible Token Transfer form item, which asks for exactly one; nothing of the answer is output, so nothing of it can be signed (item 0)',
+				error: `The API answered ${count} unsigned transactions in ${count} records to this Fungible Token Transfer form item, which asks for exactly one; nothing of the answer is output, so nothing of it can be signed (item 0)`,
 			},
 			pairedItem: { item: 0 },
 		},
-	]);
+	];
+	for (const version of [2, 1]) {
+		// Version 1 takes the amount in the smallest unit.
+		const form = [{ to: RECIPIENT, amount: version === 1 ? '1000000' : '1' }];
+		for (const count of [0, 5])
+			expect(
+				await withApi(copies(count), async (url) => await build(url, form, treasury(), version)),
+			).toEqual(refusal(count));
+	}
 });
 
 test('Expand bypassed, five copies forged with the same form item: the Signer signs the first and refuses the 2nd to 5th naming the form item and the first; 1 USDC moves; a form item moved onto another intent is refused by its digest', async () => {
