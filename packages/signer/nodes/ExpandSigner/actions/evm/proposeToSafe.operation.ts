@@ -25,6 +25,7 @@ import {
 	signSafeTx,
 	type SignedProposal,
 } from '../../families/evm/safeTx';
+import { safeManagementRefusal } from '../../families/evm/safeManagement';
 import { safeWalletUrl } from '../../families/evm/safeWallet';
 import { tokenDecimals } from '../../families/evm/tokenDecimals';
 import { normalizeFields, type TransactionFields } from '../../families/evm/transaction';
@@ -222,6 +223,8 @@ export async function execute(
 		);
 	const chainId = fields.chainId;
 	journal?.note(itemIndex, { chainId });
+	const managing = safeManagementRefusal(session.policy, safe, fields);
+	if (managing) throw refusedItem(node, itemIndex, managing);
 	// The Safe is the sender: an Expand transaction built for another account is not the Safe's.
 	if (fields.from !== undefined && fields.from.toLowerCase() !== safe.toLowerCase())
 		throw refusedItem(
