@@ -88,7 +88,7 @@ async function proposeAndList(payoutId: string, pinned?: string) {
 					accountIndex: DELEGATE_INDEX,
 				},
 			},
-			{ name: 'List', type: SIGNER, parameters: { operation: 'listPayouts' }, executeOnce: true },
+			{ name: 'List', type: SIGNER, parameters: { operation: 'listPayouts' } },
 		],
 		{
 			...expandCredentials({
