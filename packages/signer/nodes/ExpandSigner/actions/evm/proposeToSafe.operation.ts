@@ -223,7 +223,7 @@ export async function execute(
 		);
 	const chainId = fields.chainId;
 	journal?.note(itemIndex, { chainId });
-	const managing = safeManagementRefusal(session.policy, safe, fields);
+	const managing = safeManagementRefusal(session.policy, safe, { ...fields, to: fields.to });
 	if (managing) throw refusedItem(node, itemIndex, managing);
 	// The Safe is the sender: an Expand transaction built for another account is not the Safe's.
 	if (fields.from !== undefined && fields.from.toLowerCase() !== safe.toLowerCase())

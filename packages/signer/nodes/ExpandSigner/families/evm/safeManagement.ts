@@ -48,12 +48,12 @@ function functionName(iface: Interface, data: string): string | undefined {
 export function safeManagementRefusal(
 	policy: SpendingPolicy,
 	safe: string,
-	call: { to?: string; value?: string; data?: string },
+	call: { to: string; value?: string; data?: string },
 ): Refusal | undefined {
 	if (policy.allowSafeManagement) return undefined;
 	const data = call.data ?? '0x';
 	const managing = functionName(MANAGEMENT, data);
-	if (call.to !== undefined && getAddress(call.to) === getAddress(safe)) {
+	if (getAddress(call.to) === getAddress(safe)) {
 		const named = managing ?? functionName(SAFE_OWN, data);
 		const what = named
 			? `calls ${named} on the Safe ${getAddress(safe)} itself`
@@ -68,7 +68,7 @@ export function safeManagementRefusal(
 	if (managing)
 		return new Refusal(
 			'allowSafeManagement',
-			`the transaction calls ${managing} on ${call.to === undefined ? 'no address' : getAddress(call.to)}, which changes a Safe's owners, threshold, modules, guard or fallback handler, never a payout; ${ENABLE}`,
+			`the transaction calls ${managing} on ${getAddress(call.to)}, which changes a Safe's owners, threshold, modules, guard or fallback handler, never a payout; ${ENABLE}`,
 		);
 	return undefined;
 }
