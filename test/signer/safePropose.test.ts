@@ -331,7 +331,7 @@ test('without a Safe API credential: the policy refuses first; otherwise Propose
 		`Refused by the rule "maxPerTransaction": transfer of 600 (600000000 in the smallest unit) of token ${usdc()} is above the limit of 500 per transaction; nothing was signed (item 0)`,
 	);
 	expect(within.error).toBe(
-		'Propose to Safe needs a Safe API credential on the node (the Safe Transaction Service\'s URL): select one under "Credential for Safe API"; nothing was sent to the Safe service (item 1)',
+		"Propose to Safe needs a Safe API credential (the Safe Transaction Service's URL): select one on the node; nothing was sent to the Safe service (item 1)",
 	);
 	expect((await storedProposals()).length).toBe(count);
 	const get = await runPipeline(
@@ -348,7 +348,7 @@ test('without a Safe API credential: the policy refuses first; otherwise Propose
 	);
 	if (get.error) throw get.error;
 	expect(get.output('Get')[0].json.error).toBe(
-		'Get Safe Proposal needs a Safe API credential on the node (the Safe Transaction Service\'s URL): select one under "Credential for Safe API"; nothing was sent to the Safe service (item 0)',
+		"Get Safe Proposal needs a Safe API credential (the Safe Transaction Service's URL): select one on the node; nothing was sent to the Safe service (item 0)",
 	);
 });
 

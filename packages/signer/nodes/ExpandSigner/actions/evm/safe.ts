@@ -30,7 +30,7 @@ export async function safeApiOf(
 		throw itemError(
 			this.getNode(),
 			itemIndex,
-			`${operation} needs a Safe API credential on the node (the Safe Transaction Service's URL): select one under "Credential for Safe API"; nothing was sent to the Safe service`,
+			`${operation} needs a Safe API credential (the Safe Transaction Service's URL): select one on the node; nothing was sent to the Safe service`,
 		);
 	session.safeApi ??= readSafeCredentials(this, itemIndex);
 	return await session.safeApi;
