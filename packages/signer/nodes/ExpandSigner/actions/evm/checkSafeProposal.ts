@@ -68,7 +68,7 @@ export async function checkSafeProposal(
 					chainStatus: 'executedOrReplaced',
 					statusMessage: `The Safe's nonce is ${onChain}, past this proposal's ${nonce}: it was executed, or another transaction of nonce ${nonce} was. Add the Safe API credential to Check Payouts to tell which`,
 				};
-	const credentials = await safeApiOf.call(this, session, itemIndex);
+	const credentials = await safeApiOf.call(this, session, itemIndex, 'Check Payouts');
 	const stored = await getMultisigTransaction.call(
 		this,
 		credentials,

@@ -81,6 +81,7 @@ export async function execute(
 	itemIndex: number,
 	session: EvmSession,
 ): Promise<IDataObject> {
+	const credentials = await safeApiOf.call(this, session, itemIndex, option.name);
 	const safeTxHash = String(this.getNodeParameter('safeTxHash', itemIndex, '') ?? '').trim();
 	if (!/^0x[0-9a-fA-F]{64}$/.test(safeTxHash))
 		throw itemError(
@@ -88,7 +89,6 @@ export async function execute(
 			itemIndex,
 			`The parameter "Safe Transaction Hash" must be a 0x hash of 32 bytes; got "${safeTxHash}"`,
 		);
-	const credentials = await safeApiOf.call(this, session, itemIndex);
 	let stored = await storedProposal.call(this, credentials, safeTxHash, itemIndex);
 	if (!this.getNodeParameter('waitForExecution', itemIndex, false)) return proposalStatus(stored);
 	const timeoutSeconds = Number(this.getNodeParameter('timeoutSeconds', itemIndex, 300));

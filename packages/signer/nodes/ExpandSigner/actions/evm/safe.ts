@@ -12,17 +12,25 @@ import {
 import { safeWalletUrl } from '../../families/evm/safeWallet';
 import type { EvmSession } from './session';
 
-/** The Safe API credential, read once per execution; an error naming the operation when the node has none. */
+/** Whether the node has a Safe API credential selected. */
+export const hasSafeApi = (context: IExecuteFunctions): boolean =>
+	Boolean(context.getNode().credentials?.[SAFE_API_CREDENTIAL]);
+
+/**
+ * The Safe API credential, read once per execution. n8n cannot mark it required for some operations
+ * only (operations.ts, safeApiDisplay), so an operation that needs it fails here, named by its label.
+ */
 export async function safeApiOf(
 	this: IExecuteFunctions,
 	session: EvmSession,
 	itemIndex: number,
+	operation: string,
 ): Promise<SafeApiCredentials> {
-	if (!this.getNode().credentials?.[SAFE_API_CREDENTIAL])
+	if (!hasSafeApi(this))
 		throw itemError(
 			this.getNode(),
 			itemIndex,
-			`The operation "${String(this.getNodeParameter('operation', itemIndex))}" needs a Safe API credential on the node (the Safe Transaction Service's URL)`,
+			`${operation} needs a Safe API credential (the Safe Transaction Service's URL): select one on the node; nothing was sent to the Safe service`,
 		);
 	session.safeApi ??= readSafeCredentials(this, itemIndex);
 	return await session.safeApi;
