@@ -7,7 +7,7 @@ import { journalOrError } from './listPayouts.operation';
 import type { FamilySession } from './session';
 import type { SignerOperation } from './signerFamily';
 
-/** A journal entry as Check Payouts reads it from its input item, checked. */
+/** What Check Payouts asks the chain about: the journal's entry for the input item's `seq`, checked. */
 export interface CheckedRow {
 	/** The journal's kind: `safeProposal` is a Safe's transaction, `transactionHash` its safeTxHash. */
 	kind: string;
