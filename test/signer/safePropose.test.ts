@@ -170,12 +170,13 @@ async function getProposal(safeTxHash: string, parameters: INodeParameters = {})
 			{
 				name: 'Get',
 				type: SIGNER,
-				parameters: { operation: 'getSafeProposal', safeTxHash, ...parameters },
+				parameters: { operation: 'getSafeProposal', safeTxHash, chainId: '31337', ...parameters },
 				continueOnFail: true,
 			},
 		],
 		{
-			expandSignerApi: signingKey(),
+			// An execution is believed from the chain: the credential's pinned node.
+			expandSignerApi: signingKey({ rpcUrls: `31337 = ${chain().rpcUrl}` }),
 			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 5 },
 		},
 	);

@@ -9,7 +9,7 @@ import {
 	type SafeApiCredentials,
 	type SafeMultisigTransaction,
 } from '../../core';
-import { safeWalletUrl } from '../../families/evm/safeWallet';
+import type { ConfirmedExecution } from './safeExecution';
 import type { EvmSession } from './session';
 
 /** Whether the node has a Safe API credential selected. */
@@ -70,21 +70,43 @@ export async function storedProposal(
 	return stored;
 }
 
-/** Where a proposal stands, as Propose to Safe and Get Safe Proposal show it. */
-export function proposalStatus(stored: SafeMultisigTransaction, chainId?: string): IDataObject {
-	const safe = getAddress(stored.safe);
+/** Why an execution the Safe API lists was not believed where the chain was not asked. */
+const NOT_ASKED = 'the chain was not asked here: Get Safe Proposal and Check Payouts check it';
+
+/**
+ * Where a proposal stands, as Propose to Safe and Get Safe Proposal show it: the service's proposal
+ * and confirmations, and an execution only as `execution` (checked on the chain) has it. What the
+ * service says of an execution the chain does not confirm goes in `serviceClaims`, with why it was
+ * not believed, never in `executed`.
+ */
+export function proposalStatus(
+	stored: SafeMultisigTransaction,
+	execution: (ConfirmedExecution & { date: string }) | string = NOT_ASKED,
+): IDataObject {
+	const confirmed = typeof execution === 'string' ? undefined : execution;
 	return {
 		safeTxHash: stored.safeTxHash,
-		safe,
+		safe: getAddress(stored.safe),
 		nonce: stored.nonce,
 		confirmations: stored.confirmations.length,
 		confirmedBy: stored.confirmations.map((confirmation) => getAddress(confirmation.owner)),
 		threshold: stored.confirmationsRequired,
-		executed: stored.isExecuted,
-		successful: stored.isSuccessful,
-		executionTransactionHash: stored.transactionHash,
-		executionBlock: stored.blockNumber,
-		executionDate: stored.executionDate,
-		...(chainId ? { safeWalletUrl: safeWalletUrl(chainId, safe, stored.safeTxHash) ?? null } : {}),
+		executed: confirmed !== undefined,
+		successful: confirmed?.successful ?? null,
+		executionTransactionHash: confirmed?.transactionHash ?? null,
+		executionBlock: confirmed ? Number(confirmed.blockNumber) : null,
+		executionDate: confirmed?.date ?? null,
+		...(stored.isExecuted && !confirmed
+			? {
+					serviceClaims: {
+						executed: true,
+						successful: stored.isSuccessful,
+						executionTransactionHash: stored.transactionHash,
+						executionBlock: stored.blockNumber,
+						executionDate: stored.executionDate,
+						notBelievedBecause: execution,
+					},
+				}
+			: {}),
 	};
 }
