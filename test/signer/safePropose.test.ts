@@ -341,11 +341,22 @@ test('without a Safe API credential: the policy refuses first; otherwise Propose
 			{
 				name: 'Get',
 				type: SIGNER,
-				parameters: { operation: 'getSafeProposal', safeTxHash: `0x${'11'.repeat(32)}` },
+				parameters: {
+					operation: 'getSafeProposal',
+					chainId: '31337',
+					safeTxHash: `0x${'11'.repeat(32)}`,
+				},
 				continueOnFail: true,
 			},
 		],
-		{ expandSignerApi: signingKey() },
+		{
+			...expandCredentials({
+				apiKey: devnet.apiKey,
+				baseUrl: devnet.baseUrl,
+				historicalUrl: devnet.historicalUrl,
+			}),
+			expandSignerApi: signingKey(),
+		},
 	);
 	if (get.error) throw get.error;
 	expect(get.output('Get')[0].json.error).toBe(
