@@ -12,7 +12,7 @@
  * two lists of named checks, each a module of this folder: first with `n8n execute` (the examples
  * against the chains, the month-end valuation at a past block, exactly-once payouts through a kill,
  * the install by hand), then in the started n8n (types, the credential test, the stablecoin payout run,
- * the payout run via Safe, its write-back trigger and its refusals, the active examples, the polling triggers through a restart, a deactivation and changed settings).
+ * the payout run via Safe, its write-back trigger and its refusals, both payout runs against a lying API, the active examples, the polling triggers through a restart, a deactivation and changed settings).
  */
 import * as path from 'node:path';
 
@@ -31,6 +31,7 @@ import { payoutExample, solanaPayout, treasuryReport } from './examples';
 import { firstReleasePayout } from './firstRelease';
 import { INSTALL_BY_HAND, installByHand } from './install';
 import { exactlyOncePayout, PAYOUT_ONCE } from './payoutOnce';
+import { payoutsAgainstLyingApi } from './payoutLies';
 import { payoutRunAgain, payoutRunApproved, payoutRunRejected } from './payoutRun';
 import { payoutReconciliation } from './reconciliation';
 import { credentialTest, nodeAndCredentialTypes } from './registered';
@@ -127,6 +128,10 @@ const startedChecks = (webSocket: boolean): Check[] => [
 	{
 		name: "Propose to Safe refused: over the credential's cap by the Signer, a key neither owner nor delegate by the stand-in (its words on the item); nothing posted; the delegate holds nothing",
 		run: safeProposalsRefused,
+	},
+	{
+		name: 'both payout runs against an API answering Erin with no transaction and Frank with two: stopped at One transfer per row naming both rows, before the approval and any signing; nothing paid, nothing proposed',
+		run: payoutsAgainstLyingApi,
 	},
 	webSocket
 		? {
