@@ -10,7 +10,7 @@ import { existsSync, rmSync } from 'node:fs';
 
 import { until } from '../../playground/wait';
 import { assert, equal } from '../helpers/checks';
-import { holdings as walletHoldings, PAYOUT_RUN_ID } from './payoutRun';
+import { holdings as walletHoldings, PAYOUT_RUN_ID, shown } from './payoutRun';
 import { holdings as safeHoldings, SAFE_RUN_ID, serviceCount } from './safePayout';
 import type { Session } from './session';
 
@@ -45,9 +45,13 @@ async function runLiedTo(session: Session, workflowId: string): Promise<string> 
 		// With issue 32's node guard, the Expand node refuses the answers before the example's own guard.
 		if (result?.lastNodeExecuted === 'Build transfers') return `${workflowId}: ${message}`;
 		equal(result?.lastNodeExecuted, 'One transfer per row', `${workflowId}: where the run stopped`);
+		assert(
+			message.startsWith('Payout run refused before anything is signed or proposed. '),
+			`${workflowId}: n8n shows the whole refusal: ${message}`,
+		);
 		for (const refusal of [
-			'row 2 (Erin): 0 transactions, not one',
-			'row 3 (Frank): 2 transactions, not one',
+			'row 2 (Erin) has 0 transactions, not one',
+			'row 3 (Frank) has 2 transactions, not one',
 		])
 			assert(message.includes(refusal), `${workflowId}: the error names "${refusal}": ${message}`);
 		return `${workflowId}: ${message}`;
@@ -59,13 +63,13 @@ async function runLiedTo(session: Session, workflowId: string): Promise<string> 
 export async function payoutsAgainstLyingApi(session: Session): Promise<string> {
 	const approval = session.out('payout-approval.json');
 	rmSync(approval, { force: true });
-	const wallet = await walletHoldings(session);
+	const wallet = shown(await walletHoldings(session));
 	const safe = await safeHoldings(session);
 	const proposals = await serviceCount(session);
 	const stopped = [await runLiedTo(session, PAYOUT_RUN_ID), await runLiedTo(session, SAFE_RUN_ID)];
 	assert(!existsSync(approval), 'no approval request written (payout-approval.json)');
 	equal(
-		await walletHoldings(session),
+		shown(await walletHoldings(session)),
 		wallet,
 		'the paying wallet, the payees and its nonce unchanged',
 	);

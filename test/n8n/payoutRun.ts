@@ -58,7 +58,7 @@ export async function holdings(
 }
 
 /** Balances as strings, for equal(). */
-const shown = (state: { balances: Record<string, bigint>; nonce: number }) => ({
+export const shown = (state: { balances: Record<string, bigint>; nonce: number }) => ({
 	nonce: state.nonce,
 	balances: Object.fromEntries(
 		Object.entries(state.balances).map(([key, value]) => [key, String(value)]),

@@ -4,7 +4,8 @@
  * devnet: `--n8n oldest` (default: 2.8.4 on this machine's Node) or `--n8n latest` (the latest
  * release tested, on Node 24 from .cache/node24); see playground/install.ts. Not a jest suite (the
  * default `npx jest` must not start n8n): each check runs in order and the last line is
- * `N passed, N failed`; the exit code is 1 when any check failed.
+ * `N passed, N failed`; the exit code is 1 when any check failed. `--only <text>` runs only the checks
+ * whose name contains the text.
  * EXPAND_N8N_TEST_PORT sets n8n's port (default: the first free pair from 5790; its task broker takes the next one) and
  * EXPAND_PLAYGROUND_HOME its user folder, so runs side by side do not clash.
  *
@@ -195,8 +196,14 @@ async function runtime(expression: string): Promise<string> {
 	return (await run(n8nNode(), ['-p', expression], { capture: true })).stdout.trim();
 }
 
+/** `--only <text>`: only the checks whose name contains the text (the setup runs in full). */
+const only = process.argv.includes('--only')
+	? process.argv[process.argv.indexOf('--only') + 1]
+	: '';
+
 async function runChecks(checks: Check[], session: Session): Promise<void> {
-	for (const entry of checks) await check(entry.name, () => entry.run(session));
+	for (const entry of checks.filter((candidate) => candidate.name.includes(only)))
+		await check(entry.name, () => entry.run(session));
 }
 
 async function main(): Promise<void> {
