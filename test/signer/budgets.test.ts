@@ -620,7 +620,7 @@ describe.each([evm, solana])('$name', (family) => {
 	const REFUNDS = { id: 'refunds', name: 'Refunds' };
 
 	test.each(LEDGER_STORES)(
-		'two credentials holding one key and one %s ledger share its Max Per Day: 1.6 left the wallet under two budgets of 1 before, now the second payment is refused; where they differ, the lower limit binds and the refusal names its credential',
+		"two credentials holding one key and one %s ledger share its Max Per Day: 1.6 left the wallet under two budgets of 1 before (and what each spent then still counts after the upgrade), now the second payment is refused; where they differ, the lower limit binds, named in the refusal; a credential's latest limits replace its earlier ones, and lapse 30 days after it last signed",
 		async (kind) => {
 			budgetClock.now = () => new Date('2026-04-10T12:00:00Z');
 			const account = family.accounts.a;
@@ -636,16 +636,15 @@ describe.each([evm, solana])('$name', (family) => {
 				await sendSigned(family, items);
 				return { payment, item: items[0], outcome: outcome(items)[0] };
 			};
-			const sharing = async (limits: [string, string]) => {
-				const ledger = await stores.newLedger(kind);
-				return [
-					await payAs(PAYROLL, { maxPerDay: `native = ${limits[0]}`, ...ledger.fields }, '0.8'),
-					await payAs(REFUNDS, { maxPerDay: `native = ${limits[1]}`, ...ledger.fields }, '0.8'),
-				];
+			/** Payroll pays 0.8, then Refunds 0.8, from one wallet, each credential with a Max Per Day of 1. */
+			const sharing = async (ledger: TestLedger) => {
+				const policy = { maxPerDay: 'native = 1', ...ledger.fields };
+				return [await payAs(PAYROLL, policy, '0.8'), await payAs(REFUNDS, policy, '0.8')];
 			};
 			// As budgets were counted before (per credential): each credential spends a full budget of its own.
+			const upgraded = await stores.newLedger(kind);
 			const restore = useLegacyBudgets();
-			const before = await sharing(['1', '1']).finally(restore);
+			const before = await sharing(upgraded).finally(restore);
 			expect(before.map((paid) => paid.outcome)).toEqual(['signed', 'signed']);
 			expect(
 				await received(
@@ -653,9 +652,18 @@ describe.each([evm, solana])('$name', (family) => {
 					before.map((paid) => paid.payment),
 				),
 			).toBe(units(family, '1.6'));
+			// Upgraded on the same day and ledger: what each credential spent before still counts against its own limit.
+			const afterUpgrade = await payAs(
+				PAYROLL,
+				{ maxPerDay: 'native = 1', ...upgraded.fields },
+				'0.3',
+			);
+			expect(afterUpgrade.outcome).toBe(
+				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('0.8')} spent on 2026-04-10 (UTC), ${amountText('0.2')} left; nothing was signed (item 0)`,
+			);
 
 			const where = kind === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
-			const shared = await sharing(['1', '1']);
+			const shared = await sharing(await stores.newLedger(kind));
 			const wallet = String(shared[0].item.from);
 			const refusal = (amount: string, limit: string, spent: string, left: string) =>
 				`Refused by the rule "maxPerDay": ${family.payment(amount, units(family, amount).toString())} is more than what is left of the limit of ${amountText(limit)} per UTC day on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where}: ${amountText(spent)} spent on 2026-04-10 (UTC), ${amountText(left)} left`;
@@ -690,6 +698,40 @@ describe.each([evm, solana])('$name', (family) => {
 					differing.map((paid) => paid.payment),
 				),
 			).toBe(units(family, '0.5'));
+
+			// A credential's latest limits replace its earlier ones: Payroll raised to 2 lets Refunds go on.
+			const payrollAt = (limit: string) => ({ maxPerDay: `native = ${limit}`, ...ledger.fields });
+			const boundByPayroll =
+				' (the lower limit of the credential "Payroll" (ID payroll), which also signs for the account: of the credentials signing for it, the lowest limit binds); nothing was signed (item 0)';
+			const raised = [
+				await payAs(PAYROLL, payrollAt('2'), '0.1'),
+				await payAs(REFUNDS, refunds, '0.5'),
+			];
+			expect(raised.map((paid) => paid.outcome)).toEqual(['signed', 'signed']);
+			// Lowered to 1, Payroll is refused (1.1 spent today), and its limit binds Refunds from then on.
+			const lowered = [
+				await payAs(PAYROLL, payrollAt('1'), '0.1'),
+				await payAs(REFUNDS, refunds, '0.1'),
+			];
+			expect(lowered.map((paid) => paid.outcome)).toEqual([
+				`${refusal('0.1', '1', '1.1', '0')}; nothing was signed (item 0)`,
+				`${refusal('0.1', '1', '1.1', '0')}${boundByPayroll}`,
+			]);
+			// Payroll no longer signs (deleted, say): its limit binds for 30 days after it last signed, then lapses.
+			budgetClock.now = () => new Date('2026-05-09T12:00:00Z');
+			const lastDay = await payAs(REFUNDS, refunds, '1.5');
+			expect(lastDay.outcome).toBe(
+				`${refusal('1.5', '1', '0', '1').replace('2026-04-10', '2026-05-09')}${boundByPayroll}`,
+			);
+			budgetClock.now = () => new Date('2026-05-10T12:00:00Z');
+			const lapsed = await payAs(REFUNDS, refunds, '1.5');
+			expect(lapsed.outcome).toBe('signed');
+			expect(
+				await received(
+					family,
+					[...raised, ...lowered, lastDay, lapsed].map((paid) => paid.payment),
+				),
+			).toBe(units(family, '2.1'));
 		},
 		120_000,
 	);

@@ -49,6 +49,24 @@ export function withOwnRecord(
 	return next;
 }
 
+/** Whether two sets of records say the same. */
+export function sameRecords(one: CredentialRecords, other: CredentialRecords): boolean {
+	const text = (records: CredentialRecords) =>
+		JSON.stringify(
+			[...records]
+				.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+				.map(([id, { name, day, limits }]) => [
+					id,
+					name,
+					day,
+					(['maxPerExecution', 'maxPerDay', 'maxPer30Days'] as const).map((rule) =>
+						limits[rule] ? `${limits[rule].amount}:${limits[rule].decimals}` : '',
+					),
+				]),
+		);
+	return text(one) === text(other);
+}
+
 /** The limit that binds: the lowest any credential recorded for the rule, and which one it is. */
 export interface Binding extends KeyLimit {
 	/** The credential whose limit it is, when not the signing one (a tie is the signing one's). */

@@ -11,6 +11,7 @@ import {
 	type CredentialName,
 	type CredentialRecords,
 	type KeyLimit,
+	sameRecords,
 	withOwnRecord,
 } from './keyLimits';
 import type { LedgerStore } from './store';
@@ -220,7 +221,10 @@ export class MemoryCounter implements SpendingCounter {
 		if (!credentials.size) return NOTHING_HELD;
 		const limit = bindingLimit(credentials, credential, 'maxPerExecution');
 		const refusal = limit && executionRefusal(scope, moved, limit, counted.spent);
-		if (refusal) return refusal;
+		if (refusal) {
+			this.totals.set(key, { spent: counted.spent, credentials });
+			return refusal;
+		}
 		const total = { spent: counted.spent + moved.amount, credentials };
 		this.totals.set(key, total);
 		return {
@@ -246,6 +250,11 @@ export class MemoryCounter implements SpendingCounter {
 		return await reserveAll(steps);
 	}
 }
+
+/** What a change decides on a log's totals: the records after it, and the new totals or a refusal. */
+type Decision = { records: CredentialRecords } & (
+	{ totals: Buckets; bucket: string; refusal?: undefined } | { refusal: Refusal }
+);
 
 /** The totals less `amount` in `bucket`, never below zero. */
 function lessIn(totals: Buckets, bucket: string, amount: bigint): Buckets {
@@ -277,24 +286,33 @@ export class FolderCounter implements SpendingCounter {
 	/**
 	 * Appends what `decide` makes of the log's totals and records, unless it refuses or has nothing
 	 * to count (no credential has a limit there); gives the amount back on release, from the bucket it
-	 * was counted in.
+	 * was counted in. A refused credential's limits are recorded all the same, so a lowered one binds
+	 * the other credentials from its first use.
 	 */
 	private async reserveIn(
 		key: string[],
 		rule: string,
 		amount: bigint,
 		itemIndex: number,
-		decide: (counted: Counted) => { next: Counted; bucket: string } | Refusal | undefined,
+		decide: (counted: Counted) => Decision | undefined,
 	): Promise<Reservation | Refusal> {
 		const log = new CounterLog(this.node, this.store, key, rule, this.spender.executionId);
 		let bucket = '';
 		const changed = await log.change(itemIndex, amount, (counted) => {
 			const decided = decide(counted);
-			if (decided === undefined || decided instanceof Refusal) return decided;
+			if (decided === undefined || decided.refusal) return decided?.refusal;
 			bucket = decided.bucket;
-			return decided.next;
+			return { totals: decided.totals, credentials: decided.records };
 		});
-		if (changed instanceof Refusal) return changed;
+		if (changed instanceof Refusal) {
+			await log.change(itemIndex, 0n, (counted) => {
+				const records = decide(counted)?.records;
+				return records && !sameRecords(records, counted.credentials)
+					? { totals: counted.totals, credentials: records }
+					: undefined;
+			});
+			return changed;
+		}
 		if (!changed) return NOTHING_HELD;
 		return {
 			release: async () => {
@@ -328,9 +346,10 @@ export class FolderCounter implements SpendingCounter {
 				const spent = totals.get('execution') ?? 0n;
 				const limit = bindingLimit(records, credential, rule);
 				const refusal = limit && executionRefusal(scope, moved, limit, spent);
-				if (refusal) return refusal;
+				if (refusal) return { records, refusal };
 				return {
-					next: { totals: new Map([['execution', spent + moved.amount]]), credentials: records },
+					records,
+					totals: new Map([['execution', spent + moved.amount]]),
 					bucket: 'execution',
 				};
 			},
@@ -366,7 +385,7 @@ export class FolderCounter implements SpendingCounter {
 				const spentToday = totals.get(today) ?? 0n;
 				const dayLimit = bindingLimit(records, credential, 'maxPerDay');
 				if (dayLimit && spentToday + moved.amount > dayLimit.amount) {
-					return periodRefusal(
+					const refusal = periodRefusal(
 						'maxPerDay',
 						scope,
 						moved,
@@ -375,11 +394,12 @@ export class FolderCounter implements SpendingCounter {
 						`per UTC day on chain ${chainId}${scope.words}`,
 						`on ${today} (UTC)`,
 					);
+					return { records, refusal };
 				}
 				const windowLimit = bindingLimit(records, credential, 'maxPer30Days');
 				const spentInWindow = days.reduce((sum, day) => sum + (totals.get(day) ?? 0n), 0n);
 				if (windowLimit && spentInWindow + moved.amount > windowLimit.amount) {
-					return periodRefusal(
+					const refusal = periodRefusal(
 						'maxPer30Days',
 						scope,
 						moved,
@@ -388,10 +408,11 @@ export class FolderCounter implements SpendingCounter {
 						`per 30 days on chain ${chainId}${scope.words} (rolling: the UTC days ${days[0]} to ${today})`,
 						'in them',
 					);
+					return { records, refusal };
 				}
 				const next = keptTotals(totals, period);
 				next.set(today, spentToday + moved.amount);
-				return { next: { totals: next, credentials: records }, bucket: today };
+				return { records, totals: next, bucket: today };
 			},
 		);
 	}
