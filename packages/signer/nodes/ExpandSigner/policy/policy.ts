@@ -299,6 +299,11 @@ export function describePolicy(policy: SpendingPolicy): string {
 					`these budgets are counted in ${policy.countedIn} over every execution and process using it, per chain, from just before signing, and given back when a signature does not leave the node`,
 				]
 			: []),
+		...(policy.perExecution.length || policy.perDay.length || policy.per30Days.length
+			? [
+					`each of these totals also counts per signing account (for Propose to Safe, the Safe) over every credential that signs for it ${policy.countedIn ? `with ${policy.countedIn}` : 'in this n8n process'}, and the lowest of their limits binds`,
+				]
+			: []),
 		...(policy.format.gasRules
 			? [
 					`fee per gas at most ${formatUnits(policy.maxFeePerGas.toString(), GWEI_DECIMALS)} gwei`,
