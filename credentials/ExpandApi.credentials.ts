@@ -25,14 +25,15 @@ export class ExpandApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The key issued on the expand.network account page. It is sent as the x-api-key header.',
+				'The key issued on the expand.network account page (or by Blockdaemon for its expand.network service). It is sent in the x-api-key header (X-API-Key: header names are case-insensitive).',
 		},
 		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
 			default: 'https://api.expand.network',
-			description: 'Main API address. Change it for a self-hosted gateway or the local devnet.',
+			description:
+				'Main API address. Change it for a self-hosted gateway, the local devnet, or expand.network by Blockdaemon (https://svc.blockdaemon.com/defi/v1). A path is kept: every request goes below it.',
 		},
 		{
 			displayName: 'Historical URL',

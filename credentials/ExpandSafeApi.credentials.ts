@@ -45,6 +45,15 @@ export class ExpandSafeApi implements ICredentialType {
 			description:
 				"Requests per second this key may send at most, shared by every node and execution in this n8n process that loads the same package. Safe's free tier answers 429 above 5 per second. 0: no ceiling. Either way the pace also follows the service: it is learned from 429 answers and a Retry-After is obeyed.",
 		},
+		{
+			displayName: 'RPC URL',
+			name: 'rpcUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://your-node.example/key',
+			description:
+				"JSON-RPC node of the Safe's chain that the Expand Trigger (Safe Transaction Executed) reads the Safe's nonce, execution receipts and transaction hashes from. It must answer the trigger's chain ID. Empty: the node the Expand API names. Expand Signer's Safe operations use the signing credential's RPC URLs instead.",
+		},
 	];
 
 	async authenticate(

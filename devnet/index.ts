@@ -5,7 +5,7 @@ import {
 	type SolanaWallet,
 	startSolanaChain,
 } from './chains/solana';
-import { FaultInjector, type FaultOptions } from './faults';
+import { FaultInjector, type FaultOptions, type TransactionLie } from './faults';
 import { deployFixtures, type DevnetToken, type DevnetWallet, type Fixtures } from './fixtures';
 import { DEX_IDS } from './gateway/context';
 import type { ChainRuntime } from './gateway/evm';
@@ -15,7 +15,15 @@ import { type DevnetSafe, SAFE_CHAIN_ID, type SafeFixture, devnetSafe, startSafe
 import type { SafeTransactionService } from './safe/service';
 import { TickerStream } from './stream/tickerStream';
 
-export type { DevnetSafe, DevnetToken, DevnetWallet, FaultOptions, SolanaWallet, UsageItem };
+export type {
+	DevnetSafe,
+	DevnetToken,
+	DevnetWallet,
+	FaultOptions,
+	SolanaWallet,
+	TransactionLie,
+	UsageItem,
+};
 
 export const DEFAULT_API_KEY = 'devnet-key-0000';
 export const CHAIN_IDS = [31337, 31338];
@@ -79,7 +87,7 @@ export interface Devnet {
 	onBlock(listener: (chainId: string, blockNumber: number) => void): () => void;
 	/** The ticker stream server, which tests stop and start again to see clients reconnect. */
 	stream: TickerStream;
-	/** The fault injector: calls received with their faults, and failNext() to force one. */
+	/** The fault injector: calls received with their faults, failNext() to force one, `lie` to answer writes as a compromised API. */
 	faults: FaultInjector;
 	/** The rate limit (requests per second and key): `perSecond` may be changed mid-run (undefined: none); `refused` counts its 429s. */
 	rateLimit: RateLimiter;

@@ -1,4 +1,5 @@
 /** The n8n REST calls the playground and the tests need: owner setup, login, types, credential test. */
+import { parse } from 'flatted';
 
 export const OWNER = {
 	email: 'owner@playground.local',
@@ -37,6 +38,15 @@ export interface PublicationStatus {
 /** How long a publish or unpublish may take to reach the triggers, and how often its status is asked. */
 const PUBLICATION_TIMEOUT_MS = 60_000;
 const PUBLICATION_POLL_MS = 200;
+
+/** What an execution's data holds that the checks read: the node that ran last, the error that stopped it, each node's runs. */
+export interface StoredExecutionData {
+	resultData: {
+		lastNodeExecuted?: string;
+		error?: { message?: string };
+		runData: Record<string, unknown[]>;
+	};
+}
 
 export class N8nRest {
 	private cookie = '';
@@ -227,6 +237,18 @@ export class N8nRest {
 	/** Why an active workflow's triggers failed to activate (null when they did not). */
 	activationError(workflowId: string): Promise<string | null> {
 		return this.request('GET', `/rest/active-workflows/error/${workflowId}`);
+	}
+
+	/** An execution as the editor loads it: its status and its data (which n8n keeps flatted), parsed. */
+	async execution(id: string): Promise<{ status: string; data?: StoredExecutionData }> {
+		const stored = await this.request<{ status: string; data?: string }>(
+			'GET',
+			`/rest/executions/${id}`,
+		);
+		return {
+			status: stored.status,
+			data: stored.data ? (parse(stored.data) as StoredExecutionData) : undefined,
+		};
 	}
 
 	/** The newest 100 executions of a workflow (n8n 2.41 refuses a larger limit). */

@@ -136,6 +136,27 @@ test('the payout runs via Safe propose from the Safe with a Payout ID per row; t
 	expect(production.some((node) => node.type === 'n8n-nodes-base.slack')).toBe(true);
 });
 
+// Issue 32: an API answering a row with no transaction, several or another row's must not be paired by position.
+test("the payout runs pair each transaction with its row through pairedItem: One transfer per row follows Build transfers, the same code in all four, and no Code node reads another node's items by position", () => {
+	const files = ['stablecoin-payout-run', 'safe-payout-run'].flatMap((name) => [
+		`${name}.json`,
+		`${name}.devnet.json`,
+	]);
+	const guards = files.map((name) => {
+		const { nodes, connections } = workflow(name);
+		expect(connections['Build transfers'].main.flat().map((target) => target.node)).toEqual([
+			'One transfer per row',
+		]);
+		for (const node of nodes.filter((entry) => entry.type === 'n8n-nodes-base.code'))
+			expect({ name, node: node.name, code: node.parameters.jsCode }).not.toEqual(
+				expect.objectContaining({ code: expect.stringMatching(/\[index\]/) }),
+			);
+		return nodes.find((node) => node.name === 'One transfer per row')?.parameters.jsCode;
+	});
+	expect(guards[0]).toContain("$('Check rows').itemMatching(index)");
+	expect(new Set(guards).size).toBe(1);
+});
+
 // "Execute workflow" runs a workflow from its Manual Trigger only when that is its one start: beside a
 // webhook or event trigger, the editor's button waits for that trigger's event instead.
 test.each(

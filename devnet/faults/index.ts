@@ -1,5 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'http';
 
+import type { Params } from '../gateway/params';
+import { type Build, liedAnswer, type TransactionLie } from './lies';
+
+export type { LiedForm, TransactionLie } from './lies';
+
 /**
  * Faults the gateway injects, for tests and benchmarks. Shares are fractions (0.2 = 20 %) of the
  * calls that pass authentication and the rate limit; one fault at most per call, drawn with a
@@ -64,6 +69,8 @@ export class FaultInjector {
 	/** Every call seen, in arrival order (only kept while `record` is on). */
 	readonly received: ReceivedCall[] = [];
 	record = true;
+	/** How write calls (POST) are answered while set: devnet/faults/lies.ts. */
+	lie?: TransactionLie;
 	private readonly random: () => number;
 	private readonly forced: Array<{ path: string; fault: Fault }> = [];
 	private readonly calls = new WeakMap<IncomingMessage, ReceivedCall>();
@@ -104,6 +111,13 @@ export class FaultInjector {
 		response.writeHead(429, headers);
 		response.end(JSON.stringify({ message: 'Too Many Requests' }));
 		return true;
+	}
+
+	/** The `data` a call is answered with: the devnet's own, or a write's under the current lie. */
+	async answer(request: IncomingMessage, params: Params, build: Build): Promise<unknown> {
+		return this.lie && request.method === 'POST'
+			? await liedAnswer(this.lie, params, build)
+			: await build(params);
 	}
 
 	/** Records the parameters a call carried (what reached the API, as a test checks it). */

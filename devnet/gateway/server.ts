@@ -129,7 +129,11 @@ export function createGateway(options: GatewayOptions) {
 			if (!handler)
 				throw new ApiFailure(MESSAGES.notApplicable, endpoint.resource === 'chain' ? 400 : 406);
 			checkRequired(path, params, solanaHandler ? SOLANA_SCOPES : undefined);
-			const data = await handler(context);
+			const data = options.faults
+				? await options.faults.answer(request, params, (asked) =>
+						handler(asked === params ? context : createContext(asked, options.chains)),
+					)
+				: await handler(context);
 			return { status: 200, body: { status: 200, msg: 'success', data }, chainId: chainId() };
 		} catch (error) {
 			if (error instanceof ApiFailure)

@@ -5,6 +5,8 @@ import type { ICredentialDataDecryptedObject, IConnections, INode } from 'n8n-wo
 import { registerNodeType, type RunResult, runWorkflow } from './n8n';
 import { standIns } from './standIns';
 
+const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
+
 /** A workflow as n8n saves it (export or the editor's download). */
 export interface SavedWorkflow {
 	name: string;
@@ -24,7 +26,7 @@ function startOf(workflow: SavedWorkflow): INode {
 		),
 	);
 	const starts = workflow.nodes.filter(
-		(node) => !targets.has(node.name) && node.type !== 'n8n-nodes-base.stickyNote',
+		(node) => !targets.has(node.name) && node.type !== STICKY_NOTE,
 	);
 	if (starts.length !== 1) throw new Error(`${workflow.name}: ${starts.length} start nodes`);
 	return starts[0];
@@ -40,6 +42,10 @@ export async function runSavedWorkflow(
 ): Promise<RunResult> {
 	for (const [type, nodeType] of Object.entries(standIns)) registerNodeType(type, nodeType);
 	const start = startOf(workflow);
-	const nodes = [start, ...workflow.nodes.filter((node) => node !== start)];
+	// Sticky notes are notes on the canvas, never run.
+	const nodes = [
+		start,
+		...workflow.nodes.filter((node) => node !== start && node.type !== STICKY_NOTE),
+	];
 	return await runWorkflow(nodes, workflow.connections, credentials);
 }

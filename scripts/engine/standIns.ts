@@ -1,7 +1,7 @@
 /**
  * Stand-ins for the n8n-nodes-base nodes of saved example workflows, so that such a workflow runs as
  * saved in the engine: the Code node runs its JavaScript against n8n's own workflow data proxy
- * ($input, $json, $('Node')), Merge appends its inputs, Aggregate gathers all item data, Loop Over Items (splitInBatches v3) hands
+ * ($input, $json, $('Node'), $execution), If routes each item by n8n's own filter, Merge appends its inputs, Aggregate gathers all item data, Loop Over Items (splitInBatches v3) hands
  * out one batch per run until it emits everything on "done", and every other node passes its items
  * on (a trigger starts with one empty item). n8n-nodes-base is not a dependency of this repository;
  * real n8n runs the same workflows in `npm run test:n8n`.
@@ -56,6 +56,7 @@ class Code implements INodeType {
 		const sandbox = vm.createContext({
 			$input: proxy.$input,
 			$json: proxy.$json,
+			$execution: proxy.$execution,
 			$: proxy.$,
 			$node: proxy.$node,
 			items: input,
@@ -142,6 +143,22 @@ class LoopOverItems implements INodeType {
 	}
 }
 
+/** If: each item to the true or false output by its conditions, evaluated by n8n's own filter. */
+class If implements INodeType {
+	description = description('if', 1, 2, [
+		{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} },
+	]);
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const outputs: INodeExecutionData[][] = [[], []];
+		this.getInputData().forEach((item, index) => {
+			const pass = this.getNodeParameter('conditions', index, false, { extractValue: true });
+			outputs[pass ? 0 : 1].push({ json: item.json, pairedItem: { item: index } });
+		});
+		return outputs;
+	}
+}
+
 /** Aggregate's "all item data": one item holding every input item's JSON under the destination field. */
 class Aggregate implements INodeType {
 	description = description('aggregate', 1, 1, [
@@ -181,6 +198,7 @@ export const standIns: Record<string, INodeType> = {
 	'n8n-nodes-base.merge': new Merge(),
 	'n8n-nodes-base.splitInBatches': new LoopOverItems(),
 	'n8n-nodes-base.aggregate': new Aggregate(),
+	'n8n-nodes-base.if': new If(),
 	'n8n-nodes-base.manualTrigger': new PassThrough('manualTrigger', true),
 	...Object.fromEntries(
 		['wait', 'convertToFile', 'readWriteFile'].map((name) => [

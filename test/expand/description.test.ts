@@ -64,6 +64,39 @@ describe('the Expand node description', () => {
 	});
 });
 
+describe('the Safe path on the form', () => {
+	const properties = buildProperties();
+	const shown = (resource: string, operation: string, chainId: string) =>
+		visibleProperties(properties, { resource, operation, chainId }, 2);
+
+	test.each([
+		['fungibletoken', 'transfer', 'from'],
+		['dex', 'swap', 'from'],
+		['chain', 'createfeetransaction', 'from'],
+	])(
+		'%s/%s: the send-step notice and the sender field name Propose to Safe beside the hot-key path',
+		(resource, operation, sender) => {
+			const form = shown(resource, operation, '1');
+			const notice = form.find((property) => property.name === 'sendStepNotice');
+			expect(notice?.displayName).toContain('Expand Signer (Sign Transaction)');
+			expect(notice?.displayName).toContain(
+				"From = a Safe: pass it to Expand Signer's Propose to Safe instead",
+			);
+			expect(form.find((property) => property.name === sender)?.description).toContain(
+				"A Safe (EVM multisig) here: pass the output to Expand Signer's Propose to Safe",
+			);
+		},
+	);
+
+	test('a Solana-only sender field does not offer the Safe', () => {
+		const owner = shown('fungibletoken', 'transfer', '900').find(
+			(property) => property.name === 'sender',
+		);
+		expect(owner?.description).toBeDefined();
+		expect(owner?.description).not.toContain('Safe');
+	});
+});
+
 describe('sharing properties between operations', () => {
 	const field = (name: string): INodeProperties => ({
 		displayName: name,

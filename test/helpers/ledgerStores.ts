@@ -4,6 +4,7 @@
  * per test file (test/helpers/postgres.ts). A suite reads, plants, edits and removes records by name
  * alike in both, as someone who can write the folder or the database would.
  */
+import { execFileSync } from 'child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
@@ -30,6 +31,11 @@ export interface TestLedger {
 	remove(name: string): Promise<void>;
 	/** Writes a hint (the newest number of a log) in place. */
 	writeHint(name: string, text: string): Promise<void>;
+	/**
+	 * Creates a record at once, as another process would at that instant: synchronously, so a test
+	 * can do it from inside a clock reading (the folder's file; a row inserted by a separate process).
+	 */
+	createNow(name: string, text: string): void;
 }
 
 function folderLedger(folder: string): TestLedger {
@@ -44,6 +50,7 @@ function folderLedger(folder: string): TestLedger {
 		write: async (name, text) => writeFileSync(join(folder, name), text),
 		remove: async (name) => unlinkSync(join(folder, name)),
 		writeHint: async (name, text) => writeFileSync(join(folder, name), text),
+		createNow: (name, text) => writeFileSync(join(folder, name), text, { flag: 'wx' }),
 	};
 }
 
@@ -90,6 +97,20 @@ function postgresLedger(settings: PostgresSettings): TestLedger {
 			await query(
 				`INSERT INTO "${schema}".expand_ledger_hints (name, content) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET content = EXCLUDED.content`,
 				[name, text],
+			);
+		},
+		createNow: (name, text) => {
+			const insert = `const { Client } = require('pg');
+const [settings, name, text] = process.argv.slice(1);
+const client = new Client(JSON.parse(settings));
+client.connect()
+	.then(() => client.query('INSERT INTO "${schema}".expand_ledger_records (name, content) VALUES ($1, $2)', [name, text]))
+	.then(() => client.end());`;
+			const { host, port, user, password, database } = settings;
+			execFileSync(
+				process.execPath,
+				['-e', insert, JSON.stringify({ host, port, user, password, database }), name, text],
+				{ stdio: 'pipe' },
 			);
 		},
 	};

@@ -44,7 +44,28 @@ function runPostgres(bin: string, command: string, args: string[]): void {
 	execFileSync(file, argv, { stdio: 'pipe' });
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/** The server's TLS certificate and key (PEM): the cluster then accepts SSL connections (and plain ones). */
+export interface PostgresTls {
+	cert: string;
+	key: string;
+}
+
+/** Writes the certificate and key where the server reads them (the key its user's alone, as PostgreSQL demands). */
+function serverTls(home: string, tls: PostgresTls): string {
+	const cert = join(home, 'server.crt');
+	const key = join(home, 'server.key');
+	writeFileSync(cert, tls.cert, { mode: 0o644 });
+	writeFileSync(key, tls.key, { mode: 0o600 });
+	if (process.getuid?.() === 0) {
+		const [uid, gid] = ['-u', '-g'].map((flag) =>
+			Number(execFileSync('id', [flag, USER], { encoding: 'utf8' })),
+		);
+		for (const file of [cert, key]) chownSync(file, uid, gid);
+	}
+	return ` -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}`;
+}
+
+export async function startPostgres(tls?: PostgresTls): Promise<TestPostgres> {
 	const bin = postgresBin();
 	if (!bin)
 		throw new Error(
@@ -62,6 +83,7 @@ export async function startPostgres(): Promise<TestPostgres> {
 	const passwordFile = join(home, 'password');
 	writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });
 	const port = await freePort();
+	const sslSettings = tls ? serverTls(home, tls) : '';
 	runPostgres(bin, 'initdb', [
 		'-D',
 		data,
@@ -81,7 +103,7 @@ export async function startPostgres(): Promise<TestPostgres> {
 		join(home, 'server.log'),
 		'-w',
 		'-o',
-		`-c port=${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${home} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
+		`-c port=${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${home} -c fsync=off -c synchronous_commit=off -c full_page_writes=off${sslSettings}`,
 		'start',
 	]);
 	const settings = {

@@ -3,13 +3,16 @@
  * processes (test/signer/nonceClaims.test.ts). The run (items, credentials) comes as JSON in the
  * first argument; the process loads the engine, prints "ready", waits for a line on stdin so the
  * test can start it together with its own run, then prints the Sign node's items as one JSON line.
- * Also test/signer/budgets.test.ts: a run may continue an execution of another process.
+ * Also test/signer/budgets.test.ts: a run may continue an execution of another process, count its
+ * budgets at a time of its own (a host whose clock differs), or as the Signer did before budgets
+ * were kept per signing account.
  */
 import { createInterface } from 'readline';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { budgetClock } from '../../packages/signer/nodes/ExpandSigner/ledger/clock';
 import { ITEMS, SIGNER, releaseEngine, runPipeline } from '../../scripts/engine/n8n';
+import { useLegacyBudgets } from './legacyBudgets';
 
 interface Run {
 	items: IDataObject[];
@@ -19,11 +22,14 @@ interface Run {
 	executionId?: string;
 	/** The time budgets are counted at (ISO); the clock's if not given. */
 	now?: string;
+	/** Budgets counted as before they were kept per signing account (test/helpers/legacyBudgets.ts). */
+	legacyBudgets?: boolean;
 }
 
 async function main() {
 	const run = JSON.parse(process.argv[2]) as Run;
 	if (run.now) budgetClock.now = () => new Date(run.now as string);
+	if (run.legacyBudgets) useLegacyBudgets();
 	const lines = createInterface({ input: process.stdin });
 	const go = new Promise<void>((resolve) => lines.once('line', () => resolve()));
 	process.stdout.write('ready\n');

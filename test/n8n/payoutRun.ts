@@ -31,7 +31,7 @@ const walletAddress = (index: number) =>
 	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
 
 /** The holdings the run may move: each token of each recipient and of the payer, and the payer's nonce. */
-async function holdings(
+export async function holdings(
 	session: Session,
 ): Promise<{ balances: Record<string, bigint>; nonce: number }> {
 	const chain = session.devnet.chains[0];
@@ -58,7 +58,7 @@ async function holdings(
 }
 
 /** Balances as strings, for equal(). */
-const shown = (state: { balances: Record<string, bigint>; nonce: number }) => ({
+export const shown = (state: { balances: Record<string, bigint>; nonce: number }) => ({
 	nonce: state.nonce,
 	balances: Object.fromEntries(
 		Object.entries(state.balances).map(([key, value]) => [key, String(value)]),

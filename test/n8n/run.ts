@@ -4,7 +4,8 @@
  * devnet: `--n8n oldest` (default: 2.8.4 on this machine's Node) or `--n8n latest` (the latest
  * release tested, on Node 24 from .cache/node24); see playground/install.ts. Not a jest suite (the
  * default `npx jest` must not start n8n): each check runs in order and the last line is
- * `N passed, N failed`; the exit code is 1 when any check failed.
+ * `N passed, N failed`; the exit code is 1 when any check failed. `--only <text>` runs only the checks
+ * whose name contains the text.
  * EXPAND_N8N_TEST_PORT sets n8n's port (default: the first free pair from 5790; its task broker takes the next one) and
  * EXPAND_PLAYGROUND_HOME its user folder, so runs side by side do not clash.
  *
@@ -12,7 +13,7 @@
  * two lists of named checks, each a module of this folder: first with `n8n execute` (the examples
  * against the chains, the month-end valuation at a past block, exactly-once payouts through a kill,
  * the install by hand), then in the started n8n (types, the credential test, the stablecoin payout run,
- * the payout run via Safe, its write-back trigger and its refusals, the active examples, the polling triggers through a restart, a deactivation and changed settings).
+ * the payout run via Safe, its write-back trigger and its refusals, both payout runs against a lying API, the active examples, the polling triggers through a restart, a deactivation and changed settings).
  */
 import * as path from 'node:path';
 
@@ -31,6 +32,7 @@ import { payoutExample, solanaPayout, treasuryReport } from './examples';
 import { firstReleasePayout } from './firstRelease';
 import { INSTALL_BY_HAND, installByHand } from './install';
 import { exactlyOncePayout, PAYOUT_ONCE } from './payoutOnce';
+import { payoutsAgainstLyingApi } from './payoutLies';
 import { payoutRunAgain, payoutRunApproved, payoutRunRejected } from './payoutRun';
 import { payoutReconciliation } from './reconciliation';
 import { credentialTest, nodeAndCredentialTypes } from './registered';
@@ -128,6 +130,10 @@ const startedChecks = (webSocket: boolean): Check[] => [
 		name: "Propose to Safe refused: over the credential's cap by the Signer, a key neither owner nor delegate by the stand-in (its words on the item); nothing posted; the delegate holds nothing",
 		run: safeProposalsRefused,
 	},
+	{
+		name: 'both payout runs against an API answering Erin with no transaction and Frank with two: stopped at One transfer per row naming both rows, before the approval and any signing; nothing paid, nothing proposed',
+		run: payoutsAgainstLyingApi,
+	},
 	webSocket
 		? {
 				name: 'price alert (active): mined blocks start executions with the DEX price of WETH',
@@ -190,8 +196,14 @@ async function runtime(expression: string): Promise<string> {
 	return (await run(n8nNode(), ['-p', expression], { capture: true })).stdout.trim();
 }
 
+/** `--only <text>`: only the checks whose name contains the text (the setup runs in full). */
+const only = process.argv.includes('--only')
+	? process.argv[process.argv.indexOf('--only') + 1]
+	: '';
+
 async function runChecks(checks: Check[], session: Session): Promise<void> {
-	for (const entry of checks) await check(entry.name, () => entry.run(session));
+	for (const entry of checks.filter((candidate) => candidate.name.includes(only)))
+		await check(entry.name, () => entry.run(session));
 }
 
 async function main(): Promise<void> {

@@ -55,7 +55,7 @@ interface ExecutedLine {
 }
 
 /** Transactions the stand-in keeps for the Safe (proposed and executed). */
-async function serviceCount(session: Session): Promise<number> {
+export async function serviceCount(session: Session): Promise<number> {
 	const { serviceUrl, address, apiKey } = session.devnet.safe;
 	const response = await fetch(
 		`${serviceUrl}/api/v1/safes/${address}/multisig-transactions/?limit=1`,
@@ -66,7 +66,7 @@ async function serviceCount(session: Session): Promise<number> {
 }
 
 /** USDC of the Safe and of each recipient, and the Safe's nonce. */
-async function holdings(session: Session): Promise<Record<string, string>> {
+export async function holdings(session: Session): Promise<Record<string, string>> {
 	const { devnet } = session;
 	const chain = devnet.chains.find((entry) => entry.chainId === devnet.safe.chainId)!;
 	const usdc = chain.tokens.USDC.address;

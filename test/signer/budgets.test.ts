@@ -25,7 +25,8 @@ import {
 	expandSignerKeyTest,
 	expandSolanaKeyTest,
 } from '../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
-import { LEDGER_STORES, ledgerStores } from '../helpers/ledgerStores';
+import { useLegacyBudgets } from '../helpers/legacyBudgets';
+import { LEDGER_STORES, ledgerStores, type TestLedger } from '../helpers/ledgerStores';
 import { ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec } from '../helpers/n8n';
 
 const ROOT = join(__dirname, '..', '..');
@@ -177,6 +178,7 @@ interface Run {
 	credentials: Record<string, IDataObject>;
 	executionId?: string;
 	now?: string;
+	legacyBudgets?: boolean;
 }
 
 function credentials(family: Family, policy: IDataObject, baseUrl = devnet.baseUrl) {
@@ -350,6 +352,27 @@ async function received(family: Family, items: IDataObject[]): Promise<bigint> {
 	return total;
 }
 
+/**
+ * The spending log entries in the ledger, oldest first: of every log, or of the logs of one kind
+ * (`periods`: each credential's days, `periods-by-account`: each signing account's).
+ */
+async function spendingEntries(
+	ledger: TestLedger,
+	kind?: string,
+): Promise<Array<{ name: string; entry: IDataObject }>> {
+	const entries = await Promise.all(
+		(await ledger.names())
+			.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
+			.map(async (name) => ({
+				name,
+				entry: JSON.parse(String(await ledger.read(name))) as IDataObject,
+			})),
+	);
+	return entries
+		.filter(({ entry }) => kind === undefined || (entry.log as string[])[0] === kind)
+		.sort((a, b) => Number(a.entry.seq) - Number(b.entry.seq));
+}
+
 const outcome = (items: IDataObject[]) =>
 	items.map((entry) => (entry.error ? String(entry.error) : 'signed'));
 
@@ -498,14 +521,8 @@ describe.each([evm, solana])('$name', (family) => {
 			}
 			expect(await sendSigned(family, all)).toBe(6);
 			expect(await received(family, batches.flat())).toBe(units(family, '0.9'));
-			// The log: each total is the one before plus its change.
-			const entries = (
-				await Promise.all(
-					(await ledger.names())
-						.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
-						.map(async (name) => JSON.parse(String(await ledger.read(name))) as IDataObject),
-				)
-			).sort((a, b) => Number(a.seq) - Number(b.seq));
+			// The credential's log (each account has one of its own besides): each total is the one before plus its change.
+			const entries = (await spendingEntries(ledger, 'periods')).map(({ entry }) => entry);
 			// In lockstep, each round's three reservations were decided together: one of each process, in some order.
 			const executions = (round: IDataObject[]) =>
 				new Set(round.map((entry) => entry.executionId)).size;
@@ -585,13 +602,195 @@ describe.each([evm, solana])('$name', (family) => {
 		expect(outcome(last)).toEqual(['signed']);
 		await sendSigned(family, last);
 		expect(await received(family, [payment, more])).toBe(units(family, '1.5'));
-		const changes = await Promise.all(
-			(await ledger.names())
-				.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
-				.map(async (name) => BigInt(JSON.parse(String(await ledger.read(name))).change as string)),
+		const changes = (await spendingEntries(ledger, 'periods')).map(({ entry }) =>
+			BigInt(entry.change as string),
 		);
 		expect(changes.reduce((sum, change) => sum + change, 0n)).toBe(units(family, '1.5'));
 	}, 120_000);
+
+	/** A Signer node paying from `account` with the credential of this ID and name (n8n's node credentials). */
+	const payingAs = (name: string, account: number, credential: { id: string; name: string }) => ({
+		...family.pay(name, account),
+		credentials: {
+			expandApi: { id: 'expandApi', name: 'Expand' },
+			[family.keyCredential]: credential,
+		},
+	});
+	const PAYROLL = { id: 'payroll', name: 'Payroll' };
+	const REFUNDS = { id: 'refunds', name: 'Refunds' };
+
+	test.each(LEDGER_STORES)(
+		"two credentials holding one key and one %s ledger share its Max Per Day: 1.6 left the wallet under two budgets of 1 before (and what each spent then still counts after the upgrade), now the second payment is refused; where they differ, the lower limit binds, named in the refusal; a credential's latest limits replace its earlier ones, and lapse 30 days after it last signed",
+		async (kind) => {
+			budgetClock.now = () => new Date('2026-04-10T12:00:00Z');
+			const account = family.accounts.a;
+			const payAs = async (
+				credential: { id: string; name: string },
+				policy: IDataObject,
+				amount: string,
+			) => {
+				const payment = { to: await family.recipient(), amount };
+				const items = (
+					await pay(family, [payingAs('Sign', account, credential)], [payment], policy)
+				).Sign;
+				await sendSigned(family, items);
+				return { payment, item: items[0], outcome: outcome(items)[0] };
+			};
+			/** Payroll pays 0.8, then Refunds 0.8, from one wallet, each credential with a Max Per Day of 1. */
+			const sharing = async (ledger: TestLedger) => {
+				const policy = { maxPerDay: 'native = 1', ...ledger.fields };
+				return [await payAs(PAYROLL, policy, '0.8'), await payAs(REFUNDS, policy, '0.8')];
+			};
+			// As budgets were counted before (per credential): each credential spends a full budget of its own.
+			const upgraded = await stores.newLedger(kind);
+			const restore = useLegacyBudgets();
+			const before = await sharing(upgraded).finally(restore);
+			expect(before.map((paid) => paid.outcome)).toEqual(['signed', 'signed']);
+			expect(
+				await received(
+					family,
+					before.map((paid) => paid.payment),
+				),
+			).toBe(units(family, '1.6'));
+			// Upgraded on the same day and ledger: what each credential spent before still counts against its own limit.
+			const afterUpgrade = await payAs(
+				PAYROLL,
+				{ maxPerDay: 'native = 1', ...upgraded.fields },
+				'0.3',
+			);
+			expect(afterUpgrade.outcome).toBe(
+				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('0.8')} spent on 2026-04-10 (UTC), ${amountText('0.2')} left; nothing was signed (item 0)`,
+			);
+
+			const where = kind === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
+			const shared = await sharing(await stores.newLedger(kind));
+			const wallet = String(shared[0].item.from);
+			const refusal = (amount: string, limit: string, spent: string, left: string) =>
+				`Refused by the rule "maxPerDay": ${family.payment(amount, units(family, amount).toString())} is more than what is left of the limit of ${amountText(limit)} per UTC day on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where}: ${amountText(spent)} spent on 2026-04-10 (UTC), ${amountText(left)} left`;
+			expect(shared.map((paid) => paid.outcome)).toEqual([
+				'signed',
+				`${refusal('0.8', '1', '0.8', '0.2')}; nothing was signed (item 0)`,
+			]);
+			expect(
+				await received(
+					family,
+					shared.map((paid) => paid.payment),
+				),
+			).toBe(units(family, '0.8'));
+
+			// Payroll 0.5 a day, Refunds 2: Payroll's limit binds Refunds too, which is told whose it is.
+			const ledger = await stores.newLedger(kind);
+			const payroll = { maxPerDay: 'native = 0.5', ...ledger.fields };
+			const refunds = { maxPerDay: 'native = 2', ...ledger.fields };
+			const differing = [
+				await payAs(PAYROLL, payroll, '0.3'),
+				await payAs(REFUNDS, refunds, '0.3'),
+				await payAs(REFUNDS, refunds, '0.2'),
+			];
+			expect(differing.map((paid) => paid.outcome)).toEqual([
+				'signed',
+				`${refusal('0.3', '0.5', '0.3', '0.2')} (the lower limit of the credential "Payroll" (ID payroll), which also signs for the account: of the credentials signing for it, the lowest limit binds); nothing was signed (item 0)`,
+				'signed',
+			]);
+			expect(
+				await received(
+					family,
+					differing.map((paid) => paid.payment),
+				),
+			).toBe(units(family, '0.5'));
+
+			// A credential's latest limits replace its earlier ones: Payroll raised to 2 lets Refunds go on.
+			const payrollAt = (limit: string) => ({ maxPerDay: `native = ${limit}`, ...ledger.fields });
+			const boundByPayroll =
+				' (the lower limit of the credential "Payroll" (ID payroll), which also signs for the account: of the credentials signing for it, the lowest limit binds); nothing was signed (item 0)';
+			const raised = [
+				await payAs(PAYROLL, payrollAt('2'), '0.1'),
+				await payAs(REFUNDS, refunds, '0.5'),
+			];
+			expect(raised.map((paid) => paid.outcome)).toEqual(['signed', 'signed']);
+			// Lowered to 1, Payroll is refused (1.1 spent today), and its limit binds Refunds from then on.
+			const lowered = [
+				await payAs(PAYROLL, payrollAt('1'), '0.1'),
+				await payAs(REFUNDS, refunds, '0.1'),
+			];
+			expect(lowered.map((paid) => paid.outcome)).toEqual([
+				`${refusal('0.1', '1', '1.1', '0')}; nothing was signed (item 0)`,
+				`${refusal('0.1', '1', '1.1', '0')}${boundByPayroll}`,
+			]);
+			// Payroll no longer signs (deleted, say): its limit binds for 30 days after it last signed, then lapses.
+			budgetClock.now = () => new Date('2026-05-09T12:00:00Z');
+			const lastDay = await payAs(REFUNDS, refunds, '1.5');
+			expect(lastDay.outcome).toBe(
+				`${refusal('1.5', '1', '0', '1').replace('2026-04-10', '2026-05-09')}${boundByPayroll}`,
+			);
+			budgetClock.now = () => new Date('2026-05-10T12:00:00Z');
+			const lapsed = await payAs(REFUNDS, refunds, '1.5');
+			expect(lapsed.outcome).toBe('signed');
+			expect(
+				await received(
+					family,
+					[...raised, ...lowered, lastDay, lapsed].map((paid) => paid.payment),
+				),
+			).toBe(units(family, '2.1'));
+		},
+		120_000,
+	);
+
+	test('two Signer nodes of one execution with two credentials holding one key stay within Max Per Execution together (in the ledger, and in memory without one)', async () => {
+		const account = family.accounts.b;
+		/** Pay B pays `to2`, so its transaction is not Pay A's (an EVM one takes the nonce after Pay A's). */
+		const nodes = async () => {
+			const nonce = Number(
+				((await family.fixed(account)).additionalFields as IDataObject | undefined)?.nonce,
+			);
+			const node = (name: string, credential: typeof PAYROLL, next: number, to: string) => {
+				const spec = payingAs(name, account, credential);
+				const fixed =
+					family.name === 'EVM'
+						? { to: item(to), additionalFields: { nonce: String(nonce + next) } }
+						: { recipient: item(to) };
+				return { ...spec, parameters: { ...spec.parameters, ...fixed } as INodeParameters };
+			};
+			return [node('Pay A', PAYROLL, 0, 'to'), node('Pay B', REFUNDS, 1, 'to2')];
+		};
+		const run = async (policy: IDataObject) => {
+			const payment = {
+				to: await family.recipient(),
+				to2: await family.recipient(),
+				amount: '0.6',
+			};
+			const paid = await pay(family, await nodes(), [payment], policy);
+			await sendSigned(family, [...paid['Pay A'], ...paid['Pay B']]);
+			return {
+				outcomes: [...outcome(paid['Pay A']), ...outcome(paid['Pay B'])],
+				received: (await family.balance(payment.to)) + (await family.balance(payment.to2)),
+				wallet: String(paid['Pay A'][0].from),
+			};
+		};
+		// Counted per credential as before: each credential's Max Per Execution of 1 let its 0.6 through.
+		const restore = useLegacyBudgets();
+		const before = await run({
+			maxPerExecution: 'native = 1',
+			payoutLedgerFolder: newFolder(),
+		}).finally(restore);
+		expect(before.outcomes).toEqual(['signed', 'signed']);
+		expect(before.received).toBe(units(family, '1.2'));
+
+		for (const [policy, where] of [
+			[
+				{ maxPerExecution: 'native = 1', payoutLedgerFolder: newFolder() },
+				'the Payout Ledger Folder',
+			],
+			[{ maxPerExecution: 'native = 1' }, "this n8n process's memory"],
+		] as const) {
+			const now = await run(policy);
+			expect(now.outcomes).toEqual([
+				'signed',
+				`Refused by the rule "maxPerExecution": ${family.payment('0.6', units(family, '0.6').toString())} would bring this execution's total on chain ${family.chainId} for the account ${now.wallet}, over every credential signing for it in ${where} to 1.2, above the limit of 1; nothing was signed (item 0)`,
+			]);
+			expect(now.received).toBe(units(family, '0.6'));
+		}
+	}, 90_000);
 
 	test('the credential Test says which budgets apply and where they are counted; a budget without a payout ledger is refused, nothing signed', async () => {
 		const test = async (data: IDataObject) =>
@@ -609,11 +808,14 @@ describe.each([evm, solana])('$name', (family) => {
 		});
 		expect(counted.status).toBe('OK');
 		expect(counted.message).toContain(
-			'per execution at most 1 of the native asset (counted in the Payout Ledger Folder over every Signer node of the execution with this credential, wherever it resumes); per UTC day (calendar day, from 00:00 UTC) at most 2 of the native asset; per 30 days (rolling: today and the 29 UTC days before) at most 10 of the native asset; these budgets are counted in the Payout Ledger Folder over every execution and process using it, per chain, from just before signing, and given back when a signature does not leave the node;',
+			'per execution at most 1 of the native asset (counted in the Payout Ledger Folder over every Signer node of the execution with this credential, wherever it resumes); per UTC day (calendar day, from 00:00 UTC) at most 2 of the native asset; per 30 days (rolling: today and the 29 UTC days before) at most 10 of the native asset; these budgets are counted in the Payout Ledger Folder over every execution and process using it, per chain, from just before signing, and given back when a signature does not leave the node; each of these totals also counts per signing account (for Propose to Safe, the Safe) over every credential that signs for it with the Payout Ledger Folder, and the lowest of their limits binds;',
 		);
 		const inMemory = await test({ maxPerExecution: 'native = 1' });
 		expect(inMemory.message).toContain(
 			"per execution at most 1 of the native asset (counted in this n8n process's memory only, with no payout ledger: an execution resumed after a restart or on another worker, or after 10000 later executions in this process, counts from zero);",
+		);
+		expect(inMemory.message).toContain(
+			'each of these totals also counts per signing account (for Propose to Safe, the Safe) over every credential that signs for it in this n8n process, and the lowest of their limits binds;',
 		);
 		const message =
 			'The policy fields "maxPerDay" and "maxPer30Days" need a payout ledger (folder or PostgreSQL), where the spending of every execution and process is counted; without it they cannot be counted, so nothing is signed. Set the Payout Ledger Folder or the PostgreSQL Ledger Store, or clear "maxPer30Days"';
@@ -628,7 +830,7 @@ describe.each([evm, solana])('$name', (family) => {
 	}, 60_000);
 
 	test.each(LEDGER_STORES)(
-		'a spending log cleaned of old entries counts on from the newest; one whose newest entry is gone or edited is refused, nothing signed (%s ledger)',
+		"a spending log cleaned of old entries counts on from the newest; one whose newest entry is gone or no longer reads as the log's is refused, nothing signed; one edited into another well-formed entry is believed (%s ledger)",
 		async (kind) => {
 			budgetClock.now = () => new Date('2026-05-05T10:00:00Z');
 			const ledger = await stores.newLedger(kind);
@@ -644,12 +846,9 @@ describe.each([evm, solana])('$name', (family) => {
 				return outcome(items)[0];
 			};
 			for (let run = 0; run < 3; run++) expect(await payOne('0.3')).toBe('signed');
+			// The credential's log; the account's is alike.
 			const numbered = async () =>
-				(await ledger.names())
-					.filter((name) => /^expand-spending-\w+-\d+\.json$/.test(name))
-					.sort(
-						(a, b) => Number(/(\d+)\.json$/.exec(a)?.[1]) - Number(/(\d+)\.json$/.exec(b)?.[1]),
-					);
+				(await spendingEntries(ledger, 'periods')).map(({ name }) => name);
 			const [first, second, newest] = await numbered();
 			await ledger.remove(first);
 			await ledger.remove(second);
@@ -681,7 +880,183 @@ describe.each([evm, solana])('$name', (family) => {
 			);
 			expect(await payOne('0.01')).toBe(broken('holds a total that is not a whole number'));
 			expect(newest).not.toBe(latest);
+
+			// An entry edited into another well-formed one is believed: nothing tells it from the Signer's own
+			// (docs/signer.md, "Budgets over time"). With the newest entries rewritten to nothing spent today, 0.9 more
+			// is signed: whoever may write the ledger is trusted with the budgets.
+			await ledger.write(
+				latest,
+				saved.replace(/"totals":\{"2026-05-05":"\d+"\}/, '"totals":{"2026-05-05":"0"}'),
+			);
+			const [account] = (await spendingEntries(ledger, 'periods-by-account')).slice(-1);
+			await ledger.write(
+				account.name,
+				JSON.stringify({ ...account.entry, totals: { '2026-05-05': '0' } }),
+			);
+			expect(await payOne('0.9')).toBe('signed');
 		},
 		60_000,
+	);
+});
+
+describe('EVM: budgets at UTC midnight', () => {
+	const family = evm;
+	const amountText = (amount: string) =>
+		`${amount} (${units(family, amount)} in the smallest unit)`;
+	const payment = (amount: string) => family.payment(amount, units(family, amount).toString());
+	const policyOf = (ledger: TestLedger) => ({
+		maxPerDay: 'native = 1',
+		maxPer30Days: 'native = 1.5',
+		...ledger.fields,
+	});
+	const windowFull = (amount: string) =>
+		`Refused by the rule "maxPer30Days": ${payment(amount)} is more than what is left of the limit of ${amountText('1.5')} per 30 days on chain 31337 (rolling: the UTC days 2026-01-03 to 2026-02-01): ${amountText('1.5')} spent in them, ${amountText('0')} left; nothing was signed (item 0)`;
+
+	const dayFull = (amount: string, spent: string, left: string) =>
+		`Refused by the rule "maxPerDay": ${payment(amount)} is more than what is left of the limit of ${amountText('1')} per UTC day on chain 31337: ${amountText(spent)} spent on 2026-02-01 (UTC), ${amountText(left)} left; nothing was signed (item 0)`;
+
+	test.each(LEDGER_STORES)(
+		'two OS processes whose clocks are seconds apart at UTC midnight: the one behind counts into the newest day and never deletes it; 2.01 left under 1 a day and 1.5 per 30 days before, now 1.5 (%s ledger)',
+		async (kind) => {
+			const AHEAD = '2026-02-01T00:00:03Z';
+			const BEHIND = '2026-01-31T23:59:58Z';
+			const account = family.accounts.b;
+			const run = async (legacy: boolean) => {
+				const ledger = await stores.newLedger(kind);
+				const policy = policyOf(ledger);
+				const payments: IDataObject[] = [];
+				const outcomes: string[] = [];
+				const paid = async (items: IDataObject[]) => {
+					await sendSigned(family, items);
+					outcomes.push(...outcome(items));
+				};
+				// The worker whose clock is behind: another OS process.
+				const behind = async (amount: string) => {
+					const one = { to: await family.recipient(), amount };
+					payments.push(one);
+					const other = await otherProcess({
+						...processRun(family, account, [one], policy),
+						now: BEHIND,
+						legacyBudgets: legacy,
+					});
+					await paid(await other.go());
+				};
+				// The worker whose clock is ahead: this process.
+				const ahead = async (amount: string) => {
+					const one = { to: await family.recipient(), amount };
+					payments.push(one);
+					budgetClock.now = () => new Date(AHEAD);
+					const restore = legacy ? useLegacyBudgets() : () => undefined;
+					await paid(await payOnce(family, account, [one], policy).finally(restore));
+				};
+				await behind('0.99');
+				await ahead('0.51');
+				await behind('0.01');
+				await ahead('0.5');
+				return { outcomes, received: await received(family, payments), ledger };
+			};
+
+			const before = await run(true);
+			expect(before.outcomes).toEqual(['signed', 'signed', 'signed', 'signed']);
+			expect(before.received).toBe(units(family, '2.01'));
+			// What let it through: the entry of the process behind kept only its own window, without February 1.
+			const deleting = (await spendingEntries(before.ledger)).find(
+				({ entry }) => entry.change === units(family, '0.01').toString(),
+			);
+			expect(deleting?.entry.totals).toEqual({ '2026-01-31': units(family, '1').toString() });
+
+			const now = await run(false);
+			// 0.01 more would pass the 30 days; 0.5 more both the 30 days and February 1 (0.51 already spent on it).
+			expect(now.outcomes).toEqual([
+				'signed',
+				'signed',
+				windowFull('0.01'),
+				dayFull('0.5', '0.51', '0.49'),
+			]);
+			expect(now.received).toBe(units(family, '1.5'));
+			for (const { entry } of (await spendingEntries(now.ledger)).slice(-2))
+				expect(entry.totals).toEqual({
+					'2026-01-31': units(family, '0.99').toString(),
+					'2026-02-01': units(family, '0.51').toString(),
+				});
+		},
+		300_000,
+	);
+
+	test.each(LEDGER_STORES)(
+		'with synchronised clocks, an append that read the totals before midnight and retries after it counts into the new day: the entry another worker wrote for it in between is kept (%s ledger)',
+		async (kind) => {
+			const account = family.accounts.a;
+			const run = async (legacy: boolean) => {
+				const ledger = await stores.newLedger(kind);
+				const policy = policyOf(ledger);
+				const restore = legacy ? useLegacyBudgets() : () => undefined;
+				try {
+					const payments: IDataObject[] = [];
+					const outcomes: string[] = [];
+					const payAt = async (amount: string) => {
+						const one = { to: await family.recipient(), amount };
+						payments.push(one);
+						const items = await payOnce(family, account, [one], policy);
+						await sendSigned(family, items);
+						outcomes.push(...outcome(items));
+					};
+					budgetClock.now = () => new Date('2026-01-31T23:50:00Z');
+					await payAt('0.9');
+					// What another worker appends to each budget log at 00:00:00.1: 0.6 on February 1.
+					const others = (await spendingEntries(ledger))
+						.filter(({ entry }) => String((entry.log as string[])[0]).startsWith('periods'))
+						.map(({ name, entry }) => ({
+							name: name.replace(/-1\.json$/, '-2.json'),
+							text: JSON.stringify({
+								...entry,
+								seq: 2,
+								at: '2026-02-01T00:00:00.100Z',
+								executionId: 'another-worker',
+								change: units(family, '0.6').toString(),
+								totals: {
+									...(entry.totals as IDataObject),
+									'2026-02-01': units(family, '0.6').toString(),
+								},
+								credentials: Object.fromEntries(
+									Object.entries((entry.credentials ?? {}) as Record<string, IDataObject>).map(
+										([id, record]) => [id, { ...record, day: '2026-02-01' }],
+									),
+								),
+							}),
+						}));
+					expect(others).toHaveLength(legacy ? 1 : 2);
+					// This process reads the time at 23:59:59.9, then the other worker appends, then it is past midnight.
+					let readings = 0;
+					budgetClock.now = () => {
+						if (readings++ > 0) return new Date('2026-02-01T00:00:00.100Z');
+						for (const other of others) ledger.createNow(other.name, other.text);
+						return new Date('2026-01-31T23:59:59.900Z');
+					};
+					await payAt('0.1');
+					budgetClock.now = () => new Date('2026-02-01T00:00:01Z');
+					await payAt('0.5');
+					return { outcomes, received: await received(family, payments), ledger };
+				} finally {
+					restore();
+				}
+			};
+
+			// The day read once before the retries: the entry keeps January 31 only, and February 1's 0.6 is gone.
+			const before = await run(true);
+			expect(before.outcomes).toEqual(['signed', 'signed', 'signed']);
+			// 1.5 sent from here, with the other worker's 0.6: 2.1 under 1 a day and 1.5 per 30 days.
+			expect(before.received).toBe(units(family, '1.5'));
+			const retried = (await spendingEntries(before.ledger)).find(({ entry }) => entry.seq === 3);
+			expect(retried?.entry.totals).toEqual({ '2026-01-31': units(family, '1').toString() });
+
+			const now = await run(false);
+			expect(now.outcomes).toEqual(['signed', windowFull('0.1'), dayFull('0.5', '0.6', '0.4')]);
+			expect(now.received).toBe(units(family, '0.9'));
+			expect(
+				(await spendingEntries(now.ledger)).filter(({ entry }) => Number(entry.seq) > 2),
+			).toEqual([]);
+		},
+		180_000,
 	);
 });

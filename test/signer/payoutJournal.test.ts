@@ -15,6 +15,7 @@ import { getGlobalState, type IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
+import { expectStableColumns } from '../helpers/checkColumns';
 import { LEDGER_STORES, ledgerStores, type TestLedger } from '../helpers/ledgerStores';
 import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
 
@@ -124,6 +125,8 @@ describe.each(LEDGER_STORES)(
 		const to = (byte: string) => '0x' + byte.repeat(20);
 		const signed: Record<string, IDataObject> = {};
 		let start = '';
+		/** Check Payouts' rows of every status, for the test of their columns. */
+		const checkedRows: IDataObject[] = [];
 
 		beforeAll(async () => {
 			ledger = await stores.newLedger(kind);
@@ -227,6 +230,7 @@ describe.each(LEDGER_STORES)(
 
 		test('Check Payouts says what the chain says: mined with the receipt block and fee, refused, replaced, unsent', async () => {
 			const rows = await listAndCheck();
+			checkedRows.push(...rows);
 			const mined = await receipt(signed.mined.transactionHash);
 			const landed = await receipt(signed.replacement.transactionHash);
 			const fee = (r: typeof mined) => (BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice)).toString();
@@ -240,7 +244,7 @@ describe.each(LEDGER_STORES)(
 					row.replacedBy,
 				]),
 			).toEqual([
-				['oct-1', 'mined', BigInt(mined.blockNumber).toString(), true, fee(mined), ''],
+				['oct-1', 'mined', BigInt(mined.blockNumber).toString(), 'true', fee(mined), ''],
 				['oct-2', 'refused', '', '', '', ''],
 				[
 					'oct-3',
@@ -250,15 +254,16 @@ describe.each(LEDGER_STORES)(
 					'',
 					signed.replacement.transactionHash,
 				],
-				['oct-3', 'mined', BigInt(landed.blockNumber).toString(), true, fee(landed), ''],
+				['oct-3', 'mined', BigInt(landed.blockNumber).toString(), 'true', fee(landed), ''],
 				['nov-1', 'unsent', '', '', '', ''],
-				['oct-1', 'mined', BigInt(mined.blockNumber).toString(), true, fee(mined), ''],
+				['oct-1', 'mined', BigInt(mined.blockNumber).toString(), 'true', fee(mined), ''],
 			]);
 			expect(rows[0].feePaidWhole).toBe(`0.${fee(mined).padStart(18, '0')}`.replace(/0+$/, ''));
 			// Sent now, it is pending until a block takes it.
 			await send(signed.unsent.rawTransaction);
 			const [pending] = await listAndCheck({ filters: { payoutIdPrefix: 'nov-' } });
 			expect(pending.chainStatus).toBe('pending');
+			checkedRows.push(pending);
 			await devnet.mine(CHAIN);
 			const [minedNow] = await listAndCheck({ filters: { payoutIdPrefix: 'nov-' } });
 			expect(minedNow.chainStatus).toBe('mined');
@@ -288,6 +293,17 @@ describe.each(LEDGER_STORES)(
 				'Check Payouts reads the entries List Payouts gives: the payout journal has no entry 999 (item 1)',
 			);
 			for (const item of [edited, madeUp]) expect(item.chainStatus).toBeUndefined();
+			// How it is checked is the journal's kind too: a row without it, or with it edited.
+			const { kind, ...withoutKind } = entry;
+			expect(kind).toBe('transaction');
+			const rows = await check([withoutKind, { ...entry, kind: 'safeProposal' }]);
+			for (const row of rows)
+				expect(row).toMatchObject({
+					kind: 'transaction',
+					chainStatus: 'mined',
+					success: 'true',
+					transactionHash: entry.transactionHash,
+				});
 		}, 30_000);
 
 		test('filters: status, payout ID prefix, chain, account and the date range', async () => {
@@ -481,6 +497,38 @@ describe.each(LEDGER_STORES)(
 				{ seq: 4, outcome: 'signed' },
 			]);
 		}, 30_000);
+
+		test('every status has the same text columns: mined, pending, replaced, unsent, dropped, refused', async () => {
+			// Signed and never sent; then another transaction takes its nonce: it can never land. Both
+			// at the account's next nonce (an earlier test left a signature unsent holding its claim).
+			const nonce = BigInt(
+				await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [signed.mined.from, 'latest']),
+			).toString();
+			const dropped = await pay({ payoutId: 'drop-1', to: to('a5'), value: '5', nonce });
+			expect(dropped.error).toBeUndefined();
+			// Signed without the ledger, as from another wallet holding the same key.
+			const [taker] = await signer(
+				{ operation: 'signTransaction', source: 'input' },
+				[{ chainId: CHAIN, to: to('a6'), value: '6', nonce }],
+				{ credential: { ledgerStore: 'folder', payoutLedgerFolder: '' } },
+			);
+			expect(taker.error).toBeUndefined();
+			await send(taker.rawTransaction);
+			await devnet.mine(CHAIN);
+			// The journal's unreadable rows (planted above) are listed whatever the filters.
+			const row = (await listAndCheck({ filters: { payoutIdPrefix: 'drop-' } })).find(
+				(listed) => listed.payoutId === 'drop-1',
+			);
+			expect(row).toMatchObject({ payoutId: 'drop-1', chainStatus: 'dropped', success: '' });
+			expect(expectStableColumns([...checkedRows, row as IDataObject])).toEqual([
+				'dropped',
+				'mined',
+				'pending',
+				'refused',
+				'replaced',
+				'unsent',
+			]);
+		}, 30_000);
 	},
 );
 
@@ -541,7 +589,7 @@ describe('Solana: mined and unsent', () => {
 			feeCeiling: sent.feeLamports,
 			feePaid: expect.stringMatching(/^\d+$/),
 			block: expect.stringMatching(/^\d+$/),
-			success: true,
+			success: 'true',
 		});
 		expect(rows[1].transactionHash).toBe(unsent.transactionHash);
 		// The EVM Signer lists only its own family's entries, and refuses to check another's.

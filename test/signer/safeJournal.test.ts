@@ -2,9 +2,12 @@
  * Safe proposals in the payout journal, on the devnet's Safe and its service stand-in: two payouts
  * proposed through the Signer and one refused are journaled as `safeProposal` (the Safe as account,
  * the delegate as proposer, the safeTxHash and the Safe's nonce, no fee ceiling); after the owners
- * execute one, Check Payouts says executed (the chain's execution hash, block and fee) and proposed.
- * Without the Safe API credential it says what the chain alone tells; a Safe API that names another
- * transaction as the execution does not make a proposal executed.
+ * execute one, Check Payouts says executed (the chain's execution hash, block and fee) and proposed,
+ * also for a row that lost its `kind` or had it edited. Get Safe Proposal shows the execution the
+ * chain confirms; a lying Safe API's "executed" at 0 of 2 confirmations is only its claim. Without
+ * the Safe API credential Check Payouts says what the chain alone tells; a Safe API that names another
+ * transaction as the execution, or holds nothing, makes no proposal executed. Every row has the same
+ * text columns whatever its status.
  */
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
@@ -15,7 +18,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
+import { expectStableColumns } from '../helpers/checkColumns';
 import { ITEMS, SIGNER, runPipeline } from '../helpers/n8n';
+import { startScriptedApi } from '../helpers/scriptedApi';
 import { startTamperingProxy } from '../trigger/tamperingProxy';
 
 const CHAIN = '31337';
@@ -52,11 +57,20 @@ const transfer = (to: string, amount: bigint) => ({
 const serviceUrl = (viaProxy: boolean) =>
 	viaProxy ? `${proxy.url}${new URL(devnet.safe.serviceUrl).pathname}` : devnet.safe.serviceUrl;
 
-/** The Signer (delegate key, the ledger folder, the pinned RPC) on `items`; `safeApi: false` leaves the Safe API credential off. */
+interface SignerOptions {
+	/** false: no Safe API credential. */
+	safeApi?: boolean;
+	/** The Safe API through the tampering proxy. */
+	viaProxy?: boolean;
+	/** Another Safe API. */
+	service?: string;
+}
+
+/** The Signer (delegate key, the ledger folder, the pinned RPC) on `items`. */
 async function signer(
 	parameters: IDataObject,
 	items: IDataObject[] = [{}],
-	options: { safeApi?: boolean; viaProxy?: boolean } = {},
+	options: SignerOptions = {},
 ): Promise<IDataObject[]> {
 	const rpcUrl = devnet.chains.find((chain) => chain.chainId === CHAIN)!.rpcUrl;
 	const result = await runPipeline(
@@ -82,7 +96,7 @@ async function signer(
 				? {}
 				: {
 						expandSafeApi: {
-							serviceUrl: serviceUrl(options.viaProxy ?? false),
+							serviceUrl: options.service ?? serviceUrl(options.viaProxy ?? false),
 							apiKey: '',
 							maxRequestsPerSecond: 0,
 						},
@@ -95,10 +109,25 @@ async function signer(
 
 const safeEntries = async () =>
 	(await signer({ operation: 'listPayouts' })).filter((entry) => entry.kind === 'safeProposal');
-const check = async (
-	entries: IDataObject[],
-	options: { safeApi?: boolean; viaProxy?: boolean } = {},
-) => await signer({ operation: 'checkPayouts' }, entries, options);
+/** Every row Check Payouts gave, for the test of its columns. */
+const checkedRows: IDataObject[] = [];
+const check = async (entries: IDataObject[], options: SignerOptions = {}) => {
+	const rows = await signer({ operation: 'checkPayouts' }, entries, options);
+	checkedRows.push(...rows.filter((row) => row.error === undefined));
+	return rows;
+};
+const getProposal = async (
+	safeTxHash: unknown,
+	options: SignerOptions = {},
+	more: IDataObject = {},
+) =>
+	(
+		await signer(
+			{ operation: 'getSafeProposal', safeTxHash: String(safeTxHash), chainId: CHAIN, ...more },
+			[{}],
+			options,
+		)
+	)[0];
 
 let proposed: IDataObject[];
 let executed: Awaited<ReturnType<Devnet['safe']['confirmAndExecute']>>;
@@ -171,7 +200,7 @@ test("after the owners execute the first, Check Payouts says executed (the chain
 		chainStatus: 'executed',
 		executionTransactionHash: executed.transactionHash,
 		block: String(executed.blockNumber),
-		success: true,
+		success: 'true',
 		feePaid: (BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)).toString(),
 		replacedBy: '',
 	});
@@ -184,6 +213,112 @@ test("after the owners execute the first, Check Payouts says executed (the chain
 	expect(second.statusMessage).toMatch(/^Awaiting the Safe's owners: 0 of 2 confirmations/);
 	expect(refused.chainStatus).toBe('refused');
 });
+
+test('Check Payouts takes the kind and every field it branches on from the journal: a row without `kind`, or with it edited, of the executed proposal is executed', async () => {
+	const [first] = await safeEntries();
+	const { kind, ...withoutKind } = first;
+	expect(kind).toBe('safeProposal');
+	const rows = await check([withoutKind, { ...first, kind: 'transaction' }, { seq: first.seq }]);
+	for (const row of rows)
+		expect(row).toMatchObject({
+			kind: 'safeProposal',
+			account: devnet.safe.address,
+			transactionHash: first.transactionHash,
+			chainStatus: 'executed',
+			executionTransactionHash: executed.transactionHash,
+			success: 'true',
+		});
+});
+
+test("Get Safe Proposal shows the execution the chain confirms: the chain's hash, block and date", async () => {
+	const block = await devnet.rpc<{ timestamp: string }>(CHAIN, 'eth_getBlockByNumber', [
+		'0x' + executed.blockNumber.toString(16),
+		false,
+	]);
+	expect(await getProposal(proposed[0].safeTxHash)).toEqual({
+		safeTxHash: proposed[0].safeTxHash,
+		safe: devnet.safe.address,
+		nonce: proposed[0].nonce,
+		confirmations: 2,
+		confirmedBy: executed.confirmedBy.map((owner) => getAddress(owner)),
+		threshold: 2,
+		executed: true,
+		successful: true,
+		executionTransactionHash: executed.transactionHash,
+		executionBlock: executed.blockNumber,
+		executionDate: new Date(Number(BigInt(block.timestamp)) * 1000).toISOString(),
+	});
+});
+
+test('a lying Safe API says the second proposal was executed, at 0 of 2 confirmations, with a made-up hash: Get Safe Proposal shows executed false and the claim apart, and Wait for Execution waits', async () => {
+	const hash = String(proposed[1].safeTxHash);
+	const madeUp = '0x' + 'ab'.repeat(32);
+	const lie = (body: unknown) => ({
+		...(body as IDataObject),
+		isExecuted: true,
+		isSuccessful: true,
+		transactionHash: madeUp,
+		blockNumber: executed.blockNumber + 1,
+		executionDate: '2026-11-26T06:05:00Z',
+	});
+	const path = `${new URL(devnet.safe.serviceUrl).pathname}/api/v1/multisig-transactions/`;
+	proxy.tamper(Infinity, path, lie);
+	try {
+		// What the service says, and what Get Safe Proposal reported as it was before it asked the chain.
+		const claimed = (await (
+			await fetch(`${serviceUrl(true)}/api/v1/multisig-transactions/${hash}/`)
+		).json()) as IDataObject;
+		expect(claimed).toMatchObject({
+			isExecuted: true,
+			isSuccessful: true,
+			transactionHash: madeUp,
+			confirmations: [],
+		});
+		const safeNonce = await devnet.rpc<string>(CHAIN, 'eth_call', [
+			{ to: devnet.safe.address, data: '0xaffed0e0' },
+			'latest',
+		]);
+		expect(BigInt(safeNonce)).toBe(BigInt(String(proposed[1].nonce)));
+		const notBelieved = `the Safe's nonce on chain ${CHAIN} is ${BigInt(safeNonce)}: its nonce ${String(proposed[1].nonce)} has not been executed`;
+		const shown = await getProposal(hash, { viaProxy: true });
+		expect(shown).toMatchObject({
+			safeTxHash: hash,
+			confirmations: 0,
+			threshold: 2,
+			executed: false,
+			successful: null,
+			executionTransactionHash: null,
+			executionBlock: null,
+			executionDate: null,
+			serviceClaims: {
+				executed: true,
+				successful: true,
+				executionTransactionHash: madeUp,
+				executionBlock: executed.blockNumber + 1,
+				executionDate: '2026-11-26T06:05:00Z',
+				notBelievedBecause: notBelieved,
+			},
+		});
+		const waited = await getProposal(
+			hash,
+			{ viaProxy: true },
+			{
+				waitForExecution: true,
+				timeoutSeconds: 6,
+				onTimeout: 'output',
+			},
+		);
+		expect(waited).toMatchObject({
+			executed: false,
+			timedOut: true,
+			serviceClaims: { notBelievedBecause: notBelieved },
+		});
+		const [checked] = await check([(await safeEntries())[1]], { viaProxy: true });
+		expect(checked.chainStatus).toBe('proposed');
+	} finally {
+		proxy.stop();
+	}
+}, 30_000);
 
 test('without the Safe API credential, Check Payouts says what the chain alone tells: executed or replaced, and proposed', async () => {
 	const [first, second] = await check(await safeEntries(), { safeApi: false });
@@ -218,7 +353,39 @@ test('a Safe API that names another transaction as the execution makes neither p
 			new RegExp(`the chain does not confirm it: transaction ${other} did not execute safeTxHash`),
 		);
 		expect(checkedSecond).toMatchObject({ chainStatus: 'proposed', executionTransactionHash: '' });
+		const shown = await getProposal(first.transactionHash, { viaProxy: true });
+		expect(shown).toMatchObject({
+			executed: false,
+			serviceClaims: { executionTransactionHash: other },
+		});
+		expect(String((shown.serviceClaims as IDataObject).notBelievedBecause)).toMatch(
+			new RegExp(`^transaction ${other} did not execute safeTxHash`),
+		);
 	} finally {
 		proxy.stop();
 	}
+});
+
+test('a Safe API that holds neither proposal: notPosted; every row of every status has the same text columns', async () => {
+	const service = await startScriptedApi(() => ({
+		status: 404,
+		body: { detail: 'No MultisigTransaction matches the given query.' },
+	}));
+	try {
+		const [first, second] = await check((await safeEntries()).slice(0, 2), {
+			service: service.url,
+		});
+		expect(first.chainStatus).toBe('notPosted');
+		expect(first.statusMessage).toMatch(/the Safe's nonce \(\d+\) has passed it/);
+		expect(second.chainStatus).toBe('notPosted');
+	} finally {
+		await service.close();
+	}
+	expect(expectStableColumns(checkedRows)).toEqual([
+		'executed',
+		'executedOrReplaced',
+		'notPosted',
+		'proposed',
+		'refused',
+	]);
 });

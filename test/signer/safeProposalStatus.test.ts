@@ -1,7 +1,10 @@
 /**
  * Get Safe Proposal against a scripted Safe Transaction Service on 127.0.0.1: what it reads and shows,
  * the Bearer key, a 429's Retry-After obeyed, an answer that fails its checks refused naming the field,
- * and Wait for Execution (returns on execution; at the timeout an error or a flagged output).
+ * an execution the service claims for fields that are not the proposal's never believed, and Wait for
+ * Execution (at the timeout an error or a flagged output, also while the service claims an execution
+ * the chain does not confirm). Executions the chain confirms: safeJournal.test.ts and
+ * safePropose.test.ts, on the devnet.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -70,7 +73,12 @@ async function get(parameters: IDataObject = {}, items: IDataObject[] = [{}]) {
 			{
 				name: 'Get',
 				type: SIGNER,
-				parameters: { operation: 'getSafeProposal', safeTxHash: HASH, ...parameters },
+				parameters: {
+					operation: 'getSafeProposal',
+					safeTxHash: HASH,
+					chainId: '31337',
+					...parameters,
+				},
 				continueOnFail: true,
 			},
 		],
@@ -88,12 +96,14 @@ async function get(parameters: IDataObject = {}, items: IDataObject[] = [{}]) {
 	return result.output('Get').map((item) => item.json);
 }
 
-test('reads the proposal by its safeTxHash with the Bearer key and shows confirmations, threshold and execution', async () => {
+test("reads the proposal by its safeTxHash with the Bearer key; the service's word that it was executed is shown apart, not believed", async () => {
 	script = () => ({ body: executed });
 	const [shown] = await get();
 	expect(
 		api.requests.map((request) => [request.method, request.path, request.authorization]),
 	).toEqual([['GET', `/api/v1/multisig-transactions/${HASH}/`, `Bearer ${KEY}`]]);
+	// The fields the service lists do not hash to HASH for this Safe on chain 31337: no execution of
+	// it can be confirmed, whatever the chain holds, so the chain is not even asked.
 	expect(shown).toEqual({
 		safeTxHash: HASH,
 		safe: SAFE,
@@ -101,11 +111,23 @@ test('reads the proposal by its safeTxHash with the Bearer key and shows confirm
 		confirmations: 1,
 		confirmedBy: [OWNER_A],
 		threshold: 2,
-		executed: true,
-		successful: true,
-		executionTransactionHash: EXECUTION,
-		executionBlock: 812,
-		executionDate: '2026-11-26T06:05:00Z',
+		executed: false,
+		successful: null,
+		executionTransactionHash: null,
+		executionBlock: null,
+		executionDate: null,
+		serviceClaims: {
+			executed: true,
+			successful: true,
+			executionTransactionHash: EXECUTION,
+			executionBlock: 812,
+			executionDate: '2026-11-26T06:05:00Z',
+			notBelievedBecause: expect.stringMatching(
+				new RegExp(
+					`^the Safe API's fields of the proposal \\(to 0x[cC]1.*, value 1000, nonce 4, …\\) hash to 0x[0-9a-f]{64} for Safe ${SAFE} on chain 31337, not to ${HASH}$`,
+				),
+			),
+		},
 	});
 });
 
@@ -144,15 +166,15 @@ test('an answer that fails its checks is refused naming the field and the value;
 	expect(api.requests).toHaveLength(1);
 });
 
-test('Wait for Execution reads until the proposal is executed', async () => {
-	script = (_, index) => ({ body: index < 2 ? proposal() : executed });
-	const [shown] = await get({ waitForExecution: true, timeoutSeconds: 30 });
-	expect(api.requests).toHaveLength(3);
-	expect(shown).toMatchObject({
-		executed: true,
-		executionTransactionHash: EXECUTION,
-		timedOut: false,
-	});
+test('Wait for Execution keeps waiting while the service says executed and the chain does not confirm it', async () => {
+	script = (_, index) => ({ body: index < 1 ? proposal() : executed });
+	const [failed] = await get({ waitForExecution: true, timeoutSeconds: 7 });
+	expect(api.requests.length).toBeGreaterThanOrEqual(2);
+	expect(failed.error).toMatch(
+		new RegExp(
+			`^The Safe proposal ${HASH} was not executed within 7 s \\(1 of 2 confirmations\\); the Safe API says it was, but the chain does not confirm it: the Safe API's fields of the proposal .* not to ${HASH} \\(item 0\\)$`,
+		),
+	);
 });
 
 test('at the timeout: the item fails naming the proposal and its confirmations, or goes on flagged timedOut', async () => {

@@ -170,12 +170,13 @@ async function getProposal(safeTxHash: string, parameters: INodeParameters = {})
 			{
 				name: 'Get',
 				type: SIGNER,
-				parameters: { operation: 'getSafeProposal', safeTxHash, ...parameters },
+				parameters: { operation: 'getSafeProposal', safeTxHash, chainId: '31337', ...parameters },
 				continueOnFail: true,
 			},
 		],
 		{
-			expandSignerApi: signingKey(),
+			// An execution is believed from the chain: the credential's pinned node.
+			expandSignerApi: signingKey({ rpcUrls: `31337 = ${chain().rpcUrl}` }),
 			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 5 },
 		},
 	);
@@ -272,9 +273,94 @@ test('a rerun with the same payout ID returns the same safeTxHash, repeat true, 
 	});
 	expect((await storedProposals()).length).toBe(count);
 	// The same payout ID for another amount is refused.
+	// The same payout ID for another amount is refused, naming the proposal as the Safe knows it: a
+	// safeTxHash and the Safe's nonce (a safeTxHash is no transaction hash any explorer finds).
 	const [other] = await buildAndPropose([{ ...item, amount: '4' }], { policy: policy() });
 	expect(other.error).toMatch(
-		/^Refused by the rule "payoutId": payout ID "safe-rerun" was already signed on .* for other content/,
+		new RegExp(
+			`^Refused by the rule "payoutId": payout ID "safe-rerun" was already proposed on \\S+ as safeTxHash ${made.safeTxHash} \\(Safe nonce ${made.nonce}\\) for other content \\(recipient, value or data\\); a payout ID is never signed for new content; nothing was signed \\(item 0\\)$`,
+		),
+	);
+	expect(other.error).not.toContain('signed as');
+	expect((await storedProposals()).length).toBe(count);
+});
+
+test('without a Safe API credential: the policy refuses first; otherwise Propose to Safe and Get Safe Proposal fail naming the operation, nothing posted', async () => {
+	const count = (await storedProposals()).length;
+	const result = await runPipeline(
+		[
+			{
+				name: 'Items',
+				type: ITEMS,
+				parameters: {
+					items: JSON.stringify([
+						{ to: RECIPIENT, amount: '600' },
+						{ to: RECIPIENT, amount: '1' },
+					]),
+				},
+			},
+			{
+				name: 'Build',
+				type: EXPAND,
+				typeVersion: 2,
+				parameters: transfer('={{ $json.to }}', '={{ $json.amount }}'),
+			},
+			{
+				name: 'Propose',
+				type: SIGNER,
+				parameters: {
+					operation: 'proposeToSafe',
+					safeAddress: devnet.safe.address,
+					source: 'input',
+					accountIndex: DELEGATE_INDEX,
+				},
+				continueOnFail: true,
+			},
+		],
+		{
+			...expandCredentials({
+				apiKey: devnet.apiKey,
+				baseUrl: devnet.baseUrl,
+				historicalUrl: devnet.historicalUrl,
+			}),
+			expandSignerApi: signingKey(policy()),
+		},
+	);
+	if (result.error) throw result.error;
+	const [over, within] = result.output('Propose').map((item) => item.json);
+	expect(over.error).toBe(
+		`Refused by the rule "maxPerTransaction": transfer of 600 (600000000 in the smallest unit) of token ${usdc()} is above the limit of 500 per transaction; nothing was signed (item 0)`,
+	);
+	expect(within.error).toBe(
+		"Propose to Safe needs a Safe API credential (the Safe Transaction Service's URL): select one on the node; nothing was sent to the Safe service (item 1)",
+	);
+	expect((await storedProposals()).length).toBe(count);
+	const get = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{}]) } },
+			{
+				name: 'Get',
+				type: SIGNER,
+				parameters: {
+					operation: 'getSafeProposal',
+					chainId: '31337',
+					safeTxHash: `0x${'11'.repeat(32)}`,
+				},
+				continueOnFail: true,
+			},
+		],
+		{
+			...expandCredentials({
+				apiKey: devnet.apiKey,
+				baseUrl: devnet.baseUrl,
+				historicalUrl: devnet.historicalUrl,
+			}),
+			expandSignerApi: signingKey(),
+		},
+	);
+	if (get.error) throw get.error;
+	expect(get.output('Get')[0].json.error).toBe(
+		"Get Safe Proposal needs a Safe API credential (the Safe Transaction Service's URL): select one on the node; nothing was sent to the Safe service (item 0)",
 	);
 });
 

@@ -165,7 +165,10 @@ test('per-transaction and per-execution limits in whole USDC; the fee ceiling in
 		maxPerTransaction: `${usdc}:6 = 100`,
 		maxPerExecution: `${usdc}:6 = 150`,
 	});
-	const totals = new MemoryCounter(rules, { executionId: 'limits', credentialId: 'solana' });
+	const totals = new MemoryCounter(rules, {
+		executionId: 'limits',
+		credential: { id: 'solana', name: 'solana' },
+	});
 	expect(checkIntent(rules, await usdcTransfer(recipient, 100_000_001n))?.message).toMatch(
 		/rule "maxPerTransaction": SPL Token transfer of 100\.000001 \(100000001 in the smallest unit\) of token .* is above the limit of 100 per transaction/,
 	);

@@ -20,7 +20,7 @@ import { parameterProperty } from './parameterProperty';
 import { protocolProperty } from './protocolProperty';
 
 const SEND_STEP =
-	'This operation returns an unsigned transaction; nothing is broadcast. To send it, pass this output to Expand Signer (Sign Transaction), then to Expand: Chain → Send Transaction with {{ $json.rawTransaction }}.';
+	"This operation returns an unsigned transaction; nothing is broadcast. From a key held in n8n: pass this output to Expand Signer (Sign Transaction), then to Expand: Chain → Send Transaction with {{ $json.rawTransaction }}. From = a Safe: pass it to Expand Signer's Propose to Safe instead; the Safe's owners confirm and execute it.";
 
 const UNDOCUMENTED =
 	'Public sources do not document the parameters of this operation. Add them under Extra Parameters with the names the API expects.';

@@ -4,10 +4,16 @@ import { requiredFamilies } from '../../shared/catalog/requirement';
 import type { ParameterSpec } from '../../shared/catalog/types';
 import { displayNameOf } from './displayName';
 
+/** The sender field's other path: the transaction is built the same way, then proposed rather than signed. */
+const SAFE_SENDER =
+	"A Safe (EVM multisig) here: pass the output to Expand Signer's Propose to Safe; its owners confirm and execute it";
+
 function describe(parameter: ParameterSpec): string {
 	const parts = [parameter.description];
-	if (parameter.type === 'array') parts.push('Comma-separated, or a JSON array');
 	const families = requiredFamilies(parameter);
+	if (parameter.intent === 'sender' && (families.length === 0 || families.includes('EVM')))
+		parts.push(SAFE_SENDER);
+	if (parameter.type === 'array') parts.push('Comma-separated, or a JSON array');
 	if (families.length) parts.push(`Required on ${families.join(' and ')} chains`);
 	else if (parameter.protocols?.length) parts.push(`Used by ${parameter.protocols.join(', ')}`);
 	if (parameter.unit) parts.push('Units: see Amounts In');

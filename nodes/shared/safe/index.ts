@@ -20,6 +20,7 @@ export type {
 	SafeMultisigTransaction,
 	SafeTransactionPage,
 } from './answers';
+export { safeChainNode } from './chainNode';
 export { NONCE_SELECTOR, type SafeTxFields, uintAnswer } from './contract';
 export { type ExecutionReceipt, verifiedExecution, type VerifiedExecution } from './execution';
 export {

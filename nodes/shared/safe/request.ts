@@ -28,6 +28,8 @@ export interface SafeApiCredentialData {
 	apiKey?: string;
 	/** Empty or 0: no ceiling. */
 	maxRequestsPerSecond?: number | string;
+	/** The Safe's chain's JSON-RPC node the Expand Trigger reads (safeChainNode); empty: the API's. */
+	rpcUrl?: string;
 }
 
 /** The Safe API credential as read once, with its pace. */

@@ -120,6 +120,14 @@ export class ExpandSignerApi implements ICredentialType {
 				'Whether messages and typed data the Signer cannot read may be signed while any policy field is set. Off: only plain text, SIGN-IN messages of allowed chains and known approvals (EIP-2612, DAI and Permit2 permits, checked like approve) are signed; a 32-byte hash, unknown typed data and bytes that read as a transaction are refused.',
 		},
 		{
+			displayName: 'Allow Safe Management',
+			name: 'allowSafeManagement',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether Propose to Safe may propose a call to the Safe itself or one that changes a Safe's owners, threshold, modules, guard or fallback handler (addOwnerWithThreshold, changeThreshold, enableModule, setGuard, …). Off: refused whatever the other fields say, as owners who confirm such a proposal hand the Safe over; no payout needs it.",
+		},
+		{
 			displayName: 'Require Intent',
 			name: 'requireIntent',
 			type: 'options',

@@ -80,12 +80,19 @@ export function ledgerStoreProperties(folder: INodeProperties): INodeProperties[
 					name: 'Verify Full',
 					value: 'verify-full',
 					description:
-						"Encrypted; the server's certificate checked against the trusted CAs (NODE_EXTRA_CA_CERTS adds yours) and the host name",
+						"Encrypted; the server's certificate must be signed by the PostgreSQL CA Certificate below (when empty, by a CA Node.js trusts; NODE_EXTRA_CA_CERTS adds one) and name the PostgreSQL Host",
+				},
+				{
+					name: 'Verify CA',
+					value: 'verify-ca',
+					description:
+						"Encrypted; the server's certificate must be signed by the PostgreSQL CA Certificate below; the host name is not checked. For a self-hosted database with its own CA whose certificate does not name the host used here.",
 				},
 				{
 					name: 'Require',
 					value: 'require',
-					description: 'Encrypted, the certificate not checked: safe from eavesdroppers only',
+					description:
+						'Encrypted, but any certificate is accepted: safe from eavesdroppers only. Someone on the network path can pose as the server, ask for the password in clear and answer in its place.',
 				},
 				{
 					name: 'Disable',
@@ -95,8 +102,21 @@ export function ledgerStoreProperties(folder: INodeProperties): INodeProperties[
 			],
 			default: 'verify-full',
 			description:
-				'Whoever can alter the answers of the database can hide a signed payout ID from the Signer, which would then sign it again',
+				'Whoever can alter the answers of the database can hide a signed payout ID from the Signer, which would then sign it again: use Verify Full, or Verify CA with your own CA',
 			displayOptions: forPostgres,
+		},
+		{
+			displayName: 'PostgreSQL CA Certificate',
+			name: 'ledgerSslCa',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			placeholder: '-----BEGIN CERTIFICATE-----',
+			description:
+				"PEM certificate(s) of the CA that signed the server's certificate (the server's root.crt). Needed for Verify CA; for Verify Full it replaces the CAs Node.js trusts.",
+			displayOptions: {
+				show: { ledgerStore: ['postgres'], ledgerSsl: ['verify-ca', 'verify-full'] },
+			},
 		},
 		{
 			displayName: 'PostgreSQL Schema',

@@ -2,6 +2,7 @@ import type { IDataObject, ITriggerFunctions, ITriggerResponse } from 'n8n-workf
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ChainClient } from '../../../shared/chain/chainClient';
+import { safeChainNode } from '../../../shared/safe';
 import { type Cursor, type CursorIdentity, readCursor, writeCursor } from '../../cursor';
 import { activatePolling } from '../../polling';
 import { followSettings } from '../../settings';
@@ -42,7 +43,12 @@ export async function activateSafeTransactionExecuted(
 		chainId: follow.chainId,
 		origin: `${safe.toLowerCase()}@${start ?? ''}`,
 	};
-	const client = new ChainClient(this, follow.chainId, 0, new Map());
+	const client = new ChainClient(
+		this,
+		follow.chainId,
+		0,
+		await safeChainNode(this, follow.chainId),
+	);
 	const executions = new SafeExecutions(
 		this,
 		{ chainId: follow.chainId, safe, confirmations: follow.confirmations },

@@ -7,7 +7,7 @@ import { journalOrError } from './listPayouts.operation';
 import type { FamilySession } from './session';
 import type { SignerOperation } from './signerFamily';
 
-/** A journal entry as Check Payouts reads it from its input item, checked. */
+/** What Check Payouts asks the chain about: the journal's entry for the input item's `seq`, checked. */
 export interface CheckedRow {
 	/** The journal's kind: `safeProposal` is a Safe's transaction, `transactionHash` its safeTxHash. */
 	kind: string;
@@ -64,7 +64,7 @@ export type PayoutChecker<Session> = (
 	generations: LedgerEntry[],
 ) => Promise<PayoutCheck>;
 
-/** The columns Check Payouts adds, '' when they do not apply, so every row has the same ones. */
+/** The columns Check Payouts adds, all text ('' when they do not apply), so every row has the same ones. */
 const EMPTY = {
 	chainStatus: '',
 	block: '',
@@ -80,28 +80,15 @@ const EMPTY = {
 /** How an error about an input item of Check Payouts begins. */
 const READS = 'Check Payouts reads the entries List Payouts gives';
 
-function field(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	json: IDataObject,
-	name: string,
-	test: (text: string) => boolean,
-	what: string,
-): string {
-	const value = json[name];
-	const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
-	if (!test(text))
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`${READS}: the field "${name}" must be ${what}; got ${JSON.stringify(value)?.slice(0, 80) ?? 'nothing'}`,
-		);
-	return text;
-}
-
-/** What the chain is asked about: an input item whose value differs from the journal's is not checked. */
+/**
+ * The fields the check branches on or asks the chain about, always the journal's: an input item that
+ * lacks one (a sheet without the column) is checked with the journal's value; one that says another
+ * value is not checked (another transaction's hash, a signed entry made "refused"), except `kind`,
+ * which only picks how the journal's own entry is checked.
+ */
 const BOUND: JournalField[] = [
 	'outcome',
+	'kind',
 	'family',
 	'chainId',
 	'account',
@@ -110,10 +97,29 @@ const BOUND: JournalField[] = [
 	'payoutId',
 ];
 
+/** A field the journal holds for the entry, checked before the chain is asked about it. */
+function held(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	entry: JournalEntry,
+	name: JournalField,
+	test: (text: string) => boolean,
+	what: string,
+): string {
+	const text = entry[name];
+	if (!test(text))
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The payout journal's entry ${entry.seq} has no valid "${name}" (${what}); got ${JSON.stringify(text).slice(0, 80)}: check the ledger`,
+		);
+	return text;
+}
+
 /**
- * The journal's own entry for the input item (by its `seq`), which must say what the item says: an
- * item edited on its way (another transaction's hash, a signed entry made "refused") or made up is
- * never checked as if the Signer had signed it.
+ * The journal's own entry for the input item (by its `seq`), which must say what the item says where
+ * the item says anything: an item edited on its way (another transaction's hash, a signed entry made
+ * "refused") or made up is never checked as if the Signer had signed it.
  */
 async function journaled(
 	this: IExecuteFunctions,
@@ -121,10 +127,20 @@ async function journaled(
 	journal: PayoutJournal,
 	json: IDataObject,
 ): Promise<JournalEntry> {
-	const isSeq = (text: string) => /^[1-9]\d{0,14}$/.test(text);
-	const seq = Number(field.call(this, itemIndex, json, 'seq', isSeq, "the entry's number"));
+	const value = json.seq;
+	const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+	if (!/^[1-9]\d{0,14}$/.test(text))
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`${READS}: the field "seq" must be the entry's number; got ${JSON.stringify(value)?.slice(0, 80) ?? 'nothing'}`,
+		);
+	const seq = Number(text);
 	const entry = await journal.entry(seq, itemIndex);
-	const edited = entry && BOUND.find((name) => String(json[name] ?? '').trim() !== entry[name]);
+	const said = (name: JournalField) => String(json[name] ?? '').trim();
+	const edited =
+		entry &&
+		BOUND.find((name) => name !== 'kind' && said(name) !== '' && said(name) !== entry[name]);
 	if (!entry || edited)
 		throw itemError(
 			this.getNode(),
@@ -156,53 +172,45 @@ export function checkPayouts<Session extends FamilySession>(
 			const json = this.getInputData()[itemIndex]?.json ?? {};
 			const ledger = session.ledger;
 			const journal = journalOrError.call(this, itemIndex, session, 'Check Payouts');
-			const outcome = String(json.outcome ?? '');
 			// The entry cannot be read: nothing to ask the chain.
-			if (outcome === 'unreadable') return { ...json, ...EMPTY, chainStatus: outcome };
-			if (outcome !== 'signed' && outcome !== 'repeat' && outcome !== 'refused')
-				throw itemError(
+			if (json.outcome === 'unreadable') return { ...json, ...EMPTY, chainStatus: 'unreadable' };
+			const otherFamily = (family: unknown) =>
+				itemError(
 					this.getNode(),
 					itemIndex,
-					`${READS}: the field "outcome" must be signed, repeat or refused; got ${JSON.stringify(json.outcome)?.slice(0, 80) ?? 'nothing'}`,
+					`The entry was signed in the chain family "${String(family).slice(0, 20)}"; check it with an Expand Signer of that family`,
 				);
-			if (json.family !== journal.family)
-				throw itemError(
-					this.getNode(),
-					itemIndex,
-					`The entry was signed in the chain family "${String(json.family).slice(0, 20)}"; check it with an Expand Signer of that family`,
-				);
-			await journaled.call(this, itemIndex, journal, json);
+			if (json.family !== undefined && json.family !== '' && json.family !== journal.family)
+				throw otherFamily(json.family);
+			const entry = await journaled.call(this, itemIndex, journal, json);
+			if (entry.family !== journal.family) throw otherFamily(entry.family);
+			// The row is the journal's entry, whatever the item lacked (a sheet without some columns).
+			const own: IDataObject = { ...entry };
 			// Nothing was signed: nothing to ask the chain.
-			if (outcome === 'refused') return { ...json, ...EMPTY, chainStatus: outcome };
+			if (entry.outcome === 'refused') return { ...json, ...own, ...EMPTY, chainStatus: 'refused' };
 			const { format } = session.policy;
+			const isText = (t: string) => t.length > 0 && t.length <= 100;
 			const row: CheckedRow = {
-				kind: typeof json.kind === 'string' ? json.kind : '',
-				chainId: field.call(
+				kind: entry.kind,
+				chainId: held.call(
 					this,
 					itemIndex,
-					json,
+					entry,
 					'chainId',
 					(t) => /^\d{1,20}$/.test(t),
 					'a chain ID',
 				),
-				account: field.call(this, itemIndex, json, 'account', format.isAddress, 'an address'),
-				transactionHash: field.call(
+				account: held.call(this, itemIndex, entry, 'account', format.isAddress, 'an address'),
+				transactionHash: held.call(
 					this,
 					itemIndex,
-					json,
+					entry,
 					'transactionHash',
-					(t) => t.length > 0 && t.length <= 100,
+					isText,
 					'a transaction hash',
 				),
-				nonce: field.call(
-					this,
-					itemIndex,
-					json,
-					'nonce',
-					(t) => t.length > 0 && t.length <= 100,
-					'the nonce or blockhash signed',
-				),
-				payoutId: typeof json.payoutId === 'string' ? json.payoutId : '',
+				nonce: held.call(this, itemIndex, entry, 'nonce', isText, 'the nonce or blockhash signed'),
+				payoutId: entry.payoutId,
 			};
 			const generations =
 				row.payoutId && ledger
@@ -212,14 +220,16 @@ export function checkPayouts<Session extends FamilySession>(
 						)
 					: [];
 			const check = await checker.call(this, itemIndex, session, row, generations);
-			const decimals = format.nativeDecimals;
+			const { success, ...rest } = check;
 			return {
 				...json,
+				...own,
 				...EMPTY,
-				...check,
+				...rest,
+				success: success === undefined ? '' : String(success),
 				...(check.feePaid === undefined
 					? {}
-					: { feePaidWhole: formatUnits(check.feePaid, decimals) }),
+					: { feePaidWhole: formatUnits(check.feePaid, format.nativeDecimals) }),
 				checkedAt: new Date().toISOString(),
 			};
 		},

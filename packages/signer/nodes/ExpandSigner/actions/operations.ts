@@ -81,9 +81,12 @@ export const apiOperations = operationsThat((operation) => operation.usesApi ===
 
 /**
  * Where the node shows the Safe API credential: the chain families and operations whose items call the
- * Safe Transaction Service. Not required by the node, as Check Payouts uses it only when set (n8n
- * reads one entry per credential type, so it cannot be required for some operations only); the
- * operations that need it say so when it is missing (evm/safe.ts).
+ * Safe Transaction Service. Not marked required, as Check Payouts uses it only when set, and n8n cannot
+ * require a credential type for some operations only: n8n-core's getCredentials reads the first entry
+ * of the type and refuses ("Credentials not found") where that entry's displayOptions hide it, while
+ * the editor shows one selector per displayed entry (two entries of one type either break the second's
+ * operations at run time or show two selectors). Propose to Safe and Get Safe Proposal fail first
+ * thing without it, naming the operation (evm/safe.ts).
  */
 export const safeApiDisplay = {
 	show: {

@@ -72,6 +72,8 @@ export interface ItemSigning {
 	content: string;
 	/** That content in words, for the refusal: "recipient, value or data". */
 	contentWords: string;
+	/** How the refusal names the earlier signature; by default "signed on <date> as <transaction hash>". */
+	earlierWords?(entry: LedgerEntry): string;
 	sign(): Promise<FreshSignature>;
 	/** The form item the intent names: at most one transaction is signed for it (ledger/formItems.ts). */
 	formItem?: FormItem;
@@ -152,7 +154,7 @@ export async function signOnce(
 			itemIndex,
 			new Refusal(
 				'payoutId',
-				`payout ID "${payoutId}" was already signed on ${first.signedAt} as ${first.signed.transactionHash} for other content (${signing.contentWords}); a payout ID is never signed for new content`,
+				`payout ID "${payoutId}" was already ${signing.earlierWords?.(first) ?? `signed on ${first.signedAt} as ${first.signed.transactionHash}`} for other content (${signing.contentWords}); a payout ID is never signed for new content`,
 			),
 		);
 	}

@@ -89,9 +89,10 @@ export function spendingOf(
 	credentials: ICredentialDataDecryptedObject,
 	policy: SpendingPolicy,
 ): SpendingCounter {
+	const credential = this.getNode().credentials?.[credentialType];
 	const spender = {
 		executionId: String(this.getExecutionId() ?? ''),
-		credentialId: String(this.getNode().credentials?.[credentialType]?.id ?? ''),
+		credential: { id: String(credential?.id ?? ''), name: String(credential?.name ?? '') },
 	};
 	const store = storeOf.call(this, credentials);
 	return store

@@ -4,10 +4,23 @@ import type { INode } from 'n8n-workflow';
 import { Refusal } from '../policy/refusal';
 import { AppendLog } from './appendLog';
 import { budgetClock } from './clock';
+import type { BudgetRule, CredentialRecord, CredentialRecords } from './keyLimits';
 import type { LedgerStore } from './store';
 
 /** Amounts by bucket (a UTC day, or the execution), in the smallest unit. */
 export type Buckets = Map<string, bigint>;
+
+/** A log's state: its totals, and the limits each credential counting into it recorded beside them. */
+export interface Counted {
+	totals: Buckets;
+	credentials: CredentialRecords;
+}
+
+interface RecordEntry {
+	name: string;
+	day: string;
+	limits: Partial<Record<BudgetRule, { amount: string; decimals: number }>>;
+}
 
 interface CounterEntry {
 	log: string[];
@@ -16,7 +29,53 @@ interface CounterEntry {
 	executionId: string;
 	change: string;
 	totals: Record<string, string>;
+	/** Absent in entries written before limits were recorded per key. */
+	credentials?: Record<string, RecordEntry>;
 }
+
+const WHOLE = /^\d+$/;
+
+/** The entry's credential records, or why they are not records. */
+function recordsOf(entry: CounterEntry): CredentialRecords | string {
+	const records: CredentialRecords = new Map();
+	for (const [id, record] of Object.entries(entry.credentials ?? {})) {
+		if (typeof record?.name !== 'string' || typeof record.day !== 'string')
+			return 'holds a credential record without its name or day';
+		const limits: CredentialRecord['limits'] = {};
+		for (const [rule, limit] of Object.entries(record.limits ?? {})) {
+			if (
+				typeof limit?.amount !== 'string' ||
+				!WHOLE.test(limit.amount) ||
+				!Number.isInteger(limit.decimals)
+			)
+				return 'holds a limit that is not a whole number';
+			limits[rule as BudgetRule] = { amount: BigInt(limit.amount), decimals: limit.decimals };
+		}
+		records.set(id, { name: record.name, day: record.day, limits });
+	}
+	return records;
+}
+
+function recordEntries(records: CredentialRecords): Record<string, RecordEntry> {
+	return Object.fromEntries(
+		[...records].map(([id, record]) => [
+			id,
+			{
+				name: record.name,
+				day: record.day,
+				limits: Object.fromEntries(
+					Object.entries(record.limits).map(([rule, limit]) => [
+						rule,
+						{ amount: limit.amount.toString(), decimals: limit.decimals },
+					]),
+				),
+			},
+		]),
+	);
+}
+
+/** What `decide` gives back to stop the append when it has nothing to count: never shown. */
+const NOTHING = new Refusal('none', 'nothing to count');
 
 /**
  * A running total kept in the payout ledger (store.ts: its folder, or PostgreSQL) without a lock: an
@@ -26,12 +85,12 @@ interface CounterEntry {
  * the totals it replaces, in every process sharing the ledger, and a restart loses nothing.
  */
 export class CounterLog {
-	private readonly log: AppendLog<Buckets>;
+	private readonly log: AppendLog<Counted>;
 
 	constructor(
 		node: INode,
 		store: LedgerStore,
-		/** What the log counts: kind, credential, chain, asset (and execution); written into each entry. */
+		/** What the log counts: kind, chain, account, asset (and execution); written into each entry. */
 		private readonly key: string[],
 		/** The credential field whose rule a broken log refuses under. */
 		rule: string,
@@ -47,24 +106,38 @@ export class CounterLog {
 				if (entry?.seq !== seq || JSON.stringify(entry.log) !== JSON.stringify(key))
 					return 'belongs to another log';
 				const totals = Object.entries(entry.totals ?? {});
-				if (!totals.every(([, amount]) => typeof amount === 'string' && /^\d+$/.test(amount)))
+				if (!totals.every(([, amount]) => typeof amount === 'string' && WHOLE.test(amount)))
 					return 'holds a total that is not a whole number';
-				return new Map(totals.map(([bucket, amount]) => [bucket, BigInt(amount)]));
+				const credentials = recordsOf(entry);
+				if (typeof credentials === 'string') return credentials;
+				return {
+					totals: new Map(totals.map(([bucket, amount]) => [bucket, BigInt(amount)])),
+					credentials,
+				};
 			},
 		});
 	}
 
+	/** The newest totals and records (none before the first entry). */
+	async read(itemIndex: number): Promise<Counted> {
+		return (
+			(await this.log.newest(itemIndex)).value ?? { totals: new Map(), credentials: new Map() }
+		);
+	}
+
 	/**
-	 * Appends the totals `decide` makes of the newest ones, or returns its refusal (nothing appended);
-	 * `decide` is called again on newer totals whenever another execution or process appended first.
+	 * Appends what `decide` makes of the newest totals and records, or returns its refusal (nothing
+	 * appended), or nothing when `decide` has nothing to count (`false`); `decide` is called again on
+	 * newer ones whenever another execution or process appended first.
 	 */
 	async change(
 		itemIndex: number,
 		change: bigint,
-		decide: (totals: Buckets) => Buckets | Refusal,
-	): Promise<Refusal | undefined> {
+		decide: (counted: Counted) => Counted | Refusal | undefined,
+	): Promise<Refusal | boolean> {
 		const appended = await this.log.append(itemIndex, ({ seq, value }) => {
-			const next = decide(value ?? new Map());
+			const next = decide(value ?? { totals: new Map(), credentials: new Map() });
+			if (next === undefined) return NOTHING;
 			if (next instanceof Refusal) return next;
 			const entry: CounterEntry = {
 				log: this.key,
@@ -73,11 +146,13 @@ export class CounterLog {
 				executionId: this.executionId,
 				change: change.toString(),
 				totals: Object.fromEntries(
-					[...next].map(([bucket, amount]) => [bucket, amount.toString()]),
+					[...next.totals].map(([bucket, amount]) => [bucket, amount.toString()]),
 				),
+				credentials: recordEntries(next.credentials),
 			};
 			return entry;
 		});
-		return appended instanceof Refusal ? appended : undefined;
+		if (appended === NOTHING) return false;
+		return appended instanceof Refusal ? appended : true;
 	}
 }

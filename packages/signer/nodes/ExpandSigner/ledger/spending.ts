@@ -1,8 +1,19 @@
 import type { INode } from 'n8n-workflow';
 
 import { formatUnits } from '../core';
+import { keptTotals, periodOf } from './budgetDays';
 import { budgetClock } from './clock';
-import { type Buckets, CounterLog } from './counterLog';
+import { type Buckets, type Counted, CounterLog } from './counterLog';
+import {
+	type Binding,
+	bindingLimit,
+	boundByWords,
+	type CredentialName,
+	type CredentialRecords,
+	type KeyLimit,
+	sameRecords,
+	withOwnRecord,
+} from './keyLimits';
 import type { LedgerStore } from './store';
 import { amountText, movedPerAsset, movedWords } from '../policy/check';
 import {
@@ -10,6 +21,7 @@ import {
 	assetName,
 	EXECUTIONS_IN_MEMORY,
 	limitFor,
+	shownAddress,
 	type SpendingPolicy,
 } from '../policy/policy';
 import { Refusal } from '../policy/refusal';
@@ -22,7 +34,7 @@ export interface Reservation {
 
 /**
  * Counts what signed transactions move against Max Per Execution, Max Per Day and Max Per 30 Days,
- * per chain and asset, right before signing: either all of the transaction's amounts are counted
+ * per chain, signing account and asset, right before signing: either all of the transaction's amounts are counted
  * (a Reservation) or none is and the first limit they would pass is returned.
  */
 export interface SpendingCounter {
@@ -32,7 +44,7 @@ export interface SpendingCounter {
 /** Who spends: the execution and the signing credential, as n8n names them. */
 export interface Spender {
 	executionId: string;
-	credentialId: string;
+	credential: CredentialName;
 }
 
 interface AssetAmount {
@@ -49,20 +61,94 @@ function amountsOf(intent: TransactionIntent): AssetAmount[] {
 	}));
 }
 
-const whole = (amount: bigint, limit: AssetLimit) => formatUnits(amount.toString(), limit.decimals);
+const whole = (amount: bigint, limit: KeyLimit) => formatUnits(amount.toString(), limit.decimals);
+
+/**
+ * What one set of totals counts: the signing credential's own (all its accounts, its own limits, as
+ * always), or the signing account's (a Safe proposal: the Safe), over every credential signing for it.
+ */
+interface Scope {
+	chainId: string;
+	/** The logs' keys for an asset. */
+	execution(asset: string): string[];
+	periods(asset: string): string[];
+	/** After "on chain N" in a refusal: '' for the credential's own totals. */
+	words: string;
+}
+
+function scopesOf(
+	intent: TransactionIntent,
+	policy: SpendingPolicy,
+	{ executionId, credential }: Spender,
+	where: string,
+): { byCredential: Scope; byAccount: Scope } {
+	const { chainId } = intent;
+	const account = policy.format.key(intent.from);
+	const shown = shownAddress(account);
+	return {
+		byCredential: {
+			chainId,
+			execution: (asset) => ['execution', credential.id, executionId, chainId, asset],
+			periods: (asset) => ['periods', credential.id, chainId, asset],
+			words: '',
+		},
+		byAccount: {
+			chainId,
+			execution: (asset) => ['execution-by-account', chainId, account, executionId, asset],
+			periods: (asset) => ['periods-by-account', chainId, account, asset],
+			words: ` for the account ${shown}, over every credential signing for it in ${where}`,
+		},
+	};
+}
 
 function executionRefusal(
-	chainId: string,
+	scope: Scope,
 	moved: AssetAmount,
-	limit: AssetLimit,
+	limit: Binding,
 	spent: bigint,
 ): Refusal | undefined {
 	const after = spent + moved.amount;
 	if (after <= limit.amount) return undefined;
 	return new Refusal(
 		'maxPerExecution',
-		`${moved.what} of ${amountText(moved.amount, limit.decimals)} of ${assetName(moved.asset)} would bring this execution's total on chain ${chainId} to ${whole(after, limit)}, above the limit of ${whole(limit.amount, limit)}`,
+		`${moved.what} of ${amountText(moved.amount, limit.decimals)} of ${assetName(moved.asset)} would bring this execution's total on chain ${scope.chainId}${scope.words} to ${whole(after, limit)}, above the limit of ${whole(limit.amount, limit)}${boundByWords(limit)}`,
 	);
+}
+
+/** A budget refusal: the period, what moves, what was spent in the period, what is left and the limit. */
+function periodRefusal(
+	rule: string,
+	scope: Scope,
+	moved: AssetAmount,
+	limit: Binding,
+	spent: bigint,
+	period: string,
+	spentWhen: string,
+): Refusal {
+	const left = limit.amount > spent ? limit.amount - spent : 0n;
+	return new Refusal(
+		rule,
+		`${moved.what} of ${amountText(moved.amount, limit.decimals)} of ${assetName(moved.asset)} is more than what is left of the limit of ${amountText(limit.amount, limit.decimals)} ${period}: ${amountText(spent, limit.decimals)} spent ${spentWhen}, ${amountText(left, limit.decimals)} left${boundByWords(limit)}`,
+	);
+}
+
+/** The credential's own limits for the asset on the chain. */
+interface OwnLimits {
+	maxPerExecution?: KeyLimit;
+	maxPerDay?: KeyLimit;
+	maxPer30Days?: KeyLimit;
+}
+
+function ownLimitsOf(policy: SpendingPolicy, asset: string, chainId: string): OwnLimits {
+	const own = (limits: AssetLimit[]) => {
+		const limit = limitFor(limits, asset, chainId);
+		return limit && { amount: limit.amount, decimals: limit.decimals };
+	};
+	return {
+		maxPerExecution: own(policy.perExecution),
+		maxPerDay: own(policy.perDay),
+		maxPer30Days: own(policy.per30Days),
+	};
 }
 
 /** Takes each reservation in turn; when one is refused (or fails), those taken before it are given back. */
@@ -94,74 +180,81 @@ async function reserveAll(
 	};
 }
 
-/** A budget refusal: the period, what moves, what was spent in the period, what is left and the limit. */
-function periodRefusal(
-	rule: string,
-	moved: AssetAmount,
-	limit: AssetLimit,
-	spent: bigint,
-	period: string,
-	spentWhen: string,
-): Refusal {
-	const left = limit.amount > spent ? limit.amount - spent : 0n;
-	return new Refusal(
-		rule,
-		`${moved.what} of ${amountText(moved.amount, limit.decimals)} of ${assetName(moved.asset)} is more than what is left of the limit of ${amountText(limit.amount, limit.decimals)} ${period}: ${amountText(spent, limit.decimals)} spent ${spentWhen}, ${amountText(left, limit.decimals)} left`,
-	);
+const NOTHING_HELD: Reservation = { release: async () => undefined };
+
+/** An execution's total in memory, with the limits of the credentials counting into it. */
+interface MemoryTotal {
+	spent: bigint;
+	credentials: CredentialRecords;
 }
 
 /**
  * Without a payout ledger (folder or PostgreSQL), Max Per Execution is counted in this process's
- * memory, by execution and credential: an execution resumed after a restart or on another worker
- * counts from zero (the credential Test says so). The newest executions are kept.
+ * memory, by execution: the credential's own total, and the signing account's over every credential
+ * signing for it (the lowest of their limits binds). An execution resumed after a restart or on
+ * another worker counts from zero (the credential Test says so). The newest executions are kept.
  */
-const memoryTotals = new Map<string, Map<string, bigint>>();
+const memoryTotals = new Map<string, Map<string, MemoryTotal>>();
 
 export class MemoryCounter implements SpendingCounter {
-	private readonly spent: Map<string, bigint>;
+	private readonly totals: Map<string, MemoryTotal>;
 
 	constructor(
 		private readonly policy: SpendingPolicy,
-		spender: Spender,
+		private readonly spender: Spender,
 	) {
-		const key = JSON.stringify([spender.executionId, spender.credentialId]);
-		this.spent = memoryTotals.get(key) ?? new Map<string, bigint>();
+		const key = spender.executionId;
+		this.totals = memoryTotals.get(key) ?? new Map();
 		memoryTotals.delete(key);
-		memoryTotals.set(key, this.spent);
+		memoryTotals.set(key, this.totals);
 		if (memoryTotals.size > EXECUTIONS_IN_MEMORY)
 			memoryTotals.delete(memoryTotals.keys().next().value as string);
 	}
 
+	private reserveIn(scope: Scope, moved: AssetAmount, own: OwnLimits): Reservation | Refusal {
+		const { credential } = this.spender;
+		const key = JSON.stringify(scope.execution(moved.asset));
+		const counted = this.totals.get(key) ?? { spent: 0n, credentials: new Map() };
+		const credentials = withOwnRecord(counted.credentials, credential, '', {
+			maxPerExecution: own.maxPerExecution,
+		});
+		if (!credentials.size) return NOTHING_HELD;
+		const limit = bindingLimit(credentials, credential, 'maxPerExecution');
+		const refusal = limit && executionRefusal(scope, moved, limit, counted.spent);
+		if (refusal) {
+			this.totals.set(key, { spent: counted.spent, credentials });
+			return refusal;
+		}
+		const total = { spent: counted.spent + moved.amount, credentials };
+		this.totals.set(key, total);
+		return {
+			release: async () => {
+				total.spent = total.spent > moved.amount ? total.spent - moved.amount : 0n;
+			},
+		};
+	}
+
 	async reserve(intent: TransactionIntent): Promise<Reservation | Refusal> {
-		const steps = amountsOf(intent).map((moved) => async () => {
-			const limit = limitFor(this.policy.perExecution, moved.asset, intent.chainId);
-			if (!limit) return { release: async () => undefined };
-			const key = `${intent.chainId}:${moved.asset}`;
-			const spent = this.spent.get(key) ?? 0n;
-			const refusal = executionRefusal(intent.chainId, moved, limit, spent);
-			if (refusal) return refusal;
-			this.spent.set(key, spent + moved.amount);
-			return {
-				release: async () => {
-					this.spent.set(key, (this.spent.get(key) ?? moved.amount) - moved.amount);
-				},
-			};
+		const { byCredential, byAccount } = scopesOf(
+			intent,
+			this.policy,
+			this.spender,
+			"this n8n process's memory",
+		);
+		const steps = amountsOf(intent).flatMap((moved) => {
+			const own = ownLimitsOf(this.policy, moved.asset, intent.chainId);
+			return [byCredential, byAccount].map(
+				(scope) => async () => this.reserveIn(scope, moved, own),
+			);
 		});
 		return await reserveAll(steps);
 	}
 }
 
-const DAY_MS = 86_400_000;
-const WINDOW_DAYS = 30;
-const utcDay = (time: number) => new Date(time).toISOString().slice(0, 10);
-
-/** The UTC days of the rolling window ending today, oldest first. */
-function windowDays(today: Date): string[] {
-	const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-	return Array.from({ length: WINDOW_DAYS }, (_, back) =>
-		utcDay(midnight - (WINDOW_DAYS - 1 - back) * DAY_MS),
-	);
-}
+/** What a change decides on a log's totals: the records after it, and the new totals or a refusal. */
+type Decision = { records: CredentialRecords } & (
+	{ totals: Buckets; bucket: string; refusal?: undefined } | { refusal: Refusal }
+);
 
 /** The totals less `amount` in `bucket`, never below zero. */
 function lessIn(totals: Buckets, bucket: string, amount: bigint): Buckets {
@@ -173,10 +266,14 @@ function lessIn(totals: Buckets, bucket: string, amount: bigint): Buckets {
 
 /**
  * With a payout ledger (folder or PostgreSQL), every total is a CounterLog there (counterLog.ts), so
- * every execution, process and restart counts against the same totals: the execution's (by credential,
- * execution, chain and asset; every Signer node of the execution and wherever it resumes) and the
- * credential's per UTC day (by credential, chain and asset: one entry holds the totals of the last
- * 31 days, so the day and the 30-day window are decided on one read and one exclusive create).
+ * every execution, process and restart counts against the same totals: the execution's (every Signer
+ * node of the execution and wherever it resumes) and the ones per UTC day (one entry holds the totals
+ * of the last 31 days, so the day and the 30-day window are decided on one read and one exclusive
+ * create). Each is kept twice, per chain and asset: for the signing credential (all its accounts, its
+ * own limits, as before totals were kept per account), and for the signing account over every
+ * credential signing for it, where each credential records its limits beside the totals and the
+ * lowest recorded binds every one of them (a credential without a limit of its own counts there once
+ * another recorded one).
  */
 export class FolderCounter implements SpendingCounter {
 	constructor(
@@ -186,104 +283,159 @@ export class FolderCounter implements SpendingCounter {
 		private readonly spender: Spender,
 	) {}
 
-	private log(key: string[], rule: string): CounterLog {
-		return new CounterLog(this.node, this.store, key, rule, this.spender.executionId);
-	}
-
-	/** Appends `amount` to a log's bucket unless `refusal` (on its totals) says no; gives it back on release. */
+	/**
+	 * Appends what `decide` makes of the log's totals and records, unless it refuses or has nothing
+	 * to count (no credential has a limit there); gives the amount back on release, from the bucket it
+	 * was counted in. A refused credential's limits are recorded all the same, so a lowered one binds
+	 * the other credentials from its first use.
+	 */
 	private async reserveIn(
-		log: CounterLog,
-		bucket: string,
+		key: string[],
+		rule: string,
 		amount: bigint,
 		itemIndex: number,
-		decide: (totals: Buckets) => Buckets | Refusal,
+		decide: (counted: Counted) => Decision | undefined,
 	): Promise<Reservation | Refusal> {
-		const refusal = await log.change(itemIndex, amount, decide);
-		if (refusal) return refusal;
+		const log = new CounterLog(this.node, this.store, key, rule, this.spender.executionId);
+		let bucket = '';
+		const changed = await log.change(itemIndex, amount, (counted) => {
+			const decided = decide(counted);
+			if (decided === undefined || decided.refusal) return decided?.refusal;
+			bucket = decided.bucket;
+			return { totals: decided.totals, credentials: decided.records };
+		});
+		if (changed instanceof Refusal) {
+			await log.change(itemIndex, 0n, (counted) => {
+				const records = decide(counted)?.records;
+				return records && !sameRecords(records, counted.credentials)
+					? { totals: counted.totals, credentials: records }
+					: undefined;
+			});
+			return changed;
+		}
+		if (!changed) return NOTHING_HELD;
 		return {
 			release: async () => {
-				await log.change(itemIndex, -amount, (totals) => lessIn(totals, bucket, amount));
+				await log.change(itemIndex, -amount, ({ totals, credentials }) => ({
+					totals: lessIn(totals, bucket, amount),
+					credentials,
+				}));
 			},
 		};
 	}
 
 	private async reserveExecution(
-		chainId: string,
+		scope: Scope,
 		moved: AssetAmount,
-		limit: AssetLimit,
+		own: OwnLimits,
 		itemIndex: number,
 	): Promise<Reservation | Refusal> {
-		const { credentialId, executionId } = this.spender;
-		const log = this.log(
-			['execution', credentialId, executionId, chainId, moved.asset],
-			'maxPerExecution',
+		const { credential } = this.spender;
+		const rule = 'maxPerExecution';
+		return await this.reserveIn(
+			scope.execution(moved.asset),
+			rule,
+			moved.amount,
+			itemIndex,
+			({ totals, credentials }) => {
+				// An execution's records bind for the execution: they carry no day.
+				const records = withOwnRecord(credentials, credential, '', {
+					maxPerExecution: own.maxPerExecution,
+				});
+				if (!records.size && !credentials.size) return undefined;
+				const spent = totals.get('execution') ?? 0n;
+				const limit = bindingLimit(records, credential, rule);
+				const refusal = limit && executionRefusal(scope, moved, limit, spent);
+				if (refusal) return { records, refusal };
+				return {
+					records,
+					totals: new Map([['execution', spent + moved.amount]]),
+					bucket: 'execution',
+				};
+			},
 		);
-		return await this.reserveIn(log, 'execution', moved.amount, itemIndex, (totals) => {
-			const spent = totals.get('execution') ?? 0n;
-			return (
-				executionRefusal(chainId, moved, limit, spent) ??
-				new Map([['execution', spent + moved.amount]])
-			);
-		});
 	}
 
 	private async reservePeriods(
-		chainId: string,
+		scope: Scope,
 		moved: AssetAmount,
-		limits: { day?: AssetLimit; days30?: AssetLimit },
+		own: OwnLimits,
 		itemIndex: number,
 	): Promise<Reservation | Refusal> {
-		const days = windowDays(budgetClock.now());
-		const today = days[days.length - 1];
-		const log = this.log(
-			['periods', this.spender.credentialId, chainId, moved.asset],
-			limits.day ? 'maxPerDay' : 'maxPer30Days',
+		const { credential } = this.spender;
+		const rule = own.maxPer30Days && !own.maxPerDay ? 'maxPer30Days' : 'maxPerDay';
+		const { chainId } = scope;
+		return await this.reserveIn(
+			scope.periods(moved.asset),
+			rule,
+			moved.amount,
+			itemIndex,
+			({ totals, credentials }) => {
+				// The clock is read on every attempt: a retry after midnight counts into the new day.
+				const period = periodOf(totals, budgetClock.now());
+				const { today, days } = period;
+				const records = withOwnRecord(
+					credentials,
+					credential,
+					today,
+					{ maxPerDay: own.maxPerDay, maxPer30Days: own.maxPer30Days },
+					days[0],
+				);
+				if (!records.size && !credentials.size) return undefined;
+				const spentToday = totals.get(today) ?? 0n;
+				const dayLimit = bindingLimit(records, credential, 'maxPerDay');
+				if (dayLimit && spentToday + moved.amount > dayLimit.amount) {
+					const refusal = periodRefusal(
+						'maxPerDay',
+						scope,
+						moved,
+						dayLimit,
+						spentToday,
+						`per UTC day on chain ${chainId}${scope.words}`,
+						`on ${today} (UTC)`,
+					);
+					return { records, refusal };
+				}
+				const windowLimit = bindingLimit(records, credential, 'maxPer30Days');
+				const spentInWindow = days.reduce((sum, day) => sum + (totals.get(day) ?? 0n), 0n);
+				if (windowLimit && spentInWindow + moved.amount > windowLimit.amount) {
+					const refusal = periodRefusal(
+						'maxPer30Days',
+						scope,
+						moved,
+						windowLimit,
+						spentInWindow,
+						`per 30 days on chain ${chainId}${scope.words} (rolling: the UTC days ${days[0]} to ${today})`,
+						'in them',
+					);
+					return { records, refusal };
+				}
+				const next = keptTotals(totals, period);
+				next.set(today, spentToday + moved.amount);
+				return { records, totals: next, bucket: today };
+			},
 		);
-		return await this.reserveIn(log, today, moved.amount, itemIndex, (totals) => {
-			const spentToday = totals.get(today) ?? 0n;
-			const { day, days30 } = limits;
-			if (day && spentToday + moved.amount > day.amount) {
-				return periodRefusal(
-					'maxPerDay',
-					moved,
-					day,
-					spentToday,
-					`per UTC day on chain ${chainId}`,
-					`on ${today} (UTC)`,
-				);
-			}
-			const spentInWindow = days.reduce((sum, day) => sum + (totals.get(day) ?? 0n), 0n);
-			if (days30 && spentInWindow + moved.amount > days30.amount) {
-				return periodRefusal(
-					'maxPer30Days',
-					moved,
-					days30,
-					spentInWindow,
-					`per 30 days on chain ${chainId} (rolling: the UTC days ${days[0]} to ${today})`,
-					'in them',
-				);
-			}
-			// Kept: the window and the day before it, so a process whose clock is a little behind still sees its window.
-			const kept = new Set([utcDay(Date.parse(days[0]) - DAY_MS), ...days]);
-			const next = new Map([...totals].filter(([bucket]) => kept.has(bucket)));
-			next.set(today, spentToday + moved.amount);
-			return next;
-		});
 	}
 
 	async reserve(intent: TransactionIntent, itemIndex: number): Promise<Reservation | Refusal> {
-		const { chainId } = intent;
+		const { byCredential, byAccount } = scopesOf(
+			intent,
+			this.policy,
+			this.spender,
+			this.policy.countedIn ?? 'the payout ledger',
+		);
 		const steps = amountsOf(intent).flatMap((moved) => {
-			const execution = limitFor(this.policy.perExecution, moved.asset, chainId);
-			const day = limitFor(this.policy.perDay, moved.asset, chainId);
-			const days30 = limitFor(this.policy.per30Days, moved.asset, chainId);
+			const own = ownLimitsOf(this.policy, moved.asset, intent.chainId);
+			// The credential's own totals only when it has a limit for them (as always); the account's always.
 			return [
-				...(execution
-					? [async () => await this.reserveExecution(chainId, moved, execution, itemIndex)]
+				...(own.maxPerExecution
+					? [async () => await this.reserveExecution(byCredential, moved, own, itemIndex)]
 					: []),
-				...(day || days30
-					? [async () => await this.reservePeriods(chainId, moved, { day, days30 }, itemIndex)]
+				...(own.maxPerDay || own.maxPer30Days
+					? [async () => await this.reservePeriods(byCredential, moved, own, itemIndex)]
 					: []),
+				async () => await this.reserveExecution(byAccount, moved, own, itemIndex),
+				async () => await this.reservePeriods(byAccount, moved, own, itemIndex),
 			];
 		});
 		return await reserveAll(steps);

@@ -10,6 +10,7 @@ import { errorWords, LEDGER_SCHEMA_VERSION, probeLedger } from '../ledger/postgr
 import { ledgerSettingsOf, ledgerWords } from '../policy/ledgerSettings';
 import { evmKeyring } from '../families/evm/accounts';
 import { EVM_POLICY_FORMAT } from '../families/evm/policyFormat';
+import { safeManagementWords } from '../families/evm/safeManagement';
 import { SigningKeyError } from '../policy/vocabulary';
 import { SOLANA_POLICY_FORMAT, signSolanaMessage, solanaKeyring } from '../families/solana';
 import { describePolicy, PolicyError, readPolicy, type SpendingPolicy } from '../policy/policy';
@@ -33,7 +34,8 @@ export async function expandSignerKeyTest(
 			{ length: hasIndex ? SHOWN_ACCOUNTS : 1 },
 			(_, index) => `#${index} ${keyring.account(index).address}`,
 		);
-		return await validKey(accounts, hasIndex, readPolicy(data, EVM_POLICY_FORMAT), data);
+		const policy = readPolicy(data, EVM_POLICY_FORMAT);
+		return await validKey(accounts, hasIndex, policy, data, ` ${safeManagementWords(policy)}`);
 	} catch (error) {
 		return keyError(error);
 	}
@@ -72,6 +74,7 @@ async function validKey(
 	more: boolean,
 	policy: SpendingPolicy,
 	data: ICredentialDataDecryptedObject,
+	familyWords = '',
 ): Promise<INodeCredentialTestResult> {
 	const ledger = await ledgerText(data);
 	if (typeof ledger !== 'string') return ledger;
@@ -81,7 +84,7 @@ async function validKey(
 		: '';
 	return {
 		status: 'OK',
-		message: `Valid key. Accounts: ${accounts.join(', ')}${more ? ', …' : ''}. ${describePolicy(policy)} Payout IDs: ${ledger}.${rpc}`,
+		message: `Valid key. Accounts: ${accounts.join(', ')}${more ? ', …' : ''}. ${describePolicy(policy)}${familyWords} Payout IDs: ${ledger}.${rpc}`,
 	};
 }
 

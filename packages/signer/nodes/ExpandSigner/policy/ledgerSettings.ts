@@ -2,8 +2,11 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { PolicyError } from './vocabulary';
 
-/** How the ledger's PostgreSQL connection is encrypted: none, encrypted without a certificate check, or checked against the host name. */
-export const POSTGRES_SSL_MODES = ['disable', 'require', 'verify-full'] as const;
+/**
+ * How the ledger's PostgreSQL connection is encrypted, as libpq's sslmode: none; encrypted with any
+ * certificate; the certificate's chain checked against the given CA; the chain and the host name checked.
+ */
+export const POSTGRES_SSL_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const;
 export type PostgresSsl = (typeof POSTGRES_SSL_MODES)[number];
 
 /** The credential's PostgreSQL ledger: where it connects, as whom, and the schema of its tables. */
@@ -14,6 +17,8 @@ export interface PostgresSettings {
 	user: string;
 	password: string;
 	ssl: PostgresSsl;
+	/** PEM certificates of the CA the server's certificate must chain to; none: Node's trusted CAs (verify-full only). */
+	sslCa?: string;
 	schema: string;
 }
 
@@ -72,6 +77,15 @@ export function ledgerSettingsOf(
 		throw new PolicyError(
 			`The credential field "ledgerSsl" must be one of ${POSTGRES_SSL_MODES.join(', ')}; got "${ssl}"`,
 		);
+	const sslCa = ssl === 'verify-ca' || ssl === 'verify-full' ? text('ledgerSslCa') : '';
+	if (ssl === 'verify-ca' && !sslCa)
+		throw new PolicyError(
+			'The credential field "ledgerSslCa" is needed for PostgreSQL SSL Verify CA: the CA certificate the server\'s certificate must be signed by; it is empty',
+		);
+	if (sslCa && !sslCa.includes('-----BEGIN CERTIFICATE-----'))
+		throw new PolicyError(
+			'The credential field "ledgerSslCa" must hold PEM certificates (-----BEGIN CERTIFICATE----- …)',
+		);
 	const schema = text('ledgerSchema', 'public');
 	if (!SCHEMA_NAME.test(schema))
 		throw new PolicyError(
@@ -86,6 +100,7 @@ export function ledgerSettingsOf(
 			user: required('ledgerUser'),
 			password: String(credentials.ledgerPassword ?? ''),
 			ssl,
+			...(sslCa ? { sslCa } : {}),
 			schema,
 		},
 	};

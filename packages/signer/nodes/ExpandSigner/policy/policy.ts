@@ -20,6 +20,8 @@ export interface SpendingPolicy {
 	allowDeploy: boolean;
 	/** Whether messages and typed data the Signer cannot read may be signed while any policy field is set. */
 	allowAnyMessage: boolean;
+	/** Whether Propose to Safe may propose a call to the Safe itself or a change of its owners, threshold, modules, guard or fallback handler. */
+	allowSafeManagement: boolean;
 	/**
 	 * When a From Input Item transaction must arrive with the intent an Expand write outputs beside it:
 	 * `auto` while an amount limit, the recipient list or Allowed Contracts and Programs is set.
@@ -179,6 +181,7 @@ export function readPolicy(
 		contracts: addresses('allowedContracts'),
 		allowDeploy: credentials.allowContractDeployment === true,
 		allowAnyMessage: credentials.allowAnyMessage === true,
+		allowSafeManagement: credentials.allowSafeManagement === true,
 		requireIntent,
 		perTransaction: limitsOf('maxPerTransaction', credentials.maxPerTransaction, format),
 		perExecution: limitsOf('maxPerExecution', credentials.maxPerExecution, format),
@@ -294,6 +297,11 @@ export function describePolicy(policy: SpendingPolicy): string {
 		...(policy.perDay.length || policy.per30Days.length
 			? [
 					`these budgets are counted in ${policy.countedIn} over every execution and process using it, per chain, from just before signing, and given back when a signature does not leave the node`,
+				]
+			: []),
+		...(policy.perExecution.length || policy.perDay.length || policy.per30Days.length
+			? [
+					`each of these totals also counts per signing account (for Propose to Safe, the Safe) over every credential that signs for it ${policy.countedIn ? `with ${policy.countedIn}` : 'in this n8n process'}, and the lowest of their limits binds`,
 				]
 			: []),
 		...(policy.format.gasRules

@@ -2,43 +2,19 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	ChainClient,
-	checkedReceipt,
 	getMultisigTransaction,
-	itemError,
 	listMultisigTransactions,
-	NONCE_SELECTOR,
 	SAFE_API_CREDENTIAL,
 	type SafeApiCredentials,
-	uintAnswer,
 	verifiedExecution,
 } from '../../core';
 import type { CheckedRow, PayoutCheck } from '../checkPayouts.operation';
 import { safeApiOf } from './safe';
+import { confirmedExecution, safeNonce } from './safeExecution';
 import type { EvmSession } from './session';
 
 /** Transactions of one Safe nonce read from the Safe API to find the one executed in its place. */
 const SAME_NONCE_LIMIT = 20;
-
-/** The Safe's nonce on chain now: every Safe transaction below it has been executed. */
-async function safeNonce(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: ChainClient,
-	row: CheckedRow,
-): Promise<bigint> {
-	const answer = await client.rpc<unknown>('eth_call', [
-		{ to: row.account, data: NONCE_SELECTOR },
-		'latest',
-	]);
-	const nonce = uintAnswer(answer);
-	if (nonce === undefined)
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`${row.account} does not answer nonce() on chain ${row.chainId} (got ${JSON.stringify(answer)?.slice(0, 80)}): is it a Safe on this chain?`,
-		);
-	return nonce;
-}
 
 /**
  * Where a Safe proposal stands. The chain decides: while the Safe's nonce has not passed the
@@ -55,7 +31,7 @@ export async function checkSafeProposal(
 	row: CheckedRow,
 ): Promise<PayoutCheck> {
 	const client = new ChainClient(this, row.chainId, itemIndex, session.rpcUrls);
-	const onChain = await safeNonce.call(this, itemIndex, client, row);
+	const onChain = await safeNonce.call(this, itemIndex, client, row.chainId, row.account);
 	const nonce = BigInt(row.nonce);
 	const pending = onChain <= nonce;
 	if (!this.getNode().credentials?.[SAFE_API_CREDENTIAL])
@@ -68,7 +44,7 @@ export async function checkSafeProposal(
 					chainStatus: 'executedOrReplaced',
 					statusMessage: `The Safe's nonce is ${onChain}, past this proposal's ${nonce}: it was executed, or another transaction of nonce ${nonce} was. Add the Safe API credential to Check Payouts to tell which`,
 				};
-	const credentials = await safeApiOf.call(this, session, itemIndex);
+	const credentials = await safeApiOf.call(this, session, itemIndex, 'Check Payouts');
 	const stored = await getMultisigTransaction.call(
 		this,
 		credentials,
@@ -88,21 +64,25 @@ export async function checkSafeProposal(
 			statusMessage: `Awaiting the Safe's owners: ${stored.confirmations.length} of ${stored.confirmationsRequired ?? '?'} confirmations; the Safe's nonce is ${onChain}`,
 		};
 	let doubt = '';
-	if (stored.isExecuted && stored.nonce === row.nonce) {
-		const verified = await verifiedExecution(client, row.chainId, row.account, stored);
-		if (typeof verified !== 'string') {
-			const hash = verified.receipt.transactionHash;
-			const receipt = checkedReceipt(verified.receipt, hash);
-			if (typeof receipt === 'string') throw itemError(this.getNode(), itemIndex, receipt);
+	if (stored.isExecuted) {
+		const asked = { chainId: row.chainId, safe: row.account, safeTxHash: row.transactionHash };
+		const confirmed = await confirmedExecution.call(
+			this,
+			itemIndex,
+			client,
+			asked,
+			stored,
+			onChain,
+		);
+		if (typeof confirmed !== 'string')
 			return {
 				chainStatus: 'executed',
-				executionTransactionHash: hash,
-				block: receipt.blockNumber.toString(),
-				success: verified.successful,
-				feePaid: receipt.feePaid.toString(),
+				executionTransactionHash: confirmed.transactionHash,
+				block: confirmed.blockNumber.toString(),
+				success: confirmed.successful,
+				feePaid: confirmed.feePaid.toString(),
 			};
-		}
-		doubt = `; the Safe API says it was executed, but the chain does not confirm it: ${verified}`;
+		doubt = `; the Safe API says it was executed, but the chain does not confirm it: ${confirmed}`;
 	}
 	const replacement = await confirmedReplacement.call(this, itemIndex, client, credentials, row);
 	if (replacement) return replacement;

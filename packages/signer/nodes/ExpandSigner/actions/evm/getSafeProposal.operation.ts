@@ -6,19 +6,22 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { itemError } from '../../core';
+import { ChainClient, itemError, type SafeMultisigTransaction } from '../../core';
 import { proposalStatus, safeApiOf, storedProposal } from './safe';
+import { type ConfirmedExecution, confirmedExecution } from './safeExecution';
 import type { EvmSession } from './session';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Safe Proposal',
 	value: 'getSafeProposal',
 	description:
-		"Where a Safe proposal stands: confirmations, threshold, executed or not, the execution's transaction and block",
+		'Where a Safe proposal stands: confirmations, threshold, and its execution as the chain confirms it (transaction, block, date)',
 	action: 'Get a Safe proposal',
 };
 
 export const usesSafeApi = true;
+/** An execution is believed from the chain's JSON-RPC node: the credential's pinned one, else the one the API names. */
+export const usesApi = true;
 
 const show = { operation: ['getSafeProposal'] };
 
@@ -37,12 +40,23 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	{
+		displayName: 'Chain ID',
+		name: 'chainId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. {{ $json.chainId }}',
+		description:
+			"The Safe's chain (Propose to Safe outputs it): an execution is believed only when this chain's node confirms it",
+		displayOptions: { show },
+	},
+	{
 		displayName: 'Wait for Execution',
 		name: 'waitForExecution',
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to keep reading the proposal until the Safe has executed it (owners confirm and execute it in Safe{Wallet}), or the timeout passes',
+			'Whether to keep reading the proposal until the chain confirms the Safe executed it (owners confirm and execute it in Safe{Wallet}), or the timeout passes',
 		displayOptions: { show },
 	},
 	{
@@ -76,35 +90,87 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** The date of the block that holds the execution, from the chain's node; the block must be the receipt's own. */
+async function blockDate(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: ChainClient,
+	execution: ConfirmedExecution,
+): Promise<string> {
+	const block = await client.rpc<{ hash?: unknown; timestamp?: unknown } | null>(
+		'eth_getBlockByHash',
+		[execution.blockHash, false],
+	);
+	const { hash, timestamp } = block ?? {};
+	if (
+		String(hash).toLowerCase() !== execution.blockHash.toLowerCase() ||
+		typeof timestamp !== 'string' ||
+		!/^0x[0-9a-fA-F]{1,12}$/.test(timestamp)
+	)
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The chain's JSON-RPC node answered block ${execution.blockHash} of the execution ${execution.transactionHash} without its own hash and a valid timestamp`,
+		);
+	return new Date(Number(BigInt(timestamp)) * 1000).toISOString();
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
 ): Promise<IDataObject> {
+	const credentials = await safeApiOf.call(this, session, itemIndex, option.name);
+	const node = this.getNode();
 	const safeTxHash = String(this.getNodeParameter('safeTxHash', itemIndex, '') ?? '').trim();
 	if (!/^0x[0-9a-fA-F]{64}$/.test(safeTxHash))
 		throw itemError(
-			this.getNode(),
+			node,
 			itemIndex,
 			`The parameter "Safe Transaction Hash" must be a 0x hash of 32 bytes; got "${safeTxHash}"`,
 		);
-	const credentials = await safeApiOf.call(this, session, itemIndex);
-	let stored = await storedProposal.call(this, credentials, safeTxHash, itemIndex);
-	if (!this.getNodeParameter('waitForExecution', itemIndex, false)) return proposalStatus(stored);
+	const chainId = String(this.getNodeParameter('chainId', itemIndex, '') ?? '').trim();
+	if (!/^\d{1,20}$/.test(chainId))
+		throw itemError(
+			node,
+			itemIndex,
+			`The parameter "Chain ID" must be a chain ID such as 1 or 8453; got "${chainId.slice(0, 40)}"`,
+		);
+	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
+	/** The proposal as the service has it, and its execution only as the chain confirms it. */
+	const read = async () => {
+		const stored: SafeMultisigTransaction = await storedProposal.call(
+			this,
+			credentials,
+			safeTxHash,
+			itemIndex,
+		);
+		if (!stored.isExecuted) return { stored, status: proposalStatus(stored), executed: false };
+		const asked = { chainId, safe: stored.safe, safeTxHash };
+		const execution = await confirmedExecution.call(this, itemIndex, client, asked, stored);
+		if (typeof execution === 'string')
+			return { stored, status: proposalStatus(stored, execution), executed: false };
+		const date = await blockDate.call(this, itemIndex, client, execution);
+		return { stored, status: proposalStatus(stored, { ...execution, date }), executed: true };
+	};
+	let current = await read();
+	if (!this.getNodeParameter('waitForExecution', itemIndex, false)) return current.status;
 	const timeoutSeconds = Number(this.getNodeParameter('timeoutSeconds', itemIndex, 300));
 	const deadline = Date.now() + timeoutSeconds * 1000;
-	while (!stored.isExecuted && Date.now() < deadline) {
+	// A service that says executed while the chain does not confirm it is waited on like one that says not yet.
+	while (!current.executed && Date.now() < deadline) {
 		if (this.getExecutionCancelSignal?.()?.aborted) break;
 		await sleep(Math.min(POLL_SECONDS * 1000, Math.max(0, deadline - Date.now())));
-		stored = await storedProposal.call(this, credentials, safeTxHash, itemIndex);
+		current = await read();
 	}
-	const status = proposalStatus(stored);
-	if (stored.isExecuted) return { ...status, timedOut: false };
+	const { stored, status } = current;
+	if (current.executed) return { ...status, timedOut: false };
 	if (this.getNodeParameter('onTimeout', itemIndex, 'error') === 'output')
 		return { ...status, timedOut: true };
+	const claim = status.serviceClaims as IDataObject | undefined;
 	throw itemError(
-		this.getNode(),
+		node,
 		itemIndex,
-		`The Safe proposal ${safeTxHash} was not executed within ${timeoutSeconds} s (${stored.confirmations.length} of ${stored.confirmationsRequired ?? '?'} confirmations)`,
+		`The Safe proposal ${safeTxHash} was not executed within ${timeoutSeconds} s (${stored.confirmations.length} of ${stored.confirmationsRequired ?? '?'} confirmations)${claim ? `; the Safe API says it was, but the chain does not confirm it: ${String(claim.notBelievedBecause)}` : ''}`,
 	);
 }

@@ -25,6 +25,7 @@ import {
 	signSafeTx,
 	type SignedProposal,
 } from '../../families/evm/safeTx';
+import { safeManagementRefusal } from '../../families/evm/safeManagement';
 import { safeWalletUrl } from '../../families/evm/safeWallet';
 import { tokenDecimals } from '../../families/evm/tokenDecimals';
 import { normalizeFields, type TransactionFields } from '../../families/evm/transaction';
@@ -35,7 +36,7 @@ import { Refusal, refusedItem } from '../../policy/refusal';
 import type { TransactionIntent } from '../../policy/vocabulary';
 import { accountOf } from '../account';
 import { type FreshSignature, payoutIdProperty, signOnce } from '../payout';
-import { addressParameter, proposalStatus, safeApiOf, storedProposal } from './safe';
+import { addressParameter, hasSafeApi, proposalStatus, safeApiOf, storedProposal } from './safe';
 import type { EvmSession } from './session';
 import type { JournalKind } from '../../ledger/journal';
 import { checkAskedIntent, contentOf } from './signing';
@@ -169,6 +170,13 @@ function proposalFacts(entry: LedgerEntry, proposer: string): SignedFacts {
 	};
 }
 
+/** An earlier proposal as a refusal names it: a safeTxHash is no transaction any explorer finds. */
+function proposalWords(entry: LedgerEntry): string {
+	const { safe, chainId, safeTx, transactionHash } = entry.signed as SignedProposal;
+	const link = safeWalletUrl(chainId, safe, transactionHash);
+	return `proposed on ${entry.signedAt} as safeTxHash ${transactionHash} (Safe nonce ${safeTx.nonce}${link ? `, ${link}` : ''})`;
+}
+
 /** The service's copy of the proposal must be ours, field by field. */
 function differingField(
 	stored: SafeMultisigTransaction,
@@ -222,6 +230,8 @@ export async function execute(
 		);
 	const chainId = fields.chainId;
 	journal?.note(itemIndex, { chainId });
+	const managing = safeManagementRefusal(session.policy, safe, { ...fields, to: fields.to });
+	if (managing) throw refusedItem(node, itemIndex, managing);
 	// The Safe is the sender: an Expand transaction built for another account is not the Safe's.
 	if (fields.from !== undefined && fields.from.toLowerCase() !== safe.toLowerCase())
 		throw refusedItem(
@@ -241,13 +251,18 @@ export async function execute(
 		? await checkAskedIntent.call(this, itemIndex, session, safeFields, account, askedIntent)
 		: undefined;
 	const unbound = fromInput && !asked;
-	const credentials = await safeApiOf.call(this, session, itemIndex);
-	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
 	const to = fields.to;
 	const value = fields.value ?? '0';
 	const data = fields.data ?? '0x';
 	// The Safe pays no fee of its own: the owner who executes pays the gas.
 	const intent = evmIntent({ chainId, to, value, data }, { address: safe });
+	// The policy's verdict needs no service: a node without the Safe API credential still gives it first.
+	if (!hasSafeApi(this)) {
+		const refusal = transactionRefusal(session.policy, intent, unbound);
+		if (refusal) throw refusedItem(node, itemIndex, refusal);
+	}
+	const credentials = await safeApiOf.call(this, session, itemIndex, option.name);
+	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
 	const decimals = await movedDecimals(intent, client);
 	const known = new Map(
 		[...decimals].filter((entry): entry is [string, number] => entry[1] !== undefined),
@@ -291,6 +306,7 @@ export async function execute(
 		from: safe,
 		content: contentOf(fields),
 		contentWords: 'recipient, value or data',
+		earlierWords: proposalWords,
 		sign: propose,
 		readSigned: async (entry) => proposalFacts(entry, account.address),
 		status: async (history) => {

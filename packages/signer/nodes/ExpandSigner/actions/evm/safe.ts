@@ -9,20 +9,28 @@ import {
 	type SafeApiCredentials,
 	type SafeMultisigTransaction,
 } from '../../core';
-import { safeWalletUrl } from '../../families/evm/safeWallet';
+import type { ConfirmedExecution } from './safeExecution';
 import type { EvmSession } from './session';
 
-/** The Safe API credential, read once per execution; an error naming the operation when the node has none. */
+/** Whether the node has a Safe API credential selected. */
+export const hasSafeApi = (context: IExecuteFunctions): boolean =>
+	Boolean(context.getNode().credentials?.[SAFE_API_CREDENTIAL]);
+
+/**
+ * The Safe API credential, read once per execution. n8n cannot mark it required for some operations
+ * only (operations.ts, safeApiDisplay), so an operation that needs it fails here, named by its label.
+ */
 export async function safeApiOf(
 	this: IExecuteFunctions,
 	session: EvmSession,
 	itemIndex: number,
+	operation: string,
 ): Promise<SafeApiCredentials> {
-	if (!this.getNode().credentials?.[SAFE_API_CREDENTIAL])
+	if (!hasSafeApi(this))
 		throw itemError(
 			this.getNode(),
 			itemIndex,
-			`The operation "${String(this.getNodeParameter('operation', itemIndex))}" needs a Safe API credential on the node (the Safe Transaction Service's URL)`,
+			`${operation} needs a Safe API credential (the Safe Transaction Service's URL): select one on the node; nothing was sent to the Safe service`,
 		);
 	session.safeApi ??= readSafeCredentials(this, itemIndex);
 	return await session.safeApi;
@@ -62,21 +70,43 @@ export async function storedProposal(
 	return stored;
 }
 
-/** Where a proposal stands, as Propose to Safe and Get Safe Proposal show it. */
-export function proposalStatus(stored: SafeMultisigTransaction, chainId?: string): IDataObject {
-	const safe = getAddress(stored.safe);
+/** Why an execution the Safe API lists was not believed where the chain was not asked. */
+const NOT_ASKED = 'the chain was not asked here: Get Safe Proposal and Check Payouts check it';
+
+/**
+ * Where a proposal stands, as Propose to Safe and Get Safe Proposal show it: the service's proposal
+ * and confirmations, and an execution only as `execution` (checked on the chain) has it. What the
+ * service says of an execution the chain does not confirm goes in `serviceClaims`, with why it was
+ * not believed, never in `executed`.
+ */
+export function proposalStatus(
+	stored: SafeMultisigTransaction,
+	execution: (ConfirmedExecution & { date: string }) | string = NOT_ASKED,
+): IDataObject {
+	const confirmed = typeof execution === 'string' ? undefined : execution;
 	return {
 		safeTxHash: stored.safeTxHash,
-		safe,
+		safe: getAddress(stored.safe),
 		nonce: stored.nonce,
 		confirmations: stored.confirmations.length,
 		confirmedBy: stored.confirmations.map((confirmation) => getAddress(confirmation.owner)),
 		threshold: stored.confirmationsRequired,
-		executed: stored.isExecuted,
-		successful: stored.isSuccessful,
-		executionTransactionHash: stored.transactionHash,
-		executionBlock: stored.blockNumber,
-		executionDate: stored.executionDate,
-		...(chainId ? { safeWalletUrl: safeWalletUrl(chainId, safe, stored.safeTxHash) ?? null } : {}),
+		executed: confirmed !== undefined,
+		successful: confirmed?.successful ?? null,
+		executionTransactionHash: confirmed?.transactionHash ?? null,
+		executionBlock: confirmed ? Number(confirmed.blockNumber) : null,
+		executionDate: confirmed?.date ?? null,
+		...(stored.isExecuted && !confirmed
+			? {
+					serviceClaims: {
+						executed: true,
+						successful: stored.isSuccessful,
+						executionTransactionHash: stored.transactionHash,
+						executionBlock: stored.blockNumber,
+						executionDate: stored.executionDate,
+						notBelievedBecause: execution,
+					},
+				}
+			: {}),
 	};
 }

@@ -15,6 +15,26 @@ export const LEDGER_SCHEMA_VERSION = MIGRATIONS.length;
 /** The schema's name quoted as an SQL identifier (ledgerSettings.ts allows letters, digits and underscores only). */
 export const quoted = (schema: string) => `"${schema}"`;
 
+/**
+ * The TLS options of each SSL mode, as libpq's sslmode: require encrypts with any certificate (an
+ * active man in the middle is not detected); verify-ca checks the chain against the given CA only, not
+ * the host name; verify-full checks the chain (against the given CA, else Node's trusted CAs) and the
+ * host name. A given CA replaces Node's trusted CAs.
+ */
+function tlsOptions(settings: PostgresSettings): ClientConfig['ssl'] {
+	const ca = settings.sslCa ? { ca: settings.sslCa } : {};
+	switch (settings.ssl) {
+		case 'disable':
+			return false;
+		case 'require':
+			return { rejectUnauthorized: false };
+		case 'verify-ca':
+			return { rejectUnauthorized: true, ...ca, checkServerIdentity: () => undefined };
+		case 'verify-full':
+			return { rejectUnauthorized: true, ...ca };
+	}
+}
+
 function clientConfig(settings: PostgresSettings): ClientConfig {
 	return {
 		host: settings.host,
@@ -23,9 +43,7 @@ function clientConfig(settings: PostgresSettings): ClientConfig {
 		user: settings.user,
 		// A function, as pg replaces an empty password by PGPASSWORD or ~/.pgpass: the n8n process's own secrets, sent to the credential's host.
 		password: () => settings.password,
-		// require: encrypted, the certificate unchecked (libpq's sslmode=require); verify-full: checked against Node's CAs and the host name.
-		ssl:
-			settings.ssl === 'disable' ? false : { rejectUnauthorized: settings.ssl === 'verify-full' },
+		ssl: tlsOptions(settings),
 		connectionTimeoutMillis: 10_000,
 		// A database that stops answering fails the item (nothing signed) rather than holding the execution.
 		query_timeout: 30_000,
