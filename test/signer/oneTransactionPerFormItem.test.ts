@@ -167,6 +167,15 @@ const secondRefusal = (built: IDataObject, first: string, itemIndex: number, pay
 		`^Refused by the rule "oneTransactionPerFormItem": form item 0 of node "Build" in execution ${formItemOf(built).executionId} asked for one transaction and ${first} was signed for it on [0-9TZ:.-]+; this is another${payoutId ? ` \\(payout ID "${payoutId}"\\)` : ''}, which an API answering one form item with several transactions would make; nothing was signed \\(item ${itemIndex}\\)$`,
 	);
 
+/** The same refusal for a Safe proposal, which names the proposal by its safeTxHash. */
+const secondProposalRefusal = (built: IDataObject, first: string, itemIndex: number) =>
+	new RegExp(
+		secondRefusal(built, first, itemIndex).source.replace(
+			`${first} was signed for it`,
+			`it was proposed to the Safe as safeTxHash ${first}`,
+		),
+	);
+
 async function sendAll(signed: IDataObject[]): Promise<void> {
 	for (const item of signed)
 		await (await provider().broadcastTransaction(item.rawTransaction as string)).wait();
@@ -416,9 +425,9 @@ test('Propose to Safe: five copies of an intent without a form item were five pr
 	expect(bound[0].error).toBeUndefined();
 	for (const [index, item] of bound.entries())
 		if (index > 0)
-			expect(item.error).toMatch(secondRefusal(built, String(bound[0].safeTxHash), index));
+			expect(item.error).toMatch(secondProposalRefusal(built, String(bound[0].safeTxHash), index));
 	const [later] = await sign([built], propose, ledgerKey);
-	expect(later.error).toMatch(secondRefusal(built, String(bound[0].safeTxHash), 0));
+	expect(later.error).toMatch(secondProposalRefusal(built, String(bound[0].safeTxHash), 0));
 	expect((await storedProposals()).length).toBe(stored + 6);
 });
 

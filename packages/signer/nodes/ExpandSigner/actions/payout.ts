@@ -74,6 +74,8 @@ export interface ItemSigning {
 	contentWords: string;
 	/** How the refusal names the earlier signature; by default "signed on <date> as <transaction hash>". */
 	earlierWords?(entry: LedgerEntry): string;
+	/** How a second transaction's refusal names one signed for the same form item when its hash is not a transaction's: "proposed to the Safe as safeTxHash". */
+	signedAs?: string;
 	sign(): Promise<FreshSignature>;
 	/** The form item the intent names: at most one transaction is signed for it (ledger/formItems.ts). */
 	formItem?: FormItem;
@@ -113,7 +115,7 @@ export async function signOnce(
 	const bindings = new FormItemBindings(node, String(this.getExecutionId() ?? ''), ledger?.store);
 	const sign = async () =>
 		formItem
-			? await bindings.once(formItem, itemIndex, payoutId, () => signing.sign())
+			? await bindings.once(formItem, itemIndex, payoutId, () => signing.sign(), signing.signedAs)
 			: await signing.sign();
 	if (!payoutId) {
 		const fresh = await sign();

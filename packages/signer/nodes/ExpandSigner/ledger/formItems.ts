@@ -9,6 +9,8 @@ import type { LedgerStore } from './store';
 interface FormItemRecord {
 	formItem: string;
 	transactionHash: string;
+	/** How the refusal names the signature when it is not a transaction hash: "proposed to the Safe as safeTxHash". */
+	signedAs?: string;
 	payoutId?: string;
 	signedAt: string;
 }
@@ -65,7 +67,7 @@ export class FormItemBindings {
 		const before =
 			earlier === 'signing'
 				? 'another item of this execution is being signed for it right now'
-				: `${earlier.transactionHash} was signed for it${earlier.payoutId ? ` under payout ID "${earlier.payoutId}"` : ''} on ${earlier.signedAt}`;
+				: `${earlier.signedAs ? `it was ${earlier.signedAs} ` : ''}${earlier.transactionHash}${earlier.signedAs ? '' : ' was signed for it'}${earlier.payoutId ? ` under payout ID "${earlier.payoutId}"` : ''} on ${earlier.signedAt}`;
 		return refusedItem(
 			this.node,
 			itemIndex,
@@ -109,6 +111,7 @@ export class FormItemBindings {
 		itemIndex: number,
 		payoutId: string,
 		sign: () => Promise<T>,
+		signedAs?: string,
 	): Promise<T> {
 		const key = formItemKey(formItem);
 		const known = this.memory.get(key);
@@ -127,6 +130,7 @@ export class FormItemBindings {
 			const record: FormItemRecord = {
 				formItem: key,
 				transactionHash: fresh.signed.transactionHash,
+				...(signedAs ? { signedAs } : {}),
 				...(payoutId ? { payoutId } : {}),
 				signedAt: new Date().toISOString(),
 			};

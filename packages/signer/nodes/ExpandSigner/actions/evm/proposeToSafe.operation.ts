@@ -307,6 +307,7 @@ export async function execute(
 		content: contentOf(fields),
 		contentWords: 'recipient, value or data',
 		earlierWords: proposalWords,
+		signedAs: 'proposed to the Safe as safeTxHash',
 		sign: propose,
 		readSigned: async (entry) => proposalFacts(entry, account.address),
 		status: async (history) => {
