@@ -20,13 +20,21 @@ const MANAGEMENT = new Interface([
 	'function setFallbackHandler(address handler)',
 ]);
 
-/** The Safe's other functions, only to name what a call to the Safe itself asks. */
-const SAFE_OWN = new Interface([
-	'function setup(address[] owners, uint256 threshold, address to, bytes data, address fallbackHandler, address paymentToken, uint256 payment, address paymentReceiver)',
+/**
+ * What makes another Safe run or approve a transaction with this Safe's authority: where this Safe
+ * owns another (a pre-validated signature, v = 1, is its call itself) or is one of its modules. The
+ * inner transaction may do anything there, an owner change included, so these are refused on any target.
+ */
+const RUNS_ANOTHER = new Interface([
 	'function execTransaction(address to, uint256 value, bytes data, uint8 operation, uint256 safeTxGas, uint256 baseGas, uint256 gasPrice, address gasToken, address refundReceiver, bytes signatures)',
 	'function execTransactionFromModule(address to, uint256 value, bytes data, uint8 operation)',
 	'function execTransactionFromModuleReturnData(address to, uint256 value, bytes data, uint8 operation)',
 	'function approveHash(bytes32 hashToApprove)',
+]);
+
+/** The Safe's other functions, only to name what a call to the Safe itself asks. */
+const SAFE_OWN = new Interface([
+	'function setup(address[] owners, uint256 threshold, address to, bytes data, address fallbackHandler, address paymentToken, uint256 payment, address paymentReceiver)',
 	'function signMessage(bytes data)',
 	'function simulateAndRevert(address targetContract, bytes calldataPayload)',
 ]);
@@ -41,8 +49,9 @@ function functionName(iface: Interface, data: string): string | undefined {
 
 /**
  * Propose to Safe's refusal of a proposal that manages a Safe rather than pays: any call to the Safe
- * itself (with data or value: a Safe paying itself is no payout), and a call that changes a Safe's
- * owners, threshold, modules, guard or fallback handler. Owners who skim a queue would hand the Safe
+ * itself (with data or value: a Safe paying itself is no payout), a call that changes a Safe's
+ * owners, threshold, modules, guard or fallback handler, and one that has another Safe run or approve
+ * a transaction (this Safe as its owner or module). Owners who skim a queue would hand the Safe
  * over by confirming one. Refused whatever the spending rules, unless Allow Safe Management is on.
  */
 export function safeManagementRefusal(
@@ -53,8 +62,9 @@ export function safeManagementRefusal(
 	if (policy.allowSafeManagement) return undefined;
 	const data = call.data ?? '0x';
 	const managing = functionName(MANAGEMENT, data);
+	const running = functionName(RUNS_ANOTHER, data);
 	if (getAddress(call.to) === getAddress(safe)) {
-		const named = managing ?? functionName(SAFE_OWN, data);
+		const named = managing ?? running ?? functionName(SAFE_OWN, data);
 		const what = named
 			? `calls ${named} on the Safe ${getAddress(safe)} itself`
 			: data.length > 2
@@ -65,6 +75,11 @@ export function safeManagementRefusal(
 			`the transaction ${what}; a call to the Safe itself is never a payout (it can change its owners, threshold, modules, guard or fallback handler); ${ENABLE}`,
 		);
 	}
+	if (running)
+		return new Refusal(
+			'allowSafeManagement',
+			`the transaction calls ${running} on ${getAddress(call.to)}, which runs or approves a transaction of another Safe (whatever it holds, an owner change included), never a payout; ${ENABLE}`,
+		);
 	if (managing)
 		return new Refusal(
 			'allowSafeManagement',
