@@ -366,7 +366,7 @@ test('a Safe API that names another transaction as the execution makes neither p
 	}
 });
 
-test('a Safe API that holds neither proposal: notPosted; every row of every status has the same text columns', async () => {
+test('a Safe API that holds neither proposal: the executed one is executedOrReplaced, never "it can no longer be executed"; the pending one notPosted; every row of every status has the same text columns', async () => {
 	const service = await startScriptedApi(() => ({
 		status: 404,
 		body: { detail: 'No MultisigTransaction matches the given query.' },
@@ -375,9 +375,14 @@ test('a Safe API that holds neither proposal: notPosted; every row of every stat
 		const [first, second] = await check((await safeEntries()).slice(0, 2), {
 			service: service.url,
 		});
-		expect(first.chainStatus).toBe('notPosted');
-		expect(first.statusMessage).toMatch(/the Safe's nonce \(\d+\) has passed it/);
+		// The owners executed the first: a service that hides it must not make it read as never paid.
+		expect(first.chainStatus).toBe('executedOrReplaced');
+		expect(first.statusMessage).toMatch(
+			/^The Safe API does not hold the proposal, but the Safe's nonce is \d+, past this proposal's \d+: it was executed, or another transaction of its nonce was/,
+		);
+		expect(first.statusMessage).not.toMatch(/can no longer be executed/);
 		expect(second.chainStatus).toBe('notPosted');
+		expect(second.statusMessage).toMatch(/run the payout again with the same payout ID/);
 	} finally {
 		await service.close();
 	}
