@@ -25,7 +25,7 @@ import {
 	signSafeTx,
 	type SignedProposal,
 } from '../../families/evm/safeTx';
-import { safeManagementRefusal } from '../../families/evm/safeManagement';
+import { safeExtensionRefusal, safeManagementRefusal } from '../../families/evm/safeManagement';
 import { safeWalletUrl } from '../../families/evm/safeWallet';
 import { tokenDecimals } from '../../families/evm/tokenDecimals';
 import { normalizeFields, type TransactionFields } from '../../families/evm/transaction';
@@ -262,6 +262,8 @@ export async function execute(
 	}
 	const credentials = await safeApiOf.call(this, session, itemIndex, option.name);
 	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
+	const extension = await safeExtensionRefusal(session.policy, client, safe, to);
+	if (extension) throw refusedItem(node, itemIndex, extension);
 	const decimals = await movedDecimals(intent, client);
 	const known = new Map(
 		[...decimals].filter((entry): entry is [string, number] => entry[1] !== undefined),
