@@ -247,6 +247,8 @@ test("Get Safe Proposal shows the execution the chain confirms: the chain's hash
 		executionTransactionHash: executed.transactionHash,
 		executionBlock: executed.blockNumber,
 		executionDate: new Date(Number(BigInt(block.timestamp)) * 1000).toISOString(),
+		chainStatus: 'executed',
+		statusMessage: '',
 	});
 });
 
@@ -315,6 +317,53 @@ test('a lying Safe API says the second proposal was executed, at 0 of 2 confirma
 		});
 		const [checked] = await check([(await safeEntries())[1]], { viaProxy: true });
 		expect(checked.chainStatus).toBe('proposed');
+	} finally {
+		proxy.stop();
+	}
+}, 30_000);
+
+test("a Safe API that hides the first proposal's execution never makes Get Safe Proposal say it was not executed: the Safe's nonce has passed it, so executedOrReplaced, and Wait for Execution stops", async () => {
+	const hash = String(proposed[0].safeTxHash);
+	const hidden = (body: unknown) => ({
+		...(body as IDataObject),
+		isExecuted: false,
+		isSuccessful: null,
+		transactionHash: null,
+		blockNumber: null,
+		executionDate: null,
+	});
+	const path = `${new URL(devnet.safe.serviceUrl).pathname}/api/v1/multisig-transactions/`;
+	proxy.tamper(Infinity, path, hidden);
+	try {
+		const passed = new RegExp(
+			`^The Safe's nonce on chain ${CHAIN} is \\d+, past this proposal's ${String(proposed[0].nonce)}: it was executed, or another transaction of its nonce was, and the Safe API shows no execution the chain confirms; check the Safe's history before paying it again$`,
+		);
+		const shown = await getProposal(hash, { viaProxy: true });
+		expect(shown).toMatchObject({ executed: false, chainStatus: 'executedOrReplaced' });
+		expect(shown.statusMessage).toMatch(passed);
+		const started = Date.now();
+		const [failed] = await signer(
+			{
+				operation: 'getSafeProposal',
+				safeTxHash: hash,
+				chainId: CHAIN,
+				waitForExecution: true,
+				timeoutSeconds: 20,
+			},
+			[{}],
+			{ viaProxy: true },
+		);
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(String(failed.error)).not.toMatch(/was not executed/);
+		expect(String(failed.error)).toMatch(
+			new RegExp(`^The Safe proposal ${hash}: The Safe's nonce on chain ${CHAIN} is \\d+, past`),
+		);
+		// The second, still awaiting its owners, is proposed.
+		expect(await getProposal(proposed[1].safeTxHash, { viaProxy: true })).toMatchObject({
+			executed: false,
+			chainStatus: 'proposed',
+			statusMessage: '',
+		});
 	} finally {
 		proxy.stop();
 	}
