@@ -247,6 +247,11 @@ test("Get Safe Proposal shows the execution the chain confirms: the chain's hash
 		executionTransactionHash: executed.transactionHash,
 		executionBlock: executed.blockNumber,
 		executionDate: new Date(Number(BigInt(block.timestamp)) * 1000).toISOString(),
+		// What it did, from fields that hash to the safeTxHash: a row's hash swapped for another
+		// payout's shows that payout's recipient and amount.
+		to: usdc(),
+		value: '0',
+		data: transfer(RECIPIENT, 250_000_000n).data,
 		chainStatus: 'executed',
 		statusMessage: '',
 	});

@@ -128,6 +128,9 @@ test("reads the proposal by its safeTxHash with the Bearer key; the service's wo
 				),
 			),
 		},
+		to: null,
+		value: null,
+		data: null,
 		chainStatus: 'unverified',
 		statusMessage: expect.stringMatching(
 			new RegExp(

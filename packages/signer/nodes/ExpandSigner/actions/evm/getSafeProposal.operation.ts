@@ -1,3 +1,4 @@
+import { getAddress } from 'ethers';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -146,8 +147,8 @@ export async function execute(
 	 */
 	const standing = async (
 		stored: SafeMultisigTransaction,
+		own: string,
 	): Promise<{ chainStatus: string; statusMessage: string }> => {
-		const own = hashOf(chainId, stored.safe, { ...stored, data: stored.data ?? '0x' });
 		if (own.toLowerCase() !== safeTxHash.toLowerCase())
 			return {
 				chainStatus: 'unverified',
@@ -174,11 +175,20 @@ export async function execute(
 			safeTxHash,
 			itemIndex,
 		);
+		const own = hashOf(chainId, stored.safe, { ...stored, data: stored.data ?? '0x' });
+		// What the proposal does, shown only when the service's fields are the proposal's (they hash to
+		// it), so a workflow can hold an execution to the payout it expects.
+		const authentic = own.toLowerCase() === safeTxHash.toLowerCase();
+		const does = {
+			to: authentic ? getAddress(stored.to) : null,
+			value: authentic ? stored.value : null,
+			data: authentic ? stored.data : null,
+		};
 		const unconfirmed = async (why?: string) => {
-			const stands = await standing(stored);
+			const stands = await standing(stored, own);
 			return {
 				stored,
-				status: { ...proposalStatus(stored, why), ...stands },
+				status: { ...proposalStatus(stored, why), ...does, ...stands },
 				executed: false,
 				passed: stands.chainStatus === 'executedOrReplaced',
 			};
@@ -192,6 +202,7 @@ export async function execute(
 			stored,
 			status: {
 				...proposalStatus(stored, { ...execution, date }),
+				...does,
 				chainStatus: 'executed',
 				statusMessage: '',
 			},
