@@ -25,7 +25,11 @@ import {
 	signSafeTx,
 	type SignedProposal,
 } from '../../families/evm/safeTx';
-import { safeExtensionRefusal, safeManagementRefusal } from '../../families/evm/safeManagement';
+import {
+	safeExtensionRefusal,
+	safeExtensions,
+	safeManagementRefusal,
+} from '../../families/evm/safeManagement';
 import { safeWalletUrl } from '../../families/evm/safeWallet';
 import { tokenDecimals } from '../../families/evm/tokenDecimals';
 import { normalizeFields, type TransactionFields } from '../../families/evm/transaction';
@@ -270,7 +274,13 @@ export async function execute(
 	}
 	const credentials = await safeApiOf.call(this, session, itemIndex, option.name);
 	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
-	const extension = await safeExtensionRefusal(session.policy, client, safe, to);
+	const extensions = (session.safeExtensions ??= new Map());
+	const read = () => {
+		const key = `${chainId}:${safe}`;
+		if (!extensions.has(key)) extensions.set(key, safeExtensions(client, safe));
+		return extensions.get(key) as Promise<Map<string, string>>;
+	};
+	const extension = await safeExtensionRefusal(session.policy, read, safe, to);
 	if (extension) throw refusedItem(node, itemIndex, extension);
 	const decimals = await movedDecimals(session.policy, intent, client);
 	const known = new Map(

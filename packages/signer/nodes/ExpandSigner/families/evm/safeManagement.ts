@@ -104,7 +104,10 @@ const MODULE_PAGE = 50;
 const MODULE_PAGES = 20;
 
 /** The Safe's modules, guard, fallback handler and module guard, by address, as its chain's node answers. */
-async function safeExtensions(client: ChainClient, safe: string): Promise<Map<string, string>> {
+export async function safeExtensions(
+	client: ChainClient,
+	safe: string,
+): Promise<Map<string, string>> {
 	const found = new Map<string, string>();
 	let start = SENTINEL;
 	for (let page = 0; page < MODULE_PAGES; page++) {
@@ -138,14 +141,14 @@ async function safeExtensions(client: ChainClient, safe: string): Promise<Map<st
  */
 export async function safeExtensionRefusal(
 	policy: SpendingPolicy,
-	client: ChainClient,
+	read: () => Promise<Map<string, string>>,
 	safe: string,
 	to: string,
 ): Promise<Refusal | undefined> {
 	if (policy.allowSafeManagement) return undefined;
 	let extensions: Map<string, string>;
 	try {
-		extensions = await safeExtensions(client, safe);
+		extensions = await read();
 	} catch (error) {
 		return new Refusal(
 			'allowSafeManagement',
