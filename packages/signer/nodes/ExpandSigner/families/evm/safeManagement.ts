@@ -121,6 +121,8 @@ export async function safeExtensions(
 		) as unknown as [string[], string];
 		for (const module of modules) found.set(getAddress(module), 'module');
 		if (!modules.length || getAddress(next) === SENTINEL || BigInt(next) === 0n) break;
+		// Safe 1.3 answers the next page's first module, 1.4 this page's last: either is one.
+		found.set(getAddress(next), 'module');
 		start = next;
 	}
 	for (const [name, slot] of EXTENSION_SLOTS) {
