@@ -196,9 +196,25 @@ test('by default the parent running, approving or moduling a transaction of anot
 				0,
 			]),
 		),
+		// The parent itself, its address in lower case: still the Safe.
+		call(
+			devnet.safe.address.toLowerCase(),
+			SAFE_INTERFACE.encodeFunctionData('execTransaction', [
+				usdc(),
+				0,
+				payout,
+				0,
+				0,
+				0,
+				0,
+				ZeroAddress,
+				ZeroAddress,
+				'0x',
+			]),
+		),
 	]);
-	expect(results.map((result) => result.error)).toEqual(
-		[
+	expect(results.map((result) => result.error)).toEqual([
+		...[
 			'execTransaction',
 			'approveHash',
 			'execTransactionFromModule',
@@ -207,7 +223,8 @@ test('by default the parent running, approving or moduling a transaction of anot
 			(name, item) =>
 				`Refused by the rule "allowSafeManagement": the transaction calls ${name} on ${child}, which runs or approves a transaction of another Safe (whatever it holds, an owner change included), never a payout; turn on Allow Safe Management on the signing credential to propose it; nothing was signed (item ${item})`,
 		),
-	);
+		`Refused by the rule "allowSafeManagement": the transaction calls execTransaction on the Safe ${devnet.safe.address} itself; a call to the Safe itself is never a payout (it can change its owners, threshold, modules, guard or fallback handler); turn on Allow Safe Management on the signing credential to propose it; nothing was signed (item 4)`,
+	]);
 	expect(await storedProposals()).toBe(before);
 });
 
