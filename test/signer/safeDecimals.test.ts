@@ -3,7 +3,9 @@
  * an Expand API whose getpublicrpc names a node that answers USDC's decimals() with 9 makes Propose
  * to Safe show a 1,000 USDC payout as 1 (in its output and its journal row: what a Slack message to
  * the owners would say) while the signing credential pins no node; with the chain's node pinned in
- * RPC URLs the lying node is asked nothing and both say 1000 at 6 decimals.
+ * RPC URLs the lying node is asked nothing and both say 1000 at 6 decimals. Decimals written in the
+ * policy (a limit line's `token:decimals`) are the policy's word: unpinned, they are used and the node
+ * is not asked.
  */
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
@@ -29,6 +31,8 @@ process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledger;
 let devnet: Devnet;
 let lying: Awaited<ReturnType<typeof startLyingFront>>;
 let api: Awaited<ReturnType<typeof startLyingFront>>;
+/** How often the lying node was asked USDC's decimals(). */
+let decimalsAsked = 0;
 const chain = () => devnet.chains.find((entry) => entry.chainId === CHAIN)!;
 const usdc = () => chain().tokens.USDC.address;
 
@@ -37,11 +41,13 @@ beforeAll(async () => {
 	// USDC's decimals() is 9 on this node; everything else is the chain's.
 	lying = await startLyingFront(chain().rpcUrl, (_path, body) => {
 		const { id, method, params } = body as { id: number; method: string; params: IDataObject[] };
-		return method === 'eth_call' &&
+		const decimals =
+			method === 'eth_call' &&
 			params[0]?.data === DECIMALS_SELECTOR &&
-			String(params[0]?.to).toLowerCase() === usdc().toLowerCase()
-			? { jsonrpc: '2.0', id, result: `0x${(9).toString(16).padStart(64, '0')}` }
-			: undefined;
+			String(params[0]?.to).toLowerCase() === usdc().toLowerCase();
+		if (!decimals) return undefined;
+		decimalsAsked++;
+		return { jsonrpc: '2.0', id, result: `0x${(9).toString(16).padStart(64, '0')}` };
 	});
 	api = await startLyingFront(devnet.baseUrl, (path) =>
 		path === '/chain/getpublicrpc'
@@ -56,7 +62,7 @@ afterAll(async () => {
 });
 
 /** Proposes a 1,000 USDC payout of the Safe, then lists the journal; the credential pins `pinned` for the chain, if given. */
-async function proposeAndList(payoutId: string, pinned?: string) {
+async function proposeAndList(payoutId: string, pinned?: string, policy: IDataObject = {}) {
 	const result = await runPipeline(
 		[
 			{
@@ -102,6 +108,7 @@ async function proposeAndList(payoutId: string, pinned?: string) {
 				derivationPath: "m/44'/60'/0'/0/{index}",
 				payoutLedgerFolder: ledger,
 				...(pinned ? { rpcUrls: `${CHAIN} = ${pinned}` } : {}),
+				...policy,
 			},
 			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 0 },
 		},
@@ -130,4 +137,18 @@ test('unpinned, the lying node makes 1,000 USDC read as 1; pinned, the output an
 	]);
 	expect(pinned.row).toMatchObject({ amount: '1000000000', amountWhole: '1000', decimals: '6' });
 	expect(lying.asked).toEqual([]);
+});
+
+test("unpinned, a limit line's decimals are used: 1,000 USDC reads as 1000 and the lying node is not asked for decimals", async () => {
+	const before = decimalsAsked;
+	const written = await proposeAndList('decimals-policy', undefined, {
+		maxPerTransaction: `${usdc()}:6 = 5000`,
+		requireIntent: 'never',
+	});
+	expect(written.proposal.error).toBeUndefined();
+	expect(written.proposal.movements).toEqual([
+		expect.objectContaining({ amount: '1000', amountRaw: '1000000000', decimals: 6 }),
+	]);
+	expect(written.row).toMatchObject({ amount: '1000000000', amountWhole: '1000', decimals: '6' });
+	expect(decimalsAsked).toBe(before);
 });

@@ -247,6 +247,13 @@ test("Get Safe Proposal shows the execution the chain confirms: the chain's hash
 		executionTransactionHash: executed.transactionHash,
 		executionBlock: executed.blockNumber,
 		executionDate: new Date(Number(BigInt(block.timestamp)) * 1000).toISOString(),
+		// What it did, from fields that hash to the safeTxHash: a row's hash swapped for another
+		// payout's shows that payout's recipient and amount.
+		to: usdc(),
+		value: '0',
+		data: transfer(RECIPIENT, 250_000_000n).data,
+		chainStatus: 'executed',
+		statusMessage: '',
 	});
 });
 
@@ -320,6 +327,53 @@ test('a lying Safe API says the second proposal was executed, at 0 of 2 confirma
 	}
 }, 30_000);
 
+test("a Safe API that hides the first proposal's execution never makes Get Safe Proposal say it was not executed: the Safe's nonce has passed it, so executedOrReplaced, and Wait for Execution stops", async () => {
+	const hash = String(proposed[0].safeTxHash);
+	const hidden = (body: unknown) => ({
+		...(body as IDataObject),
+		isExecuted: false,
+		isSuccessful: null,
+		transactionHash: null,
+		blockNumber: null,
+		executionDate: null,
+	});
+	const path = `${new URL(devnet.safe.serviceUrl).pathname}/api/v1/multisig-transactions/`;
+	proxy.tamper(Infinity, path, hidden);
+	try {
+		const passed = new RegExp(
+			`^The Safe's nonce on chain ${CHAIN} is \\d+, past this proposal's ${String(proposed[0].nonce)}: it was executed, or another transaction of its nonce was, and the Safe API shows no execution the chain confirms; check the Safe's history before paying it again$`,
+		);
+		const shown = await getProposal(hash, { viaProxy: true });
+		expect(shown).toMatchObject({ executed: false, chainStatus: 'executedOrReplaced' });
+		expect(shown.statusMessage).toMatch(passed);
+		const started = Date.now();
+		const [failed] = await signer(
+			{
+				operation: 'getSafeProposal',
+				safeTxHash: hash,
+				chainId: CHAIN,
+				waitForExecution: true,
+				timeoutSeconds: 20,
+			},
+			[{}],
+			{ viaProxy: true },
+		);
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(String(failed.error)).not.toMatch(/was not executed/);
+		expect(String(failed.error)).toMatch(
+			new RegExp(`^The Safe proposal ${hash}: The Safe's nonce on chain ${CHAIN} is \\d+, past`),
+		);
+		// The second, still awaiting its owners, is proposed.
+		expect(await getProposal(proposed[1].safeTxHash, { viaProxy: true })).toMatchObject({
+			executed: false,
+			chainStatus: 'proposed',
+			statusMessage: '',
+		});
+	} finally {
+		proxy.stop();
+	}
+}, 30_000);
+
 test('without the Safe API credential, Check Payouts says what the chain alone tells: executed or replaced, and proposed', async () => {
 	const [first, second] = await check(await safeEntries(), { safeApi: false });
 	expect(first).toMatchObject({ chainStatus: 'executedOrReplaced', executionTransactionHash: '' });
@@ -366,7 +420,7 @@ test('a Safe API that names another transaction as the execution makes neither p
 	}
 });
 
-test('a Safe API that holds neither proposal: notPosted; every row of every status has the same text columns', async () => {
+test('a Safe API that holds neither proposal: the executed one is executedOrReplaced, never "it can no longer be executed"; the pending one notPosted; every row of every status has the same text columns', async () => {
 	const service = await startScriptedApi(() => ({
 		status: 404,
 		body: { detail: 'No MultisigTransaction matches the given query.' },
@@ -375,9 +429,14 @@ test('a Safe API that holds neither proposal: notPosted; every row of every stat
 		const [first, second] = await check((await safeEntries()).slice(0, 2), {
 			service: service.url,
 		});
-		expect(first.chainStatus).toBe('notPosted');
-		expect(first.statusMessage).toMatch(/the Safe's nonce \(\d+\) has passed it/);
+		// The owners executed the first: a service that hides it must not make it read as never paid.
+		expect(first.chainStatus).toBe('executedOrReplaced');
+		expect(first.statusMessage).toMatch(
+			/^The Safe API does not hold the proposal, but the Safe's nonce is \d+, past this proposal's \d+: it was executed, or another transaction of its nonce was/,
+		);
+		expect(first.statusMessage).not.toMatch(/can no longer be executed/);
 		expect(second.chainStatus).toBe('notPosted');
+		expect(second.statusMessage).toMatch(/run the payout again with the same payout ID/);
 	} finally {
 		await service.close();
 	}

@@ -128,6 +128,15 @@ test("reads the proposal by its safeTxHash with the Bearer key; the service's wo
 				),
 			),
 		},
+		to: null,
+		value: null,
+		data: null,
+		chainStatus: 'unverified',
+		statusMessage: expect.stringMatching(
+			new RegExp(
+				`^The Safe API's fields of the proposal hash to 0x[0-9a-f]{64} for Safe ${SAFE} on chain 31337, not to ${HASH}: nothing it says of this proposal can be checked on the chain$`,
+			),
+		),
 	});
 });
 

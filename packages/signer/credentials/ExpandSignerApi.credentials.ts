@@ -125,7 +125,7 @@ export class ExpandSignerApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether Propose to Safe may propose a call to the Safe itself or one that changes a Safe's owners, threshold, modules, guard or fallback handler (addOwnerWithThreshold, changeThreshold, enableModule, setGuard, …). Off: refused whatever the other fields say, as owners who confirm such a proposal hand the Safe over; no payout needs it.",
+				"Whether Propose to Safe may propose a call to the Safe itself or one that changes a Safe's owners, threshold, modules, guard or fallback handler (addOwnerWithThreshold, changeThreshold, enableModule, setGuard, …), or one that has another Safe run or approve a transaction (execTransaction, approveHash, execTransactionFromModule), or a call to one of the Safe's modules, its guard or fallback handler. Off: refused whatever the other fields say, as owners who confirm such a proposal hand the Safe over; no payout needs it.",
 		},
 		{
 			displayName: 'Require Intent',

@@ -28,8 +28,9 @@ export interface CheckedRow {
  * A Safe proposal (evm/checkSafeProposal.ts): `proposed` (awaiting its owners), `executed` (by
  * `executionTransactionHash` in `block`; `success` is the Safe's ExecutionSuccess, `feePaid` what the
  * executor paid), `replaced` (the Safe executed another transaction of its nonce: `replacedBy` its
- * safeTxHash), `notPosted` (the Safe API does not hold it), `executedOrReplaced` (the Safe's nonce has
- * passed it; which of the two is not known: `statusMessage` says why).
+ * safeTxHash), `notPosted` (the Safe API does not hold it and the Safe's nonce has not reached it),
+ * `executedOrReplaced` (the Safe's nonce has passed it; which of the two is not known: `statusMessage`
+ * says why).
  */
 export interface PayoutCheck {
 	chainStatus:

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { formatUnits } from '../core';
-import { limitFor, type SpendingPolicy } from '../policy/policy';
+import { type SpendingPolicy, writtenDecimals } from '../policy/policy';
 import { Refusal, refusalOf } from '../policy/refusal';
 import type { TransactionIntent } from '../policy/vocabulary';
 import { AppendLog } from './appendLog';
@@ -147,15 +147,7 @@ export class PayoutJournal {
 	): number | undefined {
 		const { policy } = this.context;
 		if (asset === 'native') return policy.format.nativeDecimals;
-		if (known?.has(asset)) return known.get(asset);
-		const key = policy.format.key(asset);
-		const limits = [
-			...policy.perTransaction,
-			...policy.perExecution,
-			...policy.perDay,
-			...policy.per30Days,
-		];
-		return limitFor(limits, key, chainId)?.decimals;
+		return writtenDecimals(policy, asset, chainId) ?? known?.get(asset);
 	}
 
 	/**

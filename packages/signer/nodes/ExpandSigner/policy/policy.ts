@@ -252,6 +252,18 @@ export function limitFor(
 	);
 }
 
+/**
+ * The decimals the policy writes for a token on a chain (a limit line's `token:decimals`), if any:
+ * the policy's word, which no chain node's answer overrides.
+ */
+export function writtenDecimals(
+	policy: SpendingPolicy,
+	asset: string,
+	chainId: string,
+): number | undefined {
+	return limitFor(amountLimits(policy), policy.format.key(asset), chainId)?.decimals;
+}
+
 /** An address as people read it: EVM addresses checksummed, others (base58) as they are. */
 export function shownAddress(address: string): string {
 	return address.startsWith('0x') ? getAddress(address) : address;

@@ -19,6 +19,7 @@ const SAME_NONCE_LIMIT = 20;
 /**
  * Where a Safe proposal stands. The chain decides: while the Safe's nonce has not passed the
  * proposal's, it is `proposed` (or `notPosted` when the Safe API does not hold it); once it has, the
+ * Safe API's silence says nothing (`executedOrReplaced`), and the
  * proposal is `executed` only when the execution transaction the Safe API names holds the Safe's
  * ExecutionSuccess or ExecutionFailure for its safeTxHash (the trigger's check, nodes/shared/safe), and
  * `replaced` only when another transaction of its nonce is so confirmed. Without the Safe API
@@ -51,13 +52,18 @@ export async function checkSafeProposal(
 		row.transactionHash,
 		itemIndex,
 	);
+	// Once the nonce has passed, a service that does not hold the proposal says nothing of whether it was paid.
 	if (!stored)
-		return {
-			chainStatus: 'notPosted',
-			statusMessage: pending
-				? 'The Safe API does not hold the proposal: run the payout again with the same payout ID to post it'
-				: `The Safe API does not hold the proposal, and the Safe's nonce (${onChain}) has passed it: it can no longer be executed`,
-		};
+		return pending
+			? {
+					chainStatus: 'notPosted',
+					statusMessage:
+						'The Safe API does not hold the proposal: run the payout again with the same payout ID to post it',
+				}
+			: {
+					chainStatus: 'executedOrReplaced',
+					statusMessage: `The Safe API does not hold the proposal, but the Safe's nonce is ${onChain}, past this proposal's ${nonce}: it was executed, or another transaction of its nonce was; the chain alone does not say which`,
+				};
 	if (pending)
 		return {
 			chainStatus: 'proposed',

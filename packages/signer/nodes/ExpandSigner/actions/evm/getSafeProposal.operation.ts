@@ -1,3 +1,4 @@
+import { getAddress } from 'ethers';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -7,8 +8,9 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { ChainClient, itemError, type SafeMultisigTransaction } from '../../core';
+import { safeTxHash as hashOf } from '../../families/evm/safeTx';
 import { proposalStatus, safeApiOf, storedProposal } from './safe';
-import { type ConfirmedExecution, confirmedExecution } from './safeExecution';
+import { type ConfirmedExecution, confirmedExecution, safeNonce } from './safeExecution';
 import type { EvmSession } from './session';
 
 export const option: INodePropertyOptions = {
@@ -56,7 +58,7 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to keep reading the proposal until the chain confirms the Safe executed it (owners confirm and execute it in Safe{Wallet}), or the timeout passes',
+			"Whether to keep reading the proposal until the chain confirms the Safe executed it (owners confirm and execute it in Safe{Wallet}), the Safe's nonce passes it without an execution the chain confirms (executed or replaced: the item fails, or goes on with On Timeout's output), or the timeout passes",
 		displayOptions: { show },
 	},
 	{
@@ -137,34 +139,99 @@ export async function execute(
 			`The parameter "Chain ID" must be a chain ID such as 1 or 8453; got "${chainId.slice(0, 40)}"`,
 		);
 	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
+	/**
+	 * Where a proposal the chain does not show executed stands: once the service's fields are known to
+	 * be the proposal's (they hash to it), the Safe's nonce says whether it is still `proposed` or was
+	 * passed (`executedOrReplaced`, whatever the service shows: nothing more can happen to wait for).
+	 * Fields that do not hash to it say nothing of it (`unverified`).
+	 */
+	const standing = async (
+		stored: SafeMultisigTransaction,
+		own: string,
+	): Promise<{ chainStatus: string; statusMessage: string }> => {
+		if (own.toLowerCase() !== safeTxHash.toLowerCase())
+			return {
+				chainStatus: 'unverified',
+				statusMessage: `The Safe API's fields of the proposal hash to ${own} for Safe ${stored.safe} on chain ${chainId}, not to ${safeTxHash}: nothing it says of this proposal can be checked on the chain`,
+			};
+		const onChain = await safeNonce.call(this, itemIndex, client, chainId, stored.safe);
+		return onChain > BigInt(stored.nonce)
+			? {
+					chainStatus: 'executedOrReplaced',
+					statusMessage: `The Safe's nonce on chain ${chainId} is ${onChain}, past this proposal's ${stored.nonce}: it was executed, or another transaction of its nonce was, and the Safe API shows no execution the chain confirms; check the Safe's history before paying it again`,
+				}
+			: { chainStatus: 'proposed', statusMessage: '' };
+	};
 	/** The proposal as the service has it, and its execution only as the chain confirms it. */
-	const read = async () => {
+	const read = async (): Promise<{
+		stored: SafeMultisigTransaction;
+		status: IDataObject;
+		executed: boolean;
+		passed: boolean;
+	}> => {
 		const stored: SafeMultisigTransaction = await storedProposal.call(
 			this,
 			credentials,
 			safeTxHash,
 			itemIndex,
 		);
-		if (!stored.isExecuted) return { stored, status: proposalStatus(stored), executed: false };
+		const own = hashOf(chainId, stored.safe, { ...stored, data: stored.data ?? '0x' });
+		// What the proposal does, shown only when the service's fields are the proposal's (they hash to
+		// it), so a workflow can hold an execution to the payout it expects.
+		const authentic = own.toLowerCase() === safeTxHash.toLowerCase();
+		const does = {
+			to: authentic ? getAddress(stored.to) : null,
+			value: authentic ? stored.value : null,
+			data: authentic ? stored.data : null,
+		};
+		const unconfirmed = async (why?: string) => {
+			const stands = await standing(stored, own);
+			return {
+				stored,
+				status: { ...proposalStatus(stored, why), ...does, ...stands },
+				executed: false,
+				passed: stands.chainStatus === 'executedOrReplaced',
+			};
+		};
+		if (!stored.isExecuted) return await unconfirmed();
 		const asked = { chainId, safe: stored.safe, safeTxHash };
 		const execution = await confirmedExecution.call(this, itemIndex, client, asked, stored);
-		if (typeof execution === 'string')
-			return { stored, status: proposalStatus(stored, execution), executed: false };
+		if (typeof execution === 'string') return await unconfirmed(execution);
 		const date = await blockDate.call(this, itemIndex, client, execution);
-		return { stored, status: proposalStatus(stored, { ...execution, date }), executed: true };
+		return {
+			stored,
+			status: {
+				...proposalStatus(stored, { ...execution, date }),
+				...does,
+				chainStatus: 'executed',
+				statusMessage: '',
+			},
+			executed: true,
+			passed: true,
+		};
 	};
 	let current = await read();
 	if (!this.getNodeParameter('waitForExecution', itemIndex, false)) return current.status;
 	const timeoutSeconds = Number(this.getNodeParameter('timeoutSeconds', itemIndex, 300));
 	const deadline = Date.now() + timeoutSeconds * 1000;
-	// A service that says executed while the chain does not confirm it is waited on like one that says not yet.
-	while (!current.executed && Date.now() < deadline) {
+	// A service that says executed while the chain does not confirm it is waited on like one that says
+	// not yet; once the Safe's nonce has passed the proposal, nothing more can happen to wait for.
+	while (!current.passed && Date.now() < deadline) {
 		if (this.getExecutionCancelSignal?.()?.aborted) break;
 		await sleep(Math.min(POLL_SECONDS * 1000, Math.max(0, deadline - Date.now())));
 		current = await read();
 	}
 	const { stored, status } = current;
 	if (current.executed) return { ...status, timedOut: false };
+	if (current.passed) {
+		if (this.getNodeParameter('onTimeout', itemIndex, 'error') === 'output')
+			return { ...status, timedOut: false };
+		throw itemError(
+			node,
+			itemIndex,
+			`The Safe proposal ${safeTxHash}: ${String(status.statusMessage)}`,
+		);
+	}
 	if (this.getNodeParameter('onTimeout', itemIndex, 'error') === 'output')
 		return { ...status, timedOut: true };
 	const claim = status.serviceClaims as IDataObject | undefined;

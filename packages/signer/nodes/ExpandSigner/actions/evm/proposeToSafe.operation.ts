@@ -25,13 +25,18 @@ import {
 	signSafeTx,
 	type SignedProposal,
 } from '../../families/evm/safeTx';
-import { safeManagementRefusal } from '../../families/evm/safeManagement';
+import {
+	safeExtensionRefusal,
+	safeExtensions,
+	safeManagementRefusal,
+} from '../../families/evm/safeManagement';
 import { safeWalletUrl } from '../../families/evm/safeWallet';
 import { tokenDecimals } from '../../families/evm/tokenDecimals';
 import { normalizeFields, type TransactionFields } from '../../families/evm/transaction';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { chainRefusal, transactionRefusal } from '../../policy/check';
+import { type SpendingPolicy, writtenDecimals } from '../../policy/policy';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { TransactionIntent } from '../../policy/vocabulary';
 import { accountOf } from '../account';
@@ -118,15 +123,22 @@ async function nextNonce(
 	return highest + 1n > onChain ? highest + 1n : onChain;
 }
 
-/** The decimals of the tokens the proposal moves, read from the chain (undefined: not a token contract). */
+/**
+ * The decimals of the tokens the proposal moves: the policy's where a limit line writes them, else
+ * read from the chain (undefined: not a token contract).
+ */
 async function movedDecimals(
+	policy: SpendingPolicy,
 	intent: TransactionIntent,
 	client: ChainClient,
 ): Promise<Map<string, number | undefined>> {
 	const decimals = new Map<string, number | undefined>();
 	for (const { asset } of intent.movements)
 		if (asset !== 'native' && !decimals.has(asset))
-			decimals.set(asset, await tokenDecimals(client, asset));
+			decimals.set(
+				asset,
+				writtenDecimals(policy, asset, intent.chainId) ?? (await tokenDecimals(client, asset)),
+			);
 	return decimals;
 }
 
@@ -263,7 +275,15 @@ export async function execute(
 	}
 	const credentials = await safeApiOf.call(this, session, itemIndex, option.name);
 	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
-	const decimals = await movedDecimals(intent, client);
+	const extensions = (session.safeExtensions ??= new Map());
+	const read = () => {
+		const key = `${chainId}:${safe}`;
+		if (!extensions.has(key)) extensions.set(key, safeExtensions(client, safe));
+		return extensions.get(key) as Promise<Map<string, string>>;
+	};
+	const extension = await safeExtensionRefusal(session.policy, read, safe, to);
+	if (extension) throw refusedItem(node, itemIndex, extension);
+	const decimals = await movedDecimals(session.policy, intent, client);
 	const known = new Map(
 		[...decimals].filter((entry): entry is [string, number] => entry[1] !== undefined),
 	);

@@ -13,4 +13,6 @@ export interface EvmSession extends FamilySession<EvmKeyring> {
 	claims?: NonceClaims;
 	/** The Safe API credential, read at the first item that needs it. */
 	safeApi?: Promise<SafeApiCredentials>;
+	/** Each Safe's modules, guard and fallback handler (by `chainId:safe`), read at its first proposal. */
+	safeExtensions?: Map<string, Promise<Map<string, string>>>;
 }
