@@ -260,7 +260,7 @@ test('the credential Test says whether Safe management is refused', async () => 
 			})
 		).message;
 	expect(await testWith(false)).toContain(
-		"Propose to Safe: calls to the Safe itself and changes of a Safe's owners, threshold, modules, guard or fallback handler refused (Allow Safe Management off).",
+		"Propose to Safe: calls to the Safe itself, to its modules, guard or fallback handler, changes of a Safe's owners, threshold, modules, guard or fallback handler, and calls that have another Safe run or approve a transaction refused (Allow Safe Management off).",
 	);
 	expect(await testWith(true)).toContain(
 		'are proposed (Allow Safe Management on: its owners must read what they confirm).',

@@ -168,6 +168,6 @@ export async function safeExtensionRefusal(
 /** The setting in words, for the credential Test. */
 export function safeManagementWords(policy: SpendingPolicy): string {
 	return policy.allowSafeManagement
-		? "Propose to Safe: calls to the Safe itself and changes of a Safe's owners, threshold, modules, guard or fallback handler are proposed (Allow Safe Management on: its owners must read what they confirm)."
-		: "Propose to Safe: calls to the Safe itself and changes of a Safe's owners, threshold, modules, guard or fallback handler refused (Allow Safe Management off).";
+		? "Propose to Safe: calls to the Safe itself, to its modules, guard or fallback handler, changes of a Safe's owners, threshold, modules, guard or fallback handler, and calls that have another Safe run or approve a transaction are proposed (Allow Safe Management on: its owners must read what they confirm)."
+		: "Propose to Safe: calls to the Safe itself, to its modules, guard or fallback handler, changes of a Safe's owners, threshold, modules, guard or fallback handler, and calls that have another Safe run or approve a transaction refused (Allow Safe Management off).";
 }
