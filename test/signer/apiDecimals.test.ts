@@ -11,6 +11,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { balanceOf } from '../helpers/chainReads';
+import { startDecimalsLyingRpc } from '../helpers/lyingRpc';
 import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
 import { startTamperingApi } from '../helpers/tamperingApi';
 
@@ -155,6 +156,45 @@ test('EVM: an honest run in whole units is signed as before, its intent naming w
 	expect(built.intent).toMatchObject({ amount: '1000000', amountTyped: '1', decimals: 6 });
 	expect(signed.error).toBeUndefined();
 	expect(signed.rawTransaction).toEqual(expect.any(String));
+});
+
+test("EVM: an API that lies about USDC's decimals and names a chain node that lies with it (chain/getpublicrpc) passes the chain check, and 1 USDC typed pays 1,000 USDC; a credential whose amount limit gives USDC's decimals refuses it, naming them", async () => {
+	const chain = devnet.chains[0];
+	const usdc = chain.tokens.USDC.address;
+	const node = await startDecimalsLyingRpc(chain.rpcUrl, usdc, 9);
+	const tampering = {
+		answer: (path: string, answer: IDataObject, asked: IDataObject) =>
+			path === '/chain/getpublicrpc'
+				? { ...answer, data: { rpc: node.url } }
+				: lyingDecimals(9).answer(path, answer),
+	};
+	try {
+		// The RPC URLs field pins no node: the one the API names reads decimals() as 9, as the API said.
+		const unpinned = await expandThenSign(tampering, oneUsdc(), SIGN_EVM, evmKey);
+		expect(unpinned.built.intent).toMatchObject({ amount: '1000000000', decimals: 9 });
+		expect(unpinned.signed.error).toBeUndefined();
+		const provider = new JsonRpcProvider(chain.rpcUrl, Number(chain.chainId), {
+			staticNetwork: true,
+		});
+		const before = await balanceOf(devnet, chain.chainId, RECIPIENT, usdc);
+		await (await provider.broadcastTransaction(unpinned.signed.rawTransaction as string)).wait();
+		expect((await balanceOf(devnet, chain.chainId, RECIPIENT, usdc)) - before).toBe(1_000_000_000n);
+
+		// The owner wrote USDC's decimals in the policy (a cap of 5,000 USDC): the lie is refused, whatever the node says.
+		const capped = {
+			expandSignerApi: {
+				...evmKey.expandSignerApi,
+				maxPerTransaction: `${usdc}:6@${chain.chainId} = 5000`,
+			},
+		};
+		const { signed } = await expandThenSign(tampering, oneUsdc(), SIGN_EVM, capped);
+		expect(signed.rawTransaction).toBeUndefined();
+		expect(signed.error).toBe(
+			`Refused by the rule "intent": the amount was typed in whole units as 1 of ${usdc}, converted with 9 decimals the API gave, but the credential's amount limits give ${usdc} 6 decimals on chain ${chain.chainId}; nothing was signed (item 0)`,
+		);
+	} finally {
+		await node.close();
+	}
 });
 
 test("Solana: an intent whose typed amount was converted with decimals other than the mint's is refused, naming both; with the mint's it is signed", async () => {

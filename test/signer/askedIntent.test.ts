@@ -11,6 +11,7 @@ import { EVM_POLICY_FORMAT } from '../../packages/signer/nodes/ExpandSigner/fami
 import {
 	type AskedIntent,
 	askedIntentRefusal,
+	policyDecimalsRefusal,
 	readAskedIntent,
 	typedAmountBinds,
 	typedAmountRefusal,
@@ -248,4 +249,28 @@ test('an intent that cannot be read is refused, never ignored', () => {
 	expect(read({ effect: 'transfer', recipient: 'R', token: TOKEN, amount: '1' })).toMatch(
 		/recipient "R" is not one of 0x addresses/,
 	);
+});
+
+test("an amount typed in whole units is held to the decimals every amount limit gives its token on the chain (the owner's, not a node's); a line of another chain, the native asset or a call to a token named by symbol are not", () => {
+	const typed = (token: string, decimals: number, effect = 'transfer') =>
+		readAskedIntent(
+			{ effect, recipient: ASKED, token, amount: '1', amountTyped: '1', decimals },
+			policy(),
+		) as AskedIntent;
+	const limits = policy({
+		maxPerTransaction: `${TOKEN}:6@1 = 5000`,
+		maxPerExecution: `${TOKEN.toLowerCase()}:6 = 9000`,
+	});
+	expect(policyDecimalsRefusal(typed(TOKEN, 6), limits, '1')).toBeUndefined();
+	expect(policyDecimalsRefusal(typed(TOKEN, 9), limits, '1')?.message).toBe(
+		`Refused by the rule "intent": the amount was typed in whole units as 1 of ${TOKEN}, converted with 9 decimals the API gave, but the credential's amount limits give ${TOKEN} 6 decimals on chain 1; nothing was signed`,
+	);
+	// The any-chain line binds on every chain.
+	expect(policyDecimalsRefusal(typed(TOKEN, 9), limits, '8453')?.message).toMatch(
+		/the credential's amount limits give .* 6 decimals; nothing was signed/,
+	);
+	const otherChain = policy({ maxPerTransaction: `${TOKEN}:6@1 = 5000` });
+	expect(policyDecimalsRefusal(typed(TOKEN, 18), otherChain, '8453')).toBeUndefined();
+	expect(policyDecimalsRefusal(typed('native', 18), limits, '1')).toBeUndefined();
+	expect(policyDecimalsRefusal(typed('USDC', 9, 'call'), limits, '1')).toBeUndefined();
 });

@@ -648,6 +648,36 @@ test('a swap per DEX (Swap Aggregator without Best Swap) is alternatives: each a
 		secondRefusal(alternatives[0].json, String(signed[0].transactionHash), 1),
 	);
 
+	// One alternative to each of two Signer nodes of one execution: the second node refuses its own.
+	const signedApart = await runPipeline(
+		[
+			{ name: 'First', type: ITEMS, parameters: { items: JSON.stringify([alternatives[0].json]) } },
+			{
+				name: 'Sign 1',
+				type: SIGNER,
+				parameters: { ...SIGN_EVM, transactionField: 'transactionPayload' },
+			},
+			{
+				name: 'Second',
+				type: ITEMS,
+				parameters: { items: JSON.stringify([alternatives[1].json]) },
+			},
+			{
+				name: 'Sign 2',
+				type: SIGNER,
+				parameters: { ...SIGN_EVM, transactionField: 'transactionPayload' },
+				continueOnFail: true,
+			},
+		],
+		credentials(devnet.baseUrl, { expandSignerApi: evmKey() }),
+	);
+	expect(signedApart.error).toBeUndefined();
+	const firstNode = signedApart.output('Sign 1')[0].json;
+	expect(firstNode.rawTransaction).toEqual(expect.any(String));
+	expect(signedApart.output('Sign 2')[0].json.error).toMatch(
+		secondRefusal(alternatives[0].json, String(firstNode.transactionHash), 0),
+	);
+
 	const nested = await buildSwap({ dexId: '1000', transactionPayload: [swapOn(3), swapOn(4)] });
 	expect(nested).toEqual([
 		{

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { withoutTrailingZeros } from '../core';
-import { shownAddress, spendingRuleSet, type SpendingPolicy } from './policy';
+import { amountLimits, shownAddress, spendingRuleSet, type SpendingPolicy } from './policy';
 
 export { intentRequired } from './policy';
 import { type FormItem, missingFormItemRefusal, readFormItem } from './formItem';
@@ -173,6 +173,34 @@ export async function chainDecimalsOf(
 	return asked.token !== undefined && policy.format.isAddress(asked.token)
 		? await tokenDecimals(asked.token)
 		: undefined;
+}
+
+/**
+ * The decimals the credential's amount limits give the intent's token on the chain (`0xToken:6 = …`)
+ * are the owner's, not a chain node's: the node the API names (when RPC URLs pins none) can agree
+ * with an API that lies about decimals, so an amount typed in whole units must also be converted
+ * with every decimals a limit line gives its token, or it is refused.
+ */
+export function policyDecimalsRefusal(
+	asked: AskedIntent,
+	policy: SpendingPolicy,
+	chainId: string,
+): Refusal | undefined {
+	const { typed, token } = asked;
+	if (!typed || token === undefined || isNativeToken(token) || !policy.format.isAddress(token))
+		return undefined;
+	const key = policy.format.key(token);
+	const other = amountLimits(policy).find(
+		(limit) =>
+			limit.asset === key &&
+			(limit.chainId === undefined || limit.chainId === chainId) &&
+			limit.decimals !== typed.decimals,
+	);
+	if (!other) return undefined;
+	return new Refusal(
+		'intent',
+		`the amount was typed in whole units as ${typed.amount} of ${tokenText(token)}, converted with ${typed.decimals} decimals the API gave, but the credential's amount limits give ${tokenText(token)} ${other.decimals} decimals${other.chainId ? ` on chain ${other.chainId}` : ''}`,
+	);
 }
 
 /**

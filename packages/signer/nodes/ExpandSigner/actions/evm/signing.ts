@@ -22,6 +22,7 @@ import {
 	type AskedIntent,
 	askedIntentRefusal,
 	chainDecimalsOf,
+	policyDecimalsRefusal,
 	readAskedIntent,
 	typedAmountBinds,
 	typedAmountRefusal,
@@ -221,6 +222,8 @@ export async function checkAskedIntent(
 				);
 	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
 	if (!(asked instanceof Refusal) && typedAmountBinds(asked)) {
+		const ownDecimals = policyDecimalsRefusal(asked, session.policy, fields.chainId as string);
+		if (ownDecimals) throw refusedItem(this.getNode(), itemIndex, ownDecimals);
 		const client = new ChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
 		const decimals = await chainDecimalsOf(asked, session.policy, (token) =>
 			tokenDecimals(client, token),

@@ -20,6 +20,7 @@ import type { LedgerEntry } from '../../ledger/payoutLedger';
 import {
 	askedIntentRefusal,
 	chainDecimalsOf,
+	policyDecimalsRefusal,
 	readAskedIntent,
 	typedAmountBinds,
 	typedAmountRefusal,
@@ -203,6 +204,8 @@ export async function signSolanaItem(
 		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, intent, session.policy);
 	if (differs) throw refusedItem(node, itemIndex, differs);
 	if (asked && !(asked instanceof Refusal) && typedAmountBinds(asked)) {
+		const ownDecimals = policyDecimalsRefusal(asked, session.policy, chainId);
+		if (ownDecimals) throw refusedItem(node, itemIndex, ownDecimals);
 		const decimals = await chainDecimalsOf(asked, session.policy, (mint) =>
 			mintDecimals(rpc, mint),
 		);
