@@ -24,13 +24,22 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const evmKey: Record<string, ICredentialDataDecryptedObject> = {
+const unpinnedKey: Record<string, ICredentialDataDecryptedObject> = {
 	expandSignerApi: {
 		keyType: 'mnemonic',
 		mnemonic: DEVNET_MNEMONIC,
 		derivationPath: "m/44'/60'/0'/0/{index}",
 	},
 };
+/** The credential pinning a chain node (the devnet's own unless `rpcUrl` says another). */
+const pinnedKey = (
+	rpcUrl = devnet.chains[0].rpcUrl,
+): Record<string, ICredentialDataDecryptedObject> => ({
+	expandSignerApi: {
+		...unpinnedKey.expandSignerApi,
+		rpcUrls: `${devnet.chains[0].chainId} = ${rpcUrl}`,
+	},
+});
 const SIGN_EVM = { operation: 'signTransaction', source: 'input', accountIndex: 1 };
 
 /** The API's token details say `decimals`, whatever the token has. */
@@ -76,7 +85,7 @@ async function expandThenSign(
 async function signAlone(
 	item: IDataObject,
 	sign: INodeParameters = SIGN_EVM,
-	key: Record<string, ICredentialDataDecryptedObject> = evmKey,
+	key: Record<string, ICredentialDataDecryptedObject> = pinnedKey(),
 ): Promise<IDataObject> {
 	const result = await runPipeline(
 		[
@@ -112,7 +121,12 @@ const oneUsdc = (): INodeParameters => {
 test("EVM: an API that says USDC has 9 decimals makes a form for 1 USDC ask 1,000 USDC; the default credential refuses it, naming the API's decimals and the chain's; signed without the rule, the recipient is paid 1,000 USDC", async () => {
 	const chain = devnet.chains[0];
 	const usdc = chain.tokens.USDC.address;
-	const { built, signed } = await expandThenSign(lyingDecimals(9), oneUsdc(), SIGN_EVM, evmKey);
+	const { built, signed } = await expandThenSign(
+		lyingDecimals(9),
+		oneUsdc(),
+		SIGN_EVM,
+		pinnedKey(),
+	);
 	expect(built.intent).toMatchObject({
 		token: usdc,
 		amount: '1000000000',
@@ -142,7 +156,7 @@ test("EVM: an API that says USDC has 9 decimals makes a form for 1 USDC ask 1,00
 });
 
 test('EVM: an intent whose amount is not what was typed at its decimals is refused', async () => {
-	const { built } = await expandThenSign({}, oneUsdc(), SIGN_EVM, evmKey);
+	const { built } = await expandThenSign({}, oneUsdc(), SIGN_EVM, pinnedKey());
 	// Written by a workflow (no form item: one moved onto an edited intent is refused by its digest).
 	const { formItem: _formItem, ...asked } = built.intent as IDataObject;
 	const signed = await signAlone({ ...built, intent: { ...asked, amountTyped: '2' } });
@@ -152,13 +166,13 @@ test('EVM: an intent whose amount is not what was typed at its decimals is refus
 });
 
 test('EVM: an honest run in whole units is signed as before, its intent naming what was typed', async () => {
-	const { built, signed } = await expandThenSign({}, oneUsdc(), SIGN_EVM, evmKey);
+	const { built, signed } = await expandThenSign({}, oneUsdc(), SIGN_EVM, pinnedKey());
 	expect(built.intent).toMatchObject({ amount: '1000000', amountTyped: '1', decimals: 6 });
 	expect(signed.error).toBeUndefined();
 	expect(signed.rawTransaction).toEqual(expect.any(String));
 });
 
-test("EVM: an API that lies about USDC's decimals and names a chain node that lies with it (chain/getpublicrpc) passes the chain check, and 1 USDC typed pays 1,000 USDC; a credential whose amount limit gives USDC's decimals refuses it, naming them", async () => {
+test("EVM: an API that lies about USDC's decimals and names a chain node that lies with it (chain/getpublicrpc): trusting a node that agrees, 1 USDC typed pays 1,000 USDC; with no pinned node and no amount limit line giving USDC's decimals the amount is refused, and a line giving them refuses the lie, naming them", async () => {
 	const chain = devnet.chains[0];
 	const usdc = chain.tokens.USDC.address;
 	const node = await startDecimalsLyingRpc(chain.rpcUrl, usdc, 9);
@@ -169,21 +183,29 @@ test("EVM: an API that lies about USDC's decimals and names a chain node that li
 				: lyingDecimals(9).answer(path, answer),
 	};
 	try {
-		// The RPC URLs field pins no node: the one the API names reads decimals() as 9, as the API said.
-		const unpinned = await expandThenSign(tampering, oneUsdc(), SIGN_EVM, evmKey);
-		expect(unpinned.built.intent).toMatchObject({ amount: '1000000000', decimals: 9 });
-		expect(unpinned.signed.error).toBeUndefined();
+		// The theft, as it went before this rule: the node confirming the decimals agrees with the API
+		// (here the owner pinned that node; before, the node the API named was taken as this one is).
+		const trusting = await expandThenSign(tampering, oneUsdc(), SIGN_EVM, pinnedKey(node.url));
+		expect(trusting.built.intent).toMatchObject({ amount: '1000000000', decimals: 9 });
+		expect(trusting.signed.error).toBeUndefined();
 		const provider = new JsonRpcProvider(chain.rpcUrl, Number(chain.chainId), {
 			staticNetwork: true,
 		});
 		const before = await balanceOf(devnet, chain.chainId, RECIPIENT, usdc);
-		await (await provider.broadcastTransaction(unpinned.signed.rawTransaction as string)).wait();
+		await (await provider.broadcastTransaction(trusting.signed.rawTransaction as string)).wait();
 		expect((await balanceOf(devnet, chain.chainId, RECIPIENT, usdc)) - before).toBe(1_000_000_000n);
+
+		// RPC URLs pins no node, and no amount limit gives USDC's decimals: only the API's node could vouch for them.
+		const unpinned = await expandThenSign(tampering, oneUsdc(), SIGN_EVM, unpinnedKey);
+		expect(unpinned.signed.rawTransaction).toBeUndefined();
+		expect(unpinned.signed.error).toBe(
+			`Refused by the rule "intent": the amount was typed in whole units as 1 of ${usdc}, converted with 9 decimals the API gave, and only a chain node the API names could confirm them (an API lying about decimals names one that agrees); pin chain ${chain.chainId}'s node in the credential's RPC URLs, give the token's decimals in an amount limit line ("${usdc}:9 = …"), or type the amount in smallest units; nothing was signed (item 0)`,
+		);
 
 		// The owner wrote USDC's decimals in the policy (a cap of 5,000 USDC): the lie is refused, whatever the node says.
 		const capped = {
 			expandSignerApi: {
-				...evmKey.expandSignerApi,
+				...unpinnedKey.expandSignerApi,
 				maxPerTransaction: `${usdc}:6@${chain.chainId} = 5000`,
 			},
 		};
@@ -192,6 +214,10 @@ test("EVM: an API that lies about USDC's decimals and names a chain node that li
 		expect(signed.error).toBe(
 			`Refused by the rule "intent": the amount was typed in whole units as 1 of ${usdc}, converted with 9 decimals the API gave, but the credential's amount limits give ${usdc} 6 decimals on chain ${chain.chainId}; nothing was signed (item 0)`,
 		);
+		// The same line with honest answers: signed, the node the API names asked for nothing more.
+		const honest = await expandThenSign({}, oneUsdc(), SIGN_EVM, capped);
+		expect(honest.signed.error).toBeUndefined();
+		expect(honest.signed.rawTransaction).toEqual(expect.any(String));
 	} finally {
 		await node.close();
 	}
@@ -219,7 +245,13 @@ test("Solana: an intent whose typed amount was converted with decimals other tha
 		solanaChainId: solana.chainId,
 		operation: 'signTransaction',
 	};
-	const key = { expandSolanaKeyApi: { keyType: 'secretKey', secretKey: payer.secretKey } };
+	const key = {
+		expandSolanaKeyApi: {
+			keyType: 'secretKey',
+			secretKey: payer.secretKey,
+			rpcUrls: `${solana.chainId} = ${solana.rpcUrl}`,
+		},
+	};
 	const { built } = await expandThenSign({}, form, sign, key);
 	// Written by a workflow (no form item: one moved onto an edited intent is refused by its digest).
 	const { formItem: _formItem, ...intent } = built.intent as IDataObject;

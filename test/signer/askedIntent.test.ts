@@ -261,16 +261,20 @@ test("an amount typed in whole units is held to the decimals every amount limit 
 		maxPerTransaction: `${TOKEN}:6@1 = 5000`,
 		maxPerExecution: `${TOKEN.toLowerCase()}:6 = 9000`,
 	});
-	expect(policyDecimalsRefusal(typed(TOKEN, 6), limits, '1')).toBeUndefined();
-	expect(policyDecimalsRefusal(typed(TOKEN, 9), limits, '1')?.message).toBe(
+	expect(policyDecimalsRefusal(typed(TOKEN, 6), limits, '1', false)).toBeUndefined();
+	expect(policyDecimalsRefusal(typed(TOKEN, 9), limits, '1', true)?.message).toBe(
 		`Refused by the rule "intent": the amount was typed in whole units as 1 of ${TOKEN}, converted with 9 decimals the API gave, but the credential's amount limits give ${TOKEN} 6 decimals on chain 1; nothing was signed`,
 	);
 	// The any-chain line binds on every chain.
-	expect(policyDecimalsRefusal(typed(TOKEN, 9), limits, '8453')?.message).toMatch(
+	expect(policyDecimalsRefusal(typed(TOKEN, 9), limits, '8453', true)?.message).toMatch(
 		/the credential's amount limits give .* 6 decimals; nothing was signed/,
 	);
 	const otherChain = policy({ maxPerTransaction: `${TOKEN}:6@1 = 5000` });
-	expect(policyDecimalsRefusal(typed(TOKEN, 18), otherChain, '8453')).toBeUndefined();
-	expect(policyDecimalsRefusal(typed('native', 18), limits, '1')).toBeUndefined();
-	expect(policyDecimalsRefusal(typed('USDC', 9, 'call'), limits, '1')).toBeUndefined();
+	expect(policyDecimalsRefusal(typed(TOKEN, 18), otherChain, '8453', true)).toBeUndefined();
+	// No line for the token on the chain and no pinned node: only a node the API names could confirm them.
+	expect(policyDecimalsRefusal(typed(TOKEN, 18), otherChain, '8453', false)?.message).toBe(
+		`Refused by the rule "intent": the amount was typed in whole units as 1 of ${TOKEN}, converted with 18 decimals the API gave, and only a chain node the API names could confirm them (an API lying about decimals names one that agrees); pin chain 8453's node in the credential's RPC URLs, give the token's decimals in an amount limit line ("${TOKEN}:18 = …"), or type the amount in smallest units; nothing was signed`,
+	);
+	expect(policyDecimalsRefusal(typed('native', 18), limits, '1', false)).toBeUndefined();
+	expect(policyDecimalsRefusal(typed('USDC', 9, 'call'), limits, '1', false)).toBeUndefined();
 });

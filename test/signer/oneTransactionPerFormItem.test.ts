@@ -60,10 +60,12 @@ const treasury = () =>
 	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${TREASURY_INDEX}`).address;
 const usdcOf = async (owner: string) => await balanceOf(devnet, '31337', owner, usdc());
 
+/** The devnet's key, its chain node pinned: the decimals of amounts typed in whole units are checked there. */
 const evmKey = (fields: IDataObject = {}): ICredentialDataDecryptedObject => ({
 	keyType: 'mnemonic',
 	mnemonic: DEVNET_MNEMONIC,
 	derivationPath: "m/44'/60'/0'/0/{index}",
+	rpcUrls: `${devnet.chains[0].chainId} = ${devnet.chains[0].rpcUrl}`,
 	...fields,
 });
 
@@ -478,7 +480,13 @@ test('Solana: five transfers answered for one 1 USDC form item (each on its own 
 		solanaChainId: solana.chainId,
 		operation: 'signTransaction',
 	};
-	const key = { expandSolanaKeyApi: { keyType: 'secretKey', secretKey: payer.secretKey } };
+	const key = {
+		expandSolanaKeyApi: {
+			keyType: 'secretKey',
+			secretKey: payer.secretKey,
+			rpcUrls: `${solana.chainId} = ${solana.rpcUrl}`,
+		},
+	};
 
 	// What a Signer holding each transaction to the intent alone signed: five of the first form item's.
 	const earlier = await fiveBuilt();

@@ -60,6 +60,8 @@ const signingKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject =>
 	derivationPath: "m/44'/60'/0'/0/{index}",
 	passphrase: '',
 	payoutLedgerFolder: ledger,
+	// The chain's node pinned: the decimals of amounts typed in whole units are checked there.
+	rpcUrls: `31337 = ${chain().rpcUrl}`,
 	...policy,
 });
 

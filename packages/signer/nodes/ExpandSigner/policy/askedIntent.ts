@@ -176,30 +176,36 @@ export async function chainDecimalsOf(
 }
 
 /**
- * The decimals the credential's amount limits give the intent's token on the chain (`0xToken:6 = …`)
- * are the owner's, not a chain node's: the node the API names (when RPC URLs pins none) can agree
- * with an API that lies about decimals, so an amount typed in whole units must also be converted
- * with every decimals a limit line gives its token, or it is refused.
+ * The decimals of an amount typed in whole units come from the API, which also names the chain node
+ * that would confirm them unless RPC URLs pins one: an API lying about decimals can name a node that
+ * agrees, and "1 USDC" is signed as 1,000. So a token's decimals must be vouched for by the owner: by
+ * an amount limit line giving the token's decimals (`0xToken:6 = …`, which must then agree), or by a
+ * node the credential pins for the chain (whose answer typedAmountRefusal then holds them to).
+ * Otherwise the amount is refused; one typed in smallest units is the API's to convert at no point.
  */
 export function policyDecimalsRefusal(
 	asked: AskedIntent,
 	policy: SpendingPolicy,
 	chainId: string,
+	pinnedNode: boolean,
 ): Refusal | undefined {
 	const { typed, token } = asked;
 	if (!typed || token === undefined || isNativeToken(token) || !policy.format.isAddress(token))
 		return undefined;
 	const key = policy.format.key(token);
-	const other = amountLimits(policy).find(
-		(limit) =>
-			limit.asset === key &&
-			(limit.chainId === undefined || limit.chainId === chainId) &&
-			limit.decimals !== typed.decimals,
+	const lines = amountLimits(policy).filter(
+		(limit) => limit.asset === key && (limit.chainId === undefined || limit.chainId === chainId),
 	);
-	if (!other) return undefined;
+	const other = lines.find((limit) => limit.decimals !== typed.decimals);
+	if (other)
+		return new Refusal(
+			'intent',
+			`the amount was typed in whole units as ${typed.amount} of ${tokenText(token)}, converted with ${typed.decimals} decimals the API gave, but the credential's amount limits give ${tokenText(token)} ${other.decimals} decimals${other.chainId ? ` on chain ${other.chainId}` : ''}`,
+		);
+	if (lines.length || pinnedNode) return undefined;
 	return new Refusal(
 		'intent',
-		`the amount was typed in whole units as ${typed.amount} of ${tokenText(token)}, converted with ${typed.decimals} decimals the API gave, but the credential's amount limits give ${tokenText(token)} ${other.decimals} decimals${other.chainId ? ` on chain ${other.chainId}` : ''}`,
+		`the amount was typed in whole units as ${typed.amount} of ${tokenText(token)}, converted with ${typed.decimals} decimals the API gave, and only a chain node the API names could confirm them (an API lying about decimals names one that agrees); pin chain ${chainId}'s node in the credential's RPC URLs, give the token's decimals in an amount limit line ("${tokenText(token)}:${typed.decimals} = …"), or type the amount in smallest units`,
 	);
 }
 

@@ -222,7 +222,12 @@ export async function checkAskedIntent(
 				);
 	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
 	if (!(asked instanceof Refusal) && typedAmountBinds(asked)) {
-		const ownDecimals = policyDecimalsRefusal(asked, session.policy, fields.chainId as string);
+		const ownDecimals = policyDecimalsRefusal(
+			asked,
+			session.policy,
+			fields.chainId as string,
+			session.rpcUrls.pinned?.has(fields.chainId as string) === true,
+		);
 		if (ownDecimals) throw refusedItem(this.getNode(), itemIndex, ownDecimals);
 		const client = new ChainClient(this, fields.chainId, itemIndex, session.rpcUrls);
 		const decimals = await chainDecimalsOf(asked, session.policy, (token) =>

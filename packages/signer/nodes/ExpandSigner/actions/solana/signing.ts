@@ -204,7 +204,12 @@ export async function signSolanaItem(
 		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, intent, session.policy);
 	if (differs) throw refusedItem(node, itemIndex, differs);
 	if (asked && !(asked instanceof Refusal) && typedAmountBinds(asked)) {
-		const ownDecimals = policyDecimalsRefusal(asked, session.policy, chainId);
+		const ownDecimals = policyDecimalsRefusal(
+			asked,
+			session.policy,
+			chainId,
+			session.rpcUrls.pinned?.has(chainId) === true,
+		);
 		if (ownDecimals) throw refusedItem(node, itemIndex, ownDecimals);
 		const decimals = await chainDecimalsOf(asked, session.policy, (mint) =>
 			mintDecimals(rpc, mint),
