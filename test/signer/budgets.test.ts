@@ -423,7 +423,12 @@ describe.each([evm, solana])('$name', (family) => {
 		expect(free.outcomes).toEqual(Array(5).fill('signed'));
 		expect(await received(family, free.payments)).toBe(units(family, '1.5'));
 
-		const limited = await executions({ ...perExecution, maxPerDay: 'native = 1' });
+		// A ledger of its own: in the first one the account's day already holds the 1.5 signed without a daily budget.
+		const limited = await executions({
+			...perExecution,
+			payoutLedgerFolder: newFolder(),
+			maxPerDay: 'native = 1',
+		});
 		const refusal = (spent: string, left: string) =>
 			`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText(spent)} spent on 2026-03-10 (UTC), ${amountText(left)} left; nothing was signed (item 0)`;
 		expect(limited.outcomes).toEqual([
@@ -791,6 +796,63 @@ describe.each([evm, solana])('$name', (family) => {
 			expect(now.received).toBe(units(family, '0.6'));
 		}
 	}, 90_000);
+
+	test.each([...LEDGER_STORES, 'memory'] as const)(
+		'a credential without limits that signs for the account before any credential with a limit did is counted all the same: Refunds (no limit) pays 0.8, then Payroll (Max Per Day 1, Max Per Execution 1, same execution) is refused 0.8 (%s)',
+		async (kind) => {
+			budgetClock.now = () => new Date('2026-06-10T12:00:00Z');
+			const ledger = kind === 'memory' ? undefined : await stores.newLedger(kind);
+			const fields = ledger?.fields ?? {};
+			const executionId = `unlimited-first-${family.name}-${kind}`;
+			const payAs = async (credential: { id: string; name: string }, policy: IDataObject) => {
+				const payment = { to: await family.recipient(), amount: '0.8' };
+				const items = (
+					await pay(
+						family,
+						[payingAs('Sign', family.accounts.a, credential)],
+						[payment],
+						{ ...policy, ...fields },
+						executionId,
+					)
+				).Sign;
+				await sendSigned(family, items);
+				return { payment, item: items[0], outcome: outcome(items)[0] };
+			};
+			const refunds = await payAs(REFUNDS, {});
+			const payroll = await payAs(
+				PAYROLL,
+				kind === 'memory'
+					? { maxPerExecution: 'native = 1' }
+					: { maxPerExecution: 'native = 1', maxPerDay: 'native = 1' },
+			);
+			const wallet = String(refunds.item.from);
+			const where =
+				kind === 'folder'
+					? 'the Payout Ledger Folder'
+					: kind === 'postgres'
+						? 'the PostgreSQL payout ledger'
+						: "this n8n process's memory";
+			expect([refunds.outcome, payroll.outcome]).toEqual([
+				'signed',
+				`Refused by the rule "maxPerExecution": ${family.payment('0.8', units(family, '0.8').toString())} would bring this execution's total on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where} to 1.6, above the limit of 1; nothing was signed (item 0)`,
+			]);
+			expect(await received(family, [refunds.payment, payroll.payment])).toBe(units(family, '0.8'));
+			if (!ledger) return;
+			// In another execution the day holds it: Refunds' 0.8 counts against Payroll's Max Per Day.
+			const [later] = (
+				await pay(
+					family,
+					[payingAs('Sign', family.accounts.a, PAYROLL)],
+					[{ to: await family.recipient(), amount: '0.3' }],
+					{ maxPerDay: 'native = 1', ...fields },
+				)
+			).Sign;
+			expect(outcome([later])).toEqual([
+				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where}: ${amountText('0.8')} spent on 2026-06-10 (UTC), ${amountText('0.2')} left; nothing was signed (item 0)`,
+			]);
+		},
+		120_000,
+	);
 
 	test('the credential Test says which budgets apply and where they are counted; a budget without a payout ledger is refused, nothing signed', async () => {
 		const test = async (data: IDataObject) =>

@@ -180,8 +180,6 @@ async function reserveAll(
 	};
 }
 
-const NOTHING_HELD: Reservation = { release: async () => undefined };
-
 /** An execution's total in memory, with the limits of the credentials counting into it. */
 interface MemoryTotal {
 	spent: bigint;
@@ -218,7 +216,6 @@ export class MemoryCounter implements SpendingCounter {
 		const credentials = withOwnRecord(counted.credentials, credential, '', {
 			maxPerExecution: own.maxPerExecution,
 		});
-		if (!credentials.size) return NOTHING_HELD;
 		const limit = bindingLimit(credentials, credential, 'maxPerExecution');
 		const refusal = limit && executionRefusal(scope, moved, limit, counted.spent);
 		if (refusal) {
@@ -272,8 +269,9 @@ function lessIn(totals: Buckets, bucket: string, amount: bigint): Buckets {
  * create). Each is kept twice, per chain and asset: for the signing credential (all its accounts, its
  * own limits, as before totals were kept per account), and for the signing account over every
  * credential signing for it, where each credential records its limits beside the totals and the
- * lowest recorded binds every one of them (a credential without a limit of its own counts there once
- * another recorded one).
+ * lowest recorded binds every one of them. The account's totals count every signature, a credential
+ * without any limit's too: what it signed before a credential with a limit first signed for the
+ * account is in the totals that limit is then held to.
  */
 export class FolderCounter implements SpendingCounter {
 	constructor(
@@ -284,9 +282,8 @@ export class FolderCounter implements SpendingCounter {
 	) {}
 
 	/**
-	 * Appends what `decide` makes of the log's totals and records, unless it refuses or has nothing
-	 * to count (no credential has a limit there); gives the amount back on release, from the bucket it
-	 * was counted in. A refused credential's limits are recorded all the same, so a lowered one binds
+	 * Appends what `decide` makes of the log's totals and records, unless it refuses; gives the amount
+	 * back on release, from the bucket it was counted in. A refused credential's limits are recorded all the same, so a lowered one binds
 	 * the other credentials from its first use.
 	 */
 	private async reserveIn(
@@ -294,26 +291,25 @@ export class FolderCounter implements SpendingCounter {
 		rule: string,
 		amount: bigint,
 		itemIndex: number,
-		decide: (counted: Counted) => Decision | undefined,
+		decide: (counted: Counted) => Decision,
 	): Promise<Reservation | Refusal> {
 		const log = new CounterLog(this.node, this.store, key, rule, this.spender.executionId);
 		let bucket = '';
 		const changed = await log.change(itemIndex, amount, (counted) => {
 			const decided = decide(counted);
-			if (decided === undefined || decided.refusal) return decided?.refusal;
+			if (decided.refusal) return decided.refusal;
 			bucket = decided.bucket;
 			return { totals: decided.totals, credentials: decided.records };
 		});
 		if (changed instanceof Refusal) {
 			await log.change(itemIndex, 0n, (counted) => {
-				const records = decide(counted)?.records;
-				return records && !sameRecords(records, counted.credentials)
+				const { records } = decide(counted);
+				return !sameRecords(records, counted.credentials)
 					? { totals: counted.totals, credentials: records }
 					: undefined;
 			});
 			return changed;
 		}
-		if (!changed) return NOTHING_HELD;
 		return {
 			release: async () => {
 				await log.change(itemIndex, -amount, ({ totals, credentials }) => ({
@@ -342,7 +338,6 @@ export class FolderCounter implements SpendingCounter {
 				const records = withOwnRecord(credentials, credential, '', {
 					maxPerExecution: own.maxPerExecution,
 				});
-				if (!records.size && !credentials.size) return undefined;
 				const spent = totals.get('execution') ?? 0n;
 				const limit = bindingLimit(records, credential, rule);
 				const refusal = limit && executionRefusal(scope, moved, limit, spent);
@@ -381,7 +376,6 @@ export class FolderCounter implements SpendingCounter {
 					{ maxPerDay: own.maxPerDay, maxPer30Days: own.maxPer30Days },
 					days[0],
 				);
-				if (!records.size && !credentials.size) return undefined;
 				const spentToday = totals.get(today) ?? 0n;
 				const dayLimit = bindingLimit(records, credential, 'maxPerDay');
 				if (dayLimit && spentToday + moved.amount > dayLimit.amount) {
