@@ -1046,6 +1046,35 @@ describe('EVM: budgets at UTC midnight', () => {
 	);
 
 	test.each(LEDGER_STORES)(
+		"documented limit: the budgets trust every signing host's clock; a host 31 days ahead opens a new day and a new 30 days (2.5 paid under 1.5 per 30 days), and the log's day then stays on its day, refusing the hosts whose clocks are right until then (%s ledger)",
+		async (kind) => {
+			const ledger = await stores.newLedger(kind);
+			const policy = policyOf(ledger);
+			const payments: IDataObject[] = [];
+			const payAt = async (time: string, amount: string) => {
+				budgetClock.now = () => new Date(time);
+				const one = { to: await family.recipient(), amount };
+				payments.push(one);
+				const items = await payOnce(family, family.accounts.a, [one], policy);
+				await sendSigned(family, items);
+				return outcome(items)[0];
+			};
+			expect(await payAt('2026-01-20T12:00:00Z', '0.5')).toBe('signed');
+			expect(await payAt('2026-02-01T12:00:00Z', '1')).toBe('signed');
+			// The day is spent, and so are the 30 days (1.5).
+			expect(await payAt('2026-02-01T12:01:00Z', '0.01')).toBe(dayFull('0.01', '1', '0'));
+			// A host whose clock is 31 days ahead: its day and its 30 days hold nothing yet.
+			expect(await payAt('2026-03-04T12:02:00Z', '1')).toBe('signed');
+			expect(await received(family, payments)).toBe(units(family, '2.5'));
+			// The hosts whose clocks are right count into March 4 from now on: its budget is spent.
+			expect(await payAt('2026-02-01T12:03:00Z', '0.01')).toBe(
+				dayFull('0.01', '1', '0').replace('2026-02-01', '2026-03-04'),
+			);
+		},
+		120_000,
+	);
+
+	test.each(LEDGER_STORES)(
 		'with synchronised clocks, an append that read the totals before midnight and retries after it counts into the new day: the entry another worker wrote for it in between is kept (%s ledger)',
 		async (kind) => {
 			const account = family.accounts.a;
