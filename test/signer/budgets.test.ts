@@ -741,6 +741,48 @@ describe.each([evm, solana])('$name', (family) => {
 		120_000,
 	);
 
+	test.each(LEDGER_STORES)(
+		"a lowered limit binds the account from its first use even when the credential's own total refuses it first: Payroll lowered to 0.4 (0.5 spent) is refused, and Refunds (2) is then held to 0.4, not to Payroll's earlier 1 (%s ledger)",
+		async (kind) => {
+			budgetClock.now = () => new Date('2026-07-07T12:00:00Z');
+			const ledger = await stores.newLedger(kind);
+			const limit = (amount: string) => ({ maxPerDay: `native = ${amount}`, ...ledger.fields });
+			const payAs = async (
+				credential: { id: string; name: string },
+				policy: IDataObject,
+				amount: string,
+			) => {
+				const payment = { to: await family.recipient(), amount };
+				const items = (
+					await pay(family, [payingAs('Sign', family.accounts.b, credential)], [payment], policy)
+				).Sign;
+				await sendSigned(family, items);
+				return { payment, item: items[0], outcome: outcome(items)[0] };
+			};
+			const paid = [
+				await payAs(PAYROLL, limit('1'), '0.5'),
+				await payAs(PAYROLL, limit('0.4'), '0.1'),
+				await payAs(REFUNDS, limit('2'), '0.4'),
+			];
+			const wallet = String(paid[0].item.from);
+			const where = kind === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
+			const refusal = (amount: string, words: string) =>
+				`Refused by the rule "maxPerDay": ${family.payment(amount, units(family, amount).toString())} is more than what is left of the limit of ${amountText('0.4')} per UTC day on chain ${family.chainId}${words}: ${amountText('0.5')} spent on 2026-07-07 (UTC), ${amountText('0')} left`;
+			expect(paid.map((one) => one.outcome)).toEqual([
+				'signed',
+				`${refusal('0.1', '')}; nothing was signed (item 0)`,
+				`${refusal('0.4', ` for the account ${wallet}, over every credential signing for it in ${where}`)} (the lower limit of the credential "Payroll" (ID payroll), which also signs for the account: of the credentials signing for it, the lowest limit binds); nothing was signed (item 0)`,
+			]);
+			expect(
+				await received(
+					family,
+					paid.map((one) => one.payment),
+				),
+			).toBe(units(family, '0.5'));
+		},
+		120_000,
+	);
+
 	test('two Signer nodes of one execution with two credentials holding one key stay within Max Per Execution together (in the ledger, and in memory without one)', async () => {
 		const account = family.accounts.b;
 		/** Pay B pays `to2`, so its transaction is not Pay A's (an EVM one takes the nonce after Pay A's). */

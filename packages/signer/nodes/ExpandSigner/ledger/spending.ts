@@ -253,6 +253,14 @@ type Decision = { records: CredentialRecords } & (
 	{ totals: Buckets; bucket: string; refusal?: undefined } | { refusal: Refusal }
 );
 
+/** One log a change counts into: its key, the rule it refuses under when broken, and the decision. */
+interface Count {
+	key: string[];
+	rule: string;
+	amount: bigint;
+	decide(counted: Counted): Decision;
+}
+
 /** The totals less `amount` in `bucket`, never below zero. */
 function lessIn(totals: Buckets, bucket: string, amount: bigint): Buckets {
 	const next = new Map(totals);
@@ -281,19 +289,17 @@ export class FolderCounter implements SpendingCounter {
 		private readonly spender: Spender,
 	) {}
 
+	private logOf(count: Count): CounterLog {
+		return new CounterLog(this.node, this.store, count.key, count.rule, this.spender.executionId);
+	}
+
 	/**
 	 * Appends what `decide` makes of the log's totals and records, unless it refuses; gives the amount
-	 * back on release, from the bucket it was counted in. A refused credential's limits are recorded all the same, so a lowered one binds
-	 * the other credentials from its first use.
+	 * back on release, from the bucket it was counted in.
 	 */
-	private async reserveIn(
-		key: string[],
-		rule: string,
-		amount: bigint,
-		itemIndex: number,
-		decide: (counted: Counted) => Decision,
-	): Promise<Reservation | Refusal> {
-		const log = new CounterLog(this.node, this.store, key, rule, this.spender.executionId);
+	private async reserveIn(count: Count, itemIndex: number): Promise<Reservation | Refusal> {
+		const log = this.logOf(count);
+		const { amount, decide } = count;
 		let bucket = '';
 		const changed = await log.change(itemIndex, amount, (counted) => {
 			const decided = decide(counted);
@@ -301,15 +307,7 @@ export class FolderCounter implements SpendingCounter {
 			bucket = decided.bucket;
 			return { totals: decided.totals, credentials: decided.records };
 		});
-		if (changed instanceof Refusal) {
-			await log.change(itemIndex, 0n, (counted) => {
-				const { records } = decide(counted);
-				return !sameRecords(records, counted.credentials)
-					? { totals: counted.totals, credentials: records }
-					: undefined;
-			});
-			return changed;
-		}
+		if (changed instanceof Refusal) return changed;
 		return {
 			release: async () => {
 				await log.change(itemIndex, -amount, ({ totals, credentials }) => ({
@@ -320,20 +318,24 @@ export class FolderCounter implements SpendingCounter {
 		};
 	}
 
-	private async reserveExecution(
-		scope: Scope,
-		moved: AssetAmount,
-		own: OwnLimits,
-		itemIndex: number,
-	): Promise<Reservation | Refusal> {
+	/** Records the credential's limits beside the log's totals, when they differ from its last record there. */
+	private async recordIn(count: Count, itemIndex: number): Promise<void> {
+		await this.logOf(count).change(itemIndex, 0n, (counted) => {
+			const { records } = count.decide(counted);
+			return sameRecords(records, counted.credentials)
+				? undefined
+				: { totals: counted.totals, credentials: records };
+		});
+	}
+
+	private executionCount(scope: Scope, moved: AssetAmount, own: OwnLimits): Count {
 		const { credential } = this.spender;
 		const rule = 'maxPerExecution';
-		return await this.reserveIn(
-			scope.execution(moved.asset),
+		return {
+			key: scope.execution(moved.asset),
 			rule,
-			moved.amount,
-			itemIndex,
-			({ totals, credentials }) => {
+			amount: moved.amount,
+			decide: ({ totals, credentials }) => {
 				// An execution's records bind for the execution: they carry no day.
 				const records = withOwnRecord(credentials, credential, '', {
 					maxPerExecution: own.maxPerExecution,
@@ -348,24 +350,18 @@ export class FolderCounter implements SpendingCounter {
 					bucket: 'execution',
 				};
 			},
-		);
+		};
 	}
 
-	private async reservePeriods(
-		scope: Scope,
-		moved: AssetAmount,
-		own: OwnLimits,
-		itemIndex: number,
-	): Promise<Reservation | Refusal> {
+	private periodsCount(scope: Scope, moved: AssetAmount, own: OwnLimits): Count {
 		const { credential } = this.spender;
 		const rule = own.maxPer30Days && !own.maxPerDay ? 'maxPer30Days' : 'maxPerDay';
 		const { chainId } = scope;
-		return await this.reserveIn(
-			scope.periods(moved.asset),
+		return {
+			key: scope.periods(moved.asset),
 			rule,
-			moved.amount,
-			itemIndex,
-			({ totals, credentials }) => {
+			amount: moved.amount,
+			decide: ({ totals, credentials }) => {
 				// The clock is read on every attempt: a retry after midnight counts into the new day.
 				const period = periodOf(totals, budgetClock.now());
 				const { today, days } = period;
@@ -408,7 +404,7 @@ export class FolderCounter implements SpendingCounter {
 				next.set(today, spentToday + moved.amount);
 				return { records, totals: next, bucket: today };
 			},
-		);
+		};
 	}
 
 	async reserve(intent: TransactionIntent, itemIndex: number): Promise<Reservation | Refusal> {
@@ -418,20 +414,34 @@ export class FolderCounter implements SpendingCounter {
 			this.spender,
 			this.policy.countedIn ?? 'the payout ledger',
 		);
-		const steps = amountsOf(intent).flatMap((moved) => {
+		const counts = amountsOf(intent).map((moved) => {
 			const own = ownLimitsOf(this.policy, moved.asset, intent.chainId);
-			// The credential's own totals only when it has a limit for them (as always); the account's always.
-			return [
-				...(own.maxPerExecution
-					? [async () => await this.reserveExecution(byCredential, moved, own, itemIndex)]
-					: []),
-				...(own.maxPerDay || own.maxPer30Days
-					? [async () => await this.reservePeriods(byCredential, moved, own, itemIndex)]
-					: []),
-				async () => await this.reserveExecution(byAccount, moved, own, itemIndex),
-				async () => await this.reservePeriods(byAccount, moved, own, itemIndex),
-			];
+			return {
+				// The credential's own totals only when it has a limit for them (as always); the account's always.
+				credential: [
+					...(own.maxPerExecution ? [this.executionCount(byCredential, moved, own)] : []),
+					...(own.maxPerDay || own.maxPer30Days
+						? [this.periodsCount(byCredential, moved, own)]
+						: []),
+				],
+				account: [
+					this.executionCount(byAccount, moved, own),
+					this.periodsCount(byAccount, moved, own),
+				],
+			};
 		});
-		return await reserveAll(steps);
+		const reserved = await reserveAll(
+			counts.flatMap(({ credential, account }) =>
+				[...credential, ...account].map(
+					(count) => async () => await this.reserveIn(count, itemIndex),
+				),
+			),
+		);
+		// Refused by any total, the credential's limits are recorded in every log of the account all the
+		// same, so a lowered one binds the other credentials from its first use.
+		if (reserved instanceof Refusal)
+			for (const count of counts.flatMap(({ account }) => account))
+				await this.recordIn(count, itemIndex);
+		return reserved;
 	}
 }
