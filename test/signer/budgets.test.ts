@@ -783,6 +783,43 @@ describe.each([evm, solana])('$name', (family) => {
 		120_000,
 	);
 
+	test.each(LEDGER_STORES)(
+		"a credential's Max Per Execution binds the account's other executions too, where it does not sign: Payroll (1) signed for the account, then an execution of Refunds alone (no limit) is refused its second 0.8 (%s ledger)",
+		async (kind) => {
+			budgetClock.now = () => new Date('2026-08-08T12:00:00Z');
+			const ledger = await stores.newLedger(kind);
+			const account = family.accounts.b;
+			const first = (
+				await pay(
+					family,
+					[payingAs('Sign', account, PAYROLL)],
+					[{ to: await family.recipient(), amount: '0.1' }],
+					{ maxPerExecution: 'native = 1', ...ledger.fields },
+				)
+			).Sign;
+			await sendSigned(family, first);
+			expect(outcome(first)).toEqual(['signed']);
+			const payments = [
+				{ to: await family.recipient(), amount: '0.8' },
+				{ to: await family.recipient(), amount: '0.8' },
+			];
+			const node = payingAs('Sign', account, REFUNDS);
+			const refunds = (await pay(family, [node], [payments[0]], ledger.fields, 'refunds-alone'))
+				.Sign;
+			await sendSigned(family, refunds);
+			const again = (await pay(family, [node], [payments[1]], ledger.fields, 'refunds-alone')).Sign;
+			await sendSigned(family, again);
+			const wallet = String(first[0].from);
+			const where = kind === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
+			expect([...outcome(refunds), ...outcome(again)]).toEqual([
+				'signed',
+				`Refused by the rule "maxPerExecution": ${family.payment('0.8', units(family, '0.8').toString())} would bring this execution's total on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where} to 1.6, above the limit of 1 (the lower limit of the credential "Payroll" (ID payroll), which also signs for the account: of the credentials signing for it, the lowest limit binds); nothing was signed (item 0)`,
+			]);
+			expect(await received(family, payments)).toBe(units(family, '0.8'));
+		},
+		120_000,
+	);
+
 	test('two Signer nodes of one execution with two credentials holding one key stay within Max Per Execution together (in the ledger, and in memory without one)', async () => {
 		const account = family.accounts.b;
 		/** Pay B pays `to2`, so its transaction is not Pay A's (an EVM one takes the nonce after Pay A's). */

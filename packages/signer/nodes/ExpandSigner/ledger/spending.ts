@@ -328,7 +328,17 @@ export class FolderCounter implements SpendingCounter {
 		});
 	}
 
-	private executionCount(scope: Scope, moved: AssetAmount, own: OwnLimits): Count {
+	/**
+	 * `known`: the Max Per Execution limits other credentials recorded in the account's day log, which
+	 * bind an execution they take no part in; a credential's record in the execution's log replaces its
+	 * known one.
+	 */
+	private executionCount(
+		scope: Scope,
+		moved: AssetAmount,
+		own: OwnLimits,
+		known: CredentialRecords = new Map(),
+	): Count {
 		const { credential } = this.spender;
 		const rule = 'maxPerExecution';
 		return {
@@ -337,7 +347,7 @@ export class FolderCounter implements SpendingCounter {
 			amount: moved.amount,
 			decide: ({ totals, credentials }) => {
 				// An execution's records bind for the execution: they carry no day.
-				const records = withOwnRecord(credentials, credential, '', {
+				const records = withOwnRecord(new Map([...known, ...credentials]), credential, '', {
 					maxPerExecution: own.maxPerExecution,
 				});
 				const spent = totals.get('execution') ?? 0n;
@@ -365,13 +375,7 @@ export class FolderCounter implements SpendingCounter {
 				// The clock is read on every attempt: a retry after midnight counts into the new day.
 				const period = periodOf(totals, budgetClock.now());
 				const { today, days } = period;
-				const records = withOwnRecord(
-					credentials,
-					credential,
-					today,
-					{ maxPerDay: own.maxPerDay, maxPer30Days: own.maxPer30Days },
-					days[0],
-				);
+				const records = withOwnRecord(credentials, credential, today, own, days[0]);
 				const spentToday = totals.get(today) ?? 0n;
 				const dayLimit = bindingLimit(records, credential, 'maxPerDay');
 				if (dayLimit && spentToday + moved.amount > dayLimit.amount) {
@@ -407,6 +411,22 @@ export class FolderCounter implements SpendingCounter {
 		};
 	}
 
+	/** The Max Per Execution limits recorded in the account's day log that have not lapsed. */
+	private async knownExecutionLimits(
+		periods: Count,
+		itemIndex: number,
+	): Promise<CredentialRecords> {
+		const { totals, credentials } = await this.logOf(periods).read(itemIndex);
+		const { days } = periodOf(totals, budgetClock.now());
+		const known: CredentialRecords = new Map();
+		for (const [id, record] of credentials) {
+			const limit = record.limits.maxPerExecution;
+			if (limit && record.day >= days[0])
+				known.set(id, { name: record.name, day: '', limits: { maxPerExecution: limit } });
+		}
+		return known;
+	}
+
 	async reserve(intent: TransactionIntent, itemIndex: number): Promise<Reservation | Refusal> {
 		const { byCredential, byAccount } = scopesOf(
 			intent,
@@ -414,9 +434,11 @@ export class FolderCounter implements SpendingCounter {
 			this.spender,
 			this.policy.countedIn ?? 'the payout ledger',
 		);
-		const counts = amountsOf(intent).map((moved) => {
+		const counts = [];
+		for (const moved of amountsOf(intent)) {
 			const own = ownLimitsOf(this.policy, moved.asset, intent.chainId);
-			return {
+			const periods = this.periodsCount(byAccount, moved, own);
+			counts.push({
 				// The credential's own totals only when it has a limit for them (as always); the account's always.
 				credential: [
 					...(own.maxPerExecution ? [this.executionCount(byCredential, moved, own)] : []),
@@ -425,11 +447,16 @@ export class FolderCounter implements SpendingCounter {
 						: []),
 				],
 				account: [
-					this.executionCount(byAccount, moved, own),
-					this.periodsCount(byAccount, moved, own),
+					this.executionCount(
+						byAccount,
+						moved,
+						own,
+						await this.knownExecutionLimits(periods, itemIndex),
+					),
+					periods,
 				],
-			};
-		});
+			});
+		}
 		const reserved = await reserveAll(
 			counts.flatMap(({ credential, account }) =>
 				[...credential, ...account].map(
