@@ -423,7 +423,12 @@ describe.each([evm, solana])('$name', (family) => {
 		expect(free.outcomes).toEqual(Array(5).fill('signed'));
 		expect(await received(family, free.payments)).toBe(units(family, '1.5'));
 
-		const limited = await executions({ ...perExecution, maxPerDay: 'native = 1' });
+		// A ledger of its own: in the first one the account's day already holds the 1.5 signed without a daily budget.
+		const limited = await executions({
+			...perExecution,
+			payoutLedgerFolder: newFolder(),
+			maxPerDay: 'native = 1',
+		});
 		const refusal = (spent: string, left: string) =>
 			`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText(spent)} spent on 2026-03-10 (UTC), ${amountText(left)} left; nothing was signed (item 0)`;
 		expect(limited.outcomes).toEqual([
@@ -736,6 +741,85 @@ describe.each([evm, solana])('$name', (family) => {
 		120_000,
 	);
 
+	test.each(LEDGER_STORES)(
+		"a lowered limit binds the account from its first use even when the credential's own total refuses it first: Payroll lowered to 0.4 (0.5 spent) is refused, and Refunds (2) is then held to 0.4, not to Payroll's earlier 1 (%s ledger)",
+		async (kind) => {
+			budgetClock.now = () => new Date('2026-07-07T12:00:00Z');
+			const ledger = await stores.newLedger(kind);
+			const limit = (amount: string) => ({ maxPerDay: `native = ${amount}`, ...ledger.fields });
+			const payAs = async (
+				credential: { id: string; name: string },
+				policy: IDataObject,
+				amount: string,
+			) => {
+				const payment = { to: await family.recipient(), amount };
+				const items = (
+					await pay(family, [payingAs('Sign', family.accounts.b, credential)], [payment], policy)
+				).Sign;
+				await sendSigned(family, items);
+				return { payment, item: items[0], outcome: outcome(items)[0] };
+			};
+			const paid = [
+				await payAs(PAYROLL, limit('1'), '0.5'),
+				await payAs(PAYROLL, limit('0.4'), '0.1'),
+				await payAs(REFUNDS, limit('2'), '0.4'),
+			];
+			const wallet = String(paid[0].item.from);
+			const where = kind === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
+			const refusal = (amount: string, words: string) =>
+				`Refused by the rule "maxPerDay": ${family.payment(amount, units(family, amount).toString())} is more than what is left of the limit of ${amountText('0.4')} per UTC day on chain ${family.chainId}${words}: ${amountText('0.5')} spent on 2026-07-07 (UTC), ${amountText('0')} left`;
+			expect(paid.map((one) => one.outcome)).toEqual([
+				'signed',
+				`${refusal('0.1', '')}; nothing was signed (item 0)`,
+				`${refusal('0.4', ` for the account ${wallet}, over every credential signing for it in ${where}`)} (the lower limit of the credential "Payroll" (ID payroll), which also signs for the account: of the credentials signing for it, the lowest limit binds); nothing was signed (item 0)`,
+			]);
+			expect(
+				await received(
+					family,
+					paid.map((one) => one.payment),
+				),
+			).toBe(units(family, '0.5'));
+		},
+		120_000,
+	);
+
+	test.each(LEDGER_STORES)(
+		"a credential's Max Per Execution binds the account's other executions too, where it does not sign: Payroll (1) signed for the account, then an execution of Refunds alone (no limit) is refused its second 0.8 (%s ledger)",
+		async (kind) => {
+			budgetClock.now = () => new Date('2026-08-08T12:00:00Z');
+			const ledger = await stores.newLedger(kind);
+			const account = family.accounts.b;
+			const first = (
+				await pay(
+					family,
+					[payingAs('Sign', account, PAYROLL)],
+					[{ to: await family.recipient(), amount: '0.1' }],
+					{ maxPerExecution: 'native = 1', ...ledger.fields },
+				)
+			).Sign;
+			await sendSigned(family, first);
+			expect(outcome(first)).toEqual(['signed']);
+			const payments = [
+				{ to: await family.recipient(), amount: '0.8' },
+				{ to: await family.recipient(), amount: '0.8' },
+			];
+			const node = payingAs('Sign', account, REFUNDS);
+			const refunds = (await pay(family, [node], [payments[0]], ledger.fields, 'refunds-alone'))
+				.Sign;
+			await sendSigned(family, refunds);
+			const again = (await pay(family, [node], [payments[1]], ledger.fields, 'refunds-alone')).Sign;
+			await sendSigned(family, again);
+			const wallet = String(first[0].from);
+			const where = kind === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
+			expect([...outcome(refunds), ...outcome(again)]).toEqual([
+				'signed',
+				`Refused by the rule "maxPerExecution": ${family.payment('0.8', units(family, '0.8').toString())} would bring this execution's total on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where} to 1.6, above the limit of 1 (the lower limit of the credential "Payroll" (ID payroll), which also signs for the account: of the credentials signing for it, the lowest limit binds); nothing was signed (item 0)`,
+			]);
+			expect(await received(family, payments)).toBe(units(family, '0.8'));
+		},
+		120_000,
+	);
+
 	test('two Signer nodes of one execution with two credentials holding one key stay within Max Per Execution together (in the ledger, and in memory without one)', async () => {
 		const account = family.accounts.b;
 		/** Pay B pays `to2`, so its transaction is not Pay A's (an EVM one takes the nonce after Pay A's). */
@@ -791,6 +875,63 @@ describe.each([evm, solana])('$name', (family) => {
 			expect(now.received).toBe(units(family, '0.6'));
 		}
 	}, 90_000);
+
+	test.each([...LEDGER_STORES, 'memory'] as const)(
+		'a credential without limits that signs for the account before any credential with a limit did is counted all the same: Refunds (no limit) pays 0.8, then Payroll (Max Per Day 1, Max Per Execution 1, same execution) is refused 0.8 (%s)',
+		async (kind) => {
+			budgetClock.now = () => new Date('2026-06-10T12:00:00Z');
+			const ledger = kind === 'memory' ? undefined : await stores.newLedger(kind);
+			const fields = ledger?.fields ?? {};
+			const executionId = `unlimited-first-${family.name}-${kind}`;
+			const payAs = async (credential: { id: string; name: string }, policy: IDataObject) => {
+				const payment = { to: await family.recipient(), amount: '0.8' };
+				const items = (
+					await pay(
+						family,
+						[payingAs('Sign', family.accounts.a, credential)],
+						[payment],
+						{ ...policy, ...fields },
+						executionId,
+					)
+				).Sign;
+				await sendSigned(family, items);
+				return { payment, item: items[0], outcome: outcome(items)[0] };
+			};
+			const refunds = await payAs(REFUNDS, {});
+			const payroll = await payAs(
+				PAYROLL,
+				kind === 'memory'
+					? { maxPerExecution: 'native = 1' }
+					: { maxPerExecution: 'native = 1', maxPerDay: 'native = 1' },
+			);
+			const wallet = String(refunds.item.from);
+			const where =
+				kind === 'folder'
+					? 'the Payout Ledger Folder'
+					: kind === 'postgres'
+						? 'the PostgreSQL payout ledger'
+						: "this n8n process's memory";
+			expect([refunds.outcome, payroll.outcome]).toEqual([
+				'signed',
+				`Refused by the rule "maxPerExecution": ${family.payment('0.8', units(family, '0.8').toString())} would bring this execution's total on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where} to 1.6, above the limit of 1; nothing was signed (item 0)`,
+			]);
+			expect(await received(family, [refunds.payment, payroll.payment])).toBe(units(family, '0.8'));
+			if (!ledger) return;
+			// In another execution the day holds it: Refunds' 0.8 counts against Payroll's Max Per Day.
+			const [later] = (
+				await pay(
+					family,
+					[payingAs('Sign', family.accounts.a, PAYROLL)],
+					[{ to: await family.recipient(), amount: '0.3' }],
+					{ maxPerDay: 'native = 1', ...fields },
+				)
+			).Sign;
+			expect(outcome([later])).toEqual([
+				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where}: ${amountText('0.8')} spent on 2026-06-10 (UTC), ${amountText('0.2')} left; nothing was signed (item 0)`,
+			]);
+		},
+		120_000,
+	);
 
 	test('the credential Test says which budgets apply and where they are counted; a budget without a payout ledger is refused, nothing signed', async () => {
 		const test = async (data: IDataObject) =>
@@ -981,6 +1122,35 @@ describe('EVM: budgets at UTC midnight', () => {
 				});
 		},
 		300_000,
+	);
+
+	test.each(LEDGER_STORES)(
+		"documented limit: the budgets trust every signing host's clock; a host 31 days ahead opens a new day and a new 30 days (2.5 paid under 1.5 per 30 days), and the log's day then stays on its day, refusing the hosts whose clocks are right until then (%s ledger)",
+		async (kind) => {
+			const ledger = await stores.newLedger(kind);
+			const policy = policyOf(ledger);
+			const payments: IDataObject[] = [];
+			const payAt = async (time: string, amount: string) => {
+				budgetClock.now = () => new Date(time);
+				const one = { to: await family.recipient(), amount };
+				payments.push(one);
+				const items = await payOnce(family, family.accounts.a, [one], policy);
+				await sendSigned(family, items);
+				return outcome(items)[0];
+			};
+			expect(await payAt('2026-01-20T12:00:00Z', '0.5')).toBe('signed');
+			expect(await payAt('2026-02-01T12:00:00Z', '1')).toBe('signed');
+			// The day is spent, and so are the 30 days (1.5).
+			expect(await payAt('2026-02-01T12:01:00Z', '0.01')).toBe(dayFull('0.01', '1', '0'));
+			// A host whose clock is 31 days ahead: its day and its 30 days hold nothing yet.
+			expect(await payAt('2026-03-04T12:02:00Z', '1')).toBe('signed');
+			expect(await received(family, payments)).toBe(units(family, '2.5'));
+			// The hosts whose clocks are right count into March 4 from now on: its budget is spent.
+			expect(await payAt('2026-02-01T12:03:00Z', '0.01')).toBe(
+				dayFull('0.01', '1', '0').replace('2026-02-01', '2026-03-04'),
+			);
+		},
+		120_000,
 	);
 
 	test.each(LEDGER_STORES)(

@@ -180,8 +180,6 @@ async function reserveAll(
 	};
 }
 
-const NOTHING_HELD: Reservation = { release: async () => undefined };
-
 /** An execution's total in memory, with the limits of the credentials counting into it. */
 interface MemoryTotal {
 	spent: bigint;
@@ -218,7 +216,6 @@ export class MemoryCounter implements SpendingCounter {
 		const credentials = withOwnRecord(counted.credentials, credential, '', {
 			maxPerExecution: own.maxPerExecution,
 		});
-		if (!credentials.size) return NOTHING_HELD;
 		const limit = bindingLimit(credentials, credential, 'maxPerExecution');
 		const refusal = limit && executionRefusal(scope, moved, limit, counted.spent);
 		if (refusal) {
@@ -256,6 +253,14 @@ type Decision = { records: CredentialRecords } & (
 	{ totals: Buckets; bucket: string; refusal?: undefined } | { refusal: Refusal }
 );
 
+/** One log a change counts into: its key, the rule it refuses under when broken, and the decision. */
+interface Count {
+	key: string[];
+	rule: string;
+	amount: bigint;
+	decide(counted: Counted): Decision;
+}
+
 /** The totals less `amount` in `bucket`, never below zero. */
 function lessIn(totals: Buckets, bucket: string, amount: bigint): Buckets {
 	const next = new Map(totals);
@@ -272,8 +277,9 @@ function lessIn(totals: Buckets, bucket: string, amount: bigint): Buckets {
  * create). Each is kept twice, per chain and asset: for the signing credential (all its accounts, its
  * own limits, as before totals were kept per account), and for the signing account over every
  * credential signing for it, where each credential records its limits beside the totals and the
- * lowest recorded binds every one of them (a credential without a limit of its own counts there once
- * another recorded one).
+ * lowest recorded binds every one of them. The account's totals count every signature, a credential
+ * without any limit's too: what it signed before a credential with a limit first signed for the
+ * account is in the totals that limit is then held to.
  */
 export class FolderCounter implements SpendingCounter {
 	constructor(
@@ -283,37 +289,25 @@ export class FolderCounter implements SpendingCounter {
 		private readonly spender: Spender,
 	) {}
 
+	private logOf(count: Count): CounterLog {
+		return new CounterLog(this.node, this.store, count.key, count.rule, this.spender.executionId);
+	}
+
 	/**
-	 * Appends what `decide` makes of the log's totals and records, unless it refuses or has nothing
-	 * to count (no credential has a limit there); gives the amount back on release, from the bucket it
-	 * was counted in. A refused credential's limits are recorded all the same, so a lowered one binds
-	 * the other credentials from its first use.
+	 * Appends what `decide` makes of the log's totals and records, unless it refuses; gives the amount
+	 * back on release, from the bucket it was counted in.
 	 */
-	private async reserveIn(
-		key: string[],
-		rule: string,
-		amount: bigint,
-		itemIndex: number,
-		decide: (counted: Counted) => Decision | undefined,
-	): Promise<Reservation | Refusal> {
-		const log = new CounterLog(this.node, this.store, key, rule, this.spender.executionId);
+	private async reserveIn(count: Count, itemIndex: number): Promise<Reservation | Refusal> {
+		const log = this.logOf(count);
+		const { amount, decide } = count;
 		let bucket = '';
 		const changed = await log.change(itemIndex, amount, (counted) => {
 			const decided = decide(counted);
-			if (decided === undefined || decided.refusal) return decided?.refusal;
+			if (decided.refusal) return decided.refusal;
 			bucket = decided.bucket;
 			return { totals: decided.totals, credentials: decided.records };
 		});
-		if (changed instanceof Refusal) {
-			await log.change(itemIndex, 0n, (counted) => {
-				const records = decide(counted)?.records;
-				return records && !sameRecords(records, counted.credentials)
-					? { totals: counted.totals, credentials: records }
-					: undefined;
-			});
-			return changed;
-		}
-		if (!changed) return NOTHING_HELD;
+		if (changed instanceof Refusal) return changed;
 		return {
 			release: async () => {
 				await log.change(itemIndex, -amount, ({ totals, credentials }) => ({
@@ -324,25 +318,38 @@ export class FolderCounter implements SpendingCounter {
 		};
 	}
 
-	private async reserveExecution(
+	/** Records the credential's limits beside the log's totals, when they differ from its last record there. */
+	private async recordIn(count: Count, itemIndex: number): Promise<void> {
+		await this.logOf(count).change(itemIndex, 0n, (counted) => {
+			const { records } = count.decide(counted);
+			return sameRecords(records, counted.credentials)
+				? undefined
+				: { totals: counted.totals, credentials: records };
+		});
+	}
+
+	/**
+	 * `known`: the Max Per Execution limits other credentials recorded in the account's day log, which
+	 * bind an execution they take no part in; a credential's record in the execution's log replaces its
+	 * known one.
+	 */
+	private executionCount(
 		scope: Scope,
 		moved: AssetAmount,
 		own: OwnLimits,
-		itemIndex: number,
-	): Promise<Reservation | Refusal> {
+		known: CredentialRecords = new Map(),
+	): Count {
 		const { credential } = this.spender;
 		const rule = 'maxPerExecution';
-		return await this.reserveIn(
-			scope.execution(moved.asset),
+		return {
+			key: scope.execution(moved.asset),
 			rule,
-			moved.amount,
-			itemIndex,
-			({ totals, credentials }) => {
+			amount: moved.amount,
+			decide: ({ totals, credentials }) => {
 				// An execution's records bind for the execution: they carry no day.
-				const records = withOwnRecord(credentials, credential, '', {
+				const records = withOwnRecord(new Map([...known, ...credentials]), credential, '', {
 					maxPerExecution: own.maxPerExecution,
 				});
-				if (!records.size && !credentials.size) return undefined;
 				const spent = totals.get('execution') ?? 0n;
 				const limit = bindingLimit(records, credential, rule);
 				const refusal = limit && executionRefusal(scope, moved, limit, spent);
@@ -353,35 +360,22 @@ export class FolderCounter implements SpendingCounter {
 					bucket: 'execution',
 				};
 			},
-		);
+		};
 	}
 
-	private async reservePeriods(
-		scope: Scope,
-		moved: AssetAmount,
-		own: OwnLimits,
-		itemIndex: number,
-	): Promise<Reservation | Refusal> {
+	private periodsCount(scope: Scope, moved: AssetAmount, own: OwnLimits): Count {
 		const { credential } = this.spender;
 		const rule = own.maxPer30Days && !own.maxPerDay ? 'maxPer30Days' : 'maxPerDay';
 		const { chainId } = scope;
-		return await this.reserveIn(
-			scope.periods(moved.asset),
+		return {
+			key: scope.periods(moved.asset),
 			rule,
-			moved.amount,
-			itemIndex,
-			({ totals, credentials }) => {
+			amount: moved.amount,
+			decide: ({ totals, credentials }) => {
 				// The clock is read on every attempt: a retry after midnight counts into the new day.
 				const period = periodOf(totals, budgetClock.now());
 				const { today, days } = period;
-				const records = withOwnRecord(
-					credentials,
-					credential,
-					today,
-					{ maxPerDay: own.maxPerDay, maxPer30Days: own.maxPer30Days },
-					days[0],
-				);
-				if (!records.size && !credentials.size) return undefined;
+				const records = withOwnRecord(credentials, credential, today, own, days[0]);
 				const spentToday = totals.get(today) ?? 0n;
 				const dayLimit = bindingLimit(records, credential, 'maxPerDay');
 				if (dayLimit && spentToday + moved.amount > dayLimit.amount) {
@@ -414,7 +408,23 @@ export class FolderCounter implements SpendingCounter {
 				next.set(today, spentToday + moved.amount);
 				return { records, totals: next, bucket: today };
 			},
-		);
+		};
+	}
+
+	/** The Max Per Execution limits recorded in the account's day log that have not lapsed. */
+	private async knownExecutionLimits(
+		periods: Count,
+		itemIndex: number,
+	): Promise<CredentialRecords> {
+		const { totals, credentials } = await this.logOf(periods).read(itemIndex);
+		const { days } = periodOf(totals, budgetClock.now());
+		const known: CredentialRecords = new Map();
+		for (const [id, record] of credentials) {
+			const limit = record.limits.maxPerExecution;
+			if (limit && record.day >= days[0])
+				known.set(id, { name: record.name, day: '', limits: { maxPerExecution: limit } });
+		}
+		return known;
 	}
 
 	async reserve(intent: TransactionIntent, itemIndex: number): Promise<Reservation | Refusal> {
@@ -424,20 +434,41 @@ export class FolderCounter implements SpendingCounter {
 			this.spender,
 			this.policy.countedIn ?? 'the payout ledger',
 		);
-		const steps = amountsOf(intent).flatMap((moved) => {
+		const counts = [];
+		for (const moved of amountsOf(intent)) {
 			const own = ownLimitsOf(this.policy, moved.asset, intent.chainId);
-			// The credential's own totals only when it has a limit for them (as always); the account's always.
-			return [
-				...(own.maxPerExecution
-					? [async () => await this.reserveExecution(byCredential, moved, own, itemIndex)]
-					: []),
-				...(own.maxPerDay || own.maxPer30Days
-					? [async () => await this.reservePeriods(byCredential, moved, own, itemIndex)]
-					: []),
-				async () => await this.reserveExecution(byAccount, moved, own, itemIndex),
-				async () => await this.reservePeriods(byAccount, moved, own, itemIndex),
-			];
-		});
-		return await reserveAll(steps);
+			const periods = this.periodsCount(byAccount, moved, own);
+			counts.push({
+				// The credential's own totals only when it has a limit for them (as always); the account's always.
+				credential: [
+					...(own.maxPerExecution ? [this.executionCount(byCredential, moved, own)] : []),
+					...(own.maxPerDay || own.maxPer30Days
+						? [this.periodsCount(byCredential, moved, own)]
+						: []),
+				],
+				account: [
+					this.executionCount(
+						byAccount,
+						moved,
+						own,
+						await this.knownExecutionLimits(periods, itemIndex),
+					),
+					periods,
+				],
+			});
+		}
+		const reserved = await reserveAll(
+			counts.flatMap(({ credential, account }) =>
+				[...credential, ...account].map(
+					(count) => async () => await this.reserveIn(count, itemIndex),
+				),
+			),
+		);
+		// Refused by any total, the credential's limits are recorded in every log of the account all the
+		// same, so a lowered one binds the other credentials from its first use.
+		if (reserved instanceof Refusal)
+			for (const count of counts.flatMap(({ account }) => account))
+				await this.recordIn(count, itemIndex);
+		return reserved;
 	}
 }

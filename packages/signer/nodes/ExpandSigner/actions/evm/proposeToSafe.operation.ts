@@ -206,11 +206,6 @@ function differingField(
 	);
 }
 
-/** The service answered 4xx: it certainly stored nothing. */
-function refusedByService(error: unknown): boolean {
-	return /^4\d\d$/.test(String((error as { httpCode?: unknown }).httpCode ?? ''));
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -290,8 +285,6 @@ export async function execute(
 	journal?.noteIntent(itemIndex, intent, known);
 	journal?.note(itemIndex, { feeCeiling: '', feeCeilingWhole: '' });
 
-	// Without a payout ID nothing records the proposal: a post the service refuses gives its amounts back.
-	let unreserve: (() => Promise<void>) | undefined;
 	const propose = async (): Promise<FreshSignature> => {
 		const refusal = transactionRefusal(session.policy, intent, unbound);
 		if (refusal) throw refusedItem(node, itemIndex, refusal);
@@ -311,9 +304,8 @@ export async function execute(
 				nonce: safeTx.nonce,
 				safeTx,
 			};
-			unreserve = async () => await reserved.release();
 			made = true;
-			return { signed, keep: () => undefined, discard: unreserve };
+			return { signed, keep: () => undefined, discard: async () => await reserved.release() };
 		} finally {
 			if (!made) await reserved.release();
 		}
@@ -349,8 +341,10 @@ export async function execute(
 	} as unknown as SignedProposal;
 	// Recorded in the ledger (with a payout ID) before it leaves: a rerun finds it and posts it again
 	// only if the service never got it; the service keys proposals by safeTxHash.
+	// Its amounts stay counted whatever the service answers: the signature has left the node, and a
+	// service that answers "refused" may keep it for the owners to confirm.
 	if (!result.alreadySent) {
-		const post = proposeMultisigTransaction.call(
+		await proposeMultisigTransaction.call(
 			this,
 			credentials,
 			safe,
@@ -363,10 +357,6 @@ export async function execute(
 			},
 			itemIndex,
 		);
-		await post.catch(async (error: unknown) => {
-			if (result.payoutId === undefined && refusedByService(error)) await unreserve?.();
-		});
-		await post;
 	}
 	const stored = await storedProposal.call(this, credentials, signed.transactionHash, itemIndex);
 	const differing = differingField(stored, signed);
