@@ -3,7 +3,7 @@
  * moved to the top (descriptions/earlierPlacements.ts): saved in either place they send the same
  * request, and set in both places with different values the item is refused before any request.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { earlierAdditionalFields } from '../../nodes/Expand/descriptions/earlierPlacements';
 import { findOperation } from '../../nodes/shared/catalog';
@@ -50,6 +50,13 @@ function formValues(
 	return { ...values, additionalFields };
 }
 
+function withoutExecution(json: IDataObject): IDataObject {
+	const intent = json.intent as IDataObject | undefined;
+	const formItem = intent?.formItem as IDataObject | undefined;
+	if (!formItem) return json;
+	return { ...json, intent: { ...intent, formItem: { ...formItem, executionId: '(this run)' } } };
+}
+
 async function run(values: INodeParameters, typeVersion: number) {
 	const { current } = server;
 	current.requests.length = 0;
@@ -60,7 +67,8 @@ async function run(values: INodeParameters, typeVersion: number) {
 		credentials: { apiKey: 'k', baseUrl: current.baseUrl, historicalUrl: current.historicalUrl },
 	});
 	return {
-		output: result.output('Expand').map((item) => item.json),
+		// Each run is its own execution, which the intent's form item names: the rest must be the same.
+		output: result.output('Expand').map((item) => withoutExecution(item.json)),
 		requests: current.requests.map(({ method, path, query, body }) => ({
 			method,
 			path,
