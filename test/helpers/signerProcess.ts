@@ -4,7 +4,8 @@
  * first argument; the process loads the engine, prints "ready", waits for a line on stdin so the
  * test can start it together with its own run, then prints the Sign node's items as one JSON line.
  * Also test/signer/budgets.test.ts: a run may continue an execution of another process, count its
- * budgets at a time of its own (a host whose clock differs), or as the Signer did before budgets
+ * budgets at a time of its own (a host whose clock differs; a PostgreSQL ledger counts by the
+ * database server's clock whatever this says), or as the Signer did before budgets
  * were kept per signing account.
  */
 import { createInterface } from 'readline';
@@ -20,7 +21,7 @@ interface Run {
 	credentials: Record<string, ICredentialDataDecryptedObject>;
 	/** The execution this run is (as n8n resumes one after a Wait node or a restart); a new one if not given. */
 	executionId?: string;
-	/** The time budgets are counted at (ISO); the clock's if not given. */
+	/** This host's time for the budgets (ISO), which a folder ledger counts at; the clock's if not given. */
 	now?: string;
 	/** Budgets counted as before they were kept per signing account (test/helpers/legacyBudgets.ts). */
 	legacyBudgets?: boolean;

@@ -3,7 +3,8 @@
  * Per Execution counts every Signer node of an execution and holds where the execution resumes (a new
  * OS process reusing its ID), Max Per Day holds over executions and over OS processes racing on one
  * payout ledger (the folder, and PostgreSQL), and a UTC day boundary resets the daily budget while the rolling 30-day one
- * holds. Each overspend is first carried out on the chain without the rule (the recipient's balance
+ * holds. With a folder the day is the signing host's (a test moves it with budgetClock); with PostgreSQL it
+ * is the database server's, and the same tests show a moved host clock changes nothing. Each overspend is first carried out on the chain without the rule (the recipient's balance
  * gets more than the limit), then the Signer refuses, naming the period, what was spent and what is
  * left. Every signed transaction is sent, so balances show what left the wallet.
  */
@@ -26,7 +27,12 @@ import {
 	expandSolanaKeyTest,
 } from '../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
 import { useLegacyBudgets } from '../helpers/legacyBudgets';
-import { LEDGER_STORES, ledgerStores, type TestLedger } from '../helpers/ledgerStores';
+import {
+	LEDGER_STORES,
+	ledgerStores,
+	type StoreKind,
+	type TestLedger,
+} from '../helpers/ledgerStores';
 import { ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec } from '../helpers/n8n';
 
 const ROOT = join(__dirname, '..', '..');
@@ -35,6 +41,30 @@ const root = mkdtempSync(join(tmpdir(), 'expand-budgets-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
 const newFolder = () => mkdtempSync(join(root, 'ledger-'));
 const stores = ledgerStores(root);
+/** The stores whose budgets count at each host's own clock (budgetClock): only there does a test move time. */
+const HOST_CLOCK_STORES: StoreKind[] = ['folder'];
+
+/** The UTC day the PostgreSQL server's clock is on. */
+async function databaseDay(): Promise<string> {
+	const [{ day }] = await stores
+		.postgres()
+		.sql<{ day: string }>(
+			"SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day",
+		);
+	return day;
+}
+
+/**
+ * Sets this host's clock to `time` and gives the UTC day budgets then count in: the host's with a
+ * folder ledger (or none); with PostgreSQL the database server's, whatever the host's clock says.
+ */
+async function countingDay(kind: string, time: string): Promise<string> {
+	budgetClock.now = () => new Date(time);
+	if (kind !== 'postgres') return time.slice(0, 10);
+	const day = await databaseDay();
+	expect(day).not.toBe(time.slice(0, 10));
+	return day;
+}
 
 let devnet: Devnet;
 const children: ChildProcess[] = [];
@@ -627,7 +657,8 @@ describe.each([evm, solana])('$name', (family) => {
 	test.each(LEDGER_STORES)(
 		"two credentials holding one key and one %s ledger share its Max Per Day: 1.6 left the wallet under two budgets of 1 before (and what each spent then still counts after the upgrade), now the second payment is refused; where they differ, the lower limit binds, named in the refusal; a credential's latest limits replace its earlier ones, and lapse 30 days after it last signed",
 		async (kind) => {
-			budgetClock.now = () => new Date('2026-04-10T12:00:00Z');
+			const HOST_TIME = '2026-04-10T12:00:00Z';
+			const today = await countingDay(kind, HOST_TIME);
 			const account = family.accounts.a;
 			const payAs = async (
 				credential: { id: string; name: string },
@@ -648,8 +679,11 @@ describe.each([evm, solana])('$name', (family) => {
 			};
 			// As budgets were counted before (per credential): each credential spends a full budget of its own.
 			const upgraded = await stores.newLedger(kind);
+			// Counted before at the host's clock, then on the ledger's day.
+			budgetClock.now = () => new Date(`${today}T12:00:00Z`);
 			const restore = useLegacyBudgets();
 			const before = await sharing(upgraded).finally(restore);
+			budgetClock.now = () => new Date(HOST_TIME);
 			expect(before.map((paid) => paid.outcome)).toEqual(['signed', 'signed']);
 			expect(
 				await received(
@@ -664,14 +698,14 @@ describe.each([evm, solana])('$name', (family) => {
 				'0.3',
 			);
 			expect(afterUpgrade.outcome).toBe(
-				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('0.8')} spent on 2026-04-10 (UTC), ${amountText('0.2')} left; nothing was signed (item 0)`,
+				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('0.8')} spent on ${today} (UTC), ${amountText('0.2')} left; nothing was signed (item 0)`,
 			);
 
 			const where = kind === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
 			const shared = await sharing(await stores.newLedger(kind));
 			const wallet = String(shared[0].item.from);
 			const refusal = (amount: string, limit: string, spent: string, left: string) =>
-				`Refused by the rule "maxPerDay": ${family.payment(amount, units(family, amount).toString())} is more than what is left of the limit of ${amountText(limit)} per UTC day on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where}: ${amountText(spent)} spent on 2026-04-10 (UTC), ${amountText(left)} left`;
+				`Refused by the rule "maxPerDay": ${family.payment(amount, units(family, amount).toString())} is more than what is left of the limit of ${amountText(limit)} per UTC day on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where}: ${amountText(spent)} spent on ${today} (UTC), ${amountText(left)} left`;
 			expect(shared.map((paid) => paid.outcome)).toEqual([
 				'signed',
 				`${refusal('0.8', '1', '0.8', '0.2')}; nothing was signed (item 0)`,
@@ -722,6 +756,22 @@ describe.each([evm, solana])('$name', (family) => {
 				`${refusal('0.1', '1', '1.1', '0')}; nothing was signed (item 0)`,
 				`${refusal('0.1', '1', '1.1', '0')}${boundByPayroll}`,
 			]);
+			if (kind === 'postgres') {
+				// This host's clock 29 and 30 days on moves nothing: the database's day holds Payroll's limit and its 1.1.
+				for (const time of ['2026-05-09T12:00:00Z', '2026-05-10T12:00:00Z']) {
+					budgetClock.now = () => new Date(time);
+					expect((await payAs(REFUNDS, refunds, '0.5')).outcome).toBe(
+						`${refusal('0.5', '1', '1.1', '0')}${boundByPayroll}`,
+					);
+				}
+				expect(
+					await received(
+						family,
+						[...raised, ...lowered].map((paid) => paid.payment),
+					),
+				).toBe(units(family, '0.6'));
+				return;
+			}
 			// Payroll no longer signs (deleted, say): its limit binds for 30 days after it last signed, then lapses.
 			budgetClock.now = () => new Date('2026-05-09T12:00:00Z');
 			const lastDay = await payAs(REFUNDS, refunds, '1.5');
@@ -744,7 +794,7 @@ describe.each([evm, solana])('$name', (family) => {
 	test.each(LEDGER_STORES)(
 		"a lowered limit binds the account from its first use even when the credential's own total refuses it first: Payroll lowered to 0.4 (0.5 spent) is refused, and Refunds (2) is then held to 0.4, not to Payroll's earlier 1 (%s ledger)",
 		async (kind) => {
-			budgetClock.now = () => new Date('2026-07-07T12:00:00Z');
+			const today = await countingDay(kind, '2026-07-07T12:00:00Z');
 			const ledger = await stores.newLedger(kind);
 			const limit = (amount: string) => ({ maxPerDay: `native = ${amount}`, ...ledger.fields });
 			const payAs = async (
@@ -767,7 +817,7 @@ describe.each([evm, solana])('$name', (family) => {
 			const wallet = String(paid[0].item.from);
 			const where = kind === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
 			const refusal = (amount: string, words: string) =>
-				`Refused by the rule "maxPerDay": ${family.payment(amount, units(family, amount).toString())} is more than what is left of the limit of ${amountText('0.4')} per UTC day on chain ${family.chainId}${words}: ${amountText('0.5')} spent on 2026-07-07 (UTC), ${amountText('0')} left`;
+				`Refused by the rule "maxPerDay": ${family.payment(amount, units(family, amount).toString())} is more than what is left of the limit of ${amountText('0.4')} per UTC day on chain ${family.chainId}${words}: ${amountText('0.5')} spent on ${today} (UTC), ${amountText('0')} left`;
 			expect(paid.map((one) => one.outcome)).toEqual([
 				'signed',
 				`${refusal('0.1', '')}; nothing was signed (item 0)`,
@@ -879,7 +929,7 @@ describe.each([evm, solana])('$name', (family) => {
 	test.each([...LEDGER_STORES, 'memory'] as const)(
 		'a credential without limits that signs for the account before any credential with a limit did is counted all the same: Refunds (no limit) pays 0.8, then Payroll (Max Per Day 1, Max Per Execution 1, same execution) is refused 0.8 (%s)',
 		async (kind) => {
-			budgetClock.now = () => new Date('2026-06-10T12:00:00Z');
+			const today = await countingDay(kind, '2026-06-10T12:00:00Z');
 			const ledger = kind === 'memory' ? undefined : await stores.newLedger(kind);
 			const fields = ledger?.fields ?? {};
 			const executionId = `unlimited-first-${family.name}-${kind}`;
@@ -927,7 +977,7 @@ describe.each([evm, solana])('$name', (family) => {
 				)
 			).Sign;
 			expect(outcome([later])).toEqual([
-				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where}: ${amountText('0.8')} spent on 2026-06-10 (UTC), ${amountText('0.2')} left; nothing was signed (item 0)`,
+				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId} for the account ${wallet}, over every credential signing for it in ${where}: ${amountText('0.8')} spent on ${today} (UTC), ${amountText('0.2')} left; nothing was signed (item 0)`,
 			]);
 		},
 		120_000,
@@ -973,7 +1023,7 @@ describe.each([evm, solana])('$name', (family) => {
 	test.each(LEDGER_STORES)(
 		"a spending log cleaned of old entries counts on from the newest; one whose newest entry is gone or no longer reads as the log's is refused, nothing signed; one edited into another well-formed entry is believed (%s ledger)",
 		async (kind) => {
-			budgetClock.now = () => new Date('2026-05-05T10:00:00Z');
+			const today = await countingDay(kind, '2026-05-05T10:00:00Z');
 			const ledger = await stores.newLedger(kind);
 			const policy = { maxPerDay: 'native = 1', ...ledger.fields };
 			const payOne = async (amount: string) => {
@@ -1005,7 +1055,7 @@ describe.each([evm, solana])('$name', (family) => {
 			});
 			const [counted] = await fresh.go();
 			expect(counted.error).toBe(
-				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('0.9')} spent on 2026-05-05 (UTC), ${amountText('0.1')} left; nothing was signed (item 0)`,
+				`Refused by the rule "maxPerDay": ${family.payment('0.3', units(family, '0.3').toString())} is more than what is left of the limit of ${amountText('1')} per UTC day on chain ${family.chainId}: ${amountText('0.9')} spent on ${today} (UTC), ${amountText('0.1')} left; nothing was signed (item 0)`,
 			);
 			expect(await payOne('0.1')).toBe('signed');
 
@@ -1017,7 +1067,7 @@ describe.each([evm, solana])('$name', (family) => {
 			expect(await payOne('0.01')).toBe(broken('is gone, though the log had reached it'));
 			await ledger.write(
 				latest,
-				saved.replace(/"totals":\{"2026-05-05":"\d+"\}/, '"totals":{"2026-05-05":"-1"}'),
+				saved.replace(new RegExp(`"totals":\\{"${today}":"\\d+"\\}`), `"totals":{"${today}":"-1"}`),
 			);
 			expect(await payOne('0.01')).toBe(broken('holds a total that is not a whole number'));
 			expect(newest).not.toBe(latest);
@@ -1027,12 +1077,12 @@ describe.each([evm, solana])('$name', (family) => {
 			// is signed: whoever may write the ledger is trusted with the budgets.
 			await ledger.write(
 				latest,
-				saved.replace(/"totals":\{"2026-05-05":"\d+"\}/, '"totals":{"2026-05-05":"0"}'),
+				saved.replace(new RegExp(`"totals":\\{"${today}":"\\d+"\\}`), `"totals":{"${today}":"0"}`),
 			);
 			const [account] = (await spendingEntries(ledger, 'periods-by-account')).slice(-1);
 			await ledger.write(
 				account.name,
-				JSON.stringify({ ...account.entry, totals: { '2026-05-05': '0' } }),
+				JSON.stringify({ ...account.entry, totals: { [today]: '0' } }),
 			);
 			expect(await payOne('0.9')).toBe('signed');
 		},
@@ -1056,7 +1106,7 @@ describe('EVM: budgets at UTC midnight', () => {
 	const dayFull = (amount: string, spent: string, left: string) =>
 		`Refused by the rule "maxPerDay": ${payment(amount)} is more than what is left of the limit of ${amountText('1')} per UTC day on chain 31337: ${amountText(spent)} spent on 2026-02-01 (UTC), ${amountText(left)} left; nothing was signed (item 0)`;
 
-	test.each(LEDGER_STORES)(
+	test.each(HOST_CLOCK_STORES)(
 		'two OS processes whose clocks are seconds apart at UTC midnight: the one behind counts into the newest day and never deletes it; 2.01 left under 1 a day and 1.5 per 30 days before, now 1.5 (%s ledger)',
 		async (kind) => {
 			const AHEAD = '2026-02-01T00:00:03Z';
@@ -1124,8 +1174,8 @@ describe('EVM: budgets at UTC midnight', () => {
 		300_000,
 	);
 
-	test.each(LEDGER_STORES)(
-		"documented limit: the budgets trust every signing host's clock; a host 31 days ahead opens a new day and a new 30 days (2.5 paid under 1.5 per 30 days), and the log's day then stays on its day, refusing the hosts whose clocks are right until then (%s ledger)",
+	test.each(HOST_CLOCK_STORES)(
+		"documented limit of a folder ledger: the budgets trust every signing host's clock; a host 31 days ahead opens a new day and a new 30 days (2.5 paid under 1.5 per 30 days), and the log's day then stays on its day, refusing the hosts whose clocks are right until then (%s ledger)",
 		async (kind) => {
 			const ledger = await stores.newLedger(kind);
 			const policy = policyOf(ledger);
@@ -1154,6 +1204,50 @@ describe('EVM: budgets at UTC midnight', () => {
 	);
 
 	test.each(LEDGER_STORES)(
+		"hosts whose clocks are a year ahead and a year behind (other OS processes) sign after one whose clock is right spent the day: with a folder the one ahead gets a day of its own (2 paid under 1 a day); with PostgreSQL the database's clock decides the day for every host, and both are refused (%s ledger)",
+		async (kind) => {
+			const ledger = await stores.newLedger(kind);
+			const policy = policyOf(ledger);
+			const account = family.accounts.b;
+			const YEAR_MS = 365 * 86_400_000;
+			const ahead = new Date(Date.now() + YEAR_MS).toISOString();
+			const behind = new Date(Date.now() - YEAR_MS).toISOString();
+			const payments: IDataObject[] = [];
+			/** Pays from this process (its clock is right), or from another whose clock says `now`. */
+			const payAt = async (now: string | undefined, amount: string) => {
+				const one = { to: await family.recipient(), amount };
+				payments.push(one);
+				const run = processRun(family, account, [one], policy);
+				const items = now
+					? await (await otherProcess({ ...run, now })).go()
+					: await payOnce(family, account, [one], policy);
+				await sendSigned(family, items);
+				return outcome(items)[0];
+			};
+			const spent = (amount: string, day: string) =>
+				dayFull(amount, '1', '0').replace('2026-02-01', day);
+
+			expect(await payAt(undefined, '1')).toBe('signed');
+			if (kind === 'folder') {
+				// The host ahead opens a day and 30 days of its own, which the host behind then counts into.
+				expect(await payAt(ahead, '1')).toBe('signed');
+				expect(await payAt(behind, '0.5')).toBe(spent('0.5', ahead.slice(0, 10)));
+				expect(await received(family, payments)).toBe(units(family, '2'));
+			} else {
+				const today = await databaseDay();
+				expect(await payAt(ahead, '1')).toBe(spent('1', today));
+				expect(await payAt(behind, '0.5')).toBe(spent('0.5', today));
+				expect(await received(family, payments)).toBe(units(family, '1'));
+				// Every entry of the day logs is on the database's day: no host's clock wrote another.
+				for (const { entry } of await spendingEntries(ledger))
+					if (String((entry.log as string[])[0]).startsWith('periods'))
+						expect(Object.keys(entry.totals as IDataObject)).toEqual([today]);
+			}
+		},
+		180_000,
+	);
+
+	test.each(HOST_CLOCK_STORES)(
 		'with synchronised clocks, an append that read the totals before midnight and retries after it counts into the new day: the entry another worker wrote for it in between is kept (%s ledger)',
 		async (kind) => {
 			const account = family.accounts.a;

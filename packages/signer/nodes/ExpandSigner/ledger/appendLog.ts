@@ -194,7 +194,7 @@ export class AppendLog<T> {
 	): Promise<Refusal | number> {
 		for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
 			const newest = await newestOf();
-			const next = make(newest);
+			const next = await make(newest);
 			if (next instanceof Refusal) return next;
 			const seq = newest.seq + 1;
 			const created = await this.store.create(this.entryName(seq), next, itemIndex);

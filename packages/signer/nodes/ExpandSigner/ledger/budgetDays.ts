@@ -15,8 +15,9 @@ export interface Period {
 }
 
 /**
- * The period a change decided on these totals counts into: the writer's own UTC day, or the newest
- * day the totals hold when that is later. A log's day never goes backwards: a process whose clock is
+ * The period a change decided on these totals counts into: the UTC day of `now` (clock.ts
+ * `budgetTime`: the ledger's clock, or with a folder the writer's own), or the newest day the totals
+ * hold when that is later. A log's day never goes backwards: a process whose clock is
  * behind another's (or read before midnight and retried after) counts into the day the log has
  * reached, never into one it has left, whose window would no longer hold the newer day's spending.
  */

@@ -3,7 +3,7 @@ import type { INode } from 'n8n-workflow';
 
 import { Refusal } from '../policy/refusal';
 import { AppendLog } from './appendLog';
-import { budgetClock } from './clock';
+import { budgetTime } from './clock';
 import type { BudgetRule, CredentialRecord, CredentialRecords } from './keyLimits';
 import type { LedgerStore } from './store';
 
@@ -89,7 +89,7 @@ export class CounterLog {
 
 	constructor(
 		node: INode,
-		store: LedgerStore,
+		private readonly store: LedgerStore,
 		/** What the log counts: kind, chain, account, asset (and execution); written into each entry. */
 		private readonly key: string[],
 		/** The credential field whose rule a broken log refuses under. */
@@ -126,23 +126,26 @@ export class CounterLog {
 	}
 
 	/**
-	 * Appends what `decide` makes of the newest totals and records, or returns its refusal (nothing
-	 * appended), or nothing when `decide` has nothing to count (`false`); `decide` is called again on
-	 * newer ones whenever another execution or process appended first.
+	 * Appends what `decide` makes of the newest totals and records at the ledger's time (clock.ts), or
+	 * returns its refusal (nothing appended), or nothing when `decide` has nothing to count (`false`);
+	 * `decide` is called again on newer ones, the time read again, whenever another execution or
+	 * process appended first.
 	 */
 	async change(
 		itemIndex: number,
 		change: bigint,
-		decide: (counted: Counted) => Counted | Refusal | undefined,
+		decide: (counted: Counted, now: Date) => Counted | Refusal | undefined,
 	): Promise<Refusal | boolean> {
-		const appended = await this.log.append(itemIndex, ({ seq, value }) => {
-			const next = decide(value ?? { totals: new Map(), credentials: new Map() });
+		const appended = await this.log.append(itemIndex, async ({ seq, value }) => {
+			// Read on every attempt: a retry after midnight counts into the new day.
+			const now = await budgetTime(this.store, itemIndex);
+			const next = decide(value ?? { totals: new Map(), credentials: new Map() }, now);
 			if (next === undefined) return NOTHING;
 			if (next instanceof Refusal) return next;
 			const entry: CounterEntry = {
 				log: this.key,
 				seq: seq + 1,
-				at: budgetClock.now().toISOString(),
+				at: now.toISOString(),
 				executionId: this.executionId,
 				change: change.toString(),
 				totals: Object.fromEntries(

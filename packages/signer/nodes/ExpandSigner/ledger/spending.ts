@@ -2,7 +2,7 @@ import type { INode } from 'n8n-workflow';
 
 import { formatUnits } from '../core';
 import { keptTotals, periodOf } from './budgetDays';
-import { budgetClock } from './clock';
+import { budgetTime } from './clock';
 import { type Buckets, type Counted, CounterLog } from './counterLog';
 import {
 	type Binding,
@@ -258,7 +258,8 @@ interface Count {
 	key: string[];
 	rule: string;
 	amount: bigint;
-	decide(counted: Counted): Decision;
+	/** `now`: the time the change is counted at (clock.ts `budgetTime`). */
+	decide(counted: Counted, now: Date): Decision;
 }
 
 /** The totals less `amount` in `bucket`, never below zero. */
@@ -301,8 +302,8 @@ export class FolderCounter implements SpendingCounter {
 		const log = this.logOf(count);
 		const { amount, decide } = count;
 		let bucket = '';
-		const changed = await log.change(itemIndex, amount, (counted) => {
-			const decided = decide(counted);
+		const changed = await log.change(itemIndex, amount, (counted, now) => {
+			const decided = decide(counted, now);
 			if (decided.refusal) return decided.refusal;
 			bucket = decided.bucket;
 			return { totals: decided.totals, credentials: decided.records };
@@ -320,8 +321,8 @@ export class FolderCounter implements SpendingCounter {
 
 	/** Records the credential's limits beside the log's totals, when they differ from its last record there. */
 	private async recordIn(count: Count, itemIndex: number): Promise<void> {
-		await this.logOf(count).change(itemIndex, 0n, (counted) => {
-			const { records } = count.decide(counted);
+		await this.logOf(count).change(itemIndex, 0n, (counted, now) => {
+			const { records } = count.decide(counted, now);
 			return sameRecords(records, counted.credentials)
 				? undefined
 				: { totals: counted.totals, credentials: records };
@@ -371,9 +372,8 @@ export class FolderCounter implements SpendingCounter {
 			key: scope.periods(moved.asset),
 			rule,
 			amount: moved.amount,
-			decide: ({ totals, credentials }) => {
-				// The clock is read on every attempt: a retry after midnight counts into the new day.
-				const period = periodOf(totals, budgetClock.now());
+			decide: ({ totals, credentials }, now) => {
+				const period = periodOf(totals, now);
 				const { today, days } = period;
 				const records = withOwnRecord(credentials, credential, today, own, days[0]);
 				const spentToday = totals.get(today) ?? 0n;
@@ -417,7 +417,7 @@ export class FolderCounter implements SpendingCounter {
 		itemIndex: number,
 	): Promise<CredentialRecords> {
 		const { totals, credentials } = await this.logOf(periods).read(itemIndex);
-		const { days } = periodOf(totals, budgetClock.now());
+		const { days } = periodOf(totals, await budgetTime(this.store, itemIndex));
 		const known: CredentialRecords = new Map();
 		for (const [id, record] of credentials) {
 			const limit = record.limits.maxPerExecution;

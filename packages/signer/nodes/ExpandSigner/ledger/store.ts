@@ -34,6 +34,12 @@ export interface LedgerStore {
 	writeHint(name: string, content: unknown, itemIndex: number): Promise<void>;
 	/** Reads a hint; undefined when there is none or it holds no JSON. */
 	readHint<T>(name: string, itemIndex: number, what: string, rule: string): Promise<T | undefined>;
+	/**
+	 * The time budgets are counted at, read from one clock every process sharing the store reads
+	 * (PostgreSQL: the database server's); absent for a store without one (the folder: each host's
+	 * own clock counts, clock.ts).
+	 */
+	now?(itemIndex: number): Promise<Date>;
 }
 
 /** What a store reads and writes: text by record name. The JSON and the refusals are the same for every store. */

@@ -11,6 +11,7 @@ import { errorWords, ledgerQuery, NewerLedgerError, quoted } from './connection'
  * NOTHING`, so of several executions creating one record, in any process on any machine, exactly
  * one succeeds; rows are never updated. Hints are rows of `expand_ledger_hints`, written in place
  * (an upsert). Content is the same JSON text a file would hold, so a row is judged as a file is.
+ * Budgets are counted at the database server's time, one clock for every process on every machine.
  */
 export class PostgresStore extends RecordStore {
 	readonly described: string;
@@ -83,5 +84,27 @@ export class PostgresStore extends RecordStore {
 			[name],
 		);
 		return rows.length ? String(rows[0].content) : undefined;
+	}
+
+	/**
+	 * The database server's time (`clock_timestamp()`, read anew on every call, unlike `now()`, the
+	 * start of a transaction): budgets counted by every host sharing the ledger fall on one UTC day,
+	 * whatever each host's own clock says. An answer that is no finite time is refused, nothing signed.
+	 */
+	async now(itemIndex: number): Promise<Date> {
+		const { rows } = await this.query(
+			itemIndex,
+			'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms',
+			[],
+		);
+		const ms: unknown = rows[0]?.ms;
+		const time = new Date(typeof ms === 'number' ? ms : Number.NaN);
+		if (Number.isNaN(time.getTime()))
+			throw itemError(
+				this.node,
+				itemIndex,
+				`${this.described} gave no time to count the budgets at (${String(ms)}); nothing is signed with it`,
+			);
+		return time;
 	}
 }
