@@ -93,6 +93,18 @@ function unpinnedDrop(chainId: string): PayoutCheck {
 	};
 }
 
+/**
+ * A Safe proposal `replaced` says another transaction of its nonce was executed in its place, so it
+ * was not paid: believed only as a pinned node confirms the execution. A node the API names can
+ * confirm an execution the Safe API made up while it hides the proposal's own.
+ */
+function unpinnedReplacement(check: PayoutCheck, chainId: string): PayoutCheck {
+	return {
+		chainStatus: 'executedOrReplaced',
+		statusMessage: `the Safe API names ${check.replacedBy ?? 'another transaction'} as executed in this proposal's place, as the chain's JSON-RPC node the API names confirms (RPC URLs pins none for chain ${chainId}), and a node that lies can confirm an execution that never was: pin the chain's node in the credential's RPC URLs and check again; never read this as unpaid`,
+	};
+}
+
 /** How an error about an input item of Check Payouts begins. */
 const READS = 'Check Payouts reads the entries List Payouts gives';
 
@@ -236,10 +248,15 @@ export function checkPayouts<Session extends FamilySession>(
 						)
 					: [];
 			const found = await checker.call(this, itemIndex, session, row, generations);
-			const check =
-				found.chainStatus === 'dropped' && session.rpcUrls.pinned?.has(row.chainId) !== true
+			// What says "not paid" is said only as a pinned node says it.
+			const pinned = session.rpcUrls.pinned?.has(row.chainId) === true;
+			const check = pinned
+				? found
+				: found.chainStatus === 'dropped'
 					? unpinnedDrop(row.chainId)
-					: found;
+					: found.chainStatus === 'replaced' && entry.kind === 'safeProposal'
+						? unpinnedReplacement(found, row.chainId)
+						: found;
 			const { success, ...rest } = check;
 			return {
 				...json,
