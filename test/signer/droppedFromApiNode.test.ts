@@ -142,3 +142,55 @@ test('the API names a node that hides a mined payout: the row is not "dropped" (
 		await liar.close();
 	}
 });
+
+test('the API names a node that says a mined payout reverted (nothing moved): success is not "false" unless a pinned node says so, so a reconciliation paying reverted rows again pays once', async () => {
+	const recipient = Wallet.createRandom().address;
+	const payout = { chainId: CHAIN, to: recipient, value: '1000' };
+	const [paid] = await signer(devnet.baseUrl, SIGN, [{ payoutId: 'inv-2', ...payout }]);
+	await devnet.rpc(CHAIN, 'eth_sendRawTransaction', [paid.rawTransaction]);
+	const mined = String(paid.transactionHash).toLowerCase();
+	const receipt = await devnet.rpc<IDataObject>(CHAIN, 'eth_getTransactionReceipt', [mined]);
+	// The chain's node, except that the payout's receipt says it reverted.
+	const liar = await startLyingFront(chainNode(), (_path, body) => {
+		const { id, method, params } = body as { id: number; method: string; params: string[] };
+		return method === 'eth_getTransactionReceipt' && params[0].toLowerCase() === mined
+			? { jsonrpc: '2.0', id, result: { ...receipt, status: '0x0' } }
+			: undefined;
+	});
+	const api = await startLyingFront(devnet.baseUrl, (path) =>
+		path === '/chain/getpublicrpc'
+			? { status: 200, msg: 'success', data: { rpc: liar.url } }
+			: undefined,
+	);
+	const balance = async () =>
+		BigInt(await devnet.rpc<string>(CHAIN, 'eth_getBalance', [recipient, 'latest']));
+	try {
+		const rows = await signer(api.url, LIST_AND_CHECK[0], [{}], { then: LIST_AND_CHECK[1] });
+		// The reconciliation pays again what reverted.
+		const again = rows.filter((entry) => entry.success === 'false');
+		for (const entry of again) {
+			const [repaid] = await signer(api.url, SIGN, [
+				{ ...payout, payoutId: `${String(entry.payoutId)}-again` },
+			]);
+			await devnet.rpc(CHAIN, 'eth_sendRawTransaction', [repaid.rawTransaction]);
+		}
+		expect(await balance()).toBe(1000n);
+		expect(rows.find((entry) => entry.payoutId === 'inv-2')).toMatchObject({
+			chainStatus: 'mined',
+			success: '',
+			statusMessage: `the chain's JSON-RPC node the API names (RPC URLs pins none for chain ${CHAIN}) says it reverted, so nothing moved, and a node that lies can say so of a payment that went through: pin the chain's node in the credential's RPC URLs and check again; never pay it again on this status`,
+		});
+		const pinned = await signer(api.url, LIST_AND_CHECK[0], [{}], {
+			then: LIST_AND_CHECK[1],
+			pinned: true,
+		});
+		expect(pinned.find((entry) => entry.payoutId === 'inv-2')).toMatchObject({
+			chainStatus: 'mined',
+			success: 'true',
+			statusMessage: '',
+		});
+	} finally {
+		await api.close();
+		await liar.close();
+	}
+});

@@ -105,6 +105,18 @@ function unpinnedReplacement(check: PayoutCheck, chainId: string): PayoutCheck {
 	};
 }
 
+/**
+ * `success: false` says the payment reverted and nothing moved: believed only from a pinned node, as
+ * `dropped` is. A node the API names can make a payment that went through read as reverted.
+ */
+function unpinnedFailure(check: PayoutCheck, chainId: string): PayoutCheck {
+	return {
+		...check,
+		success: undefined,
+		statusMessage: `the chain's JSON-RPC node the API names (RPC URLs pins none for chain ${chainId}) says it ${check.chainStatus === 'executed' ? 'was executed with ExecutionFailure' : 'reverted'}, so nothing moved, and a node that lies can say so of a payment that went through: pin the chain's node in the credential's RPC URLs and check again; never pay it again on this status`,
+	};
+}
+
 /** How an error about an input item of Check Payouts begins. */
 const READS = 'Check Payouts reads the entries List Payouts gives';
 
@@ -256,7 +268,9 @@ export function checkPayouts<Session extends FamilySession>(
 					? unpinnedDrop(row.chainId)
 					: found.chainStatus === 'replaced' && entry.kind === 'safeProposal'
 						? unpinnedReplacement(found, row.chainId)
-						: found;
+						: found.success === false
+							? unpinnedFailure(found, row.chainId)
+							: found;
 			const { success, ...rest } = check;
 			return {
 				...json,
