@@ -368,6 +368,31 @@ describe.each(LEDGER_STORES)('with a %s payout ledger', (kind) => {
 		await sendAll([first]);
 		expect((await usdcOf(LEDGER_PAYEE)) - before).toBe(1_000_000n);
 	});
+
+	test('a kept form item signed in later executions by two credentials holding one key: on the same ledger the second is refused; on another ledger it is signed again, so every credential must share one Ledger Store', async () => {
+		const shared = await stores.newLedger(kind);
+		const other = await stores.newLedger(kind);
+		const payee = getAddress('0x' + (kind === 'folder' ? 'c7' : 'c8').repeat(20));
+		const [built] = (await build(devnet.baseUrl, [{ to: payee, amount: '1' }])).map(
+			(item) => item.json,
+		);
+		const before = await usdcOf(payee);
+		const [payroll] = await sign([built], SIGN_EVM, {
+			expandSignerApi: evmKey(shared.fields),
+		});
+		expect(payroll).toMatchObject({ repeat: false });
+		await sendAll([payroll]);
+		// "Refunds": the same key and the same ledger, another policy: the form item's record is the ledger's, not the credential's.
+		const [refunds] = await sign([built], SIGN_EVM, {
+			expandSignerApi: evmKey({ ...shared.fields, maxPerTransaction: `${usdc()}:6 = 5` }),
+		});
+		expect(refunds.error).toMatch(secondRefusal(built, String(payroll.transactionHash), 0));
+		// The same key on another ledger does not see the record: the form item is paid twice.
+		const [elsewhere] = await sign([built], SIGN_EVM, { expandSignerApi: evmKey(other.fields) });
+		expect(elsewhere.error).toBeUndefined();
+		await sendAll([elsewhere]);
+		expect((await usdcOf(payee)) - before).toBe(2_000_000n);
+	});
 });
 
 /** Every proposal the Safe Transaction Service stand-in holds for the Safe. */

@@ -144,7 +144,7 @@ describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 		const [refused] = await sign([stale]);
 		expect(refused.error).toMatch(
 			new RegExp(
-				`^Refused by the rule "payoutId": payout ID "invoice-stale" was signed on .* as ${signedStale.transactionHash} with nonce ${signedStale.nonce}, which is not on the chain while another transaction has used that nonce; it can never land`,
+				`^Refused by the rule "payoutId": payout ID "invoice-stale" was signed on .* as ${signedStale.transactionHash} with nonce ${signedStale.nonce}, which the chain's JSON-RPC node the API names \\(RPC URLs pins none for chain 31337\\) says is not on the chain while another transaction has used that nonce; it is not signed again\\. A node that lies can hide a mined transaction: pin the chain's node`,
 			),
 		);
 		expect(await balance(stale.to)).toBe(0n);

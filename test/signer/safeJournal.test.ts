@@ -19,7 +19,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { expectStableColumns } from '../helpers/checkColumns';
-import { ITEMS, SIGNER, runPipeline } from '../helpers/n8n';
+import { startLyingFront } from '../helpers/lyingFront';
+import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
 import { startScriptedApi } from '../helpers/scriptedApi';
 import { startTamperingProxy } from '../trigger/tamperingProxy';
 
@@ -64,6 +65,8 @@ interface SignerOptions {
 	viaProxy?: boolean;
 	/** Another Safe API. */
 	service?: string;
+	/** The Expand API at this URL names the chain's node; RPC URLs pins none. */
+	api?: string;
 }
 
 /** The Signer (delegate key, the ledger folder, the pinned RPC) on `items`. */
@@ -90,8 +93,15 @@ async function signer(
 				derivationPath: "m/44'/60'/0'/0/{index}",
 				payoutLedgerFolder: ledger,
 				requireIntent: 'never',
-				rpcUrls: `${CHAIN} = ${rpcUrl}`,
+				...(options.api ? {} : { rpcUrls: `${CHAIN} = ${rpcUrl}` }),
 			},
+			...(options.api
+				? expandCredentials({
+						apiKey: devnet.apiKey,
+						baseUrl: options.api,
+						historicalUrl: devnet.historicalUrl,
+					})
+				: {}),
 			...(options.safeApi === false
 				? {}
 				: {
@@ -447,4 +457,94 @@ test('a Safe API that holds neither proposal: the executed one is executedOrRepl
 		'proposed',
 		'refused',
 	]);
+});
+
+test("a Safe API that hides the first proposal's execution and names a made-up one in its place, confirmed by the node the API names: executedOrReplaced, never replaced (not paid), unless a pinned node confirms it", async () => {
+	const [first] = await safeEntries();
+	const own = String(first.transactionHash);
+	const nonce = String(first.nonce);
+	const servicePath = new URL(devnet.safe.serviceUrl).pathname;
+	const stored = (await (
+		await fetch(`${devnet.safe.serviceUrl}/api/v1/multisig-transactions/${own}/`)
+	).json()) as IDataObject;
+	// The made-up transaction of the same nonce, hashed by the Safe itself so that its fields check out.
+	const madeUp = { ...stored, ...transfer(OTHER, 1n), operation: 0 };
+	const safeAbi = new Interface([
+		'function getTransactionHash(address,uint256,bytes,uint8,uint256,uint256,uint256,address,address,uint256) view returns (bytes32)',
+	]);
+	const madeUpHash = await devnet.rpc<string>(CHAIN, 'eth_call', [
+		{
+			to: devnet.safe.address,
+			data: safeAbi.encodeFunctionData('getTransactionHash', [
+				madeUp.to,
+				madeUp.value,
+				madeUp.data,
+				0,
+				stored.safeTxGas,
+				stored.baseGas,
+				stored.gasPrice,
+				stored.gasToken,
+				stored.refundReceiver,
+				nonce,
+			]),
+		},
+		'latest',
+	]);
+	proxy.tamper(Infinity, `${servicePath}/api/v1/`, (body) => {
+		const answer = body as IDataObject;
+		if (Array.isArray(answer.results))
+			return {
+				count: 1,
+				next: null,
+				previous: null,
+				results: [
+					{
+						...madeUp,
+						safeTxHash: madeUpHash,
+						isExecuted: true,
+						isSuccessful: true,
+						transactionHash: executed.transactionHash,
+					},
+				],
+			};
+		return answer.safeTxHash === own
+			? { ...answer, isExecuted: false, isSuccessful: null, transactionHash: null }
+			: answer;
+	});
+	// The node the API names: the execution's receipt, its Safe event naming the made-up safeTxHash.
+	const receipt = await devnet.rpc<IDataObject>(CHAIN, 'eth_getTransactionReceipt', [
+		executed.transactionHash,
+	]);
+	const lied = JSON.parse(
+		JSON.stringify(receipt).replace(new RegExp(own.slice(2), 'gi'), madeUpHash.slice(2)),
+	) as IDataObject;
+	const rpcUrl = devnet.chains.find((chain) => chain.chainId === CHAIN)!.rpcUrl;
+	const liar = await startLyingFront(rpcUrl, (_path, body) => {
+		const { id, method, params } = body as { id: number; method: string; params: string[] };
+		return method === 'eth_getTransactionReceipt' &&
+			params[0].toLowerCase() === executed.transactionHash.toLowerCase()
+			? { jsonrpc: '2.0', id, result: lied }
+			: undefined;
+	});
+	const api = await startLyingFront(devnet.baseUrl, (path) =>
+		path === '/chain/getpublicrpc'
+			? { status: 200, msg: 'success', data: { rpc: liar.url } }
+			: undefined,
+	);
+	try {
+		const [viaApiNode] = await check([first], { viaProxy: true, api: api.url });
+		expect(viaApiNode).toMatchObject({
+			chainStatus: 'executedOrReplaced',
+			replacedBy: '',
+			statusMessage: `the Safe API names ${madeUpHash} as executed in this proposal's place, as the chain's JSON-RPC node the API names confirms (RPC URLs pins none for chain ${CHAIN}), and a node that lies can confirm an execution that never was: pin the chain's node in the credential's RPC URLs and check again; never read this as unpaid`,
+		});
+		// The pinned node confirms no such execution.
+		const [viaPinned] = await check([first], { viaProxy: true });
+		expect(viaPinned.chainStatus).toBe('executedOrReplaced');
+		expect(viaPinned.statusMessage).toMatch(/the chain confirms no execution the Safe API names/);
+	} finally {
+		proxy.stop();
+		await api.close();
+		await liar.close();
+	}
 });

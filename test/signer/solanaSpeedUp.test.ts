@@ -114,6 +114,20 @@ test('a payout that expired unsent is re-signed under its payout ID and paid onc
 	await expireBlockhashes();
 	const [expired] = [await pay('sol-stuck-1', recipient, '4242')];
 	expect(expired.error).toMatch(
+		/^Refused by the rule "payoutId": payout ID "sol-stuck-1" was signed on .* as \w+, which is not on the chain while its blockhash has expired, as the chain's JSON-RPC node the API names says \(RPC URLs pins none for chain 901\); it is not signed again\. A node that lies can hide a landed transaction: pin the chain's node in the credential's RPC URLs, then Speed Up Payout signs it again under the same payout ID only if it can no longer land; never pay it under a new payout ID on this refusal; nothing was signed \(item 0\)$/,
+	);
+	// The node pinned: what it says is believed, and nothing was paid by the expired payout.
+	const pinnedRerun = await signer(
+		{
+			operation: 'transferSol',
+			payoutId: 'sol-stuck-1',
+			recipient,
+			amount: '4242',
+			computeUnitPrice: '1',
+		},
+		pinned(),
+	);
+	expect(pinnedRerun.error).toMatch(
 		/^Refused by the rule "payoutId": payout ID "sol-stuck-1" was signed on .* as \w+, which is not on the chain while its blockhash has expired; it can never land and is not signed again\. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID; nothing was signed \(item 0\)$/,
 	);
 

@@ -23,7 +23,8 @@ export interface CheckedRow {
  * Where one signature stands on the chain: `mined` (this transaction is in a block: `block`,
  * `success`, `feePaid` in the native asset's smallest unit), `replaced` (another signature of the same
  * payout landed: `replacedBy`), `pending` (the node knows it, not yet in a block), `dropped` (it can
- * never land), `unsent` (the node has not seen it and it could still land).
+ * never land), `unsent` (the node has not seen it and it could still land), `droppedUnverified`
+ * (`dropped` as a node the API names says it: unpinnedDrop).
  *
  * A Safe proposal (evm/checkSafeProposal.ts): `proposed` (awaiting its owners), `executed` (by
  * `executionTransactionHash` in `block`; `success` is the Safe's ExecutionSuccess, `feePaid` what the
@@ -38,6 +39,7 @@ export interface PayoutCheck {
 		| 'replaced'
 		| 'pending'
 		| 'dropped'
+		| 'droppedUnverified'
 		| 'unsent'
 		| 'proposed'
 		| 'executed'
@@ -77,6 +79,43 @@ const EMPTY = {
 	statusMessage: '',
 	checkedAt: '',
 };
+
+/**
+ * `dropped` says nothing was paid, which a reconciliation may act on by paying again: it is said only
+ * as a node the credential pins in RPC URLs says it. A node the API names can hide a mined
+ * transaction while the account's nonce has passed it, as a Solana Speed Up, which needs a pinned
+ * node, already assumes.
+ */
+function unpinnedDrop(chainId: string): PayoutCheck {
+	return {
+		chainStatus: 'droppedUnverified',
+		statusMessage: `the chain's JSON-RPC node the API names (RPC URLs pins none for chain ${chainId}) says it is not on the chain and can never land, and a node that lies can hide a mined transaction: pin the chain's node in the credential's RPC URLs and check again; do not pay it again on this status`,
+	};
+}
+
+/**
+ * A Safe proposal `replaced` says another transaction of its nonce was executed in its place, so it
+ * was not paid: believed only as a pinned node confirms the execution. A node the API names can
+ * confirm an execution the Safe API made up while it hides the proposal's own.
+ */
+function unpinnedReplacement(check: PayoutCheck, chainId: string): PayoutCheck {
+	return {
+		chainStatus: 'executedOrReplaced',
+		statusMessage: `the Safe API names ${check.replacedBy ?? 'another transaction'} as executed in this proposal's place, as the chain's JSON-RPC node the API names confirms (RPC URLs pins none for chain ${chainId}), and a node that lies can confirm an execution that never was: pin the chain's node in the credential's RPC URLs and check again; never read this as unpaid`,
+	};
+}
+
+/**
+ * `success: false` says the payment reverted and nothing moved: believed only from a pinned node, as
+ * `dropped` is. A node the API names can make a payment that went through read as reverted.
+ */
+function unpinnedFailure(check: PayoutCheck, chainId: string): PayoutCheck {
+	return {
+		...check,
+		success: undefined,
+		statusMessage: `the chain's JSON-RPC node the API names (RPC URLs pins none for chain ${chainId}) says it ${check.chainStatus === 'executed' ? 'was executed with ExecutionFailure' : 'reverted'}, so nothing moved, and a node that lies can say so of a payment that went through: pin the chain's node in the credential's RPC URLs and check again; never pay it again on this status`,
+	};
+}
 
 /** How an error about an input item of Check Payouts begins. */
 const READS = 'Check Payouts reads the entries List Payouts gives';
@@ -220,7 +259,18 @@ export function checkPayouts<Session extends FamilySession>(
 							itemIndex,
 						)
 					: [];
-			const check = await checker.call(this, itemIndex, session, row, generations);
+			const found = await checker.call(this, itemIndex, session, row, generations);
+			// What says "not paid" is said only as a pinned node says it.
+			const pinned = session.rpcUrls.pinned?.has(row.chainId) === true;
+			const check = pinned
+				? found
+				: found.chainStatus === 'dropped'
+					? unpinnedDrop(row.chainId)
+					: found.chainStatus === 'replaced' && entry.kind === 'safeProposal'
+						? unpinnedReplacement(found, row.chainId)
+						: found.success === false
+							? unpinnedFailure(found, row.chainId)
+							: found;
 			const { success, ...rest } = check;
 			return {
 				...json,

@@ -154,12 +154,17 @@ export async function payoutStatus(
 	const status = await evmChainStatus.call(this, itemIndex, session, history);
 	if (status.chainStatus === 'dropped') {
 		const hashes = history.map((entry) => entry.signed.transactionHash).join(', ');
+		const signed = `payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${hashes} with nonce ${first.signed.nonce}`;
+		// "Nothing was paid" invites a second payment: said only as a pinned node says it (a node the API names can hide a mined one).
+		const pinned = session.rpcUrls.pinned?.has(first.chainId) === true;
 		throw refusedItem(
 			this.getNode(),
 			itemIndex,
 			new Refusal(
 				'payoutId',
-				`payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${hashes} with nonce ${first.signed.nonce}, which is not on the chain while another transaction has used that nonce; it can never land and is not signed again. Nothing was paid by it: check the payout, and pay it under a new payout ID if it is still due`,
+				pinned
+					? `${signed}, which is not on the chain while another transaction has used that nonce; it can never land and is not signed again. Nothing was paid by it: check the payout, and pay it under a new payout ID if it is still due`
+					: `${signed}, which the chain's JSON-RPC node the API names (RPC URLs pins none for chain ${first.chainId}) says is not on the chain while another transaction has used that nonce; it is not signed again. A node that lies can hide a mined transaction: pin the chain's node in the credential's RPC URLs and run the payout again before you pay it under a new payout ID`,
 			),
 		);
 	}

@@ -79,6 +79,7 @@ async function chainStatus(
 	itemIndex: number,
 	rpc: SolanaRpc,
 	history: LedgerEntry[],
+	pinned: boolean,
 ): Promise<{ chainStatus: 'landed' | 'pending'; landed?: LedgerEntry }> {
 	const status = await solanaChainStatus(rpc, history);
 	if (status.chainStatus === 'landed' || status.chainStatus === 'pending')
@@ -98,8 +99,11 @@ async function chainStatus(
 		throw refuse(
 			'and uses a durable nonce: it can still land for as long as its nonce account holds that nonce, so it is neither returned nor signed again. Check the payout and its nonce account by hand; never pay it under a new payout ID while the nonce account has not advanced',
 		);
+	// "Nothing was paid" invites a second payment: said only as a pinned node says it (a node the API names can hide a landed one).
 	throw refuse(
-		'while its blockhash has expired; it can never land and is not signed again. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID',
+		pinned
+			? 'while its blockhash has expired; it can never land and is not signed again. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID'
+			: `while its blockhash has expired, as the chain's JSON-RPC node the API names says (RPC URLs pins none for chain ${first.chainId}); it is not signed again. A node that lies can hide a landed transaction: pin the chain's node in the credential's RPC URLs, then Speed Up Payout signs it again under the same payout ID only if it can no longer land; never pay it under a new payout ID on this refusal`,
 	);
 }
 
@@ -251,7 +255,13 @@ export async function signSolanaItem(
 		},
 		readSigned: async (entry) => await solanaFacts(entry, chainId, account, rpc),
 		status: async (history) => {
-			const status = await chainStatus.call(this, itemIndex, rpc, history);
+			const status = await chainStatus.call(
+				this,
+				itemIndex,
+				rpc,
+				history,
+				session.rpcUrls.pinned?.has(chainId) === true,
+			);
 			return { ...status, alreadySent: status.chainStatus === 'landed' };
 		},
 		// What moves is the same (the payout's content); the fee ceiling is the repeated signature's.
