@@ -243,7 +243,7 @@ export class ExpandSignerApi implements ICredentialType {
 			default: '',
 			placeholder: '1 = https://your-node.example/key',
 			description:
-				"The chains' JSON-RPC nodes this key's Signer uses to fill in missing fields and to check whether a payout was already sent, one per line as chainId = URL; each must answer for its chain. A chain not listed uses the URL the API gives (chain/getpublicrpc), which is refused when it points to a loopback, private or link-local address while the API does not.",
+				"The chains' JSON-RPC nodes this key's Signer uses to fill in missing fields and to check whether a payout was already sent, one per line as chainId = URL; each must answer for its chain. A token amount typed in whole units on an Expand form is signed only when a node listed here (or an amount limit line giving the token's decimals) vouches for its decimals. A chain not listed uses the URL the API gives (chain/getpublicrpc), which is refused when it points to a loopback, private or link-local address while the API does not.",
 		},
 	];
 }
