@@ -8,7 +8,7 @@
  * function, and nothing reaches the service.
  */
 import { Contract, getAddress, HDNodeWallet, Interface, JsonRpcProvider, Wallet } from 'ethers';
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
@@ -16,10 +16,8 @@ import { SAFE_INTERFACE } from '../../devnet/safe/artifacts';
 import { signSafeTx, ZERO_ADDRESS } from '../../devnet/safe/safeTx';
 import { expandSignerKeyTest } from '../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
 import { balanceOf } from '../helpers/chainReads';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+import { delegateKey, proposeAsDelegate, storedProposalCount } from '../helpers/safeProposals';
 
-/** The delegate's index on the devnet mnemonic (devnet/safe/deploy.ts SAFE_DELEGATE_INDEX). */
-const DELEGATE_INDEX = 20;
 /** A funded devnet wallet that is neither owner nor delegate of the Safe: the attacker. */
 const ATTACKER_INDEX = 3;
 const RECIPIENT = getAddress('0x' + 'a5'.repeat(20));
@@ -56,51 +54,8 @@ const call = (data: string, to = devnet.safe.address, value = '0'): IDataObject 
 	data,
 });
 
-const signingKey = (policy: IDataObject): ICredentialDataDecryptedObject => ({
-	keyType: 'mnemonic',
-	mnemonic: DEVNET_MNEMONIC,
-	derivationPath: "m/44'/60'/0'/0/{index}",
-	passphrase: '',
-	...policy,
-});
-
-/** The delegate proposes each item (a transaction from the input, with no intent), Continue On Fail. */
-async function propose(items: IDataObject[], policy: IDataObject = {}): Promise<IDataObject[]> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Propose',
-				type: SIGNER,
-				parameters: {
-					operation: 'proposeToSafe',
-					safeAddress: devnet.safe.address,
-					source: 'input',
-					accountIndex: DELEGATE_INDEX,
-				},
-				continueOnFail: true,
-			},
-		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: signingKey(policy),
-			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 5 },
-		},
-	);
-	if (result.error) throw result.error;
-	return result.output('Propose').map((item) => item.json);
-}
-
-async function storedProposals(): Promise<number> {
-	const response = await fetch(
-		`${devnet.safe.serviceUrl}/api/v1/safes/${devnet.safe.address}/multisig-transactions/?limit=100`,
-	);
-	return ((await response.json()) as { results: unknown[] }).results.length;
-}
+const propose = async (items: IDataObject[], policy: IDataObject = {}) =>
+	await proposeAsDelegate(devnet, items, policy);
 
 test('with Allow Safe Management on, an added owner and a lowered threshold, confirmed by the owners, let an outsider empty the Safe alone', async () => {
 	const thief = attacker();
@@ -161,7 +116,7 @@ test('with Allow Safe Management on, an added owner and a lowered threshold, con
 });
 
 test('by default every call to the Safe itself and every change of owners, threshold, modules, guard or fallback handler is refused, naming the item, the rule and the function; nothing is posted', async () => {
-	const before = await storedProposals();
+	const before = await storedProposalCount(devnet);
 	const thief = attacker().address;
 	const named = (name: string, args: unknown[]) =>
 		call(SAFE_INTERFACE.encodeFunctionData(name, args));
@@ -207,7 +162,7 @@ test('by default every call to the Safe itself and every change of owners, thres
 	]);
 	// The payout beside them is proposed; nothing else reached the service.
 	expect(results[13]).toMatchObject({ to: usdc(), executed: false });
-	expect(await storedProposals()).toBe(before + 1);
+	expect(await storedProposalCount(devnet)).toBe(before + 1);
 });
 
 test('every function of Safe 1.4.1 that is not a read, called on the Safe itself, is refused by name; a MultiSend is a DELEGATECALL and refused as such', async () => {
@@ -221,7 +176,7 @@ test('every function of Safe 1.4.1 that is not a read, called on the Safe itself
 	expect(writes.map((fragment) => fragment.name)).toEqual(
 		expect.arrayContaining(['addOwnerWithThreshold', 'execTransaction', 'setup', 'setGuard']),
 	);
-	const before = await storedProposals();
+	const before = await storedProposalCount(devnet);
 	const results = await propose(
 		writes.map((fragment) => call(fragment.selector + '00'.repeat(32 * fragment.inputs.length))),
 	);
@@ -246,7 +201,7 @@ test('every function of Safe 1.4.1 that is not a read, called on the Safe itself
 	expect(multiSend.error).toMatch(
 		/^Refused by the rule "operation": the transaction asks for Safe operation 1; only a CALL \(0\) is proposed/,
 	);
-	expect(await storedProposals()).toBe(before);
+	expect(await storedProposalCount(devnet)).toBe(before);
 });
 
 test('the credential Test says whether Safe management is refused', async () => {
@@ -256,7 +211,7 @@ test('the credential Test says whether Safe management is refused', async () => 
 				id: '',
 				name: '',
 				type: 'expandSignerApi',
-				data: { ...signingKey({}), allowSafeManagement },
+				data: { ...delegateKey({}), allowSafeManagement },
 			})
 		).message;
 	expect(await testWith(false)).toContain(

@@ -9,16 +9,15 @@
  * contract is to the Safe; nothing is posted. A payout beside it is proposed.
  */
 import { Contract, getAddress, Interface, JsonRpcProvider, Wallet } from 'ethers';
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { DEVNET_MNEMONIC, devnetWallets } from '../../devnet/fixtures';
+import { devnetWallets } from '../../devnet/fixtures';
 import { SAFE_INTERFACE } from '../../devnet/safe/artifacts';
 import { signSafeTx, sortedSignatures, ZERO_ADDRESS } from '../../devnet/safe/safeTx';
 import { balanceOf } from '../helpers/chainReads';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+import { proposeAsDelegate, storedProposalCount } from '../helpers/safeProposals';
 
-const DELEGATE_INDEX = 20;
 /** Deploys the module. */
 const DEPLOYER_INDEX = 8;
 /** Sends the owners' enableModule. */
@@ -131,50 +130,8 @@ const allowance = (amount: bigint) =>
 		MODULE.encodeFunctionData('setAllowance', [thief().address, usdc(), amount, 0, 0]),
 	);
 
-const signingKey = (policy: IDataObject): ICredentialDataDecryptedObject => ({
-	keyType: 'mnemonic',
-	mnemonic: DEVNET_MNEMONIC,
-	derivationPath: "m/44'/60'/0'/0/{index}",
-	passphrase: '',
-	...policy,
-});
-
-async function propose(items: IDataObject[], policy: IDataObject = {}): Promise<IDataObject[]> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Propose',
-				type: SIGNER,
-				parameters: {
-					operation: 'proposeToSafe',
-					safeAddress: devnet.safe.address,
-					source: 'input',
-					accountIndex: DELEGATE_INDEX,
-				},
-				continueOnFail: true,
-			},
-		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: signingKey(policy),
-			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 5 },
-		},
-	);
-	if (result.error) throw result.error;
-	return result.output('Propose').map((item) => item.json);
-}
-
-async function storedProposals(): Promise<number> {
-	const response = await fetch(
-		`${devnet.safe.serviceUrl}/api/v1/safes/${devnet.safe.address}/multisig-transactions/?limit=100`,
-	);
-	return ((await response.json()) as { results: unknown[] }).results.length;
-}
+const propose = async (items: IDataObject[], policy: IDataObject = {}) =>
+	await proposeAsDelegate(devnet, items, policy);
 
 test("with Allow Safe Management on, an allowance set on the Safe's module lets an outsider take its USDC with no owner", async () => {
 	const held = await balanceOf(devnet, '31337', devnet.safe.address, usdc());
@@ -191,7 +148,7 @@ test("with Allow Safe Management on, an allowance set on the Safe's module lets 
 });
 
 test("by default a call to the Safe's module or fallback handler is refused naming what it is to the Safe; a payout beside it is proposed", async () => {
-	const before = await storedProposals();
+	const before = await storedProposalCount(devnet);
 	const handler = getAddress(devnet.safe.contracts.fallbackHandler);
 	const results = await propose([
 		allowance(1_000_000n),
@@ -206,5 +163,5 @@ test("by default a call to the Safe's module or fallback handler is refused nami
 		undefined,
 	]);
 	expect(results[2]).toMatchObject({ to: RECIPIENT, value: '1000', executed: false });
-	expect(await storedProposals()).toBe(before + 1);
+	expect(await storedProposalCount(devnet)).toBe(before + 1);
 });

@@ -11,16 +11,15 @@
  * batch sent by CALL is not the parent calling: the child sees the MultiSend contract as the caller.
  */
 import { Contract, getAddress, Interface, JsonRpcProvider, Wallet, ZeroAddress } from 'ethers';
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { DEVNET_MNEMONIC, devnetWallets } from '../../devnet/fixtures';
+import { devnetWallets } from '../../devnet/fixtures';
 import { SAFE_INTERFACE } from '../../devnet/safe/artifacts';
 import { signSafeTx } from '../../devnet/safe/safeTx';
 import { balanceOf } from '../helpers/chainReads';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
+import { proposeAsDelegate, storedProposalCount } from '../helpers/safeProposals';
 
-const DELEGATE_INDEX = 20;
 /** Funds the child Safe and pays for its deployment. */
 const FUNDER_INDEX = 8;
 /** A funded devnet wallet with no part in either Safe: the attacker. */
@@ -94,43 +93,8 @@ const childExec = (to: string, data: string) =>
 		parentApproves(),
 	]);
 
-const signingKey = (policy: IDataObject): ICredentialDataDecryptedObject => ({
-	keyType: 'mnemonic',
-	mnemonic: DEVNET_MNEMONIC,
-	derivationPath: "m/44'/60'/0'/0/{index}",
-	passphrase: '',
-	...policy,
-});
-
-async function propose(items: IDataObject[], policy: IDataObject = {}): Promise<IDataObject[]> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Propose',
-				type: SIGNER,
-				parameters: {
-					operation: 'proposeToSafe',
-					safeAddress: devnet.safe.address,
-					source: 'input',
-					accountIndex: DELEGATE_INDEX,
-				},
-				continueOnFail: true,
-			},
-		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: signingKey(policy),
-			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 5 },
-		},
-	);
-	if (result.error) throw result.error;
-	return result.output('Propose').map((item) => item.json);
-}
+const propose = async (items: IDataObject[], policy: IDataObject = {}) =>
+	await proposeAsDelegate(devnet, items, policy);
 
 test('with Allow Safe Management on, the child Safe run by the parent adds an outsider as its owner, who empties it alone', async () => {
 	const addOwner = SAFE_INTERFACE.encodeFunctionData('addOwnerWithThreshold', [thief().address, 1]);
@@ -178,7 +142,7 @@ test('with Allow Safe Management on, the child Safe run by the parent adds an ou
 });
 
 test('by default the parent running, approving or moduling a transaction of another Safe is refused by name, and nothing is posted', async () => {
-	const before = await storedProposals();
+	const before = await storedProposalCount(devnet);
 	const payout = ERC20.encodeFunctionData('transfer', [thief().address, CHILD_USDC]);
 	const results = await propose([
 		call(child, childExec(usdc(), payout)),
@@ -225,7 +189,7 @@ test('by default the parent running, approving or moduling a transaction of anot
 		),
 		`Refused by the rule "allowSafeManagement": the transaction calls execTransaction on the Safe ${devnet.safe.address} itself; a call to the Safe itself is never a payout (it can change its owners, threshold, modules, guard or fallback handler); turn on Allow Safe Management on the signing credential to propose it; nothing was signed (item 4)`,
 	]);
-	expect(await storedProposals()).toBe(before);
+	expect(await storedProposalCount(devnet)).toBe(before);
 });
 
 test('a MultiSendCallOnly batch sent by CALL that calls the child Safe does not act as the parent: the child refuses it', async () => {
@@ -250,10 +214,3 @@ test('a MultiSendCallOnly batch sent by CALL that calls the child Safe does not 
 	expect(executed).toMatch(/reverted: "GS013"/);
 	expect(await childSafe().getOwners()).not.toContain(outsider());
 });
-
-async function storedProposals(): Promise<number> {
-	const response = await fetch(
-		`${devnet.safe.serviceUrl}/api/v1/safes/${devnet.safe.address}/multisig-transactions/?limit=100`,
-	);
-	return ((await response.json()) as { results: unknown[] }).results.length;
-}

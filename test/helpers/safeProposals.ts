@@ -1,0 +1,62 @@
+/**
+ * Propose to Safe on the devnet's Safe, as its delegate, through n8n-core's engine: what the Safe
+ * takeover tests (safeManagement, safeModule, safeNested) share.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import type { Devnet } from '../../devnet';
+import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
+import { SAFE_DELEGATE_INDEX } from '../../devnet/safe/deploy';
+import { ITEMS, SIGNER, expandCredentials, runPipeline } from './n8n';
+
+/** The devnet mnemonic's signing credential with `policy`'s fields. */
+export const delegateKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject => ({
+	keyType: 'mnemonic',
+	mnemonic: DEVNET_MNEMONIC,
+	derivationPath: "m/44'/60'/0'/0/{index}",
+	passphrase: '',
+	...policy,
+});
+
+/** The delegate proposes each item (a transaction from the input, with no intent), Continue On Fail. */
+export async function proposeAsDelegate(
+	devnet: Devnet,
+	items: IDataObject[],
+	policy: IDataObject = {},
+): Promise<IDataObject[]> {
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
+			{
+				name: 'Propose',
+				type: SIGNER,
+				parameters: {
+					operation: 'proposeToSafe',
+					safeAddress: devnet.safe.address,
+					source: 'input',
+					accountIndex: SAFE_DELEGATE_INDEX,
+				},
+				continueOnFail: true,
+			},
+		],
+		{
+			...expandCredentials({
+				apiKey: devnet.apiKey,
+				baseUrl: devnet.baseUrl,
+				historicalUrl: devnet.historicalUrl,
+			}),
+			expandSignerApi: delegateKey(policy),
+			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 5 },
+		},
+	);
+	if (result.error) throw result.error;
+	return result.output('Propose').map((item) => item.json);
+}
+
+/** How many proposals the devnet's Transaction Service stand-in holds for its Safe. */
+export async function storedProposalCount(devnet: Devnet): Promise<number> {
+	const response = await fetch(
+		`${devnet.safe.serviceUrl}/api/v1/safes/${devnet.safe.address}/multisig-transactions/?limit=100`,
+	);
+	return ((await response.json()) as { results: unknown[] }).results.length;
+}
