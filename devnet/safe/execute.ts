@@ -2,7 +2,13 @@ import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 
 import type { DevnetWallet } from '../fixtures';
 import { SAFE_INTERFACE } from './artifacts';
-import { type SafeTx, safeTxHash, signSafeTx, sortedSignatures } from './safeTx';
+import {
+	type SafeTx,
+	safeTxHash,
+	signSafeTx,
+	sortedSignatures,
+	execTransactionArgs,
+} from './safeTx';
 
 export interface ConfirmAndExecuteOptions {
 	/** The stand-in's base (devnet.safe.serviceUrl); the real service's `/api/v1/…` paths follow it. */
@@ -117,16 +123,7 @@ export async function confirmAndExecute(
 		const executor = new Wallet(options.owners[0].privateKey, provider);
 		const safe = new Contract(tx.safe, SAFE_INTERFACE, executor);
 		const sent = await safe.execTransaction(
-			safeTx.to,
-			safeTx.value,
-			safeTx.data,
-			safeTx.operation,
-			safeTx.safeTxGas,
-			safeTx.baseGas,
-			safeTx.gasPrice,
-			safeTx.gasToken,
-			safeTx.refundReceiver,
-			sortedSignatures(signatures),
+			...execTransactionArgs(safeTx, sortedSignatures(signatures)),
 		);
 		const receipt = await sent.wait();
 		const success = receipt.logs.some(

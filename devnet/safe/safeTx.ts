@@ -106,6 +106,22 @@ export function parseSignatures(signatures: string, hash: string): ParsedSignatu
 	return parsed;
 }
 
+/** A Safe's execTransaction arguments, in the contract's order: the SafeTx without its nonce (the Safe's own), then the signatures. */
+export function execTransactionArgs(tx: SafeTx, signatures: string) {
+	return [
+		tx.to,
+		tx.value,
+		tx.data,
+		tx.operation,
+		tx.safeTxGas,
+		tx.baseGas,
+		tx.gasPrice,
+		tx.gasToken,
+		tx.refundReceiver,
+		signatures,
+	] as const;
+}
+
 /** Signatures as execTransaction wants them: concatenated in ascending order of owner address. */
 export function sortedSignatures(signatures: Array<{ owner: string; signature: string }>): string {
 	return concat(

@@ -24,7 +24,13 @@ import {
 import { type Devnet, startDevnet } from '../../devnet';
 import { SAFE_INTERFACE, safeArtifact } from '../../devnet/safe/artifacts';
 import { signDelegate } from '../../devnet/safe/service/delegates';
-import { type SafeTx, safeTxHash, signSafeTx, sortedSignatures } from '../../devnet/safe/safeTx';
+import {
+	execTransactionArgs,
+	type SafeTx,
+	safeTxHash,
+	signSafeTx,
+	sortedSignatures,
+} from '../../devnet/safe/safeTx';
 
 let devnet: Devnet;
 let safe: Devnet['safe'];
@@ -426,18 +432,7 @@ test("an owner's proposal counts as its first confirmation; a transaction execut
 			new Wallet(second.privateKey, provider),
 		);
 		const receipt = await (
-			await contract.execTransaction(
-				direct.to,
-				direct.value,
-				direct.data,
-				direct.operation,
-				direct.safeTxGas,
-				direct.baseGas,
-				direct.gasPrice,
-				direct.gasToken,
-				direct.refundReceiver,
-				signatures,
-			)
+			await contract.execTransaction(...execTransactionArgs(direct, signatures))
 		).wait();
 		const executed = await service(`/api/v2/multisig-transactions/${hash}/`);
 		expect(executed.body).toMatchObject({

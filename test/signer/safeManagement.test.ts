@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { type Devnet, startDevnet } from '../../devnet';
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { SAFE_INTERFACE } from '../../devnet/safe/artifacts';
-import { signSafeTx, ZERO_ADDRESS } from '../../devnet/safe/safeTx';
+import { execTransactionArgs, signSafeTx, ZERO_ADDRESS } from '../../devnet/safe/safeTx';
 import { expandSignerKeyTest } from '../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
 import { balanceOf } from '../helpers/chainReads';
 import { delegateKey, proposeAsDelegate, storedProposalCount } from '../helpers/safeProposals';
@@ -98,18 +98,7 @@ test('with Allow Safe Management on, an added owner and a lowered threshold, con
 		SAFE_INTERFACE,
 		new Wallet(thief.privateKey, provider()),
 	);
-	const sent = await own.execTransaction(
-		tx.to,
-		tx.value,
-		tx.data,
-		tx.operation,
-		tx.safeTxGas,
-		tx.baseGas,
-		tx.gasPrice,
-		tx.gasToken,
-		tx.refundReceiver,
-		signature,
-	);
+	const sent = await own.execTransaction(...execTransactionArgs(tx, signature));
 	await sent.wait();
 	expect((await balanceOf(devnet, '31337', thief.address, usdc())) - thiefHeld).toBe(held);
 	expect(await balanceOf(devnet, '31337', devnet.safe.address, usdc())).toBe(0n);

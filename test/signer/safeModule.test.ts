@@ -14,7 +14,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { type Devnet, startDevnet } from '../../devnet';
 import { devnetWallets } from '../../devnet/fixtures';
 import { SAFE_INTERFACE } from '../../devnet/safe/artifacts';
-import { signSafeTx, sortedSignatures, ZERO_ADDRESS } from '../../devnet/safe/safeTx';
+import {
+	execTransactionArgs,
+	signSafeTx,
+	sortedSignatures,
+	ZERO_ADDRESS,
+} from '../../devnet/safe/safeTx';
 import { balanceOf } from '../helpers/chainReads';
 import { proposeAsDelegate, storedProposalCount } from '../helpers/safeProposals';
 
@@ -93,20 +98,7 @@ beforeAll(async () => {
 	);
 	const executor = new Wallet(devnetWallets()[EXECUTOR_INDEX].privateKey, provider());
 	const own = new Contract(devnet.safe.address, SAFE_INTERFACE, executor);
-	await (
-		await own.execTransaction(
-			tx.to,
-			tx.value,
-			tx.data,
-			tx.operation,
-			tx.safeTxGas,
-			tx.baseGas,
-			tx.gasPrice,
-			tx.gasToken,
-			tx.refundReceiver,
-			signatures,
-		)
-	).wait();
+	await (await own.execTransaction(...execTransactionArgs(tx, signatures))).wait();
 	expect(await safe().isModuleEnabled(moduleAddress)).toBe(true);
 });
 afterAll(async () => {

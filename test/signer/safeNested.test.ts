@@ -16,7 +16,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { type Devnet, startDevnet } from '../../devnet';
 import { devnetWallets } from '../../devnet/fixtures';
 import { SAFE_INTERFACE } from '../../devnet/safe/artifacts';
-import { signSafeTx } from '../../devnet/safe/safeTx';
+import { execTransactionArgs, signSafeTx } from '../../devnet/safe/safeTx';
 import { balanceOf } from '../helpers/chainReads';
 import { proposeAsDelegate, storedProposalCount } from '../helpers/safeProposals';
 
@@ -123,20 +123,7 @@ test('with Allow Safe Management on, the child Safe run by the parent adds an ou
 	};
 	const signature = await signSafeTx(thief().privateKey, '31337', child, tx);
 	const own = new Contract(child, SAFE_INTERFACE, new Wallet(thief().privateKey, provider()));
-	await (
-		await own.execTransaction(
-			tx.to,
-			tx.value,
-			tx.data,
-			tx.operation,
-			tx.safeTxGas,
-			tx.baseGas,
-			tx.gasPrice,
-			tx.gasToken,
-			tx.refundReceiver,
-			signature,
-		)
-	).wait();
+	await (await own.execTransaction(...execTransactionArgs(tx, signature))).wait();
 	expect((await balanceOf(devnet, '31337', thief().address, usdc())) - before).toBe(held);
 	expect(await balanceOf(devnet, '31337', child, usdc())).toBe(0n);
 });

@@ -10,7 +10,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { SAFE_INTERFACE } from '../../devnet/safe/artifacts';
-import { safeTxHash, signSafeTx, sortedSignatures, ZERO_ADDRESS } from '../../devnet/safe/safeTx';
+import {
+	execTransactionArgs,
+	safeTxHash,
+	signSafeTx,
+	sortedSignatures,
+	ZERO_ADDRESS,
+} from '../../devnet/safe/safeTx';
 import { NONCE_SELECTOR } from '../../nodes/shared/safe/contract';
 import { startLyingFront } from '../helpers/lyingFront';
 import { activateTrigger, expandCredentials, type ActiveTrigger } from '../helpers/n8n';
@@ -78,16 +84,7 @@ async function payFromSafe(amount: string): Promise<string> {
 			})),
 		);
 		const sent = await safe.execTransaction(
-			tx.to,
-			tx.value,
-			tx.data,
-			tx.operation,
-			tx.safeTxGas,
-			tx.baseGas,
-			tx.gasPrice,
-			tx.gasToken,
-			tx.refundReceiver,
-			sortedSignatures(signatures),
+			...execTransactionArgs(tx, sortedSignatures(signatures)),
 		);
 		await sent.wait();
 		return safeTxHash(chainId, address, tx);
