@@ -7,6 +7,7 @@ import { HDNodeWallet, Interface, Wallet } from 'ethers';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
+import { devnetCredentials } from '../helpers/devnetCredentials';
 import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
 import { type RecordingServer, envelope, startRecordingServer } from '../helpers/recordingServer';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
@@ -25,14 +26,10 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const credentials = () => ({
-	...expandCredentials({
-		apiKey: devnet.apiKey,
-		baseUrl: devnet.baseUrl,
-		historicalUrl: devnet.historicalUrl,
-	}),
-	expandSignerApi: { keyType: 'privateKey', privateKey: sender.privateKey },
-});
+const credentials = () =>
+	devnetCredentials(devnet, {
+		signer: { keyType: 'privateKey', privateKey: sender.privateKey },
+	});
 
 function sendParameters(extra: INodeParameters = {}): INodeParameters {
 	return {
