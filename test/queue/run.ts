@@ -8,49 +8,16 @@
  *
  * main() sets up the cluster (cluster.ts: services, devnet, collector, paced proxy, database, user
  * folders, credentials and workflows, main and two workers, blocks and transfers that keep coming),
- * runs the list of named checks, each a module of this folder, and tears the cluster down. The
- * checks: balance executions on both workers, a worker killed during payouts, Max Requests per Second
- * across workers, the nonce races, a Max Per Day race, the triggers across a restart of main. The payouts, one nonce race and the budget race keep their payout ledger
- * in PostgreSQL (a database of its own on n8n's server; each process has only its own folders); the
+ * runs the list of named checks (checks.ts, each proved by a module of this folder) and tears the
+ * cluster down. The checks: balance executions on both workers, a worker killed during payouts, Max
+ * Requests per Second across workers, the nonce races, a Max Per Day race, the triggers across a
+ * restart of main. The payouts, one nonce race and the budget race keep their payout ledger in
+ * PostgreSQL (a database of its own on n8n's server; each process has only its own folders); the
  * other nonce race keeps it in a folder every process shares.
  */
 import { check, results } from '../helpers/checks';
-import { balanceExecutions } from './balances';
-import { BUDGET_PER_DAY_ETH, budgetRace } from './budgetRace';
+import { QUEUE_CHECKS } from './checks';
 import { startQueueCluster } from './cluster';
-import { nonceRace } from './nonceRace';
-import { PACED_PER_SECOND, pacingAcrossWorkers } from './pacing';
-import type { QueueCheck } from './session';
-import { triggersAcrossRestart } from './triggers';
-import { workerKilledDuringPayouts } from './workerKill';
-import { NONCE_RACES } from './workflows';
-
-const CHECKS: QueueCheck[] = [
-	{
-		name: "200 webhook executions of a balance read: all on the workers (both), each result in Postgres the chain's balance",
-		run: balanceExecutions,
-	},
-	{
-		name: 'a worker killed (SIGKILL) during 50 payouts: every execution ends succeeded, failed or crashed; no payout ID signed twice; all 50 run again pay everyone exactly once',
-		run: workerKilledDuringPayouts,
-	},
-	{
-		name: `Max Requests per Second ${PACED_PER_SECOND} across two workers: each worker paces itself, together up to twice the limit`,
-		run: pacingAcrossWorkers,
-	},
-	...NONCE_RACES.map((target) => ({
-		name: `two payments from one wallet at the same moment, on different workers (${target.ledger}): one lands, the other is refused before signing naming item, wallet, chain and nonce; nothing replaced`,
-		run: nonceRace(target),
-	})),
-	{
-		name: `Max Per Day ${BUDGET_PER_DAY_ETH} ETH, 20 payments at once on both workers (PostgreSQL ledger): what leaves the wallets never passes the budget (balances); the others refused before signing`,
-		run: budgetRace,
-	},
-	{
-		name: 'New Block and Token Transfer triggers: every block and transfer exactly once, run on the workers, across a restart of n8n main',
-		run: triggersAcrossRestart,
-	},
-];
 
 /** `--only <text>`: only the checks whose name contains the text (the setup runs in full). */
 const only = process.argv.includes('--only')
@@ -65,7 +32,7 @@ async function main(): Promise<void> {
 		const { session, figure } = await cluster.prepare();
 		figures.push(figure);
 		console.log('Queue mode:');
-		for (const entry of CHECKS.filter((candidate) => candidate.name.includes(only))) {
+		for (const entry of QUEUE_CHECKS.filter((candidate) => candidate.name.includes(only))) {
 			await check(entry.name, async () => {
 				const summary = await entry.run(session);
 				if (summary) figures.push(summary);
