@@ -1,5 +1,7 @@
 import type { EIP1193Provider } from 'hardhat/types';
 
+import { oneEdrContextPerProcess } from './edrContext';
+
 // hardhat@2's in-process EDR chain and its JSON-RPC server: no child process to leak, ~0.6 s a chain.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { resolveConfig } = require('hardhat/internal/core/config/config-resolution');
@@ -32,6 +34,7 @@ export async function startChain(
 			},
 		},
 	});
+	oneEdrContextPerProcess();
 	const provider: EIP1193Provider = await createProvider(config, 'hardhat');
 	const server = new JsonRpcServer({ hostname: '127.0.0.1', port: options.port ?? 0, provider });
 	const { port } = await server.listen();

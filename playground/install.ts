@@ -20,7 +20,7 @@ export const N8N_OLDEST = '2.8.4';
  */
 export const N8N_LATEST = '2.41.1';
 /** The Node.js major the latest n8n needs (n8n >= 2.41: engines node >= 24). */
-const NODE_MAJOR = '24';
+export const NODE_MAJOR = '24';
 
 export interface N8nRuntime {
 	version: string;

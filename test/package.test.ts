@@ -141,3 +141,27 @@ test('the signer carries compiled copies of only the core modules its door names
 		}
 	}
 });
+
+test("CI runs the README's test command: the pull-request workflow runs .ci/run, which starts with it; the publish workflow runs it before publishing", () => {
+	const readme = readFileSync(join(root, 'README.md'), 'utf8');
+	const testCommand = readme.match(/^(npm .+?)\s+# tests$/m)?.[1].split(' && ');
+	expect(testCommand).toEqual(['npm ci', 'npm test']);
+	const ciSteps = [...readFileSync(join(root, '.ci', 'run'), 'utf8').matchAll(/^step (.+)$/gm)].map(
+		(match) => match[1],
+	);
+	expect(ciSteps.slice(0, testCommand!.length)).toEqual(testCommand);
+	const runs = (workflow: string) =>
+		[
+			...readFileSync(join(root, '.github', 'workflows', workflow), 'utf8').matchAll(
+				/^\s+(?:- )?run: (.+)$/gm,
+			),
+		].map((match) => match[1]);
+	const ci = readFileSync(join(root, '.github', 'workflows', 'ci.yml'), 'utf8');
+	expect(ci).toMatch(/^on:\n {2}pull_request:\n {2}push:\n {4}branches: \[main\]\n/m);
+	expect(runs('ci.yml').at(-1)).toBe('.ci/run');
+	const publishRuns = runs('publish.yml');
+	const firstPublish = publishRuns.findIndex((run) => run.startsWith('npm publish'));
+	expect(publishRuns.slice(0, firstPublish).filter((run) => run.startsWith('npm '))).toEqual(
+		testCommand,
+	);
+});

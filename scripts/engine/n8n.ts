@@ -368,6 +368,8 @@ export interface ActiveTrigger {
 	errors: Error[];
 	/** Errors the trigger saved as failed executions (saveFailedExecution), the workflow staying active. */
 	failedExecutions: Error[];
+	/** What the trigger logged as warnings (this.logger.warn), kept here rather than printed by n8n's logger. */
+	warnings: string[];
 	/** Expressions of the crons the trigger registered. */
 	crons: string[];
 	/** Runs the cron callback the trigger registered, as n8n's scheduler would on its next tick. */
@@ -424,6 +426,11 @@ export async function activateTrigger(
 		(error) => errors.push(error),
 		(error) => failedExecutions.push(error),
 	);
+	const warnings: string[] = [];
+	const log = () => undefined;
+	Object.defineProperty(context, 'logger', {
+		value: { warn: (message: string) => warnings.push(message), error: log, info: log, debug: log },
+	});
 	let onTick: () => void = () => undefined;
 	context.helpers.registerCron = (cron, callback) => {
 		crons.push(cron.expression);
@@ -434,6 +441,7 @@ export async function activateTrigger(
 		emitted,
 		errors,
 		failedExecutions,
+		warnings,
 		crons,
 		tick: () => onTick(),
 		manual: async () => {

@@ -301,6 +301,9 @@ test('a failed poll is saved as a failed execution and the next poll resumes fro
 		}, 30000);
 		expect(trigger.errors[0].message).toMatch(/500|server error/i);
 		expect(trigger.failedExecutions).toHaveLength(2);
+		expect(
+			trigger.warnings.map((warning) => warning.match(/poll (\d+) in a row failed/)?.[1]),
+		).toEqual(['1', '1', '2', '3', '4', '5']);
 		// n8n would reactivate the workflow now; polled again, it carries on from the same block.
 		await waitFor(() => {
 			trigger.tick();
