@@ -8,6 +8,7 @@ import type {
 import type { EvmSession } from './session';
 import { signItem } from './signing';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 
 export const option: INodePropertyOptions = {
 	name: 'Deploy Contract',
@@ -105,6 +106,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	journal: JournalDraft,
 ): Promise<IDataObject> {
 	const raw: IDataObject = {
 		...(this.getNodeParameter('deployFields', itemIndex, {}) as IDataObject),
@@ -112,5 +114,5 @@ export async function execute(
 		data: this.getNodeParameter('bytecode', itemIndex),
 		value: this.getNodeParameter('value', itemIndex, '0'),
 	};
-	return await signItem.call(this, itemIndex, session, raw, undefined, true);
+	return await signItem.call(this, itemIndex, session, journal, raw, undefined, true);
 }

@@ -44,6 +44,7 @@ import { type FreshSignature, payoutIdProperty, signOnce } from '../payout';
 import { addressParameter, hasSafeApi, proposalStatus, safeApiOf, storedProposal } from './safe';
 import type { EvmSession } from './session';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 import { checkAskedIntent, contentOf } from './signing';
 import {
 	dataField,
@@ -210,12 +211,12 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	journal: JournalDraft,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const safe = addressParameter.call(this, itemIndex, 'safeAddress', 'Safe Address');
-	const journal = session.ledger?.journal;
 	// The Safe is the account of the journal entry (its kind is `journals`, noted by the router).
-	journal?.note(itemIndex, { account: safe });
+	journal.note({ account: safe });
 	const fromInput = this.getNodeParameter('source', itemIndex) === 'input';
 	const { transaction: raw, intent: askedIntent } = fromInput
 		? readFromInput.call(this, itemIndex)
@@ -236,7 +237,7 @@ export async function execute(
 			`The transaction's chain ID must be above 0; got "${fields.chainId ?? ''}"`,
 		);
 	const chainId = fields.chainId;
-	journal?.note(itemIndex, { chainId });
+	journal.note({ chainId });
 	const managing = safeManagementRefusal(session.policy, safe, { ...fields, to: fields.to });
 	if (managing) throw refusedItem(node, itemIndex, managing);
 	// The Safe is the sender: an Expand transaction built for another account is not the Safe's.
@@ -252,7 +253,7 @@ export async function execute(
 	const wrongChain = chainRefusal(session.policy, chainId);
 	if (wrongChain) throw refusedItem(node, itemIndex, wrongChain);
 	const account: EvmAccount = accountOf(this, itemIndex, session);
-	journal?.note(itemIndex, { proposer: account.address });
+	journal.note({ proposer: account.address });
 	const safeFields = { ...fields, from: safe };
 	const asked = fromInput
 		? await checkAskedIntent.call(this, itemIndex, session, safeFields, account, askedIntent)
@@ -282,8 +283,8 @@ export async function execute(
 	const known = new Map(
 		[...decimals].filter((entry): entry is [string, number] => entry[1] !== undefined),
 	);
-	journal?.noteIntent(itemIndex, intent, known);
-	journal?.note(itemIndex, { feeCeiling: '', feeCeilingWhole: '' });
+	journal.noteIntent(intent, known);
+	journal.note({ feeCeiling: '', feeCeilingWhole: '' });
 
 	const propose = async (): Promise<FreshSignature> => {
 		const refusal = transactionRefusal(session.policy, intent, unbound);
@@ -311,7 +312,7 @@ export async function execute(
 		}
 	};
 
-	const result = await signOnce.call(this, itemIndex, session.ledger, {
+	const result = await signOnce.call(this, itemIndex, journal, session.ledger, {
 		// One proposal per form item, as one signature.
 		formItem: asked?.formItem,
 		chainId,

@@ -16,6 +16,7 @@ import {
 	sourceFields,
 } from './transactionSource';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Transaction',
@@ -95,10 +96,17 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	journal: JournalDraft,
 ): Promise<IDataObject> {
 	// A transaction defined on this form is its own intent; one from the input item is held to the intent beside it.
 	if (this.getNodeParameter('source', itemIndex) !== 'input')
-		return await signItem.call(this, itemIndex, session, readFromForm.call(this, itemIndex));
+		return await signItem.call(
+			this,
+			itemIndex,
+			session,
+			journal,
+			readFromForm.call(this, itemIndex),
+		);
 	const { transaction, intent } = readFromInput.call(this, itemIndex);
-	return await signItem.call(this, itemIndex, session, transaction, { intent });
+	return await signItem.call(this, itemIndex, session, journal, transaction, { intent });
 }

@@ -15,6 +15,7 @@ import {
 	type TransactionFields,
 } from '../../families/evm/transaction';
 import type { SignedFacts } from '../../ledger/entryCheck';
+import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import type { HeldNonce } from '../../nonces/claims';
 import { chainView } from '../../nonces/tracker';
@@ -43,6 +44,7 @@ async function signFresh(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	journal: JournalDraft,
 	fields: TransactionFields,
 	account: EvmAccount,
 	unbound: boolean,
@@ -62,7 +64,7 @@ async function signFresh(
 	const transaction = await completeTransaction(node, itemIndex, fields, account, fillIn);
 	checkFees(node, itemIndex, transaction, session.policy);
 	const intent = evmIntent(transaction, account);
-	session.ledger?.journal.noteIntent(itemIndex, intent);
+	journal.noteIntent(intent);
 	const refusal = transactionRefusal(session.policy, intent, unbound);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	// Counted before signing, so concurrent executions and processes never pass a total together.
@@ -252,6 +254,7 @@ export async function signItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	journal: JournalDraft,
 	raw: IDataObject,
 	fromInput?: { intent: unknown },
 	deploy = false,
@@ -259,18 +262,19 @@ export async function signItem(
 	const fields = normalizeFields(this.getNode(), itemIndex, raw, deploy);
 	const account = accountOf(this, itemIndex, session);
 	const chainId = fields.chainId as string;
-	session.ledger?.journal.note(itemIndex, { chainId, account: account.address });
+	journal.note({ chainId, account: account.address });
 	const asked =
 		fromInput &&
 		(await checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent));
 	const unbound = fromInput !== undefined && !asked;
-	return await signOnce.call(this, itemIndex, session.ledger, {
+	return await signOnce.call(this, itemIndex, journal, session.ledger, {
 		formItem: asked?.formItem,
 		chainId,
 		from: account.address,
 		content: contentOf(fields),
 		contentWords: 'recipient, value or data',
-		sign: async () => await signFresh.call(this, itemIndex, session, fields, account, unbound),
+		sign: async () =>
+			await signFresh.call(this, itemIndex, session, journal, fields, account, unbound),
 		readSigned: async (entry) => evmFacts(entry),
 		status: async (history) => {
 			const status = await payoutStatus.call(this, itemIndex, session, history);
@@ -279,10 +283,7 @@ export async function signItem(
 		repeated: (entry) => {
 			// Later automatic nonces go above the repeated one, so they never take the slot it still needs.
 			session.nonces.commit(chainId, account.address, BigInt(entry.signed.nonce as number));
-			session.ledger?.journal.noteIntent(
-				itemIndex,
-				evmIntent(readSigned(entry.signed.rawTransaction), account),
-			);
+			journal.noteIntent(evmIntent(readSigned(entry.signed.rawTransaction), account));
 		},
 	});
 }

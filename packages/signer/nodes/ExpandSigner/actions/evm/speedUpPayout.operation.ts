@@ -16,6 +16,7 @@ import { speedUpOnce } from '../payout';
 import type { EvmSession } from './session';
 import { evmFacts, payoutStatus } from './signing';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 
 export const option: INodePropertyOptions = {
 	name: 'Speed Up Payout',
@@ -174,6 +175,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	journal: JournalDraft,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
@@ -186,7 +188,7 @@ export async function execute(
 			`The parameter "chainId" must be a chain ID above 0; got "${chainId}"`,
 		);
 	const account = accountOf(this, itemIndex, session);
-	return await speedUpOnce.call(this, itemIndex, session.ledger, {
+	return await speedUpOnce.call(this, itemIndex, journal, session.ledger, {
 		chainId,
 		from: account.address,
 		payoutId,
@@ -207,7 +209,7 @@ export async function execute(
 			const transaction = await replacementOf.call(this, itemIndex, session, latest, client);
 			checkFees(node, itemIndex, transaction, session.policy);
 			const intent = evmIntent(transaction, account);
-			session.ledger?.journal.noteIntent(itemIndex, intent);
+			journal.noteIntent(intent);
 			const refusal = checkIntent(session.policy, intent);
 			if (refusal) throw refusedItem(node, itemIndex, refusal);
 			// The payout's nonce: later automatic nonces of the execution go above it.
