@@ -5,6 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { chainIdProperty, eip1559AndNonceFields, feeField } from './fields';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
 import type { JournalKind } from '../../ledger/journal';
@@ -25,16 +26,7 @@ const show = { operation: ['deployContract'] };
 export const journals: JournalKind = 'deploy';
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Chain ID',
-		name: 'chainId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '1',
-		description: 'Chain to deploy on (above 0)',
-		displayOptions: { show },
-	},
+	chainIdProperty(show, 'Chain to deploy on (above 0)'),
 	{
 		displayName: 'Bytecode',
 		name: 'bytecode',
@@ -63,41 +55,9 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Gas Limit',
-				name: 'gas',
-				type: 'string',
-				default: '',
-				description: 'Leave empty to estimate it',
-			},
-			{
-				displayName: 'Gas Price',
-				name: 'gasPrice',
-				type: 'string',
-				default: '',
-				description: 'Legacy fee per gas, in wei',
-			},
-			{
-				displayName: 'Max Fee Per Gas',
-				name: 'maxFeePerGas',
-				type: 'string',
-				default: '',
-				description: 'EIP-1559 fee cap, in wei',
-			},
-			{
-				displayName: 'Max Priority Fee Per Gas',
-				name: 'maxPriorityFeePerGas',
-				type: 'string',
-				default: '',
-				description: 'EIP-1559 tip, in wei',
-			},
-			{
-				displayName: 'Nonce',
-				name: 'nonce',
-				type: 'string',
-				default: '',
-				description: 'Leave empty to use the next one',
-			},
+			feeField('gas', 'Leave empty to estimate it'),
+			feeField('gasPrice', 'Legacy fee per gas, in wei'),
+			...eip1559AndNonceFields,
 		],
 	},
 ];

@@ -30,13 +30,8 @@ import {
 } from './safeProposal';
 import type { EvmSession } from './session';
 import { checkAskedIntent, contentOf } from './signing';
-import {
-	dataField,
-	formFields,
-	readFromForm,
-	readFromInput,
-	sourceFields,
-} from './transactionSource';
+import { dataField, formFields, sourceFields } from './fields';
+import { readFromForm, readFromInput } from './transactionSource';
 
 export const option: INodePropertyOptions = {
 	name: 'Propose to Safe',

@@ -8,13 +8,8 @@ import type {
 import { payoutIdProperty } from '../payout';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
-import {
-	dataField,
-	formFields,
-	readFromForm,
-	readFromInput,
-	sourceFields,
-} from './transactionSource';
+import { dataField, eip1559AndNonceFields, feeField, formFields, sourceFields } from './fields';
+import { readFromForm, readFromInput } from './transactionSource';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 
@@ -42,41 +37,9 @@ export const description: INodeProperties[] = [
 			description: 'EIP-2930 access list as JSON',
 		},
 		dataField,
-		{
-			displayName: 'Gas Limit',
-			name: 'gas',
-			type: 'string',
-			default: '',
-			description: 'Leave empty to estimate it through the API',
-		},
-		{
-			displayName: 'Gas Price',
-			name: 'gasPrice',
-			type: 'string',
-			default: '',
-			description: 'Legacy and EIP-2930 fee per gas, in wei',
-		},
-		{
-			displayName: 'Max Fee Per Gas',
-			name: 'maxFeePerGas',
-			type: 'string',
-			default: '',
-			description: 'EIP-1559 fee cap, in wei',
-		},
-		{
-			displayName: 'Max Priority Fee Per Gas',
-			name: 'maxPriorityFeePerGas',
-			type: 'string',
-			default: '',
-			description: 'EIP-1559 tip, in wei',
-		},
-		{
-			displayName: 'Nonce',
-			name: 'nonce',
-			type: 'string',
-			default: '',
-			description: 'Leave empty to use the next one',
-		},
+		feeField('gas', 'Leave empty to estimate it through the API'),
+		feeField('gasPrice', 'Legacy and EIP-2930 fee per gas, in wei'),
+		...eip1559AndNonceFields,
 		{
 			displayName: 'Type',
 			name: 'type',

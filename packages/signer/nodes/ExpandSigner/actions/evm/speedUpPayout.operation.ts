@@ -13,6 +13,7 @@ import { checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
 import { speedUpOnce } from '../payout';
+import { chainIdProperty, feeField } from './fields';
 import type { EvmSession } from './session';
 import { evmFacts, payoutStatus } from './signing';
 import type { JournalKind } from '../../ledger/journal';
@@ -34,16 +35,7 @@ const show = { operation: ['speedUpPayout'] };
 export const journals: JournalKind = 'replacement';
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Chain ID',
-		name: 'chainId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '1',
-		description: 'Chain the payout was signed for',
-		displayOptions: { show },
-	},
+	chainIdProperty(show, 'Chain the payout was signed for'),
 	{
 		displayName: 'Payout ID',
 		name: 'payoutId',
@@ -65,27 +57,9 @@ export const description: INodeProperties[] = [
 			'Leave empty for automatic fees: 12.5% above the previous signature, and at least what the chain asks now',
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Gas Price',
-				name: 'gasPrice',
-				type: 'string',
-				default: '',
-				description: 'For a legacy or EIP-2930 payout, in wei',
-			},
-			{
-				displayName: 'Max Fee Per Gas',
-				name: 'maxFeePerGas',
-				type: 'string',
-				default: '',
-				description: 'For an EIP-1559 payout, in wei',
-			},
-			{
-				displayName: 'Max Priority Fee Per Gas',
-				name: 'maxPriorityFeePerGas',
-				type: 'string',
-				default: '',
-				description: 'For an EIP-1559 payout, in wei',
-			},
+			feeField('gasPrice', 'For a legacy or EIP-2930 payout, in wei'),
+			feeField('maxFeePerGas', 'For an EIP-1559 payout, in wei'),
+			feeField('maxPriorityFeePerGas', 'For an EIP-1559 payout, in wei'),
 		],
 	},
 ];
