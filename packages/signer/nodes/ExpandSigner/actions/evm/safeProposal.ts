@@ -20,7 +20,7 @@ import {
 } from '../../families/evm/safeTx';
 import { safeExtensions } from '../../families/evm/safeManagement';
 import { safeWalletUrl } from '../../families/evm/safeWallet';
-import { normalizeFields, type TransactionFields } from '../../families/evm/transaction';
+import { normalizeFields, type TransactionFields } from '../../families/evm/normalize';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { Refusal, refusedItem } from '../../policy/refusal';

@@ -4,16 +4,10 @@ import { ChainClient, itemError } from '../../core';
 import type { EvmAccount } from '../../families/evm/accounts';
 import { evmIntent } from '../../families/evm/intent';
 import { tokenDecimals } from '../../families/evm/tokenDecimals';
-import {
-	checkFees,
-	completeTransaction,
-	describeSigned,
-	needsFillIn,
-	normalizeFields,
-	readSigned,
-	signTransaction,
-	type TransactionFields,
-} from '../../families/evm/transaction';
+import { checkFees } from '../../families/evm/feeLimits';
+import { completeTransaction, needsFillIn } from '../../families/evm/fillIn';
+import { normalizeFields, type TransactionFields } from '../../families/evm/normalize';
+import { describeSigned, readSigned, signTransaction } from '../../families/evm/sign';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';

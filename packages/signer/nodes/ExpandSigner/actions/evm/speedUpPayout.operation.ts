@@ -8,7 +8,8 @@ import type { Transaction, TransactionLike } from 'ethers';
 
 import { ChainClient, itemError } from '../../core';
 import { evmIntent } from '../../families/evm/intent';
-import { checkFees, readSigned, signTransaction } from '../../families/evm/transaction';
+import { checkFees } from '../../families/evm/feeLimits';
+import { readSigned, signTransaction } from '../../families/evm/sign';
 import { checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
