@@ -83,14 +83,14 @@ export interface ItemSigning {
 export async function signOnce(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	journal: JournalDraft,
+	draft: JournalDraft,
 	ledger: PayoutLedger | undefined,
 	signing: ItemSigning,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
 	const { chainId, from, content, formItem } = signing;
-	journal.note({ payoutId, chainId, account: from });
+	draft.fill({ payoutId, chainId, account: from });
 	const bindings = new FormItemBindings(node, String(this.getExecutionId() ?? ''), ledger?.store);
 	const sign = async () =>
 		formItem
@@ -98,7 +98,7 @@ export async function signOnce(
 			: await signing.sign();
 	if (!payoutId) {
 		const fresh = await sign();
-		const journaled = await journal.signed('signed', fresh.signed);
+		const journaled = await draft.signed('signed', fresh.signed);
 		fresh.keep();
 		return { ...fresh.signed, repeat: false, ...journaled };
 	}
@@ -116,7 +116,7 @@ export async function signOnce(
 		},
 	);
 	if (!repeat) {
-		const journaled = await journal.signed('signed', history[0].signed);
+		const journaled = await draft.signed('signed', history[0].signed);
 		(fresh as FreshSignature).keep();
 		return { ...history[0].signed, payoutId, repeat: false, alreadySent: false, ...journaled };
 	}
@@ -142,7 +142,7 @@ export async function signOnce(
 	const { chainStatus, alreadySent, landed } = await signing.status(history);
 	const entry = landed ?? history[history.length - 1];
 	signing.repeated?.(entry);
-	const journaled = await journal.signed('repeat', entry.signed, entry.replaces);
+	const journaled = await draft.signed('repeat', entry.signed, entry.replaces);
 	return {
 		...entry.signed,
 		...facts[history.indexOf(entry)].shown,
@@ -180,14 +180,14 @@ export interface PayoutReplacement {
 export async function speedUpOnce(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	journal: JournalDraft,
+	draft: JournalDraft,
 	ledger: PayoutLedger | undefined,
 	replacement: PayoutReplacement,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const { chainId, from, payoutId } = replacement;
 	if (!ledger) throw noLedger(node, itemIndex, payoutId);
-	journal.note({ payoutId, chainId, account: from });
+	draft.fill({ payoutId, chainId, account: from });
 	const key = { chainId, from, payoutId };
 	const history = await ledger.history(key, itemIndex);
 	if (!history.length)
@@ -224,7 +224,7 @@ export async function speedUpOnce(
 			),
 		);
 	}
-	const journaled = await journal.signed('signed', signed, latest.signed.transactionHash);
+	const journaled = await draft.signed('signed', signed, latest.signed.transactionHash);
 	return {
 		...signed,
 		payoutId,

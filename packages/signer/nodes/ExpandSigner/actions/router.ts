@@ -32,12 +32,12 @@ function signingFailure(family: SignerFamily | undefined, error: unknown): strin
  * leaves the refusal as it is, and says so in its description.
  */
 async function journalRefusal(
-	journal: JournalDraft | undefined,
+	draft: JournalDraft | undefined,
 	caught: unknown,
 	error: NodeError,
 ): Promise<void> {
 	const refusal = refusalOf(caught);
-	const note = refusal && (await journal?.refused(refusal));
+	const note = refusal && (await draft?.refused(refusal));
 	if (note && 'journalError' in note)
 		error.description = [error.description, `Not journaled: ${note.journalError}`]
 			.filter(Boolean)
@@ -52,7 +52,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	let session: unknown;
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		let journal: JournalDraft | undefined;
+		let draft: JournalDraft | undefined;
 		try {
 			if (!family)
 				throw itemError(
@@ -69,15 +69,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					itemIndex,
 					`The operation "${name}" is not supported for the chain family "${familyName}"`,
 				);
-			journal = journalDraftOf(session, itemIndex, name, operation.journals);
-			const result = await operation.execute.call(this, itemIndex, session, journal);
+			draft = journalDraftOf(session, itemIndex, name, operation.journals);
+			const result = await operation.execute.call(this, itemIndex, session, draft);
 			for (const json of Array.isArray(result) ? result : [result])
 				returnData.push({ json, pairedItem: { item: itemIndex } });
 		} catch (caught) {
 			const error = asNodeError(this.getNode(), caught, itemIndex, (failure) =>
 				signingFailure(family, failure),
 			);
-			await journalRefusal(journal, caught, error);
+			await journalRefusal(draft, caught, error);
 			if (this.continueOnFail()) {
 				returnData.push(errorItem(error, itemIndex));
 				continue;

@@ -14,13 +14,13 @@ export interface SignerOperation<Session> {
 	description: INodeProperties[];
 	/**
 	 * The item's result: one output item, or several (a listing), each paired with the input item.
-	 * `journal` is the item's journal entry, which an operation that signs fills in as it goes.
+	 * `draft` is the item's journal entry, which an operation that signs fills in as it goes.
 	 */
 	execute(
 		this: IExecuteFunctions,
 		itemIndex: number,
 		session: Session,
-		journal: JournalDraft,
+		draft: JournalDraft,
 	): Promise<IDataObject | IDataObject[]>;
 	/** Calls the expand.network API, so the node asks for the API credential with it. */
 	usesApi?: boolean;

@@ -34,12 +34,12 @@ export class JournalDraft {
 	}
 
 	/** Adds what is now known of the item's transaction. */
-	note(facts: JournalFacts): void {
+	fill(facts: JournalFacts): void {
 		Object.assign(this.facts, facts);
 	}
 
-	/** Notes what the transaction moves (its first payment, or else its first movement) and the most it can pay in fees. */
-	noteIntent(intent: TransactionIntent, decimals?: Map<string, number>): void {
+	/** Fills in what the transaction moves (its first payment, or else its first movement) and the most it can pay in fees. */
+	fillIntent(intent: TransactionIntent, decimals?: Map<string, number>): void {
 		if (!this.journal) return;
 		const { chainId, movements } = intent;
 		const payments = movements.filter((movement) => !movement.cost);
@@ -66,7 +66,7 @@ export class JournalDraft {
 					shownDecimals === undefined ? '' : formatUnits(shown.amount.toString(), shownDecimals),
 			});
 		}
-		this.note(facts);
+		this.fill(facts);
 	}
 
 	private decimalsOf(

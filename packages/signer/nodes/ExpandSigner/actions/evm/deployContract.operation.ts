@@ -66,7 +66,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const raw: IDataObject = {
 		...(this.getNodeParameter('deployFields', itemIndex, {}) as IDataObject),
@@ -74,5 +74,5 @@ export async function execute(
 		data: this.getNodeParameter('bytecode', itemIndex),
 		value: this.getNodeParameter('value', itemIndex, '0'),
 	};
-	return await signItem.call(this, itemIndex, session, journal, raw, undefined, true);
+	return await signItem.call(this, itemIndex, session, draft, raw, undefined, true);
 }

@@ -70,19 +70,19 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const safe = addressParameter.call(this, itemIndex, 'safeAddress', 'Safe Address');
 	// The Safe is the account of the journal entry (its kind is `journals`, noted by the router).
-	journal.note({ account: safe });
+	draft.fill({ account: safe });
 	const fromInput = this.getNodeParameter('source', itemIndex) === 'input';
 	const { transaction: raw, intent: askedIntent } = fromInput
 		? readFromInput.call(this, itemIndex)
 		: { transaction: readFromForm.call(this, itemIndex), intent: undefined };
 	const fields = proposedCall(node, itemIndex, raw);
 	const chainId = fields.chainId;
-	journal.note({ chainId });
+	draft.fill({ chainId });
 	const managing = safeManagementRefusal(session.policy, safe, fields);
 	if (managing) throw refusedItem(node, itemIndex, managing);
 	// The Safe is the sender: an Expand transaction built for another account is not the Safe's.
@@ -98,7 +98,7 @@ export async function execute(
 	const wrongChain = chainRefusal(session.policy, chainId);
 	if (wrongChain) throw refusedItem(node, itemIndex, wrongChain);
 	const account: EvmAccount = accountOf(this, itemIndex, session);
-	journal.note({ proposer: account.address });
+	draft.fill({ proposer: account.address });
 	const safeFields = { ...fields, from: safe };
 	const asked = fromInput
 		? await checkAskedIntent.call(this, itemIndex, session, safeFields, account, askedIntent)
@@ -123,8 +123,8 @@ export async function execute(
 	const known = new Map(
 		[...decimals].filter((entry): entry is [string, number] => entry[1] !== undefined),
 	);
-	journal.noteIntent(intent, known);
-	journal.note({ feeCeiling: '', feeCeilingWhole: '' });
+	draft.fillIntent(intent, known);
+	draft.fill({ feeCeiling: '', feeCeilingWhole: '' });
 
 	const propose = async (): Promise<FreshSignature> => {
 		const refusal = transactionRefusal(session.policy, intent, unbound);
@@ -148,7 +148,7 @@ export async function execute(
 		}
 	};
 
-	const result = await signOnce.call(this, itemIndex, journal, session.ledger, {
+	const result = await signOnce.call(this, itemIndex, draft, session.ledger, {
 		// One proposal per form item, as one signature.
 		formItem: asked?.formItem,
 		chainId,

@@ -59,17 +59,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	// A transaction defined on this form is its own intent; one from the input item is held to the intent beside it.
 	if (this.getNodeParameter('source', itemIndex) !== 'input')
-		return await signItem.call(
-			this,
-			itemIndex,
-			session,
-			journal,
-			readFromForm.call(this, itemIndex),
-		);
+		return await signItem.call(this, itemIndex, session, draft, readFromForm.call(this, itemIndex));
 	const { transaction, intent } = readFromInput.call(this, itemIndex);
-	return await signItem.call(this, itemIndex, session, journal, transaction, { intent });
+	return await signItem.call(this, itemIndex, session, draft, transaction, { intent });
 }

@@ -38,7 +38,7 @@ async function signFresh(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 	fields: TransactionFields,
 	account: EvmAccount,
 	unbound: boolean,
@@ -58,7 +58,7 @@ async function signFresh(
 	const transaction = await completeTransaction(node, itemIndex, fields, account, fillIn);
 	checkFees(node, itemIndex, transaction, session.policy);
 	const intent = evmIntent(transaction, account);
-	journal.noteIntent(intent);
+	draft.fillIntent(intent);
 	const refusal = transactionRefusal(session.policy, intent, unbound);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	// Counted before signing, so concurrent executions and processes never pass a total together.
@@ -248,7 +248,7 @@ export async function signItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 	raw: IDataObject,
 	fromInput?: { intent: unknown },
 	deploy = false,
@@ -256,19 +256,19 @@ export async function signItem(
 	const fields = normalizeFields(this.getNode(), itemIndex, raw, deploy);
 	const account = accountOf(this, itemIndex, session);
 	const chainId = fields.chainId as string;
-	journal.note({ chainId, account: account.address });
+	draft.fill({ chainId, account: account.address });
 	const asked =
 		fromInput &&
 		(await checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent));
 	const unbound = fromInput !== undefined && !asked;
-	return await signOnce.call(this, itemIndex, journal, session.ledger, {
+	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked?.formItem,
 		chainId,
 		from: account.address,
 		content: contentOf(fields),
 		contentWords: 'recipient, value or data',
 		sign: async () =>
-			await signFresh.call(this, itemIndex, session, journal, fields, account, unbound),
+			await signFresh.call(this, itemIndex, session, draft, fields, account, unbound),
 		readSigned: async (entry) => evmFacts(entry),
 		status: async (history) => {
 			const status = await payoutStatus.call(this, itemIndex, session, history);
@@ -277,7 +277,7 @@ export async function signItem(
 		repeated: (entry) => {
 			// Later automatic nonces go above the repeated one, so they never take the slot it still needs.
 			session.nonces.commit(chainId, account.address, BigInt(entry.signed.nonce as number));
-			journal.noteIntent(evmIntent(readSigned(entry.signed.rawTransaction), account));
+			draft.fillIntent(evmIntent(readSigned(entry.signed.rawTransaction), account));
 		},
 	});
 }

@@ -150,7 +150,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
@@ -163,7 +163,7 @@ export async function execute(
 			`The parameter "chainId" must be a chain ID above 0; got "${chainId}"`,
 		);
 	const account = accountOf(this, itemIndex, session);
-	return await speedUpOnce.call(this, itemIndex, journal, session.ledger, {
+	return await speedUpOnce.call(this, itemIndex, draft, session.ledger, {
 		chainId,
 		from: account.address,
 		payoutId,
@@ -184,7 +184,7 @@ export async function execute(
 			const transaction = await replacementOf.call(this, itemIndex, session, latest, client);
 			checkFees(node, itemIndex, transaction, session.policy);
 			const intent = evmIntent(transaction, account);
-			journal.noteIntent(intent);
+			draft.fillIntent(intent);
 			const refusal = checkIntent(session.policy, intent);
 			if (refusal) throw refusedItem(node, itemIndex, refusal);
 			// The payout's nonce: later automatic nonces of the execution go above it.

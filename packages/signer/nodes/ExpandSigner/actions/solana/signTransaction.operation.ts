@@ -77,12 +77,12 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const chainId = readChainId.call(this, itemIndex, session);
 	const transaction = readTransaction.call(this, itemIndex);
 	const account = accountOf(this, itemIndex, session);
-	return await signSolanaItem.call(this, itemIndex, session, journal, {
+	return await signSolanaItem.call(this, itemIndex, session, draft, {
 		chainId,
 		account,
 		transaction,

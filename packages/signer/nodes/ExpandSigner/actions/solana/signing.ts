@@ -171,7 +171,7 @@ export async function signSolanaItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 	work: {
 		chainId: string;
 		account: SolanaAccount;
@@ -186,7 +186,7 @@ export async function signSolanaItem(
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const { chainId, account, transaction, rpc } = work;
-	journal.note({ chainId, account: account.address });
+	draft.fill({ chainId, account: account.address });
 	const prepared = await prepareSolanaTransaction(
 		transaction,
 		chainId,
@@ -194,7 +194,7 @@ export async function signSolanaItem(
 		rpcChainReader(rpc),
 	);
 	const { intent } = prepared;
-	journal.noteIntent(intent, work.decimals);
+	draft.fillIntent(intent, work.decimals);
 	const decoded = decodeTransaction(transaction);
 	if (decoded.durableNonce && String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim())
 		throw refusedItem(
@@ -234,7 +234,7 @@ export async function signSolanaItem(
 		rent: formatUnits(intent.rent.toString(), 9),
 		...work.details,
 	};
-	return await signOnce.call(this, itemIndex, journal, session.ledger, {
+	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
 		chainId,
 		from: account.address,
@@ -269,8 +269,7 @@ export async function signSolanaItem(
 		// What moves is the same (the payout's content); the fee ceiling is the repeated signature's.
 		repeated: (entry) => {
 			const fee = String(entry.signed.feeLamports ?? '');
-			if (/^\d+$/.test(fee))
-				journal.note({ feeCeiling: fee, feeCeilingWhole: formatUnits(fee, 9) });
+			if (/^\d+$/.test(fee)) draft.fill({ feeCeiling: fee, feeCeilingWhole: formatUnits(fee, 9) });
 		},
 	});
 }

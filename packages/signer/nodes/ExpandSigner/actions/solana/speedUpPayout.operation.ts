@@ -98,7 +98,7 @@ async function signReplacement(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 	asked: {
 		chainId: string;
 		account: SolanaAccount;
@@ -160,7 +160,7 @@ async function signReplacement(
 		rpcChainReader(rpc),
 	);
 	const { intent } = prepared;
-	journal.noteIntent(intent);
+	draft.fillIntent(intent);
 	if (contentOf(intent.movements) !== history[0].content)
 		throw refuse(
 			'payoutId',
@@ -193,7 +193,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const refuse = (rule: string, message: string) =>
@@ -209,7 +209,7 @@ export async function execute(
 			`speeding up payout ID "${payoutId}" needs the chain's JSON-RPC node pinned in the credential's RPC URLs ("${chainId} = https://…"): a new blockhash makes a second transaction, signed only when the first provably can no longer land, and a node the API names could call a pending transaction expired`,
 		);
 	const rpc = rpcOf.call(this, itemIndex, session, chainId);
-	return await speedUpOnce.call(this, itemIndex, journal, session.ledger, {
+	return await speedUpOnce.call(this, itemIndex, draft, session.ledger, {
 		chainId,
 		from: account.address,
 		payoutId,
@@ -219,7 +219,7 @@ export async function execute(
 				this,
 				itemIndex,
 				session,
-				journal,
+				draft,
 				{ chainId, account, rpc, payoutId, given },
 				history,
 			),

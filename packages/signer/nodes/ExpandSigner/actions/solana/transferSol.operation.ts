@@ -56,7 +56,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const chainId = readChainId.call(this, itemIndex, session);
 	const recipient = readAddress.call(this, itemIndex, 'recipient');
@@ -72,7 +72,7 @@ export async function execute(
 		lifetime,
 		computeUnitPrice,
 	});
-	return await signSolanaItem.call(this, itemIndex, session, journal, {
+	return await signSolanaItem.call(this, itemIndex, session, draft, {
 		chainId,
 		account,
 		transaction,

@@ -87,7 +87,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
-	journal: JournalDraft,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const chainId = readChainId.call(this, itemIndex, session);
@@ -138,7 +138,7 @@ export async function execute(
 				lifetime,
 				computeUnitPrice,
 			});
-	return await signSolanaItem.call(this, itemIndex, session, journal, {
+	return await signSolanaItem.call(this, itemIndex, session, draft, {
 		chainId,
 		account,
 		transaction,
