@@ -11,12 +11,10 @@ import { Interface, Wallet, type TransactionLike } from 'ethers';
 
 import { evmIntent } from '../packages/signer/nodes/ExpandSigner/families/evm/intent';
 import { evmKeyring } from '../packages/signer/nodes/ExpandSigner/families/evm/accounts';
-import {
-	checkFees,
-	completeTransaction,
-	normalizeFields,
-	signTransaction,
-} from '../packages/signer/nodes/ExpandSigner/families/evm/transaction';
+import { checkFees } from '../packages/signer/nodes/ExpandSigner/families/evm/feeLimits';
+import { completeTransaction } from '../packages/signer/nodes/ExpandSigner/families/evm/fillIn';
+import { normalizeFields } from '../packages/signer/nodes/ExpandSigner/families/evm/normalize';
+import { signTransaction } from '../packages/signer/nodes/ExpandSigner/families/evm/sign';
 import { checkIntent } from '../packages/signer/nodes/ExpandSigner/policy/check';
 import { EVM_POLICY_FORMAT } from '../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
 import { readPolicy } from '../packages/signer/nodes/ExpandSigner/policy/policy';

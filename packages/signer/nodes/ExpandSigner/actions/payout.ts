@@ -4,7 +4,7 @@ import { itemError } from '../core';
 
 import { checkHistory, type SignedReader } from '../ledger/entryCheck';
 import { FormItemBindings } from '../ledger/formItems';
-import type { PayoutJournal } from '../ledger/journal';
+import type { JournalDraft } from '../ledger/journalDraft';
 import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
 import type { FormItem } from '../policy/formItem';
 import { Refusal, refusedItem } from '../policy/refusal';
@@ -20,27 +20,6 @@ function noLedger(node: INode, itemIndex: number, payoutId: string) {
 			`payout ID "${payoutId}" needs a payout ledger (folder or PostgreSQL) on the signing credential, where signed payout IDs are kept`,
 		),
 	);
-}
-
-/**
- * Journals a signature before it leaves the node. A journal that cannot be written leaves the
- * signature standing (the payout ledger holds a payout ID's; a rerun returns it as a repeat and
- * journals that) and says so in the item's output, `journalError`.
- */
-async function journalSigned(
-	journal: PayoutJournal | undefined,
-	itemIndex: number,
-	outcome: 'signed' | 'repeat',
-	signed: SignedTransaction,
-	replaces?: string,
-): Promise<IDataObject> {
-	if (!journal) return {};
-	const note = await journal.record(itemIndex, outcome, {
-		transactionHash: signed.transactionHash,
-		nonce: String(signed.nonce ?? signed.blockhash ?? ''),
-		replaces: replaces ?? '',
-	});
-	return 'journalError' in note ? note : {};
 }
 
 /** The Payout ID field of an operation that signs through `signOnce`. */
@@ -104,14 +83,14 @@ export interface ItemSigning {
 export async function signOnce(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	draft: JournalDraft,
 	ledger: PayoutLedger | undefined,
 	signing: ItemSigning,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
 	const { chainId, from, content, formItem } = signing;
-	const journal = ledger?.journal;
-	journal?.note(itemIndex, { payoutId, chainId, account: from });
+	draft.fill({ payoutId, chainId, account: from });
 	const bindings = new FormItemBindings(node, String(this.getExecutionId() ?? ''), ledger?.store);
 	const sign = async () =>
 		formItem
@@ -119,7 +98,7 @@ export async function signOnce(
 			: await signing.sign();
 	if (!payoutId) {
 		const fresh = await sign();
-		const journaled = await journalSigned(journal, itemIndex, 'signed', fresh.signed);
+		const journaled = await draft.signed('signed', fresh.signed);
 		fresh.keep();
 		return { ...fresh.signed, repeat: false, ...journaled };
 	}
@@ -137,7 +116,7 @@ export async function signOnce(
 		},
 	);
 	if (!repeat) {
-		const journaled = await journalSigned(journal, itemIndex, 'signed', history[0].signed);
+		const journaled = await draft.signed('signed', history[0].signed);
 		(fresh as FreshSignature).keep();
 		return { ...history[0].signed, payoutId, repeat: false, alreadySent: false, ...journaled };
 	}
@@ -163,7 +142,7 @@ export async function signOnce(
 	const { chainStatus, alreadySent, landed } = await signing.status(history);
 	const entry = landed ?? history[history.length - 1];
 	signing.repeated?.(entry);
-	const journaled = await journalSigned(journal, itemIndex, 'repeat', entry.signed, entry.replaces);
+	const journaled = await draft.signed('repeat', entry.signed, entry.replaces);
 	return {
 		...entry.signed,
 		...facts[history.indexOf(entry)].shown,
@@ -201,13 +180,14 @@ export interface PayoutReplacement {
 export async function speedUpOnce(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	draft: JournalDraft,
 	ledger: PayoutLedger | undefined,
 	replacement: PayoutReplacement,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const { chainId, from, payoutId } = replacement;
 	if (!ledger) throw noLedger(node, itemIndex, payoutId);
-	ledger.journal.note(itemIndex, { payoutId, chainId, account: from });
+	draft.fill({ payoutId, chainId, account: from });
 	const key = { chainId, from, payoutId };
 	const history = await ledger.history(key, itemIndex);
 	if (!history.length)
@@ -244,13 +224,7 @@ export async function speedUpOnce(
 			),
 		);
 	}
-	const journaled = await journalSigned(
-		ledger.journal,
-		itemIndex,
-		'signed',
-		signed,
-		latest.signed.transactionHash,
-	);
+	const journaled = await draft.signed('signed', signed, latest.signed.transactionHash);
 	return {
 		...signed,
 		payoutId,

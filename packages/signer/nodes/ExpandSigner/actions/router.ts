@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError, errorItem, itemError, type NodeError } from '../core';
+import type { JournalDraft } from '../ledger/journalDraft';
 import { refusalOf } from '../policy/refusal';
-import { journalOf } from './session';
+import { journalDraftOf } from './session';
 import type { SignerFamily } from './signerFamily';
 import { familiesByName, operationOf } from './operations';
 
@@ -31,15 +32,12 @@ function signingFailure(family: SignerFamily | undefined, error: unknown): strin
  * leaves the refusal as it is, and says so in its description.
  */
 async function journalRefusal(
-	session: unknown,
-	itemIndex: number,
+	draft: JournalDraft | undefined,
 	caught: unknown,
 	error: NodeError,
 ): Promise<void> {
-	const journal = journalOf(session);
 	const refusal = refusalOf(caught);
-	const note = refusal && (await journal?.refused(itemIndex, refusal));
-	journal?.forget(itemIndex);
+	const note = refusal && (await draft?.refused(refusal));
 	if (note && 'journalError' in note)
 		error.description = [error.description, `Not journaled: ${note.journalError}`]
 			.filter(Boolean)
@@ -54,6 +52,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	let session: unknown;
 
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		let draft: JournalDraft | undefined;
 		try {
 			if (!family)
 				throw itemError(
@@ -70,20 +69,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					itemIndex,
 					`The operation "${name}" is not supported for the chain family "${familyName}"`,
 				);
-			const { journals } = operation;
-			journalOf(session)?.note(itemIndex, {
-				operation: name,
-				...(journals ? { kind: journals } : {}),
-			});
-			const result = await operation.execute.call(this, itemIndex, session);
+			draft = journalDraftOf(session, itemIndex, name, operation.journals);
+			const result = await operation.execute.call(this, itemIndex, session, draft);
 			for (const json of Array.isArray(result) ? result : [result])
 				returnData.push({ json, pairedItem: { item: itemIndex } });
-			journalOf(session)?.forget(itemIndex);
 		} catch (caught) {
 			const error = asNodeError(this.getNode(), caught, itemIndex, (failure) =>
 				signingFailure(family, failure),
 			);
-			await journalRefusal(session, itemIndex, caught, error);
+			await journalRefusal(draft, caught, error);
 			if (this.continueOnFail()) {
 				returnData.push(errorItem(error, itemIndex));
 				continue;

@@ -1,7 +1,8 @@
 import type { ICredentialDataDecryptedObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { type RpcUrls, rpcUrlCache } from '../core';
-import { PayoutJournal } from '../ledger/journal';
+import { type JournalKind, PayoutJournal } from '../ledger/journal';
+import { JournalDraft } from '../ledger/journalDraft';
 import { ledgerStoreOf } from '../ledger/ledgerStoreOf';
 import { PayoutLedger } from '../ledger/payoutLedger';
 import type { LedgerStore } from '../ledger/store';
@@ -36,13 +37,11 @@ export function ledgerOf(
 	this: IExecuteFunctions,
 	credentials: ICredentialDataDecryptedObject,
 	family: string,
-	policy: SpendingPolicy,
 ): PayoutLedger | undefined {
 	const store = storeOf.call(this, credentials);
 	if (!store) return undefined;
 	const journal = new PayoutJournal(this.getNode(), store, {
 		family,
-		policy,
 		workflowId: String(this.getWorkflow().id ?? ''),
 		executionId: String(this.getExecutionId() ?? ''),
 		node: this.getNode().name,
@@ -50,9 +49,15 @@ export function ledgerOf(
 	return new PayoutLedger(this.getNode(), store, journal);
 }
 
-/** The journal of a family's session, when its credential has a ledger store. */
-export function journalOf(session: unknown): PayoutJournal | undefined {
-	return (session as FamilySession | undefined)?.ledger?.journal;
+/** The item's journal entry, opened for its operation; written only when the credential has a ledger store. */
+export function journalDraftOf(
+	session: unknown,
+	itemIndex: number,
+	operation: string,
+	kind?: JournalKind,
+): JournalDraft {
+	const { ledger, policy } = session as FamilySession;
+	return new JournalDraft(ledger?.journal, policy, itemIndex, operation, kind);
 }
 
 /** The default of the credential's Nonce Lease (Seconds): ample time from signing to sending in one workflow. */

@@ -6,16 +6,21 @@ import type {
 } from 'n8n-workflow';
 
 import type { JournalKind } from '../ledger/journal';
+import type { JournalDraft } from '../ledger/journalDraft';
 
 /** One Signer operation: its entry in the Operation list, its fields, and what it does per item. */
 export interface SignerOperation<Session> {
 	option: INodePropertyOptions;
 	description: INodeProperties[];
-	/** The item's result: one output item, or several (a listing), each paired with the input item. */
+	/**
+	 * The item's result: one output item, or several (a listing), each paired with the input item.
+	 * `draft` is the item's journal entry, which an operation that signs fills in as it goes.
+	 */
 	execute(
 		this: IExecuteFunctions,
 		itemIndex: number,
 		session: Session,
+		draft: JournalDraft,
 	): Promise<IDataObject | IDataObject[]>;
 	/** Calls the expand.network API, so the node asks for the API credential with it. */
 	usesApi?: boolean;

@@ -1,9 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { formatUnits } from '../core';
-import { type SpendingPolicy, writtenDecimals } from '../policy/policy';
 import { Refusal, refusalOf } from '../policy/refusal';
-import type { TransactionIntent } from '../policy/vocabulary';
 import { AppendLog } from './appendLog';
 import type { LedgerStore } from './store';
 
@@ -51,7 +48,7 @@ export type JournalField = (typeof JOURNAL_FIELDS)[number];
 /** One entry of the journal: `seq`, its number in the journal, then the fields. */
 export type JournalEntry = { seq: number } & Record<JournalField, string>;
 
-/** What the item has told the journal so far; written when it is signed or refused. */
+/** What an item's entry says, as its draft (ledger/journalDraft.ts) gathers it. */
 export type JournalFacts = Partial<Record<JournalField, string>>;
 
 /** Where the journal's entries come from: n8n's names of the execution, and the signing family. */
@@ -60,8 +57,6 @@ export interface JournalContext {
 	workflowId: string;
 	executionId: string;
 	node: string;
-	/** The native asset's decimals and, where one family has one, its symbol; token decimals from the policy's limits. */
-	policy: SpendingPolicy;
 }
 
 /** Missing numbers in a row a listing looks for before it calls the rest of the gap unread. */
@@ -82,8 +77,6 @@ export type JournalNote = { journalEntry: number } | { journalError: string };
  */
 export class PayoutJournal {
 	private readonly log: AppendLog<JournalEntry>;
-	/** What each item has told so far, until it is signed or refused. */
-	private readonly drafts = new Map<number, JournalFacts>();
 
 	constructor(
 		node: INode,
@@ -104,64 +97,16 @@ export class PayoutJournal {
 		return this.context.family;
 	}
 
-	/** Adds what is now known of the item's transaction. */
-	note(itemIndex: number, facts: JournalFacts): void {
-		this.drafts.set(itemIndex, { ...this.drafts.get(itemIndex), ...facts });
-	}
-
-	/** Notes what the transaction moves (its first payment, or else its first movement) and the most it can pay in fees. */
-	noteIntent(itemIndex: number, intent: TransactionIntent, decimals?: Map<string, number>): void {
-		const { chainId, movements } = intent;
-		const payments = movements.filter((movement) => !movement.cost);
-		const shown = payments[0] ?? movements[0];
-		const decimalsOf = (asset: string) => this.decimalsOf(asset, chainId, decimals);
-		const native = this.context.policy.format.nativeDecimals;
-		const facts: JournalFacts = {
-			chainId,
-			account: intent.from,
-			action: intent.deploys ? 'deploy' : (shown?.action ?? (intent.opaque.length ? 'call' : '')),
-			recipient: shown?.recipient ?? intent.opaque[0]?.to ?? '',
-			movements: String(payments.length),
-			feeCeiling: intent.maxFee.toString(),
-			feeCeilingWhole: formatUnits(intent.maxFee.toString(), native),
-		};
-		if (shown) {
-			const shownDecimals = decimalsOf(shown.asset);
-			const symbol = shown.asset === 'native' ? this.context.policy.format.nativeSymbol : '';
-			Object.assign(facts, {
-				asset: shown.asset,
-				symbol: symbol ?? '',
-				decimals: shownDecimals === undefined ? '' : String(shownDecimals),
-				amount: shown.amount.toString(),
-				amountWhole:
-					shownDecimals === undefined ? '' : formatUnits(shown.amount.toString(), shownDecimals),
-			});
-		}
-		this.note(itemIndex, facts);
-	}
-
-	private decimalsOf(
-		asset: string,
-		chainId: string,
-		known?: Map<string, number>,
-	): number | undefined {
-		const { policy } = this.context;
-		if (asset === 'native') return policy.format.nativeDecimals;
-		return writtenDecimals(policy, asset, chainId) ?? known?.get(asset);
-	}
-
 	/**
-	 * Appends the item's entry: what it told, then `facts`. A journal that cannot be written does not
-	 * undo a signature (the payout ledger holds it, a rerun returns it as a repeat and journals that):
-	 * the failure comes back as `journalError`, for the item's output.
+	 * Appends an item's entry (ledger/journalDraft.ts writes it, once per item). A journal that cannot
+	 * be written does not undo a signature (the payout ledger holds it, a rerun returns it as a repeat
+	 * and journals that): the failure comes back as `journalError`, for the item's output.
 	 */
 	async record(
 		itemIndex: number,
 		outcome: JournalOutcome,
-		facts: JournalFacts = {},
+		facts: JournalFacts,
 	): Promise<JournalNote> {
-		const draft = { ...this.drafts.get(itemIndex), ...facts };
-		this.drafts.delete(itemIndex);
 		const { family, workflowId, executionId, node } = this.context;
 		const failed = (reason: string) => ({
 			journalError: `The payout journal could not record it: ${reason}`,
@@ -169,9 +114,9 @@ export class PayoutJournal {
 		try {
 			const seq = await this.log.appendPastAny(itemIndex, (seq) => {
 				const entry: IDataObject = { journal: FORMAT, seq };
-				for (const field of JOURNAL_FIELDS) entry[field] = draft[field] ?? '';
+				for (const field of JOURNAL_FIELDS) entry[field] = facts[field] ?? '';
 				Object.assign(entry, {
-					kind: draft.kind ?? 'transaction',
+					kind: facts.kind ?? 'transaction',
 					at: new Date().toISOString(),
 					outcome,
 					family,
@@ -185,20 +130,6 @@ export class PayoutJournal {
 		} catch (error) {
 			return failed(refusalOf(error)?.reason ?? (error as Error).message);
 		}
-	}
-
-	/** Records a refusal of the item's transaction, when the item has told the journal its kind. */
-	async refused(itemIndex: number, refusal: Refusal): Promise<JournalNote | undefined> {
-		if (!this.drafts.get(itemIndex)?.kind) return undefined;
-		return await this.record(itemIndex, 'refused', {
-			rule: refusal.rule,
-			message: refusal.message,
-		});
-	}
-
-	/** Forgets what an item told (it failed for another reason than a refusal: nothing was decided). */
-	forget(itemIndex: number): void {
-		this.drafts.delete(itemIndex);
 	}
 
 	/** Entry `seq`, undefined when there is none; a record that is not an entry of the journal is refused. */

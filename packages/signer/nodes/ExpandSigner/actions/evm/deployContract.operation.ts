@@ -5,9 +5,11 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { chainIdProperty, eip1559AndNonceFields, feeField } from './fields';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 
 export const option: INodePropertyOptions = {
 	name: 'Deploy Contract',
@@ -24,16 +26,7 @@ const show = { operation: ['deployContract'] };
 export const journals: JournalKind = 'deploy';
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Chain ID',
-		name: 'chainId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '1',
-		description: 'Chain to deploy on (above 0)',
-		displayOptions: { show },
-	},
+	chainIdProperty(show, 'Chain to deploy on (above 0)'),
 	{
 		displayName: 'Bytecode',
 		name: 'bytecode',
@@ -62,41 +55,9 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Gas Limit',
-				name: 'gas',
-				type: 'string',
-				default: '',
-				description: 'Leave empty to estimate it',
-			},
-			{
-				displayName: 'Gas Price',
-				name: 'gasPrice',
-				type: 'string',
-				default: '',
-				description: 'Legacy fee per gas, in wei',
-			},
-			{
-				displayName: 'Max Fee Per Gas',
-				name: 'maxFeePerGas',
-				type: 'string',
-				default: '',
-				description: 'EIP-1559 fee cap, in wei',
-			},
-			{
-				displayName: 'Max Priority Fee Per Gas',
-				name: 'maxPriorityFeePerGas',
-				type: 'string',
-				default: '',
-				description: 'EIP-1559 tip, in wei',
-			},
-			{
-				displayName: 'Nonce',
-				name: 'nonce',
-				type: 'string',
-				default: '',
-				description: 'Leave empty to use the next one',
-			},
+			feeField('gas', 'Leave empty to estimate it'),
+			feeField('gasPrice', 'Legacy fee per gas, in wei'),
+			...eip1559AndNonceFields,
 		],
 	},
 ];
@@ -105,6 +66,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const raw: IDataObject = {
 		...(this.getNodeParameter('deployFields', itemIndex, {}) as IDataObject),
@@ -112,5 +74,5 @@ export async function execute(
 		data: this.getNodeParameter('bytecode', itemIndex),
 		value: this.getNodeParameter('value', itemIndex, '0'),
 	};
-	return await signItem.call(this, itemIndex, session, raw, undefined, true);
+	return await signItem.call(this, itemIndex, session, draft, raw, undefined, true);
 }

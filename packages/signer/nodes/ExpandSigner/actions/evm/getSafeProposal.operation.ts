@@ -9,6 +9,7 @@ import { sleep } from 'n8n-workflow';
 
 import { ChainClient, itemError, type SafeMultisigTransaction } from '../../core';
 import { safeTxHash as hashOf } from '../../families/evm/safeTx';
+import { chainIdProperty } from './fields';
 import { proposalStatus, safeApiOf, storedProposal } from './safe';
 import { type ConfirmedExecution, confirmedExecution, safeNonce } from './safeExecution';
 import type { EvmSession } from './session';
@@ -41,17 +42,11 @@ export const description: INodeProperties[] = [
 		description: 'The safeTxHash of the proposal (Propose to Safe outputs it)',
 		displayOptions: { show },
 	},
-	{
-		displayName: 'Chain ID',
-		name: 'chainId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. {{ $json.chainId }}',
-		description:
-			"The Safe's chain (Propose to Safe outputs it): an execution is believed only when this chain's node confirms it",
-		displayOptions: { show },
-	},
+	chainIdProperty(
+		show,
+		"The Safe's chain (Propose to Safe outputs it): an execution is believed only when this chain's node confirms it",
+		'e.g. {{ $json.chainId }}',
+	),
 	{
 		displayName: 'Wait for Execution',
 		name: 'waitForExecution',

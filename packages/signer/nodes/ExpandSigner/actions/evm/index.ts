@@ -56,7 +56,7 @@ export const evm: SignerFamily<EvmSession> = {
 			answers: new ChainAnswers(),
 			rpcUrls: rpcUrlsOf(credentials),
 			spending: spendingOf.call(this, CREDENTIAL, credentials, policy),
-			ledger: ledgerOf.call(this, credentials, 'evm', policy),
+			ledger: ledgerOf.call(this, credentials, 'evm'),
 			claims: nonceClaimsOf.call(this, credentials),
 		};
 	},

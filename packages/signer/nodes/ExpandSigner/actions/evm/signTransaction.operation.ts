@@ -8,14 +8,10 @@ import type {
 import { payoutIdProperty } from '../payout';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
-import {
-	dataField,
-	formFields,
-	readFromForm,
-	readFromInput,
-	sourceFields,
-} from './transactionSource';
+import { dataField, eip1559AndNonceFields, feeField, formFields, sourceFields } from './fields';
+import { readFromForm, readFromInput } from './transactionSource';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Transaction',
@@ -41,41 +37,9 @@ export const description: INodeProperties[] = [
 			description: 'EIP-2930 access list as JSON',
 		},
 		dataField,
-		{
-			displayName: 'Gas Limit',
-			name: 'gas',
-			type: 'string',
-			default: '',
-			description: 'Leave empty to estimate it through the API',
-		},
-		{
-			displayName: 'Gas Price',
-			name: 'gasPrice',
-			type: 'string',
-			default: '',
-			description: 'Legacy and EIP-2930 fee per gas, in wei',
-		},
-		{
-			displayName: 'Max Fee Per Gas',
-			name: 'maxFeePerGas',
-			type: 'string',
-			default: '',
-			description: 'EIP-1559 fee cap, in wei',
-		},
-		{
-			displayName: 'Max Priority Fee Per Gas',
-			name: 'maxPriorityFeePerGas',
-			type: 'string',
-			default: '',
-			description: 'EIP-1559 tip, in wei',
-		},
-		{
-			displayName: 'Nonce',
-			name: 'nonce',
-			type: 'string',
-			default: '',
-			description: 'Leave empty to use the next one',
-		},
+		feeField('gas', 'Leave empty to estimate it through the API'),
+		feeField('gasPrice', 'Legacy and EIP-2930 fee per gas, in wei'),
+		...eip1559AndNonceFields,
 		{
 			displayName: 'Type',
 			name: 'type',
@@ -95,10 +59,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	// A transaction defined on this form is its own intent; one from the input item is held to the intent beside it.
 	if (this.getNodeParameter('source', itemIndex) !== 'input')
-		return await signItem.call(this, itemIndex, session, readFromForm.call(this, itemIndex));
+		return await signItem.call(this, itemIndex, session, draft, readFromForm.call(this, itemIndex));
 	const { transaction, intent } = readFromInput.call(this, itemIndex);
-	return await signItem.call(this, itemIndex, session, transaction, { intent });
+	return await signItem.call(this, itemIndex, session, draft, transaction, { intent });
 }

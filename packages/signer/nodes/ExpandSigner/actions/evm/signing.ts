@@ -4,17 +4,12 @@ import { ChainClient, itemError } from '../../core';
 import type { EvmAccount } from '../../families/evm/accounts';
 import { evmIntent } from '../../families/evm/intent';
 import { tokenDecimals } from '../../families/evm/tokenDecimals';
-import {
-	checkFees,
-	completeTransaction,
-	describeSigned,
-	needsFillIn,
-	normalizeFields,
-	readSigned,
-	signTransaction,
-	type TransactionFields,
-} from '../../families/evm/transaction';
+import { checkFees } from '../../families/evm/feeLimits';
+import { completeTransaction, needsFillIn } from '../../families/evm/fillIn';
+import { normalizeFields, type TransactionFields } from '../../families/evm/normalize';
+import { describeSigned, readSigned, signTransaction } from '../../families/evm/sign';
 import type { SignedFacts } from '../../ledger/entryCheck';
+import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import type { HeldNonce } from '../../nonces/claims';
 import { chainView } from '../../nonces/tracker';
@@ -43,6 +38,7 @@ async function signFresh(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	draft: JournalDraft,
 	fields: TransactionFields,
 	account: EvmAccount,
 	unbound: boolean,
@@ -62,7 +58,7 @@ async function signFresh(
 	const transaction = await completeTransaction(node, itemIndex, fields, account, fillIn);
 	checkFees(node, itemIndex, transaction, session.policy);
 	const intent = evmIntent(transaction, account);
-	session.ledger?.journal.noteIntent(itemIndex, intent);
+	draft.fillIntent(intent);
 	const refusal = transactionRefusal(session.policy, intent, unbound);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	// Counted before signing, so concurrent executions and processes never pass a total together.
@@ -252,6 +248,7 @@ export async function signItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	draft: JournalDraft,
 	raw: IDataObject,
 	fromInput?: { intent: unknown },
 	deploy = false,
@@ -259,18 +256,19 @@ export async function signItem(
 	const fields = normalizeFields(this.getNode(), itemIndex, raw, deploy);
 	const account = accountOf(this, itemIndex, session);
 	const chainId = fields.chainId as string;
-	session.ledger?.journal.note(itemIndex, { chainId, account: account.address });
+	draft.fill({ chainId, account: account.address });
 	const asked =
 		fromInput &&
 		(await checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent));
 	const unbound = fromInput !== undefined && !asked;
-	return await signOnce.call(this, itemIndex, session.ledger, {
+	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked?.formItem,
 		chainId,
 		from: account.address,
 		content: contentOf(fields),
 		contentWords: 'recipient, value or data',
-		sign: async () => await signFresh.call(this, itemIndex, session, fields, account, unbound),
+		sign: async () =>
+			await signFresh.call(this, itemIndex, session, draft, fields, account, unbound),
 		readSigned: async (entry) => evmFacts(entry),
 		status: async (history) => {
 			const status = await payoutStatus.call(this, itemIndex, session, history);
@@ -279,10 +277,7 @@ export async function signItem(
 		repeated: (entry) => {
 			// Later automatic nonces go above the repeated one, so they never take the slot it still needs.
 			session.nonces.commit(chainId, account.address, BigInt(entry.signed.nonce as number));
-			session.ledger?.journal.noteIntent(
-				itemIndex,
-				evmIntent(readSigned(entry.signed.rawTransaction), account),
-			);
+			draft.fillIntent(evmIntent(readSigned(entry.signed.rawTransaction), account));
 		},
 	});
 }

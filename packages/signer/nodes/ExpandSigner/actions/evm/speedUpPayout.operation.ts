@@ -8,14 +8,17 @@ import type { Transaction, TransactionLike } from 'ethers';
 
 import { ChainClient, itemError } from '../../core';
 import { evmIntent } from '../../families/evm/intent';
-import { checkFees, readSigned, signTransaction } from '../../families/evm/transaction';
+import { checkFees } from '../../families/evm/feeLimits';
+import { readSigned, signTransaction } from '../../families/evm/sign';
 import { checkIntent } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
 import { speedUpOnce } from '../payout';
+import { chainIdProperty, feeField } from './fields';
 import type { EvmSession } from './session';
 import { evmFacts, payoutStatus } from './signing';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 
 export const option: INodePropertyOptions = {
 	name: 'Speed Up Payout',
@@ -33,16 +36,7 @@ const show = { operation: ['speedUpPayout'] };
 export const journals: JournalKind = 'replacement';
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Chain ID',
-		name: 'chainId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: '1',
-		description: 'Chain the payout was signed for',
-		displayOptions: { show },
-	},
+	chainIdProperty(show, 'Chain the payout was signed for'),
 	{
 		displayName: 'Payout ID',
 		name: 'payoutId',
@@ -64,27 +58,9 @@ export const description: INodeProperties[] = [
 			'Leave empty for automatic fees: 12.5% above the previous signature, and at least what the chain asks now',
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Gas Price',
-				name: 'gasPrice',
-				type: 'string',
-				default: '',
-				description: 'For a legacy or EIP-2930 payout, in wei',
-			},
-			{
-				displayName: 'Max Fee Per Gas',
-				name: 'maxFeePerGas',
-				type: 'string',
-				default: '',
-				description: 'For an EIP-1559 payout, in wei',
-			},
-			{
-				displayName: 'Max Priority Fee Per Gas',
-				name: 'maxPriorityFeePerGas',
-				type: 'string',
-				default: '',
-				description: 'For an EIP-1559 payout, in wei',
-			},
+			feeField('gasPrice', 'For a legacy or EIP-2930 payout, in wei'),
+			feeField('maxFeePerGas', 'For an EIP-1559 payout, in wei'),
+			feeField('maxPriorityFeePerGas', 'For an EIP-1559 payout, in wei'),
 		],
 	},
 ];
@@ -174,6 +150,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: EvmSession,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
@@ -186,7 +163,7 @@ export async function execute(
 			`The parameter "chainId" must be a chain ID above 0; got "${chainId}"`,
 		);
 	const account = accountOf(this, itemIndex, session);
-	return await speedUpOnce.call(this, itemIndex, session.ledger, {
+	return await speedUpOnce.call(this, itemIndex, draft, session.ledger, {
 		chainId,
 		from: account.address,
 		payoutId,
@@ -207,7 +184,7 @@ export async function execute(
 			const transaction = await replacementOf.call(this, itemIndex, session, latest, client);
 			checkFees(node, itemIndex, transaction, session.policy);
 			const intent = evmIntent(transaction, account);
-			session.ledger?.journal.noteIntent(itemIndex, intent);
+			draft.fillIntent(intent);
 			const refusal = checkIntent(session.policy, intent);
 			if (refusal) throw refusedItem(node, itemIndex, refusal);
 			// The payout's nonce: later automatic nonces of the execution go above it.

@@ -47,7 +47,7 @@ export const solana: SignerFamily<SolanaSession> = {
 			policy,
 			rpcUrls: rpcUrlsOf(credentials),
 			spending: spendingOf.call(this, CREDENTIAL, credentials, policy),
-			ledger: ledgerOf.call(this, credentials, 'solana', policy),
+			ledger: ledgerOf.call(this, credentials, 'solana'),
 		};
 	},
 	describeError: (error) =>

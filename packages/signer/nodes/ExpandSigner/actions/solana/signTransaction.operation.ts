@@ -14,6 +14,7 @@ import { chainIdProperty, readChainId, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 
 export const option: INodePropertyOptions = {
 	name: 'Sign Transaction',
@@ -76,11 +77,12 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const chainId = readChainId.call(this, itemIndex, session);
 	const transaction = readTransaction.call(this, itemIndex);
 	const account = accountOf(this, itemIndex, session);
-	return await signSolanaItem.call(this, itemIndex, session, {
+	return await signSolanaItem.call(this, itemIndex, session, draft, {
 		chainId,
 		account,
 		transaction,

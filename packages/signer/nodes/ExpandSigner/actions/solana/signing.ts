@@ -16,6 +16,7 @@ import {
 	verifiedSignature,
 } from '../../families/solana';
 import type { SignedFacts } from '../../ledger/entryCheck';
+import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import {
 	askedIntentRefusal,
@@ -170,6 +171,7 @@ export async function signSolanaItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
+	draft: JournalDraft,
 	work: {
 		chainId: string;
 		account: SolanaAccount;
@@ -184,7 +186,7 @@ export async function signSolanaItem(
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const { chainId, account, transaction, rpc } = work;
-	session.ledger?.journal.note(itemIndex, { chainId, account: account.address });
+	draft.fill({ chainId, account: account.address });
 	const prepared = await prepareSolanaTransaction(
 		transaction,
 		chainId,
@@ -192,7 +194,7 @@ export async function signSolanaItem(
 		rpcChainReader(rpc),
 	);
 	const { intent } = prepared;
-	session.ledger?.journal.noteIntent(itemIndex, intent, work.decimals);
+	draft.fillIntent(intent, work.decimals);
 	const decoded = decodeTransaction(transaction);
 	if (decoded.durableNonce && String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim())
 		throw refusedItem(
@@ -232,7 +234,7 @@ export async function signSolanaItem(
 		rent: formatUnits(intent.rent.toString(), 9),
 		...work.details,
 	};
-	return await signOnce.call(this, itemIndex, session.ledger, {
+	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
 		chainId,
 		from: account.address,
@@ -267,11 +269,7 @@ export async function signSolanaItem(
 		// What moves is the same (the payout's content); the fee ceiling is the repeated signature's.
 		repeated: (entry) => {
 			const fee = String(entry.signed.feeLamports ?? '');
-			if (/^\d+$/.test(fee))
-				session.ledger?.journal.note(itemIndex, {
-					feeCeiling: fee,
-					feeCeilingWhole: formatUnits(fee, 9),
-				});
+			if (/^\d+$/.test(fee)) draft.fill({ feeCeiling: fee, feeCeilingWhole: formatUnits(fee, 9) });
 		},
 	});
 }

@@ -28,6 +28,7 @@ import { chainIdProperty, readChainId, readComputeUnitPrice, rpcOf } from './fie
 import type { SolanaSession } from './session';
 import { contentOf, landedEntry, readSignedTransaction, solanaFacts } from './signing';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 
 export const option: INodePropertyOptions = {
 	name: 'Speed Up Payout',
@@ -97,6 +98,7 @@ async function signReplacement(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
+	draft: JournalDraft,
 	asked: {
 		chainId: string;
 		account: SolanaAccount;
@@ -158,7 +160,7 @@ async function signReplacement(
 		rpcChainReader(rpc),
 	);
 	const { intent } = prepared;
-	session.ledger?.journal.noteIntent(itemIndex, intent);
+	draft.fillIntent(intent);
 	if (contentOf(intent.movements) !== history[0].content)
 		throw refuse(
 			'payoutId',
@@ -191,6 +193,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const refuse = (rule: string, message: string) =>
@@ -206,7 +209,7 @@ export async function execute(
 			`speeding up payout ID "${payoutId}" needs the chain's JSON-RPC node pinned in the credential's RPC URLs ("${chainId} = https://…"): a new blockhash makes a second transaction, signed only when the first provably can no longer land, and a node the API names could call a pending transaction expired`,
 		);
 	const rpc = rpcOf.call(this, itemIndex, session, chainId);
-	return await speedUpOnce.call(this, itemIndex, session.ledger, {
+	return await speedUpOnce.call(this, itemIndex, draft, session.ledger, {
 		chainId,
 		from: account.address,
 		payoutId,
@@ -216,6 +219,7 @@ export async function execute(
 				this,
 				itemIndex,
 				session,
+				draft,
 				{ chainId, account, rpc, payoutId, given },
 				history,
 			),

@@ -22,6 +22,7 @@ import {
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 
 export const option: INodePropertyOptions = {
 	name: 'Transfer SOL',
@@ -55,6 +56,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const chainId = readChainId.call(this, itemIndex, session);
 	const recipient = readAddress.call(this, itemIndex, 'recipient');
@@ -70,7 +72,7 @@ export async function execute(
 		lifetime,
 		computeUnitPrice,
 	});
-	return await signSolanaItem.call(this, itemIndex, session, {
+	return await signSolanaItem.call(this, itemIndex, session, draft, {
 		chainId,
 		account,
 		transaction,

@@ -29,6 +29,7 @@ import {
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
 import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
 
 export const option: INodePropertyOptions = {
 	name: 'Transfer SPL Token',
@@ -86,6 +87,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: SolanaSession,
+	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const chainId = readChainId.call(this, itemIndex, session);
@@ -136,7 +138,7 @@ export async function execute(
 				lifetime,
 				computeUnitPrice,
 			});
-	return await signSolanaItem.call(this, itemIndex, session, {
+	return await signSolanaItem.call(this, itemIndex, session, draft, {
 		chainId,
 		account,
 		transaction,
