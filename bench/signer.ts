@@ -79,6 +79,7 @@ async function signer(): Promise<number> {
 	const policy = readPolicy(
 		{ allowedRecipients: '', maxPerTransaction: `native = 1\n${token}:6 = 1000000` },
 		EVM_POLICY_FORMAT,
+		undefined,
 	);
 	for (let index = 0; index < items.length; index++) {
 		const fields = normalizeFields(node, index, items[index]);

@@ -29,7 +29,8 @@ const SENDER = getAddress('0x' + '5e'.repeat(20));
 const ASKED = getAddress('0x' + 'a5'.repeat(20));
 const OUTSIDER = getAddress('0x' + 'be'.repeat(20));
 const ROUTER = getAddress('0x' + 'c0'.repeat(20));
-const policy = (fields: Record<string, string> = {}) => readPolicy(fields, EVM_POLICY_FORMAT);
+const policy = (fields: Record<string, string> = {}) =>
+	readPolicy(fields, EVM_POLICY_FORMAT, undefined);
 
 function refusal(intent: Record<string, unknown>, to: string, data: string, value = '0') {
 	const asked = readAskedIntent(intent, policy());

@@ -54,17 +54,17 @@ test('other calls, truncated data and addresses with dirty upper bytes are not r
 
 test('a policy field that cannot be read is an error naming the field and the line, never ignored', () => {
 	expect(() =>
-		readPolicy({ maxPerTransaction: 'native = 1\nUSDC = 5' }, EVM_POLICY_FORMAT),
+		readPolicy({ maxPerTransaction: 'native = 1\nUSDC = 5' }, EVM_POLICY_FORMAT, undefined),
 	).toThrow(/^Line 2 of the policy field "maxPerTransaction" must read/);
 	expect(() =>
-		readPolicy({ maxPerTransaction: `${TOKEN}:6 = 1.0000001` }, EVM_POLICY_FORMAT),
+		readPolicy({ maxPerTransaction: `${TOKEN}:6 = 1.0000001` }, EVM_POLICY_FORMAT, undefined),
 	).toThrow(
 		'The policy field "maxPerTransaction" must be a decimal number with at most 6 decimal places; got "1.0000001"',
 	);
-	expect(() => readPolicy({ allowedRecipients: `${A}, 0x1234` }, EVM_POLICY_FORMAT)).toThrow(
-		'The policy field "allowedRecipients" must list 0x addresses; got "0x1234"',
-	);
-	expect(() => readPolicy({ allowedChainIds: '1, 0' }, EVM_POLICY_FORMAT)).toThrow(
+	expect(() =>
+		readPolicy({ allowedRecipients: `${A}, 0x1234` }, EVM_POLICY_FORMAT, undefined),
+	).toThrow('The policy field "allowedRecipients" must list 0x addresses; got "0x1234"');
+	expect(() => readPolicy({ allowedChainIds: '1, 0' }, EVM_POLICY_FORMAT, undefined)).toThrow(
 		'The policy field "allowedChainIds" must list chain IDs above 0; got "0"',
 	);
 	expect(
@@ -78,6 +78,7 @@ test('a policy field that cannot be read is an error naming the field and the li
 					maxTotalFee: '0.05',
 				},
 				EVM_POLICY_FORMAT,
+				undefined,
 			),
 		),
 	).toBe(

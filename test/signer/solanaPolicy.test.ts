@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 function policy(fields: Record<string, string>) {
-	return readPolicy(fields, SOLANA_POLICY_FORMAT);
+	return readPolicy(fields, SOLANA_POLICY_FORMAT, undefined);
 }
 
 async function usdcTransfer(recipient: string, amount: bigint) {

@@ -7,7 +7,7 @@ import type {
 
 import { rpcUrlsOf } from '../actions/session';
 import { errorWords, LEDGER_SCHEMA_VERSION, probeLedger } from '../ledger/postgres/connection';
-import { ledgerSettingsOf, ledgerWords } from '../policy/ledgerSettings';
+import { countedInOf, ledgerSettingsOf, ledgerWords } from '../policy/ledgerSettings';
 import { evmKeyring } from '../families/evm/accounts';
 import { EVM_POLICY_FORMAT } from '../families/evm/policyFormat';
 import { safeManagementWords } from '../families/evm/safeManagement';
@@ -34,7 +34,7 @@ export async function expandSignerKeyTest(
 			{ length: hasIndex ? SHOWN_ACCOUNTS : 1 },
 			(_, index) => `#${index} ${keyring.account(index).address}`,
 		);
-		const policy = readPolicy(data, EVM_POLICY_FORMAT);
+		const policy = readPolicy(data, EVM_POLICY_FORMAT, countedInOf(data));
 		return await validKey(accounts, hasIndex, policy, data, ` ${safeManagementWords(policy)}`);
 	} catch (error) {
 		return keyError(error);
@@ -111,7 +111,7 @@ export async function expandSolanaKeyTest(
 		return await validKey(
 			accounts,
 			keyring.fromMnemonic,
-			readPolicy(data, SOLANA_POLICY_FORMAT),
+			readPolicy(data, SOLANA_POLICY_FORMAT, countedInOf(data)),
 			data,
 		);
 	} catch (error) {

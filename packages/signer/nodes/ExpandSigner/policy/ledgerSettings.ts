@@ -41,6 +41,13 @@ export function ledgerWords(settings: LedgerSettings): string {
 		: `the payout ledger (${postgresWords(settings.postgres)})`;
 }
 
+/** Where the credential's payout ledger counts the policy's totals, in words; undefined when it has none. */
+export function countedInOf(credentials: ICredentialDataDecryptedObject): string | undefined {
+	const settings = ledgerSettingsOf(credentials);
+	if (!settings) return undefined;
+	return settings.store === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
+}
+
 /**
  * The credential's ledger store, undefined when it has none (Folder with no folder set). A
  * PostgreSQL store whose fields cannot be used is an error naming the field, never a ledger-less run.

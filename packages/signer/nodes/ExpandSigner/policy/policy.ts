@@ -2,7 +2,6 @@ import { getAddress } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { formatUnits, toSmallestUnit } from '../core';
-import { ledgerSettingsOf } from './ledgerSettings';
 import { PolicyError } from './vocabulary';
 
 /**
@@ -134,10 +133,14 @@ function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimi
 	});
 }
 
-/** Reads the policy fields of the signing credential; a field that cannot be read is an error, never ignored. */
+/**
+ * Reads the policy fields of the signing credential; a field that cannot be read is an error, never
+ * ignored. `countedIn`: the credential's payout ledger in words (countedInOf), undefined when it has none.
+ */
 export function readPolicy(
 	credentials: ICredentialDataDecryptedObject,
 	format: PolicyFormat,
+	countedIn: string | undefined,
 ): SpendingPolicy {
 	const chainIds = list(credentials.allowedChainIds);
 	for (const chainId of chainIds) {
@@ -163,12 +166,6 @@ export function readPolicy(
 		throw new PolicyError(
 			`The policy field "requireIntent" must be one of ${REQUIRE_INTENT.join(', ')}; got "${requireIntent}"`,
 		);
-	const ledger = ledgerSettingsOf(credentials);
-	const countedIn = ledger
-		? ledger.store === 'folder'
-			? 'the Payout Ledger Folder'
-			: 'the PostgreSQL payout ledger'
-		: undefined;
 	const perDay = limitsOf('maxPerDay', credentials.maxPerDay, format);
 	const per30Days = limitsOf('maxPer30Days', credentials.maxPer30Days, format);
 	if ((perDay.length || per30Days.length) && !countedIn)

@@ -4,6 +4,7 @@ import { evmKeyring } from '../../families/evm/accounts';
 import { ChainAnswers } from '../../families/evm/fees';
 import { EVM_POLICY_FORMAT } from '../../families/evm/policyFormat';
 import { NonceTracker } from '../../nonces/tracker';
+import { countedInOf } from '../../policy/ledgerSettings';
 import { PolicyError, readPolicy } from '../../policy/policy';
 import { SigningKeyError } from '../../policy/vocabulary';
 import { ledgerOf, nonceClaimsOf, rpcUrlsOf, spendingOf } from '../session';
@@ -48,7 +49,7 @@ export const evm: SignerFamily<EvmSession> = {
 	async openSession(this: IExecuteFunctions): Promise<EvmSession> {
 		const credentials = await this.getCredentials(CREDENTIAL);
 		const keyring = evmKeyring(credentials);
-		const policy = readPolicy(credentials, EVM_POLICY_FORMAT);
+		const policy = readPolicy(credentials, EVM_POLICY_FORMAT, countedInOf(credentials));
 		return {
 			keyring,
 			policy,

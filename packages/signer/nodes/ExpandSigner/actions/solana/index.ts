@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { SOLANA_POLICY_FORMAT, describeSolanaError, solanaKeyring } from '../../families/solana';
+import { countedInOf } from '../../policy/ledgerSettings';
 import { PolicyError, readPolicy } from '../../policy/policy';
 import { checkPayouts } from '../checkPayouts.operation';
 import * as getAddress from '../getAddress.operation';
@@ -41,7 +42,7 @@ export const solana: SignerFamily<SolanaSession> = {
 	async openSession(this: IExecuteFunctions): Promise<SolanaSession> {
 		const credentials = await this.getCredentials(CREDENTIAL);
 		const keyring = solanaKeyring(credentials);
-		const policy = readPolicy(credentials, SOLANA_POLICY_FORMAT);
+		const policy = readPolicy(credentials, SOLANA_POLICY_FORMAT, countedInOf(credentials));
 		return {
 			keyring,
 			policy,
