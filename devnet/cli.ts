@@ -2,7 +2,7 @@
 import { readFileSync } from 'fs';
 
 import { DEFAULT_API_KEY, type DevnetOptions, type FaultOptions, startDevnet } from './index';
-import { safeExecuteCommand } from './safe/command';
+import { safeExecuteCommand } from './cli/safeExecute';
 
 function option(name: string): string | undefined {
 	const index = process.argv.indexOf(`--${name}`);

@@ -5,13 +5,21 @@ import {
 	type SolanaWallet,
 	startSolanaChain,
 } from './chains/solana';
-import { FaultInjector, type FaultOptions, type TransactionLie } from './faults';
-import { deployFixtures, type DevnetToken, type DevnetWallet, type Fixtures } from './fixtures';
+import { FaultInjector, type FaultOptions, type TransactionLie } from './gateway/faults';
+import {
+	DEVNET_MNEMONIC,
+	deployFixtures,
+	type DevnetToken,
+	type DevnetWallet,
+	type Fixtures,
+} from './fixtures';
 import { DEX_IDS } from './gateway/context';
 import type { ChainRuntime } from './gateway/evm';
-import { RateLimiter, createGateway } from './gateway/server';
+import { RateLimiter } from './gateway/rateLimiter';
+import { createGateway } from './gateway/server';
 import { Meter, type UsageItem } from './metering';
 import { type DevnetSafe, SAFE_CHAIN_ID, type SafeFixture, devnetSafe, startSafe } from './safe';
+import { safeServiceRoute } from './safe/gateway';
 import type { SafeTransactionService } from './safe/service';
 import { TickerStream } from './stream/tickerStream';
 
@@ -39,7 +47,7 @@ export interface DevnetOptions {
 	/** Accepted keys; the default key when none are given. */
 	apiKeys?: string[];
 	rateLimitPerSecond?: number;
-	/** Latency and failures injected into API calls (devnet/faults). */
+	/** Latency and failures injected into API calls (devnet/gateway/faults). */
 	faults?: FaultOptions;
 	/** Milliseconds between blocks mined on their own; 0 (default) mines only with transactions and mine(). */
 	blockTime?: number;
@@ -130,7 +138,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		const runtimes = new Map<string, ChainRuntime>(
 			ready.map((runtime) => [runtime.chainId, runtime]),
 		);
-		const solana = await startSolanaChain(options.solanaRpcPort ?? 0);
+		// Every funded wallet, EVM and Solana, derives from the devnet's one mnemonic.
+		const solana = await startSolanaChain(DEVNET_MNEMONIC, options.solanaRpcPort ?? 0);
 		started.push(solana);
 		const apiKeys = new Set(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
 		const meter = new Meter();
@@ -142,11 +151,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			apiKeys,
 			rateLimitPerSecond: options.rateLimitPerSecond,
 			faults,
-			safe: {
+			service: safeServiceRoute({
 				services: new Map([[SAFE_CHAIN_ID, safeService]]),
 				apiKeys: safeApiKeys,
 				limiter: safeLimiter,
-			},
+			}),
 		});
 		const base = await gateway.listen('base', options.port ?? 0);
 		const historical = await gateway.listen('historical', options.historicalPort ?? 0);

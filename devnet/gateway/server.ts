@@ -2,17 +2,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'net';
 
 import { endpointOf } from '../api';
-import type { FaultInjector } from '../faults';
+import type { SolanaRuntime } from '../chains/solana';
 import { readBody } from '../readBody';
-import { type SafeGateway, answerSafeCall } from '../safe/gateway';
 import { DateFormatError, type Meter, computeUnitsFor } from '../metering';
 import { createContext, type Handler } from './context';
 import type { ChainRuntime } from './evm';
 import { ApiFailure, MESSAGES } from './failure';
+import type { FaultInjector } from './faults';
 import { chainHandlers } from './handlers/chain';
 import { protocolHandlers } from './handlers/protocols';
-import { type SolanaRuntime, solanaRoute } from './handlers/solana';
+import { solanaRoute } from './handlers/solana';
 import type { Params } from './params';
+import { RateLimiter } from './rateLimiter';
 import { SOLANA_SCOPES, checkRequired } from './required';
 
 export type HostName = 'base' | 'historical';
@@ -32,17 +33,28 @@ export interface GatewayOptions {
 	rateLimitPerSecond?: number;
 	/** Latency and failures added to the calls that pass authentication and the rate limit. */
 	faults?: FaultInjector;
-	/** The Safe Transaction Service stand-ins, served on the base listener under their own path and keys. */
-	safe?: SafeGateway;
+	/** A service the base listener serves beside the API (the Safe Transaction Service stand-ins), asked first. */
+	service?: ServiceRoute;
 }
 
-interface Answer {
+export interface Answer {
 	status: number;
 	/** Absent: no body (the Safe service's bare 201 and 204). */
 	body?: unknown;
 	/** The chain the call named, for the usage record. */
 	chainId?: string;
 }
+
+/**
+ * A service served on the base listener under its own path, keys and rate limit: it answers the calls
+ * under its path, 'answered' when `before` (the fault injector) already did, and leaves the others
+ * (undefined) to the API.
+ */
+export type ServiceRoute = (
+	request: IncomingMessage,
+	url: URL,
+	before: (path: string) => Promise<boolean>,
+) => Promise<Answer | 'answered' | undefined>;
 
 function send(
 	response: ServerResponse,
@@ -69,28 +81,6 @@ function failure(resource: string, error: ApiFailure): Answer {
 			[DATA_KEY_RESOURCES.has(resource) ? 'data' : 'error']: inner,
 		},
 	};
-}
-
-/**
- * At most `perSecond` accepted requests per key in any sliding second (a fixed window would let 2x
- * through at its edge). Tests change the limit mid-run and count the refusals (429s).
- */
-export class RateLimiter {
-	private readonly accepted = new Map<string, number[]>();
-	refused = 0;
-
-	constructor(public perSecond?: number) {}
-
-	allow(apiKey: string): boolean {
-		if (this.perSecond === undefined) return true;
-		const now = Date.now();
-		const recent = (this.accepted.get(apiKey) ?? []).filter((time) => now - time < 1000);
-		const allowed = recent.length < this.perSecond;
-		if (allowed) recent.push(now);
-		else this.refused++;
-		this.accepted.set(apiKey, recent);
-		return allowed;
-	}
 }
 
 /** The API gateway: one listener per host, sharing keys, rate limits and metering. */
@@ -155,15 +145,15 @@ export function createGateway(options: GatewayOptions) {
 		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
 		// Express routes are case-insensitive and tolerate a trailing slash.
 		const path = url.pathname.replace(/\/+$/, '').toLowerCase();
-		if (host === 'base' && options.safe) {
-			const safeAnswer = await answerSafeCall(options.safe, request, url, (safePath) =>
+		if (host === 'base' && options.service) {
+			const serviceAnswer = await options.service(request, url, (servicePath) =>
 				options.faults
-					? options.faults.before(request, response, safePath)
+					? options.faults.before(request, response, servicePath)
 					: Promise.resolve(false),
 			);
-			if (safeAnswer === 'answered') return;
-			if (safeAnswer) {
-				send(response, safeAnswer, options.faults, request);
+			if (serviceAnswer === 'answered') return;
+			if (serviceAnswer) {
+				send(response, serviceAnswer, options.faults, request);
 				return;
 			}
 		}

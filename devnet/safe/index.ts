@@ -1,6 +1,6 @@
 import type { LocalChain } from '../chains';
 import type { DevnetWallet, Fixtures } from '../fixtures';
-import type { RateLimiter } from '../gateway/server';
+import type { RateLimiter } from '../gateway/rateLimiter';
 import { type SafeFixture, deploySafeFixture } from './deploy';
 import { type Executed, confirmAndExecute } from './execute';
 import { safeServiceUrl } from './gateway';

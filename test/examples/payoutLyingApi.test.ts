@@ -1,6 +1,6 @@
 /**
  * Both payout examples (their devnet variants, as saved, through n8n-core's engine) against an API
- * that lies about the transactions it builds (devnet/faults/lies.ts): a form answered with several
+ * that lies about the transactions it builds (devnet/gateway/faults/lies.ts): a form answered with several
  * copies of its transaction, with none, with another form's, or Bob's with none and Alice's with two.
  * The chain's balances and the proposals the Safe service stand-in holds show what each run paid or
  * proposed. First the examples as they paired the Expand outputs with the rows by position

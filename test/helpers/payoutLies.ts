@@ -1,5 +1,5 @@
 /**
- * The lying API the payout examples are run against (devnet/faults/lies.ts), aimed at two payees of
+ * The lying API the payout examples are run against (devnet/gateway/faults/lies.ts), aimed at two payees of
  * a sheet, and what a run paid or proposed, read back from the chain and the Safe service stand-in.
  */
 import { getAddress, Interface } from 'ethers';

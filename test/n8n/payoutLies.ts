@@ -1,6 +1,6 @@
 /**
  * Both payout examples' devnet variants in the running n8n against the attack of issue 32: the devnet
- * API (devnet/faults/lies.ts) answers Erin's transfer (row 2 of the examples' stand-in sheets) with
+ * API (devnet/gateway/faults/lies.ts) answers Erin's transfer (row 2 of the examples' stand-in sheets) with
  * no transaction and Frank's (row 3) with two, which an example pairing by position signs as Erin's
  * payment to Frank. Each run stops at One transfer per row naming both rows, before the approval,
  * before anything is signed or proposed: no balance, no nonce, no proposal moves. Called by run.ts

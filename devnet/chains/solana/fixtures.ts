@@ -29,11 +29,7 @@ import { Mnemonic } from 'ethers';
 import { HDKey } from 'micro-ed25519-hdkey';
 
 import type { SolanaChain } from './chain';
-import { DEVNET_MNEMONIC } from '../../fixtures';
 
-/** The EVM devnet's mnemonic (hardhat's), on Solana's path m/44'/501'/index'/0' (Phantom, Solflare, solana-keygen). */
-/** The Solana wallets derive from the devnet's one mnemonic, on Solana's path. */
-export const SOLANA_MNEMONIC = DEVNET_MNEMONIC;
 export const SOLANA_WALLET_COUNT = 5;
 const WALLET_SOL = 100n * 1_000_000_000n;
 const USDC_DECIMALS = 6;
@@ -64,8 +60,11 @@ export function solanaPath(index: number): string {
 	return `m/44'/501'/${index}'/0'`;
 }
 
-async function walletSigner(index: number): Promise<{ signer: KeyPairSigner; seed: Uint8Array }> {
-	const seed = Mnemonic.fromPhrase(SOLANA_MNEMONIC).computeSeed();
+async function walletSigner(
+	mnemonic: string,
+	index: number,
+): Promise<{ signer: KeyPairSigner; seed: Uint8Array }> {
+	const seed = Mnemonic.fromPhrase(mnemonic).computeSeed();
 	const key = HDKey.fromMasterSeed(seed.slice(2)).derive(solanaPath(index));
 	const privateKey = new Uint8Array(key.privateKey);
 	return {
@@ -92,10 +91,16 @@ async function land(
 	chain.send(new Uint8Array(getBase64Encoder().encode(getBase64EncodedWireTransaction(signed))));
 }
 
-/** Funded wallets and a USDC-like SPL mint with balances, through real transactions on the chain. */
-export async function deploySolanaFixtures(chain: SolanaChain): Promise<SolanaFixtures> {
+/**
+ * Funded wallets and a USDC-like SPL mint with balances, through real transactions on the chain. The
+ * wallets derive from `mnemonic` on Solana's path m/44'/501'/index'/0' (Phantom, Solflare, solana-keygen).
+ */
+export async function deploySolanaFixtures(
+	chain: SolanaChain,
+	mnemonic: string,
+): Promise<SolanaFixtures> {
 	const keys = await Promise.all(
-		Array.from({ length: SOLANA_WALLET_COUNT }, (_, index) => walletSigner(index)),
+		Array.from({ length: SOLANA_WALLET_COUNT }, (_, index) => walletSigner(mnemonic, index)),
 	);
 	for (const { signer } of keys) chain.svm.airdrop(signer.address, lamports(WALLET_SOL));
 	const authority = keys[0].signer;
@@ -142,7 +147,7 @@ export async function deploySolanaFixtures(chain: SolanaChain): Promise<SolanaFi
 	}
 	const base58 = getBase58Decoder();
 	return {
-		mnemonic: SOLANA_MNEMONIC,
+		mnemonic,
 		wallets: keys.map(({ signer, seed }, index) => {
 			const secret = new Uint8Array([...seed, ...getAddressEncoder().encode(signer.address)]);
 			return {

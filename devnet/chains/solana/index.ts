@@ -1,8 +1,7 @@
 import type { Server } from 'http';
 
-import type { SolanaRuntime } from '../../gateway/handlers/solana';
 import { SolanaChain } from './chain';
-import { deploySolanaFixtures } from './fixtures';
+import { type SolanaFixtures, deploySolanaFixtures } from './fixtures';
 import { serveSolanaRpc } from './rpc';
 
 export type { SolanaFixtures, SolanaWallet } from './fixtures';
@@ -12,12 +11,22 @@ export { SolanaChain } from './chain';
 export const SOLANA_CHAIN_ID = '901';
 export const SOLANA_CHAIN_SYMBOL = 'DSOL';
 
-/** The Solana chain with its fixtures and its JSON-RPC endpoint on 127.0.0.1. */
+/** A running Solana chain with its fixtures, as the gateway serves it. */
+export interface SolanaRuntime {
+	chainId: string;
+	symbol: string;
+	rpcUrl: string;
+	chain: SolanaChain;
+	fixtures: SolanaFixtures;
+}
+
+/** The Solana chain with its fixtures (wallets derived from `mnemonic`) and its JSON-RPC endpoint on 127.0.0.1. */
 export async function startSolanaChain(
+	mnemonic: string,
 	port = 0,
 ): Promise<SolanaRuntime & { close(): Promise<void> }> {
 	const chain = new SolanaChain(SOLANA_CHAIN_ID);
-	const fixtures = await deploySolanaFixtures(chain);
+	const fixtures = await deploySolanaFixtures(chain, mnemonic);
 	const { server, url } = await serveSolanaRpc(chain, port);
 	return {
 		chainId: SOLANA_CHAIN_ID,

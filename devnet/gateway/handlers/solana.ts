@@ -33,18 +33,10 @@ import {
 	RejectedTransaction,
 	type SolanaChain,
 } from '../../chains/solana/chain';
-import type { SolanaFixtures } from '../../chains/solana/fixtures';
+import type { SolanaRuntime } from '../../chains/solana';
 import type { Handler, HandlerContext } from '../context';
 import { ApiFailure, fail, missing } from '../failure';
 import { type Params, required, text, wholeNumber } from '../params';
-
-export interface SolanaRuntime {
-	chainId: string;
-	symbol: string;
-	rpcUrl: string;
-	chain: SolanaChain;
-	fixtures: SolanaFixtures;
-}
 
 type SolanaHandler = (params: Params, runtime: SolanaRuntime) => Promise<unknown>;
 

@@ -5,8 +5,6 @@ import { type Body, isChecksumAddress } from './fields';
 import { type Answer, Page, type PageLimits } from './http';
 import { TransactionStore } from './transactions';
 
-export type { Answer };
-
 type Rpc = <T = unknown>(method: string, params?: unknown[]) => Promise<T>;
 
 const checksumFailed = (address: string): Answer => ({

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { findOperation } from '../../shared/catalog';
 import { chainOf } from '../../shared/catalog/chains';
 import { itemError } from '../../shared/errors';
 import type { AmountSpec, OperationSpec } from '../../shared/catalog/types';
 import { expandApiRequest } from '../../shared/transport';
+import { OWN_ENDPOINTS } from '../../shared/transport/ownEndpoints';
+import { endpointRequest } from '../../shared/transport/request';
 import type { ItemParameters } from './parameters';
-import { buildRequest } from './request';
 import { formatUnits, isIntegerString } from '../../shared/amounts';
 import type { PreparedValue } from './validation';
 
@@ -40,14 +40,15 @@ async function fetchTokenDetails(
 	values: Map<string, PreparedValue>,
 	itemIndex: number,
 ): Promise<TokenDetails> {
-	const lookup = findOperation('fungibletoken', 'gettokendetails') as OperationSpec;
-	const chainValues = new Map<string, PreparedValue>(
-		[...values].filter(([name]) => ['chainId', 'chainSymbol', 'rpc'].includes(name)),
+	const chainValues = [...values].filter(([name]) =>
+		['chainId', 'chainSymbol', 'rpc'].includes(name),
 	);
-	chainValues.set('tokenAddress', token);
 	const data = await expandApiRequest.call(
 		this,
-		buildRequest(lookup, { values: chainValues, extra: {}, rawBody: {} }),
+		endpointRequest(OWN_ENDPOINTS['fungibletoken/gettokendetails'], {
+			...Object.fromEntries(chainValues),
+			tokenAddress: token,
+		} as IDataObject),
 		itemIndex,
 	);
 	const details = (Array.isArray(data) ? data[0] : data) as IDataObject | undefined;

@@ -5,7 +5,8 @@ import { isRequiredOn } from '../../shared/catalog/requirement';
 import type { OperationSpec } from '../../shared/catalog/types';
 import { itemError } from '../../shared/errors';
 import { expandApiRequest } from '../../shared/transport';
-import { endpointRequest } from '../../shared/transport/ownEndpoints';
+import { OWN_ENDPOINTS } from '../../shared/transport/ownEndpoints';
+import { endpointRequest } from '../../shared/transport/request';
 import type { ItemParameters } from './parameters';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -62,7 +63,11 @@ export async function fillEstimates(
 		);
 		const answer = (await expandApiRequest.call(
 			this,
-			endpointRequest('chain/estimategas', { ...chain, from: value(from), ...call } as IDataObject),
+			endpointRequest(OWN_ENDPOINTS['chain/estimategas'], {
+				...chain,
+				from: value(from),
+				...call,
+			} as IDataObject),
 			itemIndex,
 		)) as IDataObject;
 		const estimated = String(answer?.estimatedGas ?? '');

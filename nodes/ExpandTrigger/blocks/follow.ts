@@ -5,7 +5,8 @@ import { asNodeError } from '../../shared/errors';
 import { MAX_BLOCK_RANGE } from '../../shared/catalog/limits';
 import type { ChainClient } from '../../shared/chain/chainClient';
 import { expandApiRequest, type ApiContext } from '../../shared/transport';
-import { endpointRequest } from '../../shared/transport/ownEndpoints';
+import { OWN_ENDPOINTS } from '../../shared/transport/ownEndpoints';
+import { endpointRequest } from '../../shared/transport/request';
 import { type Cursor, lastEmitted, REORG_WINDOW } from '../cursor';
 import { type CheckedBlock, checkRange, InvalidAnswer, quote } from './validate';
 
@@ -33,7 +34,7 @@ export async function fetchRange(
 ): Promise<CheckedBlock[]> {
 	const data = await expandApiRequest.call(
 		context,
-		endpointRequest('chain/getblock', {
+		endpointRequest(OWN_ENDPOINTS['chain/getblock'], {
 			chainId,
 			startBlock: String(start),
 			endBlock: String(end),

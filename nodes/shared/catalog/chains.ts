@@ -12,6 +12,11 @@ export interface ChainOption {
 	 * parameter tagged with families is required only on chains of those families.
 	 */
 	family: string;
+	/**
+	 * A chain of the repository's local devnet (devnet/), valid on no public network: the picker offers
+	 * it only to a workflow that chose it, never to a new node.
+	 */
+	devnet?: true;
 }
 
 const evm = (chainId: string, symbol: string, name: string, nativeSymbol = 'ETH'): ChainOption => ({
@@ -22,6 +27,11 @@ const evm = (chainId: string, symbol: string, name: string, nativeSymbol = 'ETH'
 	nativeSymbol,
 	evm: true,
 	family: 'EVM',
+});
+
+const devnet = (chainId: string, symbol: string, name: string): ChainOption => ({
+	...evm(chainId, symbol, name),
+	devnet: true,
 });
 
 const other = (
@@ -86,9 +96,8 @@ export const chains: ChainOption[] = [
 	other('1101', 'TTON', 'TON Testnet', 'TON', 9),
 	other('1500', 'XLM', 'Stellar', 'XLM', 7),
 	other('1501', 'TXLM', 'Stellar Testnet', 'XLM', 7),
-	// The repository's local devnet (devnet/): real EVM chains whose IDs are valid on no public network.
-	evm('31337', 'DEVA', 'Local Devnet A'),
-	evm('31338', 'DEVB', 'Local Devnet B'),
+	devnet('31337', 'DEVA', 'Local Devnet A'),
+	devnet('31338', 'DEVB', 'Local Devnet B'),
 ];
 
 export function findChain(chainId: string): ChainOption | undefined {

@@ -3,7 +3,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { asNodeError, isNodeError, itemError, withItem } from '../errors';
 import { type ApiContext, expandApiRequest } from '../transport';
-import { endpointRequest } from '../transport/ownEndpoints';
+import { OWN_ENDPOINTS } from '../transport/ownEndpoints';
+import { endpointRequest } from '../transport/request';
 import { sessionOf } from '../transport/session';
 import { internalHostOf } from './internalAddress';
 
@@ -102,7 +103,7 @@ export class ChainClient {
 	private async apiUrl(): Promise<string> {
 		const data = await expandApiRequest.call(
 			this.context,
-			endpointRequest('chain/getpublicrpc', this.chainValues),
+			endpointRequest(OWN_ENDPOINTS['chain/getpublicrpc'], this.chainValues),
 			this.itemIndex,
 		);
 		const url = String((data as IDataObject | undefined)?.rpc ?? '');

@@ -7,7 +7,12 @@ export const chainIdProperty: INodeProperties = {
 	name: 'chainId',
 	type: 'options',
 	options: chains
-		.map((chain) => ({ name: `${chain.name} (${chain.chainId})`, value: chain.chainId }))
+		.map((chain) => ({
+			name: `${chain.name} (${chain.chainId})`,
+			value: chain.chainId,
+			// Shown only where it is the chosen value: a saved workflow keeps it, a new node is not offered it.
+			...(chain.devnet ? { displayOptions: { show: { chainId: [chain.chainId] } } } : {}),
+		}))
 		.sort((a, b) => a.name.localeCompare(b.name)),
 	default: '1',
 	description:

@@ -1,10 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import type { ApiRequest } from './request';
+import type { Endpoint } from './request';
 
 /**
  * The endpoints the nodes call on their own rather than through a form (the chain client, the
- * trigger, the gas estimate): method, host, path and cost. A table here rather than a catalog lookup,
+ * trigger, the gas estimate, the token lookup of amounts): method, host, path and cost, requested
+ * through `endpointRequest` as the form's operations are. A table here rather than a catalog lookup,
  * so that a package needing only these (the signer) does not ship the catalog;
  * test/transport/ownEndpoints.test.ts checks every entry against the catalog's.
  */
@@ -28,15 +27,6 @@ export const OWN_ENDPOINTS = {
 		path: '/fungibletoken/gettokendetails',
 		computeUnits: 16,
 	},
-} as const satisfies Record<string, ApiRequest>;
+} as const satisfies Record<string, Endpoint>;
 
 export type OwnEndpoint = keyof typeof OWN_ENDPOINTS;
-
-/** The request of an endpoint the nodes call themselves: values in the query (GET) or body (POST). */
-export function endpointRequest(endpoint: OwnEndpoint, values: IDataObject = {}): ApiRequest {
-	const request: ApiRequest = { ...OWN_ENDPOINTS[endpoint] };
-	if (!Object.keys(values).length) return request;
-	if (request.method === 'GET') request.qs = values;
-	else request.body = values;
-	return request;
-}

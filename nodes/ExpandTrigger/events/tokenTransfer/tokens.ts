@@ -3,7 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../../../shared/errors';
 import { expandApiRequest, type ApiContext } from '../../../shared/transport';
-import { endpointRequest } from '../../../shared/transport/ownEndpoints';
+import { OWN_ENDPOINTS } from '../../../shared/transport/ownEndpoints';
+import { endpointRequest } from '../../../shared/transport/request';
 import { quote } from '../../blocks/validate';
 
 export interface TokenDetails {
@@ -67,7 +68,7 @@ export class TokenDirectory {
 	private async lookUp(tokens: string[]): Promise<void> {
 		const data = await expandApiRequest.call(
 			this.context,
-			endpointRequest('fungibletoken/gettokendetails', {
+			endpointRequest(OWN_ENDPOINTS['fungibletoken/gettokendetails'], {
 				chainId: this.chainId,
 				tokenAddress: tokens.join(','),
 			}),

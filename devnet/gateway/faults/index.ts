@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'http';
 
-import type { Params } from '../gateway/params';
+import type { Params } from '../params';
 import { type Build, liedAnswer, type TransactionLie } from './lies';
 
 export type { LiedForm, TransactionLie } from './lies';
@@ -69,7 +69,7 @@ export class FaultInjector {
 	/** Every call seen, in arrival order (only kept while `record` is on). */
 	readonly received: ReceivedCall[] = [];
 	record = true;
-	/** How write calls (POST) are answered while set: devnet/faults/lies.ts. */
+	/** How write calls (POST) are answered while set: devnet/gateway/faults/lies.ts. */
 	lie?: TransactionLie;
 	private readonly random: () => number;
 	private readonly forced: Array<{ path: string; fault: Fault }> = [];

@@ -1,4 +1,4 @@
-import type { Params } from '../gateway/params';
+import type { Params } from '../params';
 
 /** A form a lie names: its recipient (`to`) and, for a swap, the amount it asks (smallest units, as sent). */
 export interface LiedForm {

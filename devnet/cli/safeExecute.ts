@@ -1,10 +1,10 @@
 /* eslint-disable no-console -- the command-line entry point prints for its user */
 import { DEFAULT_API_KEY } from '../index';
 import { devnetWallets } from '../fixtures';
-import { SAFE_OWNER_WALLETS } from './deploy';
-import { confirmAndExecute } from './execute';
-import { safeServiceUrl } from './gateway';
-import { SAFE_CHAIN_ID } from './index';
+import { SAFE_OWNER_WALLETS } from '../safe/deploy';
+import { confirmAndExecute } from '../safe/execute';
+import { safeServiceUrl } from '../safe/gateway';
+import { SAFE_CHAIN_ID } from '../safe';
 
 function option(argv: string[], name: string): string | undefined {
 	const index = argv.indexOf(`--${name}`);
