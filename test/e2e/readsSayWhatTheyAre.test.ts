@@ -1,6 +1,7 @@
 /** Version 2 reads echo what identifies their result, through n8n-core against the devnet. */
 import { type Devnet, startDevnet } from '../../devnet';
 import { runExpand } from '../helpers/n8n';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
 
 let devnet: Devnet;
 
@@ -11,11 +12,7 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const credentials = () => ({
-	apiKey: devnet.apiKey,
-	baseUrl: devnet.baseUrl,
-	historicalUrl: devnet.historicalUrl,
-});
+const credentials = () => devnetExpandApi(devnet);
 
 const common = {
 	resource: 'chain',

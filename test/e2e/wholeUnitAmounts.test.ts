@@ -3,6 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { runExpand } from '../helpers/n8n';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
 
 let devnet: Devnet;
 let chainA: Devnet['chains'][number];
@@ -25,11 +26,7 @@ function expand(
 		items,
 		continueOnFail,
 		typeVersion,
-		credentials: {
-			apiKey: devnet.apiKey,
-			baseUrl: devnet.baseUrl,
-			historicalUrl: devnet.historicalUrl,
-		},
+		credentials: devnetExpandApi(devnet),
 	});
 }
 

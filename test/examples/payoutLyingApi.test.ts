@@ -33,6 +33,7 @@ import {
 	paymentsProposedSince,
 	proposalsHeld,
 } from '../helpers/payoutLies';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
 
 const root = path.join(__dirname, '..', '..');
 const LEDGERS = mkdtempSync(path.join(tmpdir(), 'payout-lies-'));
@@ -117,12 +118,7 @@ function prepared(file: string): SavedWorkflow {
 function credentials(example: Example): Record<string, ICredentialDataDecryptedObject> {
 	const cap = (limit: string) => `${usdc()}:6@31337 = ${limit}`;
 	return {
-		expandApi: {
-			apiKey: devnet.apiKey,
-			baseUrl: devnet.baseUrl,
-			historicalUrl: devnet.historicalUrl,
-			streamUrl: '',
-		},
+		expandApi: devnetExpandApi(devnet),
 		expandSignerApi: {
 			keyType: 'privateKey',
 			privateKey: example.key(devnet),

@@ -12,6 +12,7 @@ import {
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { runExpand } from '../helpers/n8n';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
 
 let devnet: Devnet;
 beforeAll(async () => {
@@ -21,11 +22,7 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const credentials = () => ({
-	apiKey: devnet.apiKey,
-	baseUrl: devnet.baseUrl,
-	historicalUrl: devnet.historicalUrl,
-});
+const credentials = () => devnetExpandApi(devnet);
 const endpoints = () => devnet.usage().map((entry) => entry['api-endpoint']);
 
 test('on Solana (901) Transfer prepares a transaction from the Solana fields alone, with no gas estimate', async () => {

@@ -5,18 +5,13 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../devnet';
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { SAFE_DELEGATE_INDEX } from '../../devnet/safe/deploy';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from './n8n';
+import { ITEMS, SIGNER, runPipeline } from './n8n';
+import { devnetCredentials, devnetSignerKey } from './devnetCredentials';
 
 /** The devnet mnemonic's signing credential with `policy`'s fields. */
-export const delegateKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject => ({
-	keyType: 'mnemonic',
-	mnemonic: DEVNET_MNEMONIC,
-	derivationPath: "m/44'/60'/0'/0/{index}",
-	passphrase: '',
-	...policy,
-});
+export const delegateKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject =>
+	devnetSignerKey({ passphrase: '', ...policy });
 
 /** The delegate proposes each item (a transaction from the input, with no intent), Continue On Fail. */
 export async function proposeAsDelegate(
@@ -39,15 +34,7 @@ export async function proposeAsDelegate(
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: delegateKey(policy),
-			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 5 },
-		},
+		devnetCredentials(devnet, { signer: delegateKey(policy), safe: true }),
 	);
 	if (result.error) throw result.error;
 	return result.output('Propose').map((item) => item.json);

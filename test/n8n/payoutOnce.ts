@@ -16,6 +16,7 @@ import { startProcess } from '../../playground/proc';
 import { balanceOf } from '../helpers/chainReads';
 import { assert, equal } from '../helpers/checks';
 import type { Session } from './session';
+import { devnetSignerKey } from '../helpers/devnetCredentials';
 
 export const PAYOUT_ONCE_ID = 'expandTestPayoutOnce';
 export const PAYOUT_ONCE = path.join(__dirname, 'workflows', 'payout-once.json');
@@ -31,13 +32,7 @@ export async function exactlyOncePayout({ devnet, n8n, out }: Session): Promise<
 			id: 'expandSignerLedger01',
 			name: 'Expand Signing Key (devnet mnemonic, payout ledger)',
 			type: 'expandSignerApi',
-			data: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				payoutLedgerFolder: ledger,
-				allowedChainIds: chainA.chainId,
-			},
+			data: devnetSignerKey({ payoutLedgerFolder: ledger, allowedChainIds: chainA.chainId }),
 		},
 	]);
 	const sender = HDNodeWallet.fromPhrase(

@@ -19,6 +19,7 @@ import { balanceOf } from '../helpers/chainReads';
 import { assert, equal, jsonLines } from '../helpers/checks';
 import { pause, until } from '../../playground/wait';
 import type { Session } from './session';
+import { devnetSignerKey } from '../helpers/devnetCredentials';
 
 export const SAFE_RUN_ID = EXAMPLE_IDS.safePayoutRunDevnet;
 export const SAFE_DONE_ID = EXAMPLE_IDS.safePayoutExecutedDevnet;
@@ -236,12 +237,7 @@ export async function safeProposalsRefused(session: Session): Promise<string> {
 			id: 'expandSafeRefusalKey01',
 			name: 'Expand Signing Key (devnet mnemonic, at most 1 ETH per transaction)',
 			type: 'expandSignerApi',
-			data: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				maxPerTransaction: `native@${chain.chainId} = 1`,
-			},
+			data: devnetSignerKey({ maxPerTransaction: `native@${chain.chainId} = 1` }),
 		},
 	]);
 	const before = await holdings(session);

@@ -17,7 +17,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import * as path from 'node:path';
 
 import { startDevnet } from '../../devnet';
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { ensureN8n, N8N_VERSION } from '../../playground/install';
 import { type RunningN8n, startN8n } from '../../playground/n8n';
 import { packPackages } from '../../playground/pack';
@@ -72,6 +71,7 @@ import {
 	TRANSFERS_ID,
 	transfersWorkflow,
 } from './workflows';
+import { devnetSignerKey } from '../helpers/devnetCredentials';
 
 const CHECKS: QueueCheck[] = [
 	{
@@ -197,12 +197,7 @@ async function main(): Promise<void> {
 		mkdirSync(ledgerFolder, { recursive: true });
 		await freshQueueFolders([instances.main, ...instances.workers], tarballs);
 		const watched = [chainA.wallets[1].address, chainA.wallets[2].address];
-		const signingKey = {
-			keyType: 'mnemonic',
-			mnemonic: DEVNET_MNEMONIC,
-			derivationPath: "m/44'/60'/0'/0/{index}",
-			allowedChainIds: chainA.chainId,
-		};
+		const signingKey = devnetSignerKey({ allowedChainIds: chainA.chainId });
 		// n8n's own PostgreSQL server (trust authentication on 127.0.0.1), the ledger's own database.
 		const postgresLedger = {
 			ledgerStore: 'postgres',

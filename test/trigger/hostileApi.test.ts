@@ -7,8 +7,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { FAILURES_BEFORE_ERROR } from '../../nodes/ExpandTrigger/polling';
-import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, waitFor, type ActiveTrigger } from '../helpers/n8n';
 import { startTamperingProxy, type Tamper } from './tamperingProxy';
+import { devnetCredentials } from '../helpers/devnetCredentials';
 
 const CHAIN = '31338';
 let devnet: Devnet;
@@ -31,7 +32,7 @@ afterAll(async () => {
 async function activate(): Promise<ActiveTrigger> {
 	const trigger = await activateTrigger(
 		{ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1 },
-		expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: proxy.url }),
+		devnetCredentials(devnet, { expand: { historicalUrl: proxy.url } }),
 	);
 	active.push(trigger);
 	return trigger;

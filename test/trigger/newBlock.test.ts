@@ -4,8 +4,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { sendOnDevnet } from '../helpers/devnetTransactions';
-import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, waitFor, type ActiveTrigger } from '../helpers/n8n';
 import { startFaultyProxy } from './faultyProxy';
+import { devnetCredentials } from '../helpers/devnetCredentials';
 
 let devnet: Devnet;
 const CHAIN = '31338';
@@ -20,11 +21,7 @@ afterAll(async () => {
 });
 
 function credentials() {
-	return expandCredentials({
-		apiKey: devnet.apiKey,
-		baseUrl: devnet.baseUrl,
-		historicalUrl: devnet.historicalUrl,
-	});
+	return devnetCredentials(devnet);
 }
 
 async function activate(
@@ -271,11 +268,7 @@ test('a failed poll is saved as a failed execution and the next poll resumes fro
 	try {
 		const trigger = await activateTrigger(
 			{ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1 },
-			expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: proxy.url,
-			}),
+			devnetCredentials(devnet, { expand: { historicalUrl: proxy.url } }),
 		);
 		active.push(trigger);
 		const start = await head();

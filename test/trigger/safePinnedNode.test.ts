@@ -19,7 +19,8 @@ import {
 } from '../../devnet/safe/safeTx';
 import { NONCE_SELECTOR } from '../../nodes/shared/safe/contract';
 import { startLyingFront } from '../helpers/lyingFront';
-import { activateTrigger, expandCredentials, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, type ActiveTrigger } from '../helpers/n8n';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
 
 const ERC20 = new Interface(['function transfer(address to, uint256 amount) returns (bool)']);
 const RECIPIENT = '0x' + 'd4'.repeat(20);
@@ -103,11 +104,7 @@ async function fetchTestEvent(rpcUrl?: string) {
 			pollIntervalSeconds: 1,
 		},
 		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: api.url,
-				historicalUrl: devnet.historicalUrl,
-			}),
+			expandApi: devnetExpandApi(devnet, { baseUrl: api.url }),
 			expandSafeApi: {
 				serviceUrl: devnet.safe.serviceUrl,
 				apiKey: '',

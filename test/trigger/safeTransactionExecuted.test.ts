@@ -16,8 +16,9 @@ import {
 	getTransactionHashCall,
 	NONCE_SELECTOR,
 } from '../../nodes/shared/safe/contract';
-import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, waitFor, type ActiveTrigger } from '../helpers/n8n';
 import { startTamperingProxy } from './tamperingProxy';
+import { devnetCredentials } from '../helpers/devnetCredentials';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 const SAFE_ABI = new Interface([
@@ -141,14 +142,7 @@ async function executeUsdc(to: string, amount: string): Promise<Executed> {
 }
 
 function credentials(serviceUrl = safeFixture().serviceUrl) {
-	return {
-		...expandCredentials({
-			apiKey: devnet.apiKey,
-			baseUrl: devnet.baseUrl,
-			historicalUrl: devnet.historicalUrl,
-		}),
-		expandSafeApi: { serviceUrl, apiKey: '', maxRequestsPerSecond: 0 },
-	};
+	return devnetCredentials(devnet, { safe: { serviceUrl, maxRequestsPerSecond: 0 } });
 }
 
 async function activate(

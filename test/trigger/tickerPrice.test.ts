@@ -7,7 +7,8 @@ import { WebSocketServer } from 'ws';
 import { type Devnet, startDevnet } from '../../devnet';
 import { uniswapArtifact } from '../../devnet/compile';
 import { subscriptions } from '../../nodes/ExpandTrigger/events/tickerPrice/connection';
-import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { devnetCredentials } from '../helpers/devnetCredentials';
 
 let devnet: Devnet;
 
@@ -19,12 +20,7 @@ afterAll(async () => {
 });
 
 function credentials() {
-	return expandCredentials({
-		apiKey: devnet.apiKey,
-		baseUrl: devnet.baseUrl,
-		historicalUrl: devnet.historicalUrl,
-		streamUrl: devnet.streamUrl,
-	});
+	return devnetCredentials(devnet, { expand: { streamUrl: devnet.streamUrl } });
 }
 
 const prices = (trigger: ActiveTrigger, symbol: string) =>

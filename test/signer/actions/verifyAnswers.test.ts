@@ -21,6 +21,7 @@ import {
 	envelope,
 	startRecordingServer,
 } from '../../helpers/recordingServer';
+import { devnetCredentials } from '../../helpers/devnetCredentials';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-verify-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledgerFolder;
@@ -78,7 +79,7 @@ async function sendThrough(baseUrl: string, historicalUrl: string, raws: string[
 			},
 			sendNode(extra),
 		],
-		expandCredentials({ apiKey: devnet.apiKey, baseUrl, historicalUrl }),
+		devnetCredentials(devnet, { expand: { baseUrl, historicalUrl } }),
 	);
 	expect(result.error).toBeUndefined();
 	return result.output('Send').map((item) => item.json);
@@ -218,14 +219,7 @@ describe('Send Transaction checks the hash the API answers', () => {
 						},
 					},
 				],
-				{
-					...expandCredentials({
-						apiKey: devnet.apiKey,
-						baseUrl: devnet.baseUrl,
-						historicalUrl: devnet.historicalUrl,
-					}),
-					expandSolanaKeyApi: key,
-				},
+				devnetCredentials(devnet, { solana: key }),
 			);
 			expect(result.error).toBeUndefined();
 			return result.output('Sign')[0].json as IDataObject & { rawTransaction: string };
@@ -372,19 +366,15 @@ describe('the payout status comes from the pinned RPC node', () => {
 						},
 					},
 				],
-				{
-					...expandCredentials({
-						apiKey: devnet.apiKey,
-						baseUrl: front.url,
-						historicalUrl: devnet.historicalUrl,
-					}),
-					expandSignerApi: {
+				devnetCredentials(devnet, {
+					expand: { baseUrl: front.url },
+					signer: {
 						keyType: 'privateKey',
 						privateKey: wallet.privateKey,
 						payoutLedgerFolder: ledgerFolder,
 						...(pinned ? { rpcUrls: `# the team's own node\n31337 = ${pinned}` } : {}),
 					},
-				},
+				}),
 			);
 			expect(result.error).toBeUndefined();
 			return result.output('Sign').map((item) => item.json);
@@ -452,14 +442,9 @@ describe('the payout status comes from the pinned RPC node', () => {
 						continueOnFail: true,
 					},
 				],
-				{
-					...expandCredentials({
-						apiKey: devnet.apiKey,
-						baseUrl: devnet.baseUrl,
-						historicalUrl: devnet.historicalUrl,
-					}),
-					expandSignerApi: { keyType: 'privateKey', privateKey: wallet.privateKey, rpcUrls },
-				},
+				devnetCredentials(devnet, {
+					signer: { keyType: 'privateKey', privateKey: wallet.privateKey, rpcUrls },
+				}),
 			);
 			return result;
 		};
@@ -580,19 +565,15 @@ test('Solana: a lying node from the API calls an unsent payout landed; with the 
 					},
 				},
 			],
-			{
-				...expandCredentials({
-					apiKey: devnet.apiKey,
-					baseUrl: front.url,
-					historicalUrl: devnet.historicalUrl,
-				}),
-				expandSolanaKeyApi: {
+			devnetCredentials(devnet, {
+				expand: { baseUrl: front.url },
+				solana: {
 					keyType: 'secretKey',
 					secretKey: devnet.solana.wallets[0].secretKey,
 					payoutLedgerFolder: ledgerFolder,
 					rpcUrls,
 				},
-			},
+			}),
 		);
 		expect(result.error).toBeUndefined();
 		return result.output('Sign')[0].json;

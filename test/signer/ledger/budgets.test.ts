@@ -33,7 +33,8 @@ import {
 	type StoreKind,
 	type TestLedger,
 } from '../../helpers/ledgerStores';
-import { ITEMS, SIGNER, expandCredentials, runPipeline, type NodeSpec } from '../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
+import { devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const root = mkdtempSync(join(tmpdir(), 'expand-budgets-'));
@@ -113,11 +114,7 @@ const evm: Family = {
 	name: 'EVM',
 	chainId: '31337',
 	keyCredential: 'expandSignerApi',
-	key: () => ({
-		keyType: 'mnemonic',
-		mnemonic: DEVNET_MNEMONIC,
-		derivationPath: "m/44'/60'/0'/0/{index}",
-	}),
+	key: () => devnetSignerKey(),
 	pay: (name, account) => ({
 		name,
 		type: SIGNER,
@@ -213,11 +210,7 @@ interface Run {
 
 function credentials(family: Family, policy: IDataObject, baseUrl = devnet.baseUrl) {
 	return {
-		...expandCredentials({
-			apiKey: devnet.apiKey,
-			baseUrl,
-			historicalUrl: devnet.historicalUrl,
-		}),
+		expandApi: devnetExpandApi(devnet, { baseUrl }),
 		[family.keyCredential]: { ...family.key(), ...policy },
 	};
 }

@@ -30,7 +30,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { type Devnet, startDevnet } from '../../../devnet';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
 import { LEDGER_STORES, ledgerStores, type TestLedger } from '../../helpers/ledgerStores';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
+import { devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 const ACCOUNT = 7;
 const sender = HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${ACCOUNT}`);
@@ -62,11 +63,7 @@ async function run(signer: IDataObject, items: IDataObject[], key: Record<string
 			{ name: 'Sign', type: SIGNER, parameters: signer as never, continueOnFail: true },
 		],
 		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
+			expandApi: devnetExpandApi(devnet),
 			...key,
 		} as never,
 	);
@@ -84,12 +81,7 @@ const evmSign = (items: IDataObject[]) =>
 		},
 		items.map((item) => ({ chainId: '31337', ...item })),
 		{
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				...ledger.fields,
-			},
+			expandSignerApi: devnetSignerKey(ledger.fields),
 		},
 	);
 const evmBalance = async (account: string) =>

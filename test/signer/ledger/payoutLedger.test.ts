@@ -12,9 +12,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { HDNodeWallet } from 'ethers';
 
 import { type Devnet, startDevnet } from '../../../devnet';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
 import { LEDGER_STORES, ledgerStores, type TestLedger } from '../../helpers/ledgerStores';
+import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 const ACCOUNT = 6;
 const sender = HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${ACCOUNT}`);
@@ -54,19 +55,7 @@ async function sign(items: IDataObject[], credential: IDataObject = ledger.field
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				...credential,
-			},
-		},
+		devnetCredentials(devnet, { signer: devnetSignerKey(credential) }),
 	);
 	expect(result.error).toBeUndefined();
 	return result.output('Sign').map((item) => item.json);

@@ -18,9 +18,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { HDNodeWallet } from 'ethers';
 
 import { type Devnet, startDevnet } from '../../../devnet';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
 import { LEDGER_STORES, ledgerStores, type TestLedger } from '../../helpers/ledgerStores';
+import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CHAIN = '31337';
@@ -61,20 +62,10 @@ function runOf(
 			accountIndex: account,
 			payoutId: '={{ $json.payoutId ?? "" }}',
 		},
-		credentials: {
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: options.baseUrl ?? devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				...ledger.fields,
-				...options.credential,
-			},
-		},
+		credentials: devnetCredentials(devnet, {
+			expand: { baseUrl: options.baseUrl ?? devnet.baseUrl },
+			signer: devnetSignerKey({ ...ledger.fields, ...options.credential }),
+		}),
 	};
 }
 

@@ -14,7 +14,8 @@ import { HDNodeWallet } from 'ethers';
 import { type Devnet, startDevnet } from '../../../devnet';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
 import { LEDGER_STORES, ledgerStores, type TestLedger } from '../../helpers/ledgerStores';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
+import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 const CHAIN = '31337';
 const root = mkdtempSync(join(tmpdir(), 'expand-stale-claims-'));
@@ -48,20 +49,9 @@ async function pay(account: number, to: string, leaseSeconds: number): Promise<I
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				...ledger.fields,
-				nonceLeaseSeconds: leaseSeconds,
-			},
-		},
+		devnetCredentials(devnet, {
+			signer: devnetSignerKey({ ...ledger.fields, nonceLeaseSeconds: leaseSeconds }),
+		}),
 	);
 	expect(result.error).toBeUndefined();
 	return result.output('Sign')[0].json;

@@ -12,8 +12,9 @@ import { type Devnet, startDevnet } from '../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
 import { balanceOf } from '../../helpers/chainReads';
 import { startDecimalsLyingRpc } from '../../helpers/lyingRpc';
-import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
 import { startTamperingApi } from '../../helpers/tamperingApi';
+import { devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 const RECIPIENT = getAddress('0x' + 'a7'.repeat(20));
 let devnet: Devnet;
@@ -25,11 +26,7 @@ afterAll(async () => {
 });
 
 const unpinnedKey: Record<string, ICredentialDataDecryptedObject> = {
-	expandSignerApi: {
-		keyType: 'mnemonic',
-		mnemonic: DEVNET_MNEMONIC,
-		derivationPath: "m/44'/60'/0'/0/{index}",
-	},
+	expandSignerApi: devnetSignerKey(),
 };
 /** The credential pinning a chain node (the devnet's own unless `rpcUrl` says another). */
 const pinnedKey = (
@@ -66,11 +63,7 @@ async function expandThenSign(
 				{ name: 'Sign', type: SIGNER, parameters: sign, continueOnFail: true },
 			],
 			{
-				...expandCredentials({
-					apiKey: devnet.apiKey,
-					baseUrl: api.url,
-					historicalUrl: devnet.historicalUrl,
-				}),
+				expandApi: devnetExpandApi(devnet, { baseUrl: api.url }),
 				...key,
 			},
 		);
@@ -93,11 +86,7 @@ async function signAlone(
 			{ name: 'Sign', type: SIGNER, parameters: sign, continueOnFail: true },
 		],
 		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
+			expandApi: devnetExpandApi(devnet),
 			...key,
 		},
 	);

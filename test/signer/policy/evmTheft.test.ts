@@ -10,7 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { type Devnet, startDevnet } from '../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
 import { balanceOf } from '../../helpers/chainReads';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
+import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 const TREASURY_INDEX = 1;
 const OUTSIDER = '0x' + 'be'.repeat(20);
@@ -49,19 +50,7 @@ async function throughSigner(
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				...policy,
-			},
-		},
+		devnetCredentials(devnet, { signer: devnetSignerKey(policy) }),
 	);
 	return result.output('Sign')[0].json;
 }

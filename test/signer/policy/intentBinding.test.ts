@@ -45,8 +45,13 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import { type Devnet, startDevnet } from '../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
 import { balanceOf } from '../../helpers/chainReads';
-import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
 import { startTamperingApi, type Tampering } from '../../helpers/tamperingApi';
+import {
+	devnetCredentials,
+	devnetExpandApi,
+	devnetSignerKey,
+} from '../../helpers/devnetCredentials';
 
 const TREASURY_INDEX = 1;
 const RECIPIENT = getAddress('0x' + 'a1'.repeat(20));
@@ -73,13 +78,6 @@ const treasury = () => evmWallet(TREASURY_INDEX);
 /** A hardhat account the treasury never pays: the thief. */
 const outsider = () => evmWallet(8);
 
-const evmKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject => ({
-	keyType: 'mnemonic',
-	mnemonic: DEVNET_MNEMONIC,
-	derivationPath: "m/44'/60'/0'/0/{index}",
-	...policy,
-});
-
 /** Expand (version 2) builds through `api`, then the Signer signs From Input Item with `key`; both outputs. */
 async function expandThenSign(
 	api: string,
@@ -94,11 +92,7 @@ async function expandThenSign(
 			{ name: 'Sign', type: SIGNER, parameters: sign, continueOnFail: true },
 		],
 		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: api,
-				historicalUrl: devnet.historicalUrl,
-			}),
+			expandApi: devnetExpandApi(devnet, { baseUrl: api }),
 			...key,
 		},
 	);
@@ -118,11 +112,7 @@ async function signItem(
 			{ name: 'Sign', type: SIGNER, parameters: sign, continueOnFail: true },
 		],
 		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
+			expandApi: devnetExpandApi(devnet),
 			...key,
 		},
 	);
@@ -166,7 +156,7 @@ const SIGN_EVM = { operation: 'signTransaction', source: 'input', accountIndex: 
 /** Signs the item without its intent under `policy` and sends it: what the theft did before the rule. */
 async function signWithoutRuleAndSend(built: IDataObject, policy: IDataObject = {}): Promise<void> {
 	const signed = await signItem(withoutIntent(built), SIGN_EVM, {
-		expandSignerApi: evmKey(policy),
+		expandSignerApi: devnetSignerKey(policy),
 	});
 	expect(signed.error).toBeUndefined();
 	await (await provider().broadcastTransaction(signed.rawTransaction as string)).wait();
@@ -182,7 +172,9 @@ test('the form asks 1 USDC to R and the API builds 5,000 USDC to an outsider: th
 					: undefined,
 		},
 		async (url) =>
-			await expandThenSign(url, oneUsdcToRecipient(), SIGN_EVM, { expandSignerApi: evmKey() }),
+			await expandThenSign(url, oneUsdcToRecipient(), SIGN_EVM, {
+				expandSignerApi: devnetSignerKey(),
+			}),
 	);
 	expect(built.intent).toEqual({
 		operation: 'fungibletoken/transfer',
@@ -235,7 +227,7 @@ test('with USDC caps only, the API builds a DAI transfer to an outsider: refused
 		},
 		async (url) =>
 			await expandThenSign(url, oneUsdcToRecipient(), SIGN_EVM, {
-				expandSignerApi: evmKey(policy),
+				expandSignerApi: devnetSignerKey(policy),
 			}),
 	);
 	expect(signed.error).toBe(
@@ -267,7 +259,9 @@ test('the API answers a 1 USDC transfer with 5 ETH of native value to an outside
 					: undefined,
 		},
 		async (url) =>
-			await expandThenSign(url, oneUsdcToRecipient(), SIGN_EVM, { expandSignerApi: evmKey() }),
+			await expandThenSign(url, oneUsdcToRecipient(), SIGN_EVM, {
+				expandSignerApi: devnetSignerKey(),
+			}),
 	);
 	expect(signed.error).toBe(
 		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): token: asked ${getAddress(chain().tokens.USDC.address)}, the transaction moves the native asset; recipient: asked ${RECIPIENT}, the transaction pays ${outsider().address}; amount: asked 1000000 (smallest unit), the transaction moves 5000000000000000000 (smallest unit); nothing was signed (item 0)`,
@@ -283,12 +277,12 @@ test('the API answers a 1 USDC transfer with 5 ETH of native value to an outside
 test('a transaction without an intent is refused while a spending rule is set, and signed with Require Intent Never; one defined on the form is its own intent', async () => {
 	const payment = { chainId: chain().chainId, to: RECIPIENT, value: '1000' };
 	const policy = { maxPerTransaction: 'native = 1' };
-	const refused = await signItem(payment, SIGN_EVM, { expandSignerApi: evmKey(policy) });
+	const refused = await signItem(payment, SIGN_EVM, { expandSignerApi: devnetSignerKey(policy) });
 	expect(refused.error).toBe(
 		'Refused by the rule "requireIntent": the transaction arrived without the intent an Expand write operation outputs beside it ("intent"), so what it does cannot be held to what was asked; sign what an Expand node built, give the item an intent, or set Require Intent to Never on the credential; nothing was signed (item 0)',
 	);
 	const never = await signItem(payment, SIGN_EVM, {
-		expandSignerApi: evmKey({ ...policy, requireIntent: 'never' }),
+		expandSignerApi: devnetSignerKey({ ...policy, requireIntent: 'never' }),
 	});
 	expect(never.error).toBeUndefined();
 	expect(never.to).toBe(RECIPIENT);
@@ -302,7 +296,7 @@ test('a transaction without an intent is refused while a spending rule is set, a
 		amount: '999',
 	};
 	const differs = await signItem({ ...payment, intent }, SIGN_EVM, {
-		expandSignerApi: evmKey(policy),
+		expandSignerApi: devnetSignerKey(policy),
 	});
 	expect(differs.error).toBe(
 		'Refused by the rule "intent": the transaction is not what the form asked (payout): amount: asked 999 (smallest unit), the transaction moves 1000 (smallest unit); nothing was signed (item 0)',
@@ -311,7 +305,7 @@ test('a transaction without an intent is refused while a spending rule is set, a
 	const defined = await signItem(
 		{},
 		{ ...SIGN_EVM, source: 'fields', to: RECIPIENT, chainId: chain().chainId, value: '1000' },
-		{ expandSignerApi: evmKey({ ...policy, requireIntent: 'always' }) },
+		{ expandSignerApi: devnetSignerKey({ ...policy, requireIntent: 'always' }) },
 	);
 	expect(defined.error).toBeUndefined();
 });
@@ -362,7 +356,7 @@ test('a swap the Signer cannot read is refused under a spending rule unless its 
 		tampering,
 		async (url) =>
 			await expandThenSign(url, swapForm, SIGN_EVM, {
-				expandSignerApi: evmKey({ maxPerTransaction: 'native = 1' }),
+				expandSignerApi: devnetSignerKey({ maxPerTransaction: 'native = 1' }),
 			}),
 	);
 	expect(refused.built.intent).toEqual({
@@ -384,13 +378,14 @@ test('a swap the Signer cannot read is refused under a spending rule unless its 
 		tampering,
 		async (url) =>
 			await expandThenSign(url, swapForm, SIGN_EVM, {
-				expandSignerApi: evmKey({ allowedContracts: chain().uniswapV2.router }),
+				expandSignerApi: devnetSignerKey({ allowedContracts: chain().uniswapV2.router }),
 			}),
 	);
 	expect(listed.signed.error).toBeUndefined();
 	const unguarded = await withApi(
 		tampering,
-		async (url) => await expandThenSign(url, swapForm, SIGN_EVM, { expandSignerApi: evmKey() }),
+		async (url) =>
+			await expandThenSign(url, swapForm, SIGN_EVM, { expandSignerApi: devnetSignerKey() }),
 	);
 	expect(unguarded.signed.error).toBeUndefined();
 	const daiBefore = await balanceOf(devnet, chain().chainId, treasury().address, DAI.address);
@@ -531,14 +526,7 @@ test('the honest path: a payout as version 1 of Expand builds it (Transfer → S
 				},
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: evmKey(policy),
-		},
+		devnetCredentials(devnet, { signer: devnetSignerKey(policy) }),
 	);
 	expect(result.error).toBeUndefined();
 	const built = result.output('Transfer')[0].json;
@@ -548,7 +536,7 @@ test('the honest path: a payout as version 1 of Expand builds it (Transfer → S
 	// Wrapped as the stablecoin payout run does ({ transaction: <Expand's output> }), the intent goes with it.
 	const wrapped = { ...SIGN_EVM, transactionField: 'transaction' };
 	const honest = await signItem({ transaction: built }, wrapped, {
-		expandSignerApi: evmKey(policy),
+		expandSignerApi: devnetSignerKey(policy),
 	});
 	expect(honest.error).toBeUndefined();
 	const altered = {
@@ -559,7 +547,7 @@ test('the honest path: a payout as version 1 of Expand builds it (Transfer → S
 		]),
 	};
 	const refused = await signItem({ transaction: altered }, wrapped, {
-		expandSignerApi: evmKey(policy),
+		expandSignerApi: devnetSignerKey(policy),
 	});
 	expect(refused.error).toBe(
 		'Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): amount: asked 2500000 (smallest unit), the transaction moves 9000000 (smallest unit); nothing was signed (item 0)',

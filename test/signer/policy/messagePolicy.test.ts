@@ -27,12 +27,12 @@ import { MaxUint256, getBytes, verifyMessage } from 'ethers';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
 import {
 	signSolanaMessage,
 	solanaKeyring,
 } from '../../../packages/signer/nodes/ExpandSigner/families/solana';
-import { ITEMS, type NodeSpec, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { ITEMS, type NodeSpec, SIGNER, runPipeline } from '../../helpers/n8n';
+import { devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 const OUTSIDER = '0x' + 'be'.repeat(20);
 const ALLOWED = '0x' + 'a1'.repeat(20);
@@ -61,11 +61,7 @@ async function sign(
 			},
 		],
 		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
+			expandApi: devnetExpandApi(devnet),
 			[credential[0]]: credential[1] as ICredentialDataDecryptedObject,
 		},
 	);
@@ -74,12 +70,7 @@ async function sign(
 
 const evmKey = (policy: IDataObject = {}): [string, IDataObject] => [
 	'expandSignerApi',
-	{
-		keyType: 'mnemonic',
-		mnemonic: DEVNET_MNEMONIC,
-		derivationPath: "m/44'/60'/0'/0/{index}",
-		...policy,
-	},
+	devnetSignerKey(policy),
 ];
 
 test('Solana: a message whose bytes are a 50 SOL transfer is refused while a policy is set; signed without the rule, the outsider sends it', async () => {

@@ -24,15 +24,9 @@ import { type Devnet, startDevnet } from '../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
 import { balanceOf } from '../../helpers/chainReads';
 import { LEDGER_STORES, ledgerStores } from '../../helpers/ledgerStores';
-import {
-	EXPAND,
-	ITEMS,
-	SIGNER,
-	expandCredentials,
-	runPipeline,
-	runWorkflow,
-} from '../../helpers/n8n';
+import { EXPAND, ITEMS, SIGNER, runPipeline, runWorkflow } from '../../helpers/n8n';
 import { startTamperingApi, type Tampering } from '../../helpers/tamperingApi';
+import { devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 const TREASURY_INDEX = 1;
 /** Another devnet wallet that holds USDC (devnet/fixtures.ts). */
@@ -68,20 +62,14 @@ const treasury = () =>
 const usdcOf = async (owner: string) => await balanceOf(devnet, '31337', owner, usdc());
 
 /** The devnet's key, its chain node pinned: the decimals of amounts typed in whole units are checked there. */
-const evmKey = (fields: IDataObject = {}): ICredentialDataDecryptedObject => ({
-	keyType: 'mnemonic',
-	mnemonic: DEVNET_MNEMONIC,
-	derivationPath: "m/44'/60'/0'/0/{index}",
-	rpcUrls: `${devnet.chains[0].chainId} = ${devnet.chains[0].rpcUrl}`,
-	...fields,
-});
+const evmKey = (fields: IDataObject = {}): ICredentialDataDecryptedObject =>
+	devnetSignerKey({
+		rpcUrls: `${devnet.chains[0].chainId} = ${devnet.chains[0].rpcUrl}`,
+		...fields,
+	});
 
 const credentials = (api: string, key: Record<string, ICredentialDataDecryptedObject>) => ({
-	...expandCredentials({
-		apiKey: devnet.apiKey,
-		baseUrl: api,
-		historicalUrl: devnet.historicalUrl,
-	}),
+	expandApi: devnetExpandApi(devnet, { baseUrl: api }),
 	...key,
 });
 

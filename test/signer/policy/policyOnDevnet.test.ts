@@ -7,8 +7,9 @@ import { getAddress, HDNodeWallet, Interface, parseEther } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../devnet';
-import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
+import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 const account = (index: number) =>
 	HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
@@ -88,22 +89,14 @@ async function signAndSend(
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
+		devnetCredentials(devnet, {
+			signer: devnetSignerKey({
 				passphrase: '',
 				// The items are built by hand, without an intent: the rules here are the policy's own.
 				requireIntent: 'never',
 				...policy,
-			},
-		},
+			}),
+		}),
 	);
 	expect(result.error).toBeUndefined();
 	return result.output('Sign').map((item) => item.json);
@@ -274,18 +267,7 @@ test('Deploy Contract signs a creation transaction that lands; a policy with rec
 				},
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-			},
-		},
+		devnetCredentials(devnet, { signer: devnetSignerKey() }),
 	);
 	expect(result.error).toBeUndefined();
 	const hash = result.output('Send')[0].json.transactionHash as string;

@@ -40,7 +40,8 @@ import {
 	signSolanaTransaction,
 	solanaKeyring,
 } from '../../../packages/signer/nodes/ExpandSigner/families/solana';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
+import { devnetCredentials } from '../../helpers/devnetCredentials';
 
 /** The Memo program, which a treasury allows so that payments can carry an invoice reference. */
 const MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
@@ -95,14 +96,9 @@ async function signThroughSigner(
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSolanaKeyApi: { keyType: 'secretKey', secretKey: treasury().secretKey, ...policy },
-		},
+		devnetCredentials(devnet, {
+			solana: { keyType: 'secretKey', secretKey: treasury().secretKey, ...policy },
+		}),
 	);
 	const [item] = result.output('Sign');
 	return item.json.error as string | undefined;

@@ -10,12 +10,13 @@
  * Signed without the rule, the outsider is paid the ETH.
  */
 import { HDNodeWallet, JsonRpcProvider, parseEther, parseUnits } from 'ethers';
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
-import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
 import { startTamperingApi } from '../../helpers/tamperingApi';
+import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
 
 let devnet: Devnet;
 beforeAll(async () => {
@@ -25,12 +26,6 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const credential = (policy: IDataObject): ICredentialDataDecryptedObject => ({
-	keyType: 'mnemonic',
-	mnemonic: DEVNET_MNEMONIC,
-	derivationPath: "m/44'/60'/0'/0/{index}",
-	...policy,
-});
 const SIGN = { operation: 'signTransaction', source: 'input', accountIndex: 1 };
 const chain = () => devnet.chains[0];
 const provider = () =>
@@ -44,14 +39,7 @@ const signWith = async (items: IDataObject[], policy: IDataObject) =>
 			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
 			{ name: 'Sign', type: SIGNER, parameters: SIGN, continueOnFail: true },
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: credential(policy),
-		},
+		devnetCredentials(devnet, { signer: devnetSignerKey(policy) }),
 	);
 
 /** The DAI → USDC swap form, answered by the API with a plain transfer of `amountIn` in ETH to the outsider, then signed. */
@@ -101,14 +89,7 @@ async function swapAnsweredWithTransfer(amountIn: bigint, policy: IDataObject) {
 				},
 				{ name: 'Sign', type: SIGNER, parameters: SIGN, continueOnFail: true },
 			],
-			{
-				...expandCredentials({
-					apiKey: devnet.apiKey,
-					baseUrl: api.url,
-					historicalUrl: devnet.historicalUrl,
-				}),
-				expandSignerApi: credential(policy),
-			},
+			devnetCredentials(devnet, { expand: { baseUrl: api.url }, signer: devnetSignerKey(policy) }),
 		);
 	} finally {
 		await api.close();

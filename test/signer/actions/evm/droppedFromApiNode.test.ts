@@ -14,9 +14,9 @@ import { Wallet } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { startLyingFront } from '../../../helpers/lyingFront';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
 
 const CHAIN = '31337';
 const ACCOUNT = 13;
@@ -54,21 +54,14 @@ async function signer(
 			step('Sign', parameters),
 			...(options.then ? [step('Then', options.then)] : []),
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: api,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
+		devnetCredentials(devnet, {
+			expand: { baseUrl: api },
+			signer: devnetSignerKey({
 				payoutLedgerFolder: root,
 				requireIntent: 'never',
 				...(options.pinned ? { rpcUrls: `${CHAIN} = ${chainNode()}` } : {}),
-			},
-		},
+			}),
+		}),
 	);
 	expect(result.error).toBeUndefined();
 	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);

@@ -19,8 +19,9 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { type Devnet, startDevnet } from '../../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { balanceOf } from '../../../helpers/chainReads';
-import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { startTamperingApi } from '../../../helpers/tamperingApi';
+import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
 
 const TREASURY_INDEX = 1;
 const token = new Interface([
@@ -44,11 +45,7 @@ const wallet = (index: number): Wallet | HDNodeWallet =>
 const treasury = () => wallet(TREASURY_INDEX);
 const outsider = () => wallet(8);
 
-const evmKey: ICredentialDataDecryptedObject = {
-	keyType: 'mnemonic',
-	mnemonic: DEVNET_MNEMONIC,
-	derivationPath: "m/44'/60'/0'/0/{index}",
-};
+const evmKey: ICredentialDataDecryptedObject = devnetSignerKey();
 
 test("a swap aggregator answer whose transactionPayload carries the API's own intent (an unlimited approval to an outsider) is held to the node's intent and refused; signed as the planted intent says, the outsider takes the USDC", async () => {
 	const usdc = getAddress(chain().tokens.USDC.address);
@@ -112,14 +109,7 @@ test("a swap aggregator answer whose transactionPayload carries the API's own in
 					continueOnFail: true,
 				},
 			],
-			{
-				...expandCredentials({
-					apiKey: devnet.apiKey,
-					baseUrl: api.url,
-					historicalUrl: devnet.historicalUrl,
-				}),
-				expandSignerApi: evmKey,
-			},
+			devnetCredentials(devnet, { expand: { baseUrl: api.url }, signer: evmKey }),
 		);
 	} finally {
 		await api.close();
@@ -148,14 +138,7 @@ test("a swap aggregator answer whose transactionPayload carries the API's own in
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: evmKey,
-		},
+		devnetCredentials(devnet, { signer: evmKey }),
 	);
 	const theft = plantedOnly.output('Sign')[0].json;
 	expect(theft.error).toBeUndefined();

@@ -14,9 +14,9 @@ import { getAddress } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { balanceOf } from '../../../helpers/chainReads';
-import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
 
 /** The delegate's index on the devnet mnemonic (devnet/safe/deploy.ts SAFE_DELEGATE_INDEX). */
 const DELEGATE_INDEX = 20;
@@ -98,21 +98,10 @@ async function buildAndPropose(
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				passphrase: '',
-				...policy,
-			},
-			expandSafeApi: { serviceUrl: service, apiKey: '', maxRequestsPerSecond: 5 },
-		},
+		devnetCredentials(devnet, {
+			signer: devnetSignerKey({ passphrase: '', ...policy }),
+			safe: { serviceUrl: service },
+		}),
 	);
 	if (result.error) throw result.error;
 	return result.output('Propose')[0].json;

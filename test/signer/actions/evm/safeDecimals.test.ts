@@ -15,9 +15,9 @@ import { getAddress, Interface } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { startLyingFront } from '../../../helpers/lyingFront';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
 
 const CHAIN = '31337';
 /** The delegate's index on the devnet mnemonic (devnet/safe/deploy.ts). */
@@ -96,22 +96,15 @@ async function proposeAndList(payoutId: string, pinned?: string, policy: IDataOb
 			},
 			{ name: 'List', type: SIGNER, parameters: { operation: 'listPayouts' } },
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: api.url,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
+		devnetCredentials(devnet, {
+			expand: { baseUrl: api.url },
+			signer: devnetSignerKey({
 				payoutLedgerFolder: ledger,
 				...(pinned ? { rpcUrls: `${CHAIN} = ${pinned}` } : {}),
 				...policy,
-			},
-			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 0 },
-		},
+			}),
+			safe: { maxRequestsPerSecond: 0 },
+		}),
 	);
 	expect(result.error).toBeUndefined();
 	const [proposal] = result.output('Propose').map((item) => item.json);

@@ -14,7 +14,7 @@ import {
 	type ScriptedRequest,
 	startScriptedApi,
 } from '../../../helpers/scriptedApi';
-import { DEVNET_MNEMONIC as MNEMONIC } from '../../../../devnet/fixtures';
+import { devnetSignerKey } from '../../../helpers/devnetCredentials';
 
 const SAFE = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const OWNER_A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -83,12 +83,7 @@ async function get(parameters: IDataObject = {}, items: IDataObject[] = [{}]) {
 			},
 		],
 		{
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				passphrase: '',
-			},
+			expandSignerApi: devnetSignerKey({ passphrase: '' }),
 			expandSafeApi: { serviceUrl: `${api.url}/`, apiKey: KEY, maxRequestsPerSecond: 5 },
 		},
 	);

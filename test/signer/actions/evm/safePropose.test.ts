@@ -22,8 +22,9 @@ import {
 	signSafeTx,
 } from '../../../../devnet/safe/safeTx';
 import { balanceOf } from '../../../helpers/chainReads';
-import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { startTamperingApi } from '../../../helpers/tamperingApi';
+import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
 
 /** The delegate's index on the devnet mnemonic (devnet/safe/deploy.ts SAFE_DELEGATE_INDEX). */
 const DELEGATE_INDEX = 20;
@@ -54,16 +55,14 @@ const provider = () => new JsonRpcProvider(chain().rpcUrl, 31337, { staticNetwor
 const address = (index: number) =>
 	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
 
-const signingKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject => ({
-	keyType: 'mnemonic',
-	mnemonic: DEVNET_MNEMONIC,
-	derivationPath: "m/44'/60'/0'/0/{index}",
-	passphrase: '',
-	payoutLedgerFolder: ledger,
-	// The chain's node pinned: the decimals of amounts typed in whole units are checked there.
-	rpcUrls: `31337 = ${chain().rpcUrl}`,
-	...policy,
-});
+const signingKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject =>
+	devnetSignerKey({
+		passphrase: '',
+		payoutLedgerFolder: ledger,
+		// The chain's node pinned: the decimals of amounts typed in whole units are checked there.
+		rpcUrls: `31337 = ${chain().rpcUrl}`,
+		...policy,
+	});
 
 /** Every proposal the stand-in holds for the Safe. */
 async function storedProposals(): Promise<IDataObject[]> {
@@ -112,19 +111,11 @@ async function buildAndPropose(
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: options.api ?? devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: signingKey(options.policy),
-			expandSafeApi: {
-				serviceUrl: options.service ?? devnet.safe.serviceUrl,
-				apiKey: '',
-				maxRequestsPerSecond: 5,
-			},
-		},
+		devnetCredentials(devnet, {
+			expand: { baseUrl: options.api ?? devnet.baseUrl },
+			signer: signingKey(options.policy),
+			safe: { serviceUrl: options.service ?? devnet.safe.serviceUrl },
+		}),
 	);
 	if (result.error) throw result.error;
 	return result.output('Propose').map((item) => item.json);
@@ -151,15 +142,7 @@ async function propose(
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: signingKey(policy),
-			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 5 },
-		},
+		devnetCredentials(devnet, { signer: signingKey(policy), safe: true }),
 	);
 	if (result.error) throw result.error;
 	return result.output('Propose').map((item) => item.json);
@@ -319,14 +302,7 @@ test('without a Safe API credential: the policy refuses first; otherwise Propose
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: signingKey(policy()),
-		},
+		devnetCredentials(devnet, { signer: signingKey(policy()) }),
 	);
 	if (result.error) throw result.error;
 	const [over, within] = result.output('Propose').map((item) => item.json);
@@ -351,14 +327,7 @@ test('without a Safe API credential: the policy refuses first; otherwise Propose
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: signingKey(),
-		},
+		devnetCredentials(devnet, { signer: signingKey() }),
 	);
 	if (get.error) throw get.error;
 	expect(get.output('Get')[0].json.error).toBe(

@@ -11,7 +11,6 @@ import {
 	EXPAND,
 	ITEMS,
 	SIGNER,
-	expandCredentials,
 	runPipeline,
 	type NodeSpec,
 	type RunResult,
@@ -19,6 +18,7 @@ import {
 import { outputRecorder } from '../../../helpers/outputRecorder';
 import { startRecordingProxy } from '../../../helpers/recordingProxy';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../../devnet/fixtures';
+import { devnetCredentials } from '../../../helpers/devnetCredentials';
 
 const PATH = "m/44'/60'/0'/0/1";
 
@@ -60,14 +60,13 @@ async function run(nodes: NodeSpec[], items: object[], key: Record<string, strin
 	output.attachLogger();
 	const result = await runPipeline(
 		[{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } }, ...nodes],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
+		devnetCredentials(devnet, {
+			expand: {
 				baseUrl: proxy.url(devnet.baseUrl),
 				historicalUrl: proxy.url(devnet.historicalUrl),
-			}),
-			expandSignerApi: key,
-		},
+			},
+			signer: key,
+		}),
 	);
 	runs.push(result);
 	return result;

@@ -13,8 +13,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { Transaction } from 'ethers';
 
 import { type Devnet, startDevnet } from '../../../../devnet';
-import { DEVNET_MNEMONIC as MNEMONIC } from '../../../../devnet/fixtures';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
 
 const CHAIN = '31337';
 const folder = mkdtempSync(join(tmpdir(), 'expand-speed-up-'));
@@ -47,20 +47,9 @@ async function signer(
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				payoutLedgerFolder: folder,
-				...credential,
-			},
-		},
+		devnetCredentials(devnet, {
+			signer: devnetSignerKey({ payoutLedgerFolder: folder, ...credential }),
+		}),
 	);
 	expect(result.error).toBeUndefined();
 	return result.output('Sign').map((item) => item.json);

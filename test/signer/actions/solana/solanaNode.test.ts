@@ -41,13 +41,13 @@ import {
 	EXPAND,
 	ITEMS,
 	SIGNER,
-	expandCredentials,
 	runPipeline,
 	type NodeSpec,
 	type RunResult,
 } from '../../../helpers/n8n';
 import { outputRecorder } from '../../../helpers/outputRecorder';
 import { startRecordingProxy } from '../../../helpers/recordingProxy';
+import { devnetCredentials } from '../../../helpers/devnetCredentials';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-solana-ledger-'));
 // n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows.
@@ -85,14 +85,13 @@ async function run(
 	output.attachLogger();
 	const result = await runPipeline(
 		[{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } }, ...nodes],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
+		devnetCredentials(devnet, {
+			expand: {
 				baseUrl: proxy.url(devnet.baseUrl),
 				historicalUrl: proxy.url(devnet.historicalUrl),
-			}),
-			expandSolanaKeyApi: signingKey,
-		},
+			},
+			solana: signingKey,
+		}),
 	);
 	runs.push(result);
 	return result;

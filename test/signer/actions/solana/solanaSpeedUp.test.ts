@@ -33,7 +33,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../../devnet';
 import { startLyingFront } from '../../../helpers/lyingFront';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { devnetCredentials } from '../../../helpers/devnetCredentials';
 
 const CHAIN = '901';
 const folder = mkdtempSync(join(tmpdir(), 'expand-solana-speed-up-'));
@@ -61,19 +62,14 @@ async function signer(parameters: IDataObject, credential: IDataObject = {}): Pr
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSolanaKeyApi: {
+		devnetCredentials(devnet, {
+			solana: {
 				keyType: 'secretKey',
 				secretKey: devnet.solana.wallets[1].secretKey,
 				payoutLedgerFolder: folder,
 				...credential,
 			},
-		},
+		}),
 	);
 	expect(result.error).toBeUndefined();
 	return result.output('Sign')[0].json;

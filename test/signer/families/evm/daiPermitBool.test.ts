@@ -5,11 +5,11 @@
  * signature is checked the way DAI's permit checks it, by recovering the holder from the digest.)
  */
 import { TypedDataEncoder, verifyTypedData } from 'ethers';
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
 
 const OUTSIDER = '0x' + 'be'.repeat(20);
 const ALLOWED = '0x' + 'a1'.repeat(20);
@@ -43,20 +43,12 @@ async function signTyped(typedData: IDataObject): Promise<IDataObject> {
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
+		devnetCredentials(devnet, {
+			signer: devnetSignerKey({
 				allowedChainIds: '31337',
 				allowedRecipients: ALLOWED,
-			} as ICredentialDataDecryptedObject,
-		},
+			}),
+		}),
 	);
 	return result.output('Sign')[0].json;
 }

@@ -4,13 +4,14 @@
  * 1 USDC cap let a 1,000 USDC transfer to the outsider, which an input item asked, be signed.
  */
 import { HDNodeWallet, Interface, JsonRpcProvider } from 'ethers';
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { EVM_POLICY_FORMAT } from '../../../../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
 import { balanceOf } from '../../../helpers/chainReads';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
 
 const token = new Interface(['function transfer(address,uint256)']);
 
@@ -50,20 +51,12 @@ test('a 1 USDC cap written without 0x refuses a 1,000 USDC transfer an input ite
 					continueOnFail: true,
 				},
 			],
-			{
-				...expandCredentials({
-					apiKey: devnet.apiKey,
-					baseUrl: devnet.baseUrl,
-					historicalUrl: devnet.historicalUrl,
-				}),
-				expandSignerApi: {
-					keyType: 'mnemonic',
-					mnemonic: DEVNET_MNEMONIC,
-					derivationPath: "m/44'/60'/0'/0/{index}",
+			devnetCredentials(devnet, {
+				signer: devnetSignerKey({
 					requireIntent: 'never',
 					...policy,
-				} as ICredentialDataDecryptedObject,
-			},
+				}),
+			}),
 		);
 		return result.output('Sign')[0].json;
 	};

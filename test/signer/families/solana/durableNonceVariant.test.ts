@@ -30,7 +30,8 @@ import {
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../../devnet';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { devnetCredentials } from '../../../helpers/devnetCredentials';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-durable-variant-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledgerFolder;
@@ -106,18 +107,13 @@ async function signUnderPayoutId(wire: string, payoutId: string): Promise<IDataO
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSolanaKeyApi: {
+		devnetCredentials(devnet, {
+			solana: {
 				keyType: 'secretKey',
 				secretKey: devnet.solana.wallets[1].secretKey,
 				payoutLedgerFolder: ledgerFolder,
 			},
-		},
+		}),
 	);
 	return result.output('Sign')[0].json;
 }

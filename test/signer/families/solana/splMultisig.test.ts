@@ -43,7 +43,8 @@ import {
 	solanaKeyring,
 } from '../../../../packages/signer/nodes/ExpandSigner/families/solana';
 import { rentExemption } from '../../../../packages/signer/nodes/ExpandSigner/families/solana/intent';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { devnetCredentials } from '../../../helpers/devnetCredentials';
 
 const TREASURY = 2;
 const MULTISIG_SIZE = 355;
@@ -173,18 +174,13 @@ test("Solana: a transfer from a multisig-owned account the treasury key co-signs
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSolanaKeyApi: {
+		devnetCredentials(devnet, {
+			solana: {
 				keyType: 'secretKey',
 				secretKey: devnet.solana.wallets[TREASURY].secretKey,
 				maxPerTransaction: `${devnet.solana.usdc.address}:6 = 10`,
 			},
-		},
+		}),
 	);
 	const [signed] = result.output('Sign');
 	expect(signed.json.rawTransaction).toBeUndefined();

@@ -18,7 +18,8 @@ import { DEVNET_MNEMONIC as MNEMONIC } from '../../../../devnet/fixtures';
 import { expandSignerKeyTest } from '../../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
 import type { PostgresSettings } from '../../../../packages/signer/nodes/ExpandSigner/policy/ledgerSettings';
 import { ledgerStores, postgresFields } from '../../../helpers/ledgerStores';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const root = mkdtempSync(join(tmpdir(), 'expand-ledger-postgres-'));
@@ -60,19 +61,7 @@ async function payOnce(settings: PostgresSettings, payoutId: string): Promise<ID
 				continueOnFail: true,
 			},
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				...postgresFields(settings),
-			},
-		},
+		devnetCredentials(devnet, { signer: devnetSignerKey(postgresFields(settings)) }),
 	);
 	expect(result.error).toBeUndefined();
 	return result.output('Sign')[0].json;
