@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { getAddress } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../devnet';
+import type { Devnet } from '../../devnet';
 import { readSavedWorkflow, runSavedWorkflow } from '../../scripts/engine/savedWorkflow';
 import type { SavedWorkflow } from '../../scripts/engine/savedWorkflow';
 import { balanceOf } from '../helpers/chainReads';
@@ -34,6 +34,7 @@ import {
 	proposalsHeld,
 } from '../helpers/payoutLies';
 import { devnetExpandApi } from '../helpers/devnetCredentials';
+import { useDevnet } from '../helpers/useDevnet';
 
 const root = path.join(__dirname, '..', '..');
 const LEDGERS = mkdtempSync(path.join(tmpdir(), 'payout-lies-'));
@@ -78,11 +79,8 @@ const EXAMPLES: Example[] = [
 ];
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
+useDevnet((started) => (devnet = started));
+afterAll(() => {
 	rmSync(LEDGERS, { recursive: true, force: true });
 });
 afterEach(() => {

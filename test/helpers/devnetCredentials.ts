@@ -3,6 +3,7 @@
  * credential on the devnet's gateway, the EVM signing credential on the devnet's mnemonic, the Safe
  * API credential on the stand-in service. A test names only what it changes.
  */
+import { HDNodeWallet } from 'ethers';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../devnet';
@@ -36,6 +37,10 @@ export function devnetSignerKey(data: IDataObject = {}): CredentialData {
 		...data,
 	} as CredentialData;
 }
+
+/** The devnet mnemonic's account `index`: the key devnetSignerKey signs with at Account Index `index`. */
+export const devnetAccount = (index: number): HDNodeWallet =>
+	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`);
 
 /** The Safe API credential on the devnet's stand-in transaction service. */
 export function devnetSafeApi(

@@ -2,16 +2,37 @@
  * Propose to Safe on the devnet's Safe, as its delegate, through n8n-core's engine: what the Safe
  * takeover tests (safeManagement, safeModule, safeNested) share.
  */
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Devnet } from '../../devnet';
 import { SAFE_DELEGATE_INDEX } from '../../devnet/safe/deploy';
-import { ITEMS, SIGNER, runPipeline } from './n8n';
+import { ITEMS, SIGNER, type NodeSpec, runPipeline } from './n8n';
 import { devnetCredentials, devnetSignerKey } from './devnetCredentials';
 
 /** The devnet mnemonic's signing credential with `policy`'s fields. */
 export const delegateKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject =>
 	devnetSignerKey({ passphrase: '', ...policy });
+
+/**
+ * The Signer node "Propose": Propose to Safe on the devnet's Safe as its delegate, the transaction from
+ * the input, Continue On Fail; `parameters` add to or override these.
+ */
+export const proposeNode = (
+	devnet: Devnet,
+	parameters: INodeParameters = {},
+	continueOnFail = true,
+): NodeSpec => ({
+	name: 'Propose',
+	type: SIGNER,
+	parameters: {
+		operation: 'proposeToSafe',
+		safeAddress: devnet.safe.address,
+		source: 'input',
+		accountIndex: SAFE_DELEGATE_INDEX,
+		...parameters,
+	},
+	continueOnFail,
+});
 
 /** The delegate proposes each item (a transaction from the input, with no intent), Continue On Fail. */
 export async function proposeAsDelegate(
@@ -22,17 +43,7 @@ export async function proposeAsDelegate(
 	const result = await runPipeline(
 		[
 			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Propose',
-				type: SIGNER,
-				parameters: {
-					operation: 'proposeToSafe',
-					safeAddress: devnet.safe.address,
-					source: 'input',
-					accountIndex: SAFE_DELEGATE_INDEX,
-				},
-				continueOnFail: true,
-			},
+			proposeNode(devnet),
 		],
 		devnetCredentials(devnet, { signer: delegateKey(policy), safe: true }),
 	);

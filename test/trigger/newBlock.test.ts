@@ -7,6 +7,7 @@ import { sendOnDevnet } from '../helpers/devnetTransactions';
 import { activateTrigger, waitFor, type ActiveTrigger } from '../helpers/n8n';
 import { startFaultyProxy } from './faultyProxy';
 import { devnetCredentials } from '../helpers/devnetCredentials';
+import { tickUntil } from '../helpers/tickTrigger';
 
 let devnet: Devnet;
 const CHAIN = '31338';
@@ -43,17 +44,15 @@ const items = (trigger: ActiveTrigger) => trigger.emitted.flat().map((item) => i
 const head = async () => Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_blockNumber')));
 
 /** Ticks like the seconds cron until the expected items are there, then a few more times to catch any extra. */
-async function settle(trigger: ActiveTrigger, expected: number) {
-	await waitFor(() => {
-		trigger.tick();
-		if (trigger.errors.length) throw trigger.errors[0];
-		return items(trigger).length >= expected;
-	}, 30000);
-	for (let index = 0; index < 5; index++) {
-		trigger.tick();
-		await new Promise((resolve) => setTimeout(resolve, 60));
-	}
-}
+const settle = (trigger: ActiveTrigger, expected: number) =>
+	tickUntil(
+		trigger,
+		() => {
+			if (trigger.errors.length) throw trigger.errors[0];
+			return items(trigger).length >= expected;
+		},
+		30000,
+	);
 
 test('25 new blocks after activation are emitted in order, once each', async () => {
 	const trigger = await activate();

@@ -15,13 +15,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { type Devnet, startDevnet } from '../../../devnet';
 import { expandSignerKeyTest } from '../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
 import { startLyingFront } from '../../helpers/lyingFront';
-import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
+import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
 import {
 	type RecordingServer,
 	envelope,
 	startRecordingServer,
 } from '../../helpers/recordingServer';
 import { devnetCredentials } from '../../helpers/devnetCredentials';
+import { sendTransactionNode } from '../../helpers/sendTransactionNode';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-verify-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledgerFolder;
@@ -55,18 +56,8 @@ const transfer = (nonce: number, value: number) => ({
 	maxPriorityFeePerGas: 1_000_000_000n,
 });
 
-const sendNode = (extra: INodeParameters = {}) => ({
-	name: 'Send',
-	type: EXPAND,
-	parameters: {
-		resource: 'chain',
-		operation: 'sendtransaction',
-		chainId: '31337',
-		rawTransaction: '={{ $json.rawTransaction }}',
-		...extra,
-	},
-	continueOnFail: true,
-});
+const sendNode = (extra: INodeParameters = {}) =>
+	sendTransactionNode({ chainId: '31337', ...extra }, true);
 
 /** Sends raw transactions through Expand Send Transaction, the API being `baseUrl`. */
 async function sendThrough(baseUrl: string, historicalUrl: string, raws: string[], extra = {}) {

@@ -8,7 +8,6 @@
  * gets more than the limit), then the Signer refuses, naming the period, what was spent and what is
  * left. Every signed transaction is sent, so balances show what left the wallet.
  */
-import { type ChildProcess, spawn } from 'child_process';
 import { mkdtempSync } from 'fs';
 import { type IncomingMessage, type Server, createServer } from 'http';
 import type { AddressInfo } from 'net';
@@ -16,11 +15,10 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { address, generateKeyPairSigner } from '@solana/kit';
-import { HDNodeWallet, Wallet } from 'ethers';
+import { Wallet } from 'ethers';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
 import { budgetClock } from '../../../packages/signer/nodes/ExpandSigner/ledger/clock';
 import {
 	expandSignerKeyTest,
@@ -34,9 +32,9 @@ import {
 	type TestLedger,
 } from '../../helpers/ledgerStores';
 import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
-import { devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetAccount, devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { startSignerProcess } from '../../helpers/startSignerProcess';
 
-const ROOT = join(__dirname, '..', '..', '..');
 const root = mkdtempSync(join(tmpdir(), 'expand-budgets-'));
 // n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows; the child processes get the same.
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
@@ -68,7 +66,6 @@ async function countingDay(kind: string, time: string): Promise<string> {
 }
 
 let devnet: Devnet;
-const children: ChildProcess[] = [];
 const proxies: Server[] = [];
 const realClock = budgetClock.now;
 beforeAll(async () => {
@@ -78,7 +75,6 @@ afterEach(() => {
 	budgetClock.now = realClock;
 });
 afterAll(async () => {
-	for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 	for (const server of proxies) server.close();
 	await devnet.stop();
 });
@@ -143,8 +139,7 @@ const evm: Family = {
 			nonce: String(
 				BigInt(
 					await devnet.rpc<string>('31337', 'eth_getTransactionCount', [
-						HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${account}`)
-							.address,
+						devnetAccount(account).address,
 						'pending',
 					]),
 				),
@@ -250,38 +245,7 @@ async function payOnce(
 	return (await pay(family, [sign], items, policy, executionId, baseUrl)).Sign;
 }
 
-/** The run as another OS process (test/helpers/signerProcess.ts), loaded and waiting: `go()` runs it. */
-async function otherProcess(run: Run): Promise<{ go: () => Promise<IDataObject[]> }> {
-	const child = spawn(
-		process.execPath,
-		['--import', 'tsx', 'test/helpers/signerProcess.ts', JSON.stringify(run)],
-		{ cwd: ROOT, env: process.env },
-	);
-	children.push(child);
-	let output = '';
-	let errors = '';
-	child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-	const deadline = Date.now() + 90_000;
-	while (!output.startsWith('ready\n')) {
-		if (child.exitCode !== null || Date.now() > deadline)
-			throw new Error(`The signer process did not start: ${errors}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-	return {
-		go: async () => {
-			child.stdin?.write('go\n');
-			expect(await exited).toBe(0);
-			const result = JSON.parse(output.slice('ready\n'.length)) as {
-				error?: string;
-				items: IDataObject[];
-			};
-			expect(result.error).toBeUndefined();
-			return result.items;
-		},
-	};
-}
+const otherProcess = (run: Run) => startSignerProcess(run, 90_000);
 
 function processRun(
 	family: Family,

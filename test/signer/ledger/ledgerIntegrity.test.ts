@@ -15,26 +15,25 @@ import {
 	type Nonce,
 	address,
 	appendTransactionMessageInstructions,
-	compileTransaction,
 	createNoopSigner,
 	createTransactionMessage,
 	generateKeyPairSigner,
-	getBase64EncodedWireTransaction,
 	pipe,
 	setTransactionMessageFeePayer,
 	setTransactionMessageLifetimeUsingDurableNonce,
 } from '@solana/kit';
-import { HDNodeWallet, id } from 'ethers';
+import { id } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../devnet';
-import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
+import type { Devnet } from '../../../devnet';
 import { LEDGER_STORES, ledgerStores, type TestLedger } from '../../helpers/ledgerStores';
 import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
-import { devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetAccount, devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { unsignedWire } from '../../helpers/solanaMessages';
+import { devnetPerStore } from '../../helpers/devnetPerStore';
 
 const ACCOUNT = 7;
-const sender = HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${ACCOUNT}`);
+const sender = devnetAccount(ACCOUNT);
 const OUTSIDER = '0x' + 'be'.repeat(20);
 const root = mkdtempSync(join(tmpdir(), 'expand-ledger-integrity-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
@@ -89,13 +88,7 @@ const evmBalance = async (account: string) =>
 
 describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 	// A devnet of its own per store: the same payouts are signed, and balances checked, in each.
-	beforeAll(async () => {
-		devnet = await startDevnet();
-		ledger = await stores.newLedger(kind);
-	});
-	afterAll(async () => {
-		await devnet.stop();
-	});
+	devnetPerStore(stores, kind, (started, created) => ([devnet, ledger] = [started, created]));
 
 	test('EVM: a ledger file edited to carry a signed refund to the outsider is refused on the repeat; the bytes it carries pay the outsider when sent', async () => {
 		const invoice = { payoutId: 'invoice-7', to: '0x' + 'd7'.repeat(20), value: '1000' };
@@ -218,7 +211,7 @@ describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 					draft,
 				),
 		);
-		const wire = getBase64EncodedWireTransaction(compileTransaction(message));
+		const wire = unsignedWire(message);
 		return { wire };
 	}
 

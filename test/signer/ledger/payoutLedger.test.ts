@@ -9,16 +9,15 @@ import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
-import { HDNodeWallet } from 'ethers';
 
-import { type Devnet, startDevnet } from '../../../devnet';
+import type { Devnet } from '../../../devnet';
 import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
-import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
 import { LEDGER_STORES, ledgerStores, type TestLedger } from '../../helpers/ledgerStores';
-import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetAccount, devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetPerStore } from '../../helpers/devnetPerStore';
 
 const ACCOUNT = 6;
-const sender = HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${ACCOUNT}`);
+const sender = devnetAccount(ACCOUNT);
 const root = mkdtempSync(join(tmpdir(), 'expand-ledger-'));
 // n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows (its default is ~/.n8n-files).
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
@@ -65,13 +64,7 @@ const send = (raw: unknown) => devnet.rpc<string>('31337', 'eth_sendRawTransacti
 
 describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 	// A devnet of its own per store: the same recipients are paid, and their balances checked, in each.
-	beforeAll(async () => {
-		devnet = await startDevnet();
-		ledger = await stores.newLedger(kind);
-	});
-	afterAll(async () => {
-		await devnet.stop();
-	});
+	devnetPerStore(stores, kind, (started, created) => ([devnet, ledger] = [started, created]));
 
 	test('a payout run stopped after two sends, run again: the same transactions come back, every recipient is paid once', async () => {
 		const first = await sign(recipients);

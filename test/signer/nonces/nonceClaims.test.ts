@@ -8,22 +8,20 @@
  * transaction never reached the chain is taken over; a claim whose transaction was sent is passed.
  * Each in the folder and in the PostgreSQL ledger store (the processes then share no folder at all).
  */
-import { type ChildProcess, spawn } from 'child_process';
 import { mkdtempSync } from 'fs';
 import { type IncomingMessage, type Server, createServer } from 'http';
 import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { HDNodeWallet } from 'ethers';
 
-import { type Devnet, startDevnet } from '../../../devnet';
+import type { Devnet } from '../../../devnet';
 import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
-import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
 import { LEDGER_STORES, ledgerStores, type TestLedger } from '../../helpers/ledgerStores';
-import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetAccount, devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { startSignerProcess } from '../../helpers/startSignerProcess';
+import { devnetPerStore } from '../../helpers/devnetPerStore';
 
-const ROOT = join(__dirname, '..', '..', '..');
 const CHAIN = '31337';
 const root = mkdtempSync(join(tmpdir(), 'expand-nonces-'));
 // n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows; the child process gets the same.
@@ -31,15 +29,12 @@ process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
 const stores = ledgerStores(root);
 let ledger: TestLedger;
 
-const addressOf = (account: number) =>
-	HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${account}`).address;
+const addressOf = (account: number) => devnetAccount(account).address;
 const recipient = (index: number) => `0x${(0xa11c0 + index).toString(16).padStart(40, '0')}`;
 
 let devnet: Devnet;
-const children: ChildProcess[] = [];
 const proxies: Server[] = [];
 afterAll(() => {
-	for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 	for (const server of proxies) server.close();
 });
 
@@ -81,38 +76,7 @@ async function signHere(run: Run): Promise<IDataObject[]> {
 	return result.output('Sign').map((item) => item.json);
 }
 
-/** A second OS process with the engine loaded and waiting: `go()` starts its run and gives its items. */
-async function signerProcess(run: Run): Promise<{ go: () => Promise<IDataObject[]> }> {
-	const child = spawn(
-		process.execPath,
-		['--import', 'tsx', 'test/helpers/signerProcess.ts', JSON.stringify(run)],
-		{ cwd: ROOT, env: process.env },
-	);
-	children.push(child);
-	let output = '';
-	let errors = '';
-	child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-	const deadline = Date.now() + 60_000;
-	while (!output.startsWith('ready\n')) {
-		if (child.exitCode !== null || Date.now() > deadline)
-			throw new Error(`The signer process did not start: ${errors}`);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-	}
-	return {
-		go: async () => {
-			child.stdin?.write('go\n');
-			expect(await exited).toBe(0);
-			const result = JSON.parse(output.slice('ready\n'.length)) as {
-				error?: string;
-				items: IDataObject[];
-			};
-			expect(result.error).toBeUndefined();
-			return result.items;
-		},
-	};
-}
+const signerProcess = (run: Run) => startSignerProcess(run, 60_000);
 
 const send = (raw: unknown) => devnet.rpc<string>(CHAIN, 'eth_sendRawTransaction', [raw]);
 const chainNonce = async (address: string) =>
@@ -145,13 +109,7 @@ const heldMessage = (nonce: number, address: string) =>
 
 describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 	// A devnet of its own per store: the same accounts start from the same nonces in each.
-	beforeAll(async () => {
-		devnet = await startDevnet();
-		ledger = await stores.newLedger(kind);
-	});
-	afterAll(async () => {
-		await devnet.stop();
-	});
+	devnetPerStore(stores, kind, (started, created) => ([devnet, ledger] = [started, created]));
 
 	test('three executions at once, one in another OS process, same wallet and chain: one signs, two are refused before signing; run again, each lands with its own nonce', async () => {
 		const account = 11;

@@ -9,13 +9,12 @@ import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
-import { HDNodeWallet } from 'ethers';
 
-import { type Devnet, startDevnet } from '../../../devnet';
-import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
+import type { Devnet } from '../../../devnet';
 import { LEDGER_STORES, ledgerStores, type TestLedger } from '../../helpers/ledgerStores';
 import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
-import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetAccount, devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetPerStore } from '../../helpers/devnetPerStore';
 
 const CHAIN = '31337';
 const root = mkdtempSync(join(tmpdir(), 'expand-stale-claims-'));
@@ -25,8 +24,7 @@ const stores = ledgerStores(root);
 let devnet: Devnet;
 let ledger: TestLedger;
 
-const addressOf = (account: number) =>
-	HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${account}`).address;
+const addressOf = (account: number) => devnetAccount(account).address;
 const chainNonce = async (address: string) =>
 	Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [address, 'latest'])));
 const balance = async (address: string) =>
@@ -70,13 +68,7 @@ const claim = (claimedAt: string) =>
 
 describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 	// A devnet of its own per store: the same accounts start from the same nonces in each.
-	beforeAll(async () => {
-		devnet = await startDevnet();
-		ledger = await stores.newLedger(kind);
-	});
-	afterAll(async () => {
-		await devnet.stop();
-	});
+	devnetPerStore(stores, kind, (started, created) => ([devnet, ledger] = [started, created]));
 
 	test.each([
 		['an empty claim file', 15, () => '', /its claim file .* cannot be read/],

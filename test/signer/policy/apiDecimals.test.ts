@@ -5,25 +5,20 @@
  * now carries what was typed and the decimals used; the Signer holds them to the token's decimals on
  * the chain and refuses. Signed without the rule, the recipient is paid 1,000 USDC.
  */
-import { getAddress, HDNodeWallet, JsonRpcProvider } from 'ethers';
+import { getAddress, JsonRpcProvider } from 'ethers';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
+import type { Devnet } from '../../../devnet';
 import { balanceOf } from '../../helpers/chainReads';
 import { startDecimalsLyingRpc } from '../../helpers/lyingRpc';
 import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
 import { startTamperingApi } from '../../helpers/tamperingApi';
-import { devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetAccount, devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { useDevnet } from '../../helpers/useDevnet';
 
 const RECIPIENT = getAddress('0x' + 'a7'.repeat(20));
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 const unpinnedKey: Record<string, ICredentialDataDecryptedObject> = {
 	expandSignerApi: devnetSignerKey(),
@@ -32,10 +27,7 @@ const unpinnedKey: Record<string, ICredentialDataDecryptedObject> = {
 const pinnedKey = (
 	rpcUrl = devnet.chains[0].rpcUrl,
 ): Record<string, ICredentialDataDecryptedObject> => ({
-	expandSignerApi: {
-		...unpinnedKey.expandSignerApi,
-		rpcUrls: `${devnet.chains[0].chainId} = ${rpcUrl}`,
-	},
+	expandSignerApi: devnetSignerKey({ rpcUrls: `${devnet.chains[0].chainId} = ${rpcUrl}` }),
 });
 const SIGN_EVM = { operation: 'signTransaction', source: 'input', accountIndex: 1 };
 
@@ -99,7 +91,7 @@ const oneUsdc = (): INodeParameters => {
 		resource: 'fungibletoken',
 		operation: 'transfer',
 		chainId: chain.chainId,
-		from: HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, "m/44'/60'/0'/0/1").address,
+		from: devnetAccount(1).address,
 		to: RECIPIENT,
 		tokenAddress: chain.tokens.USDC.address,
 		amount: '1',
@@ -193,10 +185,7 @@ test("EVM: an API that lies about USDC's decimals and names a chain node that li
 
 		// The owner wrote USDC's decimals in the policy (a cap of 5,000 USDC): the lie is refused, whatever the node says.
 		const capped = {
-			expandSignerApi: {
-				...unpinnedKey.expandSignerApi,
-				maxPerTransaction: `${usdc}:6@${chain.chainId} = 5000`,
-			},
+			expandSignerApi: devnetSignerKey({ maxPerTransaction: `${usdc}:6@${chain.chainId} = 5000` }),
 		};
 		const { signed } = await expandThenSign(tampering, oneUsdc(), SIGN_EVM, capped);
 		expect(signed.rawTransaction).toBeUndefined();

@@ -4,14 +4,14 @@
  * then the same transaction is signed with the treasury's key directly, as a Signer without the rule
  * did, and lands: the outsider is paid, so the refusal is what stands between them.
  */
-import { getAddress, HDNodeWallet, Interface, JsonRpcProvider, MaxUint256 } from 'ethers';
+import { getAddress, Interface, JsonRpcProvider, MaxUint256 } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
+import type { Devnet } from '../../../devnet';
 import { balanceOf } from '../../helpers/chainReads';
 import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
-import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetAccount, devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { useDevnet } from '../../helpers/useDevnet';
 
 const TREASURY_INDEX = 1;
 const OUTSIDER = '0x' + 'be'.repeat(20);
@@ -24,15 +24,9 @@ const erc20 = new Interface([
 ]);
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
-const treasury = () =>
-	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${TREASURY_INDEX}`);
+const treasury = () => devnetAccount(TREASURY_INDEX);
 
 /** The Signer (Sign Transaction from the input item, or Deploy Contract) with the treasury's key and this policy. */
 async function throughSigner(

@@ -24,34 +24,27 @@ import {
 	getTransferInstruction,
 } from '@solana-program/token';
 import {
-	type Blockhash,
 	address,
-	appendTransactionMessageInstructions,
-	compileTransaction,
 	createKeyPairSignerFromBytes,
 	createNoopSigner,
-	createTransactionMessage,
 	getBase58Encoder,
-	getBase64EncodedWireTransaction,
 	getBase64Encoder,
-	getTransactionEncoder,
-	pipe,
-	setTransactionMessageFeePayer,
-	setTransactionMessageLifetimeUsingBlockhash,
-	signTransactionMessageWithSigners,
 } from '@solana/kit';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
+import type { Devnet } from '../../../devnet';
 import { balanceOf } from '../../helpers/chainReads';
 import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
 import { startTamperingApi, type Tampering } from '../../helpers/tamperingApi';
 import {
+	devnetAccount,
 	devnetCredentials,
 	devnetExpandApi,
 	devnetSignerKey,
 } from '../../helpers/devnetCredentials';
+import { sendSigned, solanaMessage, unsignedWire } from '../../helpers/solanaMessages';
+import { sendTransactionNode } from '../../helpers/sendTransactionNode';
+import { useDevnet } from '../../helpers/useDevnet';
 
 const TREASURY_INDEX = 1;
 const RECIPIENT = getAddress('0x' + 'a1'.repeat(20));
@@ -60,20 +53,13 @@ const router = new Interface([
 ]);
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 const chain = () => devnet.chains[0];
 const provider = () =>
 	new JsonRpcProvider(chain().rpcUrl, Number(chain().chainId), { staticNetwork: true });
 const evmWallet = (index: number): Wallet | HDNodeWallet =>
-	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).connect(
-		provider(),
-	);
+	devnetAccount(index).connect(provider());
 const treasury = () => evmWallet(TREASURY_INDEX);
 /** A hardhat account the treasury never pays: the thief. */
 const outsider = () => evmWallet(8);
@@ -460,33 +446,15 @@ test("Solana: the form asks 1 USDC to R and the API builds 5,000 USDC to an outs
 	});
 	const stashBefore = await solanaUsdcOf(recipient);
 	expect(await solanaUsdcOf(thief.address)).toBe(5_000_000_000n);
-	const message = pipe(
-		createTransactionMessage({ version: 0 }),
-		(draft) => setTransactionMessageFeePayer(thief.address, draft),
-		(draft) =>
-			setTransactionMessageLifetimeUsingBlockhash(
-				{
-					blockhash: solana.chain.latestBlockhash().blockhash as Blockhash,
-					lastValidBlockHeight: 0n,
-				},
-				draft,
-			),
-		(draft) =>
-			appendTransactionMessageInstructions(
-				[
-					getTransferInstruction({
-						source: thiefAccount,
-						destination: stashAccount,
-						authority: thief,
-						amount: 5_000_000_000n,
-					}),
-				],
-				draft,
-			),
-	);
-	solana.chain.send(
-		getTransactionEncoder().encode(await signTransactionMessageWithSigners(message)) as Uint8Array,
-	);
+	const message = solanaMessage(thief.address, solana.chain.latestBlockhash().blockhash, [
+		getTransferInstruction({
+			source: thiefAccount,
+			destination: stashAccount,
+			authority: thief,
+			amount: 5_000_000_000n,
+		}),
+	]);
+	await sendSigned(devnet, message);
 	expect((await solanaUsdcOf(recipient)) - stashBefore).toBe(5_000_000_000n);
 });
 
@@ -515,16 +483,7 @@ test('the honest path: a payout as version 1 of Expand builds it (Transfer → S
 				parameters: { ...oneUsdcToRecipient(), to: payee, amount: '2500000' },
 			},
 			{ name: 'Sign', type: SIGNER, parameters: SIGN_EVM },
-			{
-				name: 'Send',
-				type: EXPAND,
-				parameters: {
-					resource: 'chain',
-					operation: 'sendtransaction',
-					chainId: '={{ $json.chainId }}',
-					rawTransaction: '={{ $json.rawTransaction }}',
-				},
-			},
+			sendTransactionNode(),
 		],
 		devnetCredentials(devnet, { signer: devnetSignerKey(policy) }),
 	);
@@ -613,39 +572,23 @@ test("Solana: a transfer that also creates a token account for an outsider at th
 	const thiefAccount = await ata(thief.address);
 	const payerAccount = await ata(payer.address);
 	const recipientAccount = await ata(recipient);
-	const message = pipe(
-		createTransactionMessage({ version: 0 }),
-		(draft) => setTransactionMessageFeePayer(owner.address, draft),
-		(draft) =>
-			setTransactionMessageLifetimeUsingBlockhash(
-				{
-					blockhash: solana.chain.latestBlockhash().blockhash as Blockhash,
-					lastValidBlockHeight: 0n,
-				},
-				draft,
-			),
-		(draft) =>
-			appendTransactionMessageInstructions(
-				[
-					getCreateAssociatedTokenIdempotentInstruction({
-						payer: owner,
-						ata: thiefAccount,
-						owner: thief.address,
-						mint,
-					}),
-					getTransferCheckedInstruction({
-						source: payerAccount,
-						mint,
-						destination: recipientAccount,
-						authority: owner,
-						amount: 1_000_000n,
-						decimals: 6,
-					}),
-				],
-				draft,
-			),
-	);
-	const data = getBase64EncodedWireTransaction(compileTransaction(message));
+	const message = solanaMessage(owner.address, solana.chain.latestBlockhash().blockhash, [
+		getCreateAssociatedTokenIdempotentInstruction({
+			payer: owner,
+			ata: thiefAccount,
+			owner: thief.address,
+			mint,
+		}),
+		getTransferCheckedInstruction({
+			source: payerAccount,
+			mint,
+			destination: recipientAccount,
+			authority: owner,
+			amount: 1_000_000n,
+			decimals: 6,
+		}),
+	]);
+	const data = unsignedWire(message);
 	const intent = {
 		operation: 'fungibletoken/transfer',
 		effect: 'transfer',
@@ -671,32 +614,14 @@ test("Solana: a transfer that also creates a token account for an outsider at th
 	expect(unbound.error).toBeUndefined();
 	solana.chain.send(getBase64Encoder().encode(unbound.rawTransaction as string) as Uint8Array);
 	const before = solana.chain.balance(thief.address);
-	const close = pipe(
-		createTransactionMessage({ version: 0 }),
-		(draft) => setTransactionMessageFeePayer(thief.address, draft),
-		(draft) =>
-			setTransactionMessageLifetimeUsingBlockhash(
-				{
-					blockhash: solana.chain.latestBlockhash().blockhash as Blockhash,
-					lastValidBlockHeight: 0n,
-				},
-				draft,
-			),
-		(draft) =>
-			appendTransactionMessageInstructions(
-				[
-					getCloseAccountInstruction({
-						account: thiefAccount,
-						destination: thief.address,
-						owner: thief,
-					}),
-				],
-				draft,
-			),
-	);
-	solana.chain.send(
-		getTransactionEncoder().encode(await signTransactionMessageWithSigners(close)) as Uint8Array,
-	);
+	const close = solanaMessage(thief.address, solana.chain.latestBlockhash().blockhash, [
+		getCloseAccountInstruction({
+			account: thiefAccount,
+			destination: thief.address,
+			owner: thief,
+		}),
+	]);
+	await sendSigned(devnet, close);
 	// The rent of a token account (2,039,280 lamports), less the outsider's own 5,000-lamport fee.
 	expect(solana.chain.balance(thief.address) - before).toBe(2_039_280n - 5_000n);
 });

@@ -11,39 +11,31 @@ import {
 	type Blockhash,
 	type SignatureBytes,
 	address,
-	appendTransactionMessageInstructions,
 	compileTransaction,
 	createKeyPairSignerFromBytes,
 	createNoopSigner,
-	createTransactionMessage,
 	getBase16Decoder,
 	getBase58Encoder,
 	getTransactionEncoder,
-	pipe,
-	setTransactionMessageFeePayer,
-	setTransactionMessageLifetimeUsingBlockhash,
 } from '@solana/kit';
 import { MaxUint256, getBytes, verifyMessage } from 'ethers';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../devnet';
+import type { Devnet } from '../../../devnet';
 import {
 	signSolanaMessage,
 	solanaKeyring,
 } from '../../../packages/signer/nodes/ExpandSigner/families/solana';
 import { ITEMS, type NodeSpec, SIGNER, runPipeline } from '../../helpers/n8n';
 import { devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { solanaMessage } from '../../helpers/solanaMessages';
+import { useDevnet } from '../../helpers/useDevnet';
 
 const OUTSIDER = '0x' + 'be'.repeat(20);
 const ALLOWED = '0x' + 'a1'.repeat(20);
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 /** One Signer item; `credential` is the signing credential's type and data. */
 async function sign(
@@ -80,23 +72,13 @@ test('Solana: a message whose bytes are a 50 SOL transfer is refused while a pol
 	);
 	const blockhash = devnet.solana.chain.latestBlockhash().blockhash as Blockhash;
 	const transaction = compileTransaction(
-		pipe(
-			createTransactionMessage({ version: 0 }),
-			(draft) => setTransactionMessageFeePayer(address(treasury.address), draft),
-			(draft) =>
-				setTransactionMessageLifetimeUsingBlockhash({ blockhash, lastValidBlockHeight: 0n }, draft),
-			(draft) =>
-				appendTransactionMessageInstructions(
-					[
-						getTransferSolInstruction({
-							source: createNoopSigner(address(treasury.address)),
-							destination: outsider.address,
-							amount: 50_000_000_000n,
-						}),
-					],
-					draft,
-				),
-		),
+		solanaMessage(address(treasury.address), blockhash, [
+			getTransferSolInstruction({
+				source: createNoopSigner(address(treasury.address)),
+				destination: outsider.address,
+				amount: 50_000_000_000n,
+			}),
+		]),
 	);
 	const hex = `0x${getBase16Decoder().decode(transaction.messageBytes)}`;
 	const key: [string, IDataObject] = [
@@ -134,20 +116,23 @@ test('Solana: a message whose bytes are a 50 SOL transfer is refused while a pol
 	expect(devnet.solana.chain.balance(outsider.address) - before).toBe(50_000_000_000n);
 });
 
+/** EIP-2612's Permit, as a token's typed data declares it. */
+const PERMIT_TYPES = {
+	Permit: [
+		{ name: 'owner', type: 'address' },
+		{ name: 'spender', type: 'address' },
+		{ name: 'value', type: 'uint256' },
+		{ name: 'nonce', type: 'uint256' },
+		{ name: 'deadline', type: 'uint256' },
+	],
+};
+
 test('EVM: an EIP-2612 permit is checked like approve: an outsider spender, an unlimited value above a cap, and a chain not allowed are refused; a permit within the policy is signed', async () => {
 	const usdc = devnet.chains[0].tokens.USDC.address;
 	const permit = (spender: string, value: bigint, chainId = 31337) =>
 		JSON.stringify({
 			domain: { name: 'USD Coin', version: '2', chainId, verifyingContract: usdc },
-			types: {
-				Permit: [
-					{ name: 'owner', type: 'address' },
-					{ name: 'spender', type: 'address' },
-					{ name: 'value', type: 'uint256' },
-					{ name: 'nonce', type: 'uint256' },
-					{ name: 'deadline', type: 'uint256' },
-				],
-			},
+			types: PERMIT_TYPES,
 			message: {
 				owner: devnet.chains[0].wallets[0].address,
 				spender,
@@ -183,15 +168,7 @@ test('EVM: a permit whose domain names no chain is refused while a limit is set:
 	// A token whose EIP-712 domain has no chainId (older permit tokens) accepts exactly this signature.
 	const chainless = JSON.stringify({
 		domain: { name: 'Old Permit Token', version: '1', verifyingContract: usdc },
-		types: {
-			Permit: [
-				{ name: 'owner', type: 'address' },
-				{ name: 'spender', type: 'address' },
-				{ name: 'value', type: 'uint256' },
-				{ name: 'nonce', type: 'uint256' },
-				{ name: 'deadline', type: 'uint256' },
-			],
-		},
+		types: PERMIT_TYPES,
 		message: {
 			owner: devnet.chains[0].wallets[0].address,
 			spender: OUTSIDER,

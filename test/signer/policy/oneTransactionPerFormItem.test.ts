@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { getAddress, HDNodeWallet, JsonRpcProvider } from 'ethers';
+import { getAddress, JsonRpcProvider } from 'ethers';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -20,13 +20,13 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
+import type { Devnet } from '../../../devnet';
 import { balanceOf } from '../../helpers/chainReads';
 import { LEDGER_STORES, ledgerStores } from '../../helpers/ledgerStores';
 import { EXPAND, ITEMS, SIGNER, runPipeline, runWorkflow } from '../../helpers/n8n';
 import { startTamperingApi, type Tampering } from '../../helpers/tamperingApi';
-import { devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetAccount, devnetExpandApi, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { useDevnet } from '../../helpers/useDevnet';
 
 const TREASURY_INDEX = 1;
 /** Another devnet wallet that holds USDC (devnet/fixtures.ts). */
@@ -46,19 +46,15 @@ process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
 const stores = ledgerStores(root);
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
+useDevnet((started) => (devnet = started));
+afterAll(() => {
 	rmSync(root, { recursive: true, force: true });
 });
 
 const chain = () => devnet.chains.find((entry) => entry.chainId === '31337')!;
 const usdc = () => getAddress(chain().tokens.USDC.address);
 const provider = () => new JsonRpcProvider(chain().rpcUrl, 31337, { staticNetwork: true });
-const treasury = () =>
-	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${TREASURY_INDEX}`).address;
+const treasury = () => devnetAccount(TREASURY_INDEX).address;
 const usdcOf = async (owner: string) => await balanceOf(devnet, '31337', owner, usdc());
 
 /** The devnet's key, its chain node pinned: the decimals of amounts typed in whole units are checked there. */
@@ -547,11 +543,7 @@ test('Solana: five transfers answered for one 1 USDC form item (each on its own 
 });
 
 test("a node that runs twice in one execution (two branches into it, a loop) binds each run's form items apart: both payments are signed", async () => {
-	const bob = HDNodeWallet.fromPhrase(
-		DEVNET_MNEMONIC,
-		undefined,
-		`m/44'/60'/0'/0/${BOB_INDEX}`,
-	).address;
+	const bob = devnetAccount(BOB_INDEX).address;
 	const node = (name: string, type: string, parameters: IDataObject, index: number) => ({
 		id: `node-${index}`,
 		name,

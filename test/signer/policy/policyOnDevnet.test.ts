@@ -3,16 +3,15 @@
  * that breaks it (refused, naming the item, the rule and the value, nothing signed) beside items that
  * keep it (signed, sent and mined, checked by balances). Accounts by index from one mnemonic.
  */
-import { getAddress, HDNodeWallet, Interface, parseEther } from 'ethers';
+import { getAddress, Interface, parseEther } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../devnet';
-import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
-import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
-import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
+import { devnetAccount, devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { sendTransactionNode } from '../../helpers/sendTransactionNode';
 
-const account = (index: number) =>
-	HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
+const account = (index: number) => devnetAccount(index).address;
 const erc20 = new Interface([
 	'function transfer(address,uint256)',
 	'function approve(address,uint256)',
@@ -77,17 +76,7 @@ async function signAndSend(
 				},
 				continueOnFail: true,
 			},
-			{
-				name: 'Send',
-				type: EXPAND,
-				parameters: {
-					resource: 'chain',
-					operation: 'sendtransaction',
-					chainId: '={{ $json.chainId }}',
-					rawTransaction: '={{ $json.rawTransaction }}',
-				},
-				continueOnFail: true,
-			},
+			sendTransactionNode({}, true),
 		],
 		devnetCredentials(devnet, {
 			signer: devnetSignerKey({
@@ -256,16 +245,7 @@ test('Deploy Contract signs a creation transaction that lands; a policy with rec
 				type: SIGNER,
 				parameters: { operation: 'deployContract', chainId: '31337', bytecode, accountIndex: 4 },
 			},
-			{
-				name: 'Send',
-				type: EXPAND,
-				parameters: {
-					resource: 'chain',
-					operation: 'sendtransaction',
-					chainId: '31337',
-					rawTransaction: '={{ $json.rawTransaction }}',
-				},
-			},
+			sendTransactionNode({ chainId: '31337' }),
 		],
 		devnetCredentials(devnet, { signer: devnetSignerKey() }),
 	);

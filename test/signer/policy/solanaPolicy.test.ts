@@ -1,16 +1,6 @@
 /** The spending policy on Solana transactions read by the Solana family, against the devnet's chain 901. */
 import { TOKEN_PROGRAM_ADDRESS, getCloseAccountInstruction } from '@solana-program/token';
-import {
-	type Blockhash,
-	address,
-	appendTransactionMessageInstructions,
-	compileTransaction,
-	createNoopSigner,
-	createTransactionMessage,
-	pipe,
-	setTransactionMessageFeePayer,
-	setTransactionMessageLifetimeUsingBlockhash,
-} from '@solana/kit';
+import { address, compileTransaction, createNoopSigner } from '@solana/kit';
 
 import { type Devnet, startDevnet } from '../../../devnet';
 import {
@@ -31,6 +21,7 @@ import {
 	readPolicy,
 } from '../../../packages/signer/nodes/ExpandSigner/policy/policy';
 import { call } from '../../devnet/client';
+import { solanaMessage } from '../../helpers/solanaMessages';
 
 let devnet: Devnet;
 let rpc: SolanaRpc;
@@ -123,26 +114,13 @@ test('with an allowlist, an instruction the signer cannot read is refused, namin
 	const { blockhash } = await latestLifetime(rpc);
 	const owner = createNoopSigner(address(account().address));
 	const close = compileTransaction(
-		pipe(
-			createTransactionMessage({ version: 0 }),
-			(draft) => setTransactionMessageFeePayer(owner.address, draft),
-			(draft) =>
-				setTransactionMessageLifetimeUsingBlockhash(
-					{ blockhash: blockhash as Blockhash, lastValidBlockHeight: 0n },
-					draft,
-				),
-			(draft) =>
-				appendTransactionMessageInstructions(
-					[
-						getCloseAccountInstruction({
-							account: address(devnet.solana.wallets[0].usdcAccount),
-							destination: owner.address,
-							owner,
-						}),
-					],
-					draft,
-				),
-		),
+		solanaMessage(owner.address, blockhash, [
+			getCloseAccountInstruction({
+				account: address(devnet.solana.wallets[0].usdcAccount),
+				destination: owner.address,
+				owner,
+			}),
+		]),
 	);
 	const intent = (await prepareSolanaTransaction(close, '901', account(), rpcChainReader(rpc)))
 		.intent;

@@ -19,22 +19,13 @@ import {
 	type Instruction,
 	type KeyPairSigner,
 	address,
-	appendTransactionMessageInstructions,
-	compileTransaction,
 	createKeyPairSignerFromBytes,
 	createNoopSigner,
-	createTransactionMessage,
 	getBase58Encoder,
-	getBase64EncodedWireTransaction,
 	getBase64Encoder,
-	getTransactionEncoder,
-	pipe,
-	setTransactionMessageFeePayer,
-	setTransactionMessageLifetimeUsingBlockhash,
-	signTransactionMessageWithSigners,
 } from '@solana/kit';
 
-import { type Devnet, startDevnet } from '../../../devnet';
+import type { Devnet } from '../../../devnet';
 import {
 	readWireTransaction,
 	signSolanaTransaction,
@@ -42,17 +33,14 @@ import {
 } from '../../../packages/signer/nodes/ExpandSigner/families/solana';
 import { ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
 import { devnetCredentials } from '../../helpers/devnetCredentials';
+import { sendSigned, solanaMessage, unsignedWire } from '../../helpers/solanaMessages';
+import { useDevnet } from '../../helpers/useDevnet';
 
 /** The Memo program, which a treasury allows so that payments can carry an invoice reference. */
 const MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 /** The paying wallet of the current test (each test sets its own: a theft leaves a wallet emptied). */
 let treasuryIndex = 0;
@@ -71,14 +59,8 @@ async function usdcOf(owner: string): Promise<bigint> {
 /** The unsigned wire transaction (base64) the attacker hands the Signer: fee payer the treasury. */
 function unsigned(instructions: Instruction[]): string {
 	const blockhash = devnet.solana.chain.latestBlockhash().blockhash as Blockhash;
-	const message = pipe(
-		createTransactionMessage({ version: 0 }),
-		(draft) => setTransactionMessageFeePayer(address(treasury().address), draft),
-		(draft) =>
-			setTransactionMessageLifetimeUsingBlockhash({ blockhash, lastValidBlockHeight: 0n }, draft),
-		(draft) => appendTransactionMessageInstructions(instructions, draft),
-	);
-	return getBase64EncodedWireTransaction(compileTransaction(message));
+	const message = solanaMessage(address(treasury().address), blockhash, instructions);
+	return unsignedWire(message);
 }
 
 /** Expand Signer, Sign Transaction on 901, with the treasury's key and this policy. */
@@ -115,16 +97,8 @@ async function signDirectlyAndSend(data: string): Promise<void> {
 
 /** The outsider signs and sends a transaction of its own. */
 async function outsiderSends(outsider: KeyPairSigner, instructions: Instruction[]): Promise<void> {
-	const blockhash = devnet.solana.chain.latestBlockhash().blockhash as Blockhash;
-	const message = pipe(
-		createTransactionMessage({ version: 0 }),
-		(draft) => setTransactionMessageFeePayer(outsider.address, draft),
-		(draft) =>
-			setTransactionMessageLifetimeUsingBlockhash({ blockhash, lastValidBlockHeight: 0n }, draft),
-		(draft) => appendTransactionMessageInstructions(instructions, draft),
-	);
-	const signed = await signTransactionMessageWithSigners(message);
-	devnet.solana.chain.send(getTransactionEncoder().encode(signed) as Uint8Array);
+	const blockhash = devnet.solana.chain.latestBlockhash().blockhash;
+	await sendSigned(devnet, solanaMessage(outsider.address, blockhash, instructions));
 }
 
 /**

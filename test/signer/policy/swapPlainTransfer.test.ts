@@ -9,29 +9,24 @@
  *   credential. Native value is now allowed only when the swap's input is the native asset.
  * Signed without the rule, the outsider is paid the ETH.
  */
-import { HDNodeWallet, JsonRpcProvider, parseEther, parseUnits } from 'ethers';
+import { JsonRpcProvider, parseEther, parseUnits } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../devnet/fixtures';
+import type { Devnet } from '../../../devnet';
 import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
 import { startTamperingApi } from '../../helpers/tamperingApi';
-import { devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { devnetAccount, devnetCredentials, devnetSignerKey } from '../../helpers/devnetCredentials';
+import { useDevnet } from '../../helpers/useDevnet';
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 const SIGN = { operation: 'signTransaction', source: 'input', accountIndex: 1 };
 const chain = () => devnet.chains[0];
 const provider = () =>
 	new JsonRpcProvider(chain().rpcUrl, Number(chain().chainId), { staticNetwork: true });
-const treasury = HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, "m/44'/60'/0'/0/1");
-const outsider = HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, "m/44'/60'/0'/0/8");
+const treasury = devnetAccount(1);
+const outsider = devnetAccount(8);
 
 const signWith = async (items: IDataObject[], policy: IDataObject) =>
 	await runPipeline(

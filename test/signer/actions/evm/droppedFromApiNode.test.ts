@@ -13,10 +13,11 @@ import { join } from 'path';
 import { Wallet } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../../devnet';
+import type { Devnet } from '../../../../devnet';
 import { startLyingFront } from '../../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '31337';
 const ACCOUNT = 13;
@@ -25,11 +26,8 @@ const root = mkdtempSync(join(tmpdir(), 'expand-dropped-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
+useDevnet((started) => (devnet = started));
+afterAll(() => {
 	rmSync(root, { recursive: true, force: true });
 });
 

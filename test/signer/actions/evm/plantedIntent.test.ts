@@ -16,12 +16,16 @@ import {
 } from 'ethers';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
+import type { Devnet } from '../../../../devnet';
 import { balanceOf } from '../../../helpers/chainReads';
 import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { startTamperingApi } from '../../../helpers/tamperingApi';
-import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import {
+	devnetAccount,
+	devnetCredentials,
+	devnetSignerKey,
+} from '../../../helpers/devnetCredentials';
+import { useDevnet } from '../../../helpers/useDevnet';
 
 const TREASURY_INDEX = 1;
 const token = new Interface([
@@ -30,16 +34,11 @@ const token = new Interface([
 ]);
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 const chain = () => devnet.chains[0];
 const wallet = (index: number): Wallet | HDNodeWallet =>
-	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).connect(
+	devnetAccount(index).connect(
 		new JsonRpcProvider(chain().rpcUrl, Number(chain().chainId), { staticNetwork: true }),
 	);
 const treasury = () => wallet(TREASURY_INDEX);

@@ -15,11 +15,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../../devnet';
 import { balanceOf } from '../../../helpers/chainReads';
-import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { EXPAND, ITEMS, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import { proposeNode } from '../../../helpers/safeProposals';
 
-/** The delegate's index on the devnet mnemonic (devnet/safe/deploy.ts SAFE_DELEGATE_INDEX). */
-const DELEGATE_INDEX = 20;
 const RECIPIENT = getAddress('0x' + 'c5'.repeat(20));
 
 const root = mkdtempSync(join(tmpdir(), 'safe-budget-'));
@@ -86,17 +85,7 @@ async function buildAndPropose(
 					gas: '80000',
 				},
 			},
-			{
-				name: 'Propose',
-				type: SIGNER,
-				parameters: {
-					operation: 'proposeToSafe',
-					safeAddress: devnet.safe.address,
-					source: 'input',
-					accountIndex: DELEGATE_INDEX,
-				},
-				continueOnFail: true,
-			},
+			proposeNode(devnet),
 		],
 		devnetCredentials(devnet, {
 			signer: devnetSignerKey({ passphrase: '', ...policy }),

@@ -18,10 +18,9 @@ import { type Devnet, startDevnet } from '../../../../devnet';
 import { startLyingFront } from '../../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import { proposeNode } from '../../../helpers/safeProposals';
 
 const CHAIN = '31337';
-/** The delegate's index on the devnet mnemonic (devnet/safe/deploy.ts). */
-const DELEGATE_INDEX = 20;
 const RECIPIENT = getAddress('0x' + 'e5'.repeat(20));
 const DECIMALS_SELECTOR = '0x313ce567';
 
@@ -83,17 +82,7 @@ async function proposeAndList(payoutId: string, pinned?: string, policy: IDataOb
 					]),
 				},
 			},
-			{
-				name: 'Propose',
-				type: SIGNER,
-				parameters: {
-					operation: 'proposeToSafe',
-					safeAddress: devnet.safe.address,
-					source: 'input',
-					payoutId: '={{ $json.payoutId }}',
-					accountIndex: DELEGATE_INDEX,
-				},
-			},
+			proposeNode(devnet, { payoutId: '={{ $json.payoutId }}' }, false),
 			{ name: 'List', type: SIGNER, parameters: { operation: 'listPayouts' } },
 		],
 		devnetCredentials(devnet, {

@@ -10,11 +10,10 @@ import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { Contract, getAddress, HDNodeWallet, Interface, JsonRpcProvider, Wallet } from 'ethers';
+import { Contract, getAddress, Interface, JsonRpcProvider, Wallet } from 'ethers';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
+import type { Devnet } from '../../../../devnet';
 import { SAFE_INTERFACE } from '../../../../devnet/safe/artifacts';
 import {
 	SAFE_TX_TYPES,
@@ -24,7 +23,13 @@ import {
 import { balanceOf } from '../../../helpers/chainReads';
 import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { startTamperingApi } from '../../../helpers/tamperingApi';
-import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import {
+	devnetAccount,
+	devnetCredentials,
+	devnetSignerKey,
+} from '../../../helpers/devnetCredentials';
+import { proposeNode } from '../../../helpers/safeProposals';
+import { useDevnet } from '../../../helpers/useDevnet';
 
 /** The delegate's index on the devnet mnemonic (devnet/safe/deploy.ts SAFE_DELEGATE_INDEX). */
 const DELEGATE_INDEX = 20;
@@ -41,19 +46,15 @@ const ledger = mkdtempSync(join(tmpdir(), 'safe-propose-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledger;
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
+useDevnet((started) => (devnet = started));
+afterAll(() => {
 	rmSync(ledger, { recursive: true, force: true });
 });
 
 const chain = () => devnet.chains.find((entry) => entry.chainId === '31337')!;
 const usdc = () => chain().tokens.USDC.address;
 const provider = () => new JsonRpcProvider(chain().rpcUrl, 31337, { staticNetwork: true });
-const address = (index: number) =>
-	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
+const address = (index: number) => devnetAccount(index).address;
 
 const signingKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject =>
 	devnetSignerKey({
@@ -97,19 +98,10 @@ async function buildAndPropose(
 				typeVersion: 2,
 				parameters: transfer('={{ $json.to }}', '={{ $json.amount }}'),
 			},
-			{
-				name: 'Propose',
-				type: SIGNER,
-				parameters: {
-					operation: 'proposeToSafe',
-					safeAddress: devnet.safe.address,
-					source: 'input',
-					payoutId: "={{ $('Items').item.json.payoutId ?? '' }}",
-					accountIndex: DELEGATE_INDEX,
-					...options.sign,
-				},
-				continueOnFail: true,
-			},
+			proposeNode(devnet, {
+				payoutId: "={{ $('Items').item.json.payoutId ?? '' }}",
+				...options.sign,
+			}),
 		],
 		devnetCredentials(devnet, {
 			expand: { baseUrl: options.api ?? devnet.baseUrl },
@@ -130,17 +122,7 @@ async function propose(
 	const result = await runPipeline(
 		[
 			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Propose',
-				type: SIGNER,
-				parameters: {
-					operation: 'proposeToSafe',
-					safeAddress: devnet.safe.address,
-					accountIndex: DELEGATE_INDEX,
-					...sign,
-				},
-				continueOnFail: true,
-			},
+			proposeNode(devnet, sign),
 		],
 		devnetCredentials(devnet, { signer: signingKey(policy), safe: true }),
 	);
@@ -290,17 +272,7 @@ test('without a Safe API credential: the policy refuses first; otherwise Propose
 				typeVersion: 2,
 				parameters: transfer('={{ $json.to }}', '={{ $json.amount }}'),
 			},
-			{
-				name: 'Propose',
-				type: SIGNER,
-				parameters: {
-					operation: 'proposeToSafe',
-					safeAddress: devnet.safe.address,
-					source: 'input',
-					accountIndex: DELEGATE_INDEX,
-				},
-				continueOnFail: true,
-			},
+			proposeNode(devnet),
 		],
 		devnetCredentials(devnet, { signer: signingKey(policy()) }),
 	);

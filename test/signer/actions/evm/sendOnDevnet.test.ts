@@ -19,6 +19,7 @@ import { outputRecorder } from '../../../helpers/outputRecorder';
 import { startRecordingProxy } from '../../../helpers/recordingProxy';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../../devnet/fixtures';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
 
 const PATH = "m/44'/60'/0'/0/1";
 
@@ -181,16 +182,7 @@ const signer: NodeSpec = {
 	type: SIGNER,
 	parameters: { operation: 'signTransaction', source: 'input' },
 };
-const send: NodeSpec = {
-	name: 'Send',
-	type: EXPAND,
-	parameters: {
-		resource: 'chain',
-		operation: 'sendtransaction',
-		chainId: '={{ $json.chainId }}',
-		rawTransaction: '={{ $json.rawTransaction }}',
-	},
-};
+const send: NodeSpec = sendTransactionNode();
 const read: NodeSpec = {
 	name: 'Read',
 	type: EXPAND,

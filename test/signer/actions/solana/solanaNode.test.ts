@@ -13,22 +13,15 @@ import {
 	type Blockhash,
 	type SignatureBytes,
 	address,
-	appendTransactionMessageInstructions,
-	compileTransaction,
 	createNoopSigner,
-	createTransactionMessage,
 	generateKeyPairSigner,
 	getBase16Decoder,
 	getBase58Decoder,
 	getBase58Encoder,
 	getBase64Decoder,
-	getBase64EncodedWireTransaction,
 	getBase64Encoder,
 	getPublicKeyFromAddress,
 	getTransactionDecoder,
-	pipe,
-	setTransactionMessageFeePayer,
-	setTransactionMessageLifetimeUsingBlockhash,
 	verifySignature,
 } from '@solana/kit';
 import { Mnemonic } from 'ethers';
@@ -48,6 +41,8 @@ import {
 import { outputRecorder } from '../../../helpers/outputRecorder';
 import { startRecordingProxy } from '../../../helpers/recordingProxy';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { solanaMessage, unsignedWire } from '../../../helpers/solanaMessages';
+import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-solana-ledger-'));
 // n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows.
@@ -107,16 +102,7 @@ const signer = (parameters: IDataObject, continueOnFail = false): NodeSpec => ({
 	} as NodeSpec['parameters'],
 	continueOnFail,
 });
-const send: NodeSpec = {
-	name: 'Send',
-	type: EXPAND,
-	parameters: {
-		resource: 'chain',
-		operation: 'sendtransaction',
-		chainId: '={{ $json.chainId }}',
-		rawTransaction: '={{ $json.rawTransaction }}',
-	},
-};
+const send: NodeSpec = sendTransactionNode();
 
 const sol = async (owner: string) => devnet.solana.chain.balance(address(owner));
 async function usdc(owner: string): Promise<bigint> {
@@ -429,14 +415,8 @@ test('Sign Transaction refuses an instruction it cannot read as a transfer when 
 		destination: address(owner),
 		owner: createNoopSigner(address(owner)),
 	});
-	const message = pipe(
-		createTransactionMessage({ version: 0 }),
-		(draft) => setTransactionMessageFeePayer(address(owner), draft),
-		(draft) =>
-			setTransactionMessageLifetimeUsingBlockhash({ blockhash, lastValidBlockHeight: 0n }, draft),
-		(draft) => appendTransactionMessageInstructions([close], draft),
-	);
-	const data = getBase64EncodedWireTransaction(compileTransaction(message));
+	const message = solanaMessage(address(owner), blockhash, [close]);
+	const data = unsignedWire(message);
 	const key = { ...jsonKey(1), allowedRecipients: wallet(0).address };
 	const result = await run(
 		[signer({ operation: 'signTransaction' }, true)],

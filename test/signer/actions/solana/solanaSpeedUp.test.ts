@@ -16,37 +16,29 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import {
 	type Instruction,
 	address,
-	appendTransactionMessageInstructions,
 	compileTransaction,
 	createNoopSigner,
-	createTransactionMessage,
 	decompileTransactionMessage,
 	getBase64EncodedWireTransaction,
-	pipe,
-	setTransactionMessageFeePayer,
-	setTransactionMessageLifetimeUsingBlockhash,
 	getBase64Encoder,
 	getCompiledTransactionMessageDecoder,
 	getTransactionDecoder,
 } from '@solana/kit';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../../devnet';
+import type { Devnet } from '../../../../devnet';
 import { startLyingFront } from '../../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { solanaMessage } from '../../../helpers/solanaMessages';
+import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '901';
 const folder = mkdtempSync(join(tmpdir(), 'expand-solana-speed-up-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 /** Past every blockhash the test signed with: valid for 150 blocks, refused by the finalized height after. */
 const expireBlockhashes = () => devnet.mine(CHAIN, 152);
@@ -242,25 +234,17 @@ test('a transaction the API built (no last valid block height known to the Signe
 	const { blockhash, lastValidBlockHeight } = devnet.solana.chain.latestBlockhash();
 	const wire = getBase64EncodedWireTransaction(
 		compileTransaction(
-			pipe(
-				createTransactionMessage({ version: 0 }),
-				(draft) => setTransactionMessageFeePayer(from, draft),
-				(draft) =>
-					setTransactionMessageLifetimeUsingBlockhash(
-						{ blockhash, lastValidBlockHeight: BigInt(lastValidBlockHeight) },
-						draft,
-					),
-				(draft) =>
-					appendTransactionMessageInstructions(
-						[
-							getTransferSolInstruction({
-								source: createNoopSigner(from),
-								destination: address(recipient),
-								amount: 3131n,
-							}),
-						],
-						draft,
-					),
+			solanaMessage(
+				from,
+				blockhash,
+				[
+					getTransferSolInstruction({
+						source: createNoopSigner(from),
+						destination: address(recipient),
+						amount: 3131n,
+					}),
+				],
+				BigInt(lastValidBlockHeight),
 			),
 		),
 	);

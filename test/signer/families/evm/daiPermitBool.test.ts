@@ -7,20 +7,16 @@
 import { TypedDataEncoder, verifyTypedData } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../../devnet';
+import type { Devnet } from '../../../../devnet';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import { useDevnet } from '../../../helpers/useDevnet';
 
 const OUTSIDER = '0x' + 'be'.repeat(20);
 const ALLOWED = '0x' + 'a1'.repeat(20);
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 const types = {
 	Permit: [

@@ -3,25 +3,24 @@
  * a token limit line or a list entry written without 0x was accepted and never matched anything, so a
  * 1 USDC cap let a 1,000 USDC transfer to the outsider, which an input item asked, be signed.
  */
-import { HDNodeWallet, Interface, JsonRpcProvider } from 'ethers';
+import { Interface, JsonRpcProvider } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
+import type { Devnet } from '../../../../devnet';
 import { EVM_POLICY_FORMAT } from '../../../../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
 import { balanceOf } from '../../../helpers/chainReads';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
-import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import {
+	devnetAccount,
+	devnetCredentials,
+	devnetSignerKey,
+} from '../../../helpers/devnetCredentials';
+import { useDevnet } from '../../../helpers/useDevnet';
 
 const token = new Interface(['function transfer(address,uint256)']);
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 test('an address without 0x or as ICAP is keyed as its 0x form', () => {
 	const address = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -32,7 +31,7 @@ test('an address without 0x or as ICAP is keyed as its 0x form', () => {
 test('a 1 USDC cap written without 0x refuses a 1,000 USDC transfer an input item asks; signed without it, the outsider is paid', async () => {
 	const chain = devnet.chains[0];
 	const usdc = chain.tokens.USDC.address;
-	const outsider = HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, "m/44'/60'/0'/0/8");
+	const outsider = devnetAccount(8);
 	const item = {
 		chainId: chain.chainId,
 		to: usdc,

@@ -7,11 +7,10 @@
  * threshold, modules, guard or fallback handler, is refused naming the item, the rule and the
  * function, and nothing reaches the service.
  */
-import { Contract, getAddress, HDNodeWallet, Interface, JsonRpcProvider, Wallet } from 'ethers';
+import { Contract, getAddress, Interface, JsonRpcProvider, Wallet } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
+import type { Devnet } from '../../../../devnet';
 import { SAFE_INTERFACE } from '../../../../devnet/safe/artifacts';
 import { execTransactionArgs, signSafeTx, ZERO_ADDRESS } from '../../../../devnet/safe/safeTx';
 import { expandSignerKeyTest } from '../../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
@@ -21,6 +20,9 @@ import {
 	proposeAsDelegate,
 	storedProposalCount,
 } from '../../../helpers/safeProposals';
+import { useDevnet } from '../../../helpers/useDevnet';
+import { safeCall } from '../../../helpers/safeCall';
+import { devnetAccount } from '../../../helpers/devnetCredentials';
 
 /** A funded devnet wallet that is neither owner nor delegate of the Safe: the attacker. */
 const ATTACKER_INDEX = 3;
@@ -32,22 +34,13 @@ const SAFE_1_5 = new Interface(['function setModuleGuard(address moduleGuard)'])
 const MULTI_SEND = new Interface(['function multiSend(bytes transactions)']);
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 const chain = () => devnet.chains.find((entry) => entry.chainId === '31337')!;
 const usdc = () => chain().tokens.USDC.address;
 const provider = () => new JsonRpcProvider(chain().rpcUrl, 31337, { staticNetwork: true });
 const attacker = () => {
-	const wallet = HDNodeWallet.fromPhrase(
-		DEVNET_MNEMONIC,
-		undefined,
-		`m/44'/60'/0'/0/${ATTACKER_INDEX}`,
-	);
+	const wallet = devnetAccount(ATTACKER_INDEX);
 	return { address: wallet.address, privateKey: wallet.privateKey };
 };
 const safe = () => new Contract(devnet.safe.address, SAFE_INTERFACE, provider());
@@ -84,18 +77,11 @@ test('with Allow Safe Management on, an added owner and a lowered threshold, con
 	const held = await balanceOf(devnet, '31337', devnet.safe.address, usdc());
 	expect(held).toBe(100_000_000_000n);
 	const thiefHeld = await balanceOf(devnet, '31337', thief.address, usdc());
-	const tx = {
-		to: usdc(),
-		value: '0',
-		data: ERC20.encodeFunctionData('transfer', [thief.address, held]),
-		operation: 0,
-		safeTxGas: '0',
-		baseGas: '0',
-		gasPrice: '0',
-		gasToken: ZERO_ADDRESS,
-		refundReceiver: ZERO_ADDRESS,
-		nonce: String(await safe().nonce()),
-	};
+	const tx = safeCall(
+		usdc(),
+		ERC20.encodeFunctionData('transfer', [thief.address, held]),
+		await safe().nonce(),
+	);
 	const signature = await signSafeTx(thief.privateKey, '31337', devnet.safe.address, tx);
 	const own = new Contract(
 		devnet.safe.address,

@@ -14,14 +14,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { type Devnet, startDevnet } from '../../../../devnet';
 import { devnetWallets } from '../../../../devnet/fixtures';
 import { SAFE_INTERFACE } from '../../../../devnet/safe/artifacts';
-import {
-	execTransactionArgs,
-	signSafeTx,
-	sortedSignatures,
-	ZERO_ADDRESS,
-} from '../../../../devnet/safe/safeTx';
+import { execTransactionArgs, signSafeTx, sortedSignatures } from '../../../../devnet/safe/safeTx';
 import { balanceOf } from '../../../helpers/chainReads';
 import { proposeAsDelegate, storedProposalCount } from '../../../helpers/safeProposals';
+import { safeCall } from '../../../helpers/safeCall';
 
 /** Deploys the module. */
 const DEPLOYER_INDEX = 8;
@@ -76,18 +72,11 @@ beforeAll(async () => {
 	const sent = await deployer.sendTransaction({ data: compiledModule() });
 	moduleAddress = getAddress((await sent.wait())!.contractAddress!);
 	// The owners enable it themselves, in Safe{Wallet}: the organisation's own setup.
-	const tx = {
-		to: devnet.safe.address,
-		value: '0',
-		data: SAFE_INTERFACE.encodeFunctionData('enableModule', [moduleAddress]),
-		operation: 0,
-		safeTxGas: '0',
-		baseGas: '0',
-		gasPrice: '0',
-		gasToken: ZERO_ADDRESS,
-		refundReceiver: ZERO_ADDRESS,
-		nonce: String(await safe().nonce()),
-	};
+	const tx = safeCall(
+		devnet.safe.address,
+		SAFE_INTERFACE.encodeFunctionData('enableModule', [moduleAddress]),
+		await safe().nonce(),
+	);
 	const signatures = sortedSignatures(
 		await Promise.all(
 			devnet.safe.owners.slice(0, 2).map(async (owner) => ({

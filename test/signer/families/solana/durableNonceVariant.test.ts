@@ -13,37 +13,21 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { getTransferSolInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
-import {
-	type Blockhash,
-	AccountRole,
-	address,
-	appendTransactionMessageInstructions,
-	compileTransaction,
-	createNoopSigner,
-	createTransactionMessage,
-	generateKeyPairSigner,
-	getBase64EncodedWireTransaction,
-	pipe,
-	setTransactionMessageFeePayer,
-	setTransactionMessageLifetimeUsingBlockhash,
-} from '@solana/kit';
+import { AccountRole, address, createNoopSigner, generateKeyPairSigner } from '@solana/kit';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../../../devnet';
+import type { Devnet } from '../../../../devnet';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { solanaMessage, unsignedWire } from '../../../helpers/solanaMessages';
+import { useDevnet } from '../../../helpers/useDevnet';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-durable-variant-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledgerFolder;
 const RECENT_BLOCKHASHES = address('SysvarRecentB1ockHashes11111111111111111111');
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 /** A 1,000-lamport transfer to wallet 4 led by AdvanceNonceAccount with `extra` accounts after the three it names. */
 async function nonceLedTransfer(extra: number): Promise<string> {
@@ -62,32 +46,21 @@ async function nonceLedTransfer(extra: number): Promise<string> {
 		],
 		data: new Uint8Array([4, 0, 0, 0]),
 	};
-	const message = pipe(
-		createTransactionMessage({ version: 0 }),
-		(draft) => setTransactionMessageFeePayer(from, draft),
-		(draft) =>
-			setTransactionMessageLifetimeUsingBlockhash(
-				{
-					// The nonce account's stored value, which is no recent blockhash.
-					blockhash: 'GfnhkazE7Sj1oPQ3KGuVrqzhoY4kJ8pETXcjvaj3gfoX' as Blockhash,
-					lastValidBlockHeight: 2n ** 64n - 1n,
-				},
-				draft,
-			),
-		(draft) =>
-			appendTransactionMessageInstructions(
-				[
-					advance,
-					getTransferSolInstruction({
-						source: createNoopSigner(from),
-						destination: address(devnet.solana.wallets[4].address),
-						amount: 1000n,
-					}),
-				],
-				draft,
-			),
+	const message = solanaMessage(
+		from,
+		// The nonce account's stored value, which is no recent blockhash.
+		'GfnhkazE7Sj1oPQ3KGuVrqzhoY4kJ8pETXcjvaj3gfoX',
+		[
+			advance,
+			getTransferSolInstruction({
+				source: createNoopSigner(from),
+				destination: address(devnet.solana.wallets[4].address),
+				amount: 1000n,
+			}),
+		],
+		2n ** 64n - 1n,
 	);
-	return getBase64EncodedWireTransaction(compileTransaction(message));
+	return unsignedWire(message);
 }
 
 async function signUnderPayoutId(wire: string, payoutId: string): Promise<IDataObject> {

@@ -14,20 +14,14 @@ import {
 	type Instruction,
 	type Transaction,
 	address,
-	appendTransactionMessageInstructions,
 	compileTransaction,
 	createNoopSigner,
-	createTransactionMessage,
 	generateKeyPairSigner,
 	getBase58Encoder,
 	getBase64Encoder,
 	getPublicKeyFromAddress,
 	getTransactionDecoder,
-	pipe,
-	setTransactionMessageFeePayer,
-	setTransactionMessageLifetimeUsingBlockhash,
 	verifySignature,
-	type Blockhash,
 	type SignatureBytes,
 } from '@solana/kit';
 
@@ -49,6 +43,7 @@ import {
 	transferTokenTransaction,
 } from '../../../../packages/signer/nodes/ExpandSigner/families/solana';
 import { call, query } from '../../../devnet/client';
+import { solanaMessage } from '../../../helpers/solanaMessages';
 
 let devnet: Devnet;
 /** Signs a prepared transaction as the Signer does. */
@@ -89,18 +84,7 @@ async function verified(
 }
 
 function unsigned(feePayer: string, instructions: Instruction[], blockhash: string): Transaction {
-	return compileTransaction(
-		pipe(
-			createTransactionMessage({ version: 0 }),
-			(draft) => setTransactionMessageFeePayer(address(feePayer), draft),
-			(draft) =>
-				setTransactionMessageLifetimeUsingBlockhash(
-					{ blockhash: blockhash as Blockhash, lastValidBlockHeight: 0n },
-					draft,
-				),
-			(draft) => appendTransactionMessageInstructions(instructions, draft),
-		),
-	);
+	return compileTransaction(solanaMessage(address(feePayer), blockhash, instructions));
 }
 
 beforeAll(async () => {

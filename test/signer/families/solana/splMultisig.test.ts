@@ -16,27 +16,19 @@ import {
 } from '@solana-program/token';
 import {
 	type Address,
-	type Blockhash,
 	type Instruction,
 	type KeyPairSigner,
 	address,
-	appendTransactionMessageInstructions,
 	compileTransaction,
 	createKeyPairSignerFromBytes,
 	createNoopSigner,
-	createTransactionMessage,
 	generateKeyPairSigner,
 	getBase58Encoder,
 	getBase64EncodedWireTransaction,
 	getBase64Encoder,
-	getTransactionEncoder,
-	pipe,
-	setTransactionMessageFeePayer,
-	setTransactionMessageLifetimeUsingBlockhash,
-	signTransactionMessageWithSigners,
 } from '@solana/kit';
 
-import { type Devnet, startDevnet } from '../../../../devnet';
+import type { Devnet } from '../../../../devnet';
 import {
 	readWireTransaction,
 	signSolanaTransaction,
@@ -45,17 +37,14 @@ import {
 import { rentExemption } from '../../../../packages/signer/nodes/ExpandSigner/families/solana/intent';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { sendSigned, solanaMessage } from '../../../helpers/solanaMessages';
+import { useDevnet } from '../../../helpers/useDevnet';
 
 const TREASURY = 2;
 const MULTISIG_SIZE = 355;
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 const keyOf = async (index: number): Promise<KeyPairSigner> =>
 	await createKeyPairSignerFromBytes(
@@ -76,19 +65,11 @@ async function usdcOf(owner: string): Promise<bigint> {
 }
 
 function message(feePayer: Address, instructions: Instruction[]) {
-	const blockhash = devnet.solana.chain.latestBlockhash().blockhash as Blockhash;
-	return pipe(
-		createTransactionMessage({ version: 0 }),
-		(draft) => setTransactionMessageFeePayer(feePayer, draft),
-		(draft) =>
-			setTransactionMessageLifetimeUsingBlockhash({ blockhash, lastValidBlockHeight: 0n }, draft),
-		(draft) => appendTransactionMessageInstructions(instructions, draft),
-	);
+	return solanaMessage(feePayer, devnet.solana.chain.latestBlockhash().blockhash, instructions);
 }
 
-async function sendSigned(feePayer: Address, instructions: Instruction[]): Promise<void> {
-	const signed = await signTransactionMessageWithSigners(message(feePayer, instructions));
-	devnet.solana.chain.send(getTransactionEncoder().encode(signed) as Uint8Array);
+async function signAndSend(feePayer: Address, instructions: Instruction[]): Promise<void> {
+	await sendSigned(devnet, message(feePayer, instructions));
 }
 
 test("Solana: a transfer from a multisig-owned account the treasury key co-signs, beside the 1 USDC asked, is refused; signed without the rule, the outsider takes the multisig's USDC", async () => {
@@ -100,7 +81,7 @@ test("Solana: a transfer from a multisig-owned account the treasury key co-signs
 	const outsiderAccount = await ataOf(outsider.address);
 
 	// The shared wallet: a 1-of-2 multisig (the treasury key and another) owning 500 USDC.
-	await sendSigned(treasury.address, [
+	await signAndSend(treasury.address, [
 		getCreateAccountInstruction({
 			payer: treasury,
 			newAccount: multisig,
@@ -126,7 +107,7 @@ test("Solana: a transfer from a multisig-owned account the treasury key co-signs
 			amount: 500_000_000n,
 		}),
 	]);
-	await sendSigned(outsider.address, [
+	await signAndSend(outsider.address, [
 		getCreateAssociatedTokenIdempotentInstruction({
 			payer: outsider,
 			owner: outsider.address,

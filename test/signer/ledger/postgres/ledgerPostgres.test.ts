@@ -13,13 +13,14 @@ import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
 import { Client } from 'pg';
 
-import { type Devnet, startDevnet } from '../../../../devnet';
+import type { Devnet } from '../../../../devnet';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../../devnet/fixtures';
 import { expandSignerKeyTest } from '../../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
 import type { PostgresSettings } from '../../../../packages/signer/nodes/ExpandSigner/policy/ledgerSettings';
 import { ledgerStores, postgresFields } from '../../../helpers/ledgerStores';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import { useDevnet } from '../../../helpers/useDevnet';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const root = mkdtempSync(join(tmpdir(), 'expand-ledger-postgres-'));
@@ -27,12 +28,7 @@ process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
 const stores = ledgerStores(root);
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 const described = (settings: PostgresSettings) =>
 	`the payout ledger (PostgreSQL ${settings.user}@${settings.host}:${settings.port}/${settings.database}, schema ${settings.schema})`;
