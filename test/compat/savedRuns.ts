@@ -12,7 +12,7 @@ import {
 } from '../../scripts/engine/savedWorkflow';
 import { digestRun, type RunDigest } from './digest';
 import { migrateWorkflows } from './migration';
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
+import { devnetCredentials, devnetSignerKey } from '../helpers/devnetCredentials';
 
 /** A balance a run may move: a wallet's native asset, or a token, on a chain. */
 interface Watched {
@@ -38,13 +38,6 @@ export function removeLedgers(): void {
 	rmSync(LEDGERS, { recursive: true, force: true });
 }
 
-const api = (devnet: Devnet) => ({
-	apiKey: devnet.apiKey,
-	baseUrl: devnet.baseUrl,
-	historicalUrl: devnet.historicalUrl,
-	streamUrl: '',
-});
-
 /** The payout examples' signing key: hardhat account 3 (the playground's payout wallet). */
 const payoutKey = (devnet: Devnet) => ({
 	keyType: 'privateKey',
@@ -59,7 +52,7 @@ const USDC_RECIPIENTS = [
 
 const evmPayout = (file: string): SavedRun => ({
 	file,
-	credentials: (devnet) => ({ expandApi: api(devnet), expandSignerApi: payoutKey(devnet) }),
+	credentials: (devnet) => devnetCredentials(devnet, { signer: payoutKey(devnet) }),
 	watched: (devnet) =>
 		USDC_RECIPIENTS.map((address) => ({
 			chainId: '31337',
@@ -74,21 +67,18 @@ export const savedRuns: SavedRun[] = [
 	evmPayout('payout.devnet.json'),
 	{
 		file: 'treasury-report.devnet.json',
-		credentials: (devnet) => ({ expandApi: api(devnet) }),
+		credentials: (devnet) => devnetCredentials(devnet),
 		watched: () => [],
 	},
 	{
 		file: 'payout-once.json',
-		credentials: (devnet) => ({
-			expandApi: api(devnet),
-			expandSignerApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				payoutLedgerFolder: ledgerFolder(),
-				allowedChainIds: '31337',
-			},
-		}),
+		credentials: (devnet) =>
+			devnetCredentials(devnet, {
+				signer: devnetSignerKey({
+					payoutLedgerFolder: ledgerFolder(),
+					allowedChainIds: '31337',
+				}),
+			}),
 		watched: () =>
 			Array.from({ length: 20 }, (_, index) => ({
 				chainId: '31337',
@@ -97,15 +87,15 @@ export const savedRuns: SavedRun[] = [
 	},
 	{
 		file: 'solana-payout.devnet.json',
-		credentials: (devnet) => ({
-			expandApi: api(devnet),
-			expandSolanaKeyApi: {
-				keyType: 'secretKey',
-				secretKey: devnet.solana.wallets[1].secretKey,
-				allowedChainIds: devnet.solana.chainId,
-				payoutLedgerFolder: ledgerFolder(),
-			},
-		}),
+		credentials: (devnet) =>
+			devnetCredentials(devnet, {
+				solana: {
+					keyType: 'secretKey',
+					secretKey: devnet.solana.wallets[1].secretKey,
+					allowedChainIds: devnet.solana.chainId,
+					payoutLedgerFolder: ledgerFolder(),
+				},
+			}),
 		watched: (devnet) => [
 			...[
 				'CqMbRgMuEhQi9BUS8xP44Wk5nENm48FqJnfjEi4eNb1k',

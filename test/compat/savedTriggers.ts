@@ -5,15 +5,10 @@ import type { INode } from 'n8n-workflow';
 
 import type { Devnet } from '../../devnet';
 import { readSavedWorkflow } from '../../scripts/engine/savedWorkflow';
-import {
-	activateTrigger,
-	type ActiveTrigger,
-	expandCredentials,
-	TRIGGER,
-	waitFor,
-} from '../../scripts/engine/n8n';
+import { activateTrigger, type ActiveTrigger, TRIGGER, waitFor } from '../../scripts/engine/n8n';
 import { fieldPaths, type RunDigest } from './digest';
 import { migrated } from './savedRuns';
+import { devnetCredentials } from '../helpers/devnetCredentials';
 
 const erc20 = new Interface(['function transfer(address,uint256) returns (bool)']);
 
@@ -120,12 +115,7 @@ export async function runSavedTrigger(
 ): Promise<RunDigest> {
 	const workflow = migrated(readSavedWorkflow(path.join(folder, run.file)));
 	const node = workflow.nodes.find((candidate) => candidate.type === TRIGGER) as INode;
-	const credentials = expandCredentials({
-		apiKey: devnet.apiKey,
-		baseUrl: devnet.baseUrl,
-		historicalUrl: devnet.historicalUrl,
-		streamUrl: devnet.streamUrl,
-	});
+	const credentials = devnetCredentials(devnet, { expand: { streamUrl: devnet.streamUrl } });
 	const trigger = await activateTrigger(
 		node.parameters,
 		credentials,

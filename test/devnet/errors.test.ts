@@ -1,15 +1,11 @@
 /** Every failure the devnet gateway answers, with the API's envelopes (reference §1) and messages (§7). */
-import { type Devnet, startDevnet } from '../../devnet';
+import type { Devnet } from '../../devnet';
 import { signOnDevnet } from '../helpers/devnetTransactions';
 import { call, query } from './client';
+import { useDevnet } from '../helpers/useDevnet';
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 type Host = 'base' | 'historical';
 interface Case {

@@ -8,7 +8,8 @@ import { ExecuteContext } from 'n8n-core';
 import type { INodeParameters, Logger } from 'n8n-workflow';
 
 import { type Devnet, type FaultOptions, startDevnet } from '../../devnet';
-import { EXPAND, ITEMS, expandCredentials, runPipeline } from '../helpers/n8n';
+import { EXPAND, ITEMS, runPipeline } from '../helpers/n8n';
+import { devnetCredentials } from '../helpers/devnetCredentials';
 
 const debugLines: string[] = [];
 const noop = () => undefined;
@@ -49,12 +50,7 @@ function expand(
 			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
 			{ name: 'Expand', type: EXPAND, parameters, continueOnFail },
 		],
-		expandCredentials({
-			apiKey: devnet.apiKey,
-			baseUrl: devnet.baseUrl,
-			historicalUrl: devnet.historicalUrl,
-			...(maxRequestsPerSecond ? { maxRequestsPerSecond } : {}),
-		}),
+		devnetCredentials(devnet, { expand: maxRequestsPerSecond ? { maxRequestsPerSecond } : {} }),
 	);
 }
 

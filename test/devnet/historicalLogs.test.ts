@@ -1,15 +1,11 @@
 /** The devnet's fungibletoken/historical/logs: a token's Transfer and Approval events from the chain's own logs, paged. */
 import { parseUnits } from 'ethers';
 
-import { type Devnet, startDevnet } from '../../devnet';
+import type { Devnet } from '../../devnet';
+import { useDevnet } from '../helpers/useDevnet';
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 async function logs(query: Record<string, string>) {
 	const response = await fetch(

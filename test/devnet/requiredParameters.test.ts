@@ -1,18 +1,14 @@
 /** The devnet's required-parameter checks come from its copy of the API's table (devnet/api), variant by variant. */
 import { endpointOf } from '../../devnet/api';
-import { type Devnet, startDevnet } from '../../devnet';
+import type { Devnet } from '../../devnet';
 import { chainHandlers } from '../../devnet/gateway/handlers/chain';
 import { protocolHandlers } from '../../devnet/gateway/handlers/protocols';
 import { servedVariant } from '../../devnet/gateway/required';
 import { call, query } from './client';
+import { useDevnet } from '../helpers/useDevnet';
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 const DATA_KEY_RESOURCES = new Set(['chain', 'liquidstaking', 'rwa']);
 const served = Object.keys({ ...chainHandlers, ...protocolHandlers });

@@ -5,6 +5,7 @@ import { DEFAULT_API_KEY, type Devnet, startDevnet } from '../../devnet';
 import { operations } from '../../nodes/shared/catalog';
 import { signOnDevnet } from '../helpers/devnetTransactions';
 import { runExpand } from '../helpers/n8n';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
 
 let devnet: Devnet;
 
@@ -30,11 +31,7 @@ function expand(parameters: INodeParameters, items: object[] = [{}], continueOnF
 	return runExpand(parameters, {
 		items,
 		continueOnFail,
-		credentials: {
-			apiKey: devnet.apiKey,
-			baseUrl: devnet.baseUrl,
-			historicalUrl: devnet.historicalUrl,
-		},
+		credentials: devnetExpandApi(devnet),
 	});
 }
 

@@ -1,21 +1,14 @@
 /** Version 2 reads echo what identifies their result, through n8n-core against the devnet. */
-import { type Devnet, startDevnet } from '../../devnet';
+import type { Devnet } from '../../devnet';
 import { runExpand } from '../helpers/n8n';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
+import { useDevnet } from '../helpers/useDevnet';
 
 let devnet: Devnet;
 
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
-const credentials = () => ({
-	apiKey: devnet.apiKey,
-	baseUrl: devnet.baseUrl,
-	historicalUrl: devnet.historicalUrl,
-});
+const credentials = () => devnetExpandApi(devnet);
 
 const common = {
 	resource: 'chain',

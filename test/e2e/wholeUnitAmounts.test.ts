@@ -1,18 +1,17 @@
 /** Amounts typed in whole units (node version 2) or in the smallest unit, through n8n-core against the devnet. */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../devnet';
+import type { Devnet } from '../../devnet';
 import { runExpand } from '../helpers/n8n';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
+import { useDevnet } from '../helpers/useDevnet';
 
 let devnet: Devnet;
 let chainA: Devnet['chains'][number];
 
-beforeAll(async () => {
-	devnet = await startDevnet();
-	[chainA] = devnet.chains;
-});
-afterAll(async () => {
-	await devnet.stop();
+useDevnet((started) => {
+	devnet = started;
+	[chainA] = started.chains;
 });
 
 function expand(
@@ -25,11 +24,7 @@ function expand(
 		items,
 		continueOnFail,
 		typeVersion,
-		credentials: {
-			apiKey: devnet.apiKey,
-			baseUrl: devnet.baseUrl,
-			historicalUrl: devnet.historicalUrl,
-		},
+		credentials: devnetExpandApi(devnet),
 	});
 }
 

@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { getAddress } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../devnet';
+import type { Devnet } from '../../devnet';
 import { readSavedWorkflow, runSavedWorkflow } from '../../scripts/engine/savedWorkflow';
 import type { SavedWorkflow } from '../../scripts/engine/savedWorkflow';
 import { balanceOf } from '../helpers/chainReads';
@@ -33,6 +33,8 @@ import {
 	paymentsProposedSince,
 	proposalsHeld,
 } from '../helpers/payoutLies';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
+import { useDevnet } from '../helpers/useDevnet';
 
 const root = path.join(__dirname, '..', '..');
 const LEDGERS = mkdtempSync(path.join(tmpdir(), 'payout-lies-'));
@@ -77,11 +79,8 @@ const EXAMPLES: Example[] = [
 ];
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
+useDevnet((started) => (devnet = started));
+afterAll(() => {
 	rmSync(LEDGERS, { recursive: true, force: true });
 });
 afterEach(() => {
@@ -117,12 +116,7 @@ function prepared(file: string): SavedWorkflow {
 function credentials(example: Example): Record<string, ICredentialDataDecryptedObject> {
 	const cap = (limit: string) => `${usdc()}:6@31337 = ${limit}`;
 	return {
-		expandApi: {
-			apiKey: devnet.apiKey,
-			baseUrl: devnet.baseUrl,
-			historicalUrl: devnet.historicalUrl,
-			streamUrl: '',
-		},
+		expandApi: devnetExpandApi(devnet),
 		expandSignerApi: {
 			keyType: 'privateKey',
 			privateKey: example.key(devnet),

@@ -9,40 +9,38 @@ import {
 	getCompiledTransactionMessageDecoder,
 	getTransactionDecoder,
 } from '@solana/kit';
+import type { INodeParameters } from 'n8n-workflow';
 
-import { type Devnet, startDevnet } from '../../devnet';
+import type { Devnet } from '../../devnet';
 import { runExpand } from '../helpers/n8n';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
+import { useDevnet } from '../helpers/useDevnet';
 
 let devnet: Devnet;
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
-const credentials = () => ({
-	apiKey: devnet.apiKey,
-	baseUrl: devnet.baseUrl,
-	historicalUrl: devnet.historicalUrl,
-});
+const credentials = () => devnetExpandApi(devnet);
 const endpoints = () => devnet.usage().map((entry) => entry['api-endpoint']);
+/** Fungible Token → Transfer of the devnet's USDC on Solana (901), its first wallet paying its second; `fields` over these. */
+const solanaTransfer = (fields: INodeParameters): INodeParameters => {
+	const [sender, recipient] = devnet.solana.wallets;
+	return {
+		resource: 'fungibletoken',
+		operation: 'transfer',
+		chainId: '901',
+		token: devnet.solana.usdc.address,
+		sender: sender.address,
+		destination: recipient.address,
+		feePayer: sender.address,
+		...fields,
+	};
+};
 
 test('on Solana (901) Transfer prepares a transaction from the Solana fields alone, with no gas estimate', async () => {
-	const [sender, recipient] = devnet.solana.wallets;
+	const [sender] = devnet.solana.wallets;
 	const before = endpoints().length;
 	const result = await runExpand(
-		{
-			resource: 'fungibletoken',
-			operation: 'transfer',
-			chainId: '901',
-			amount: '1500000',
-			token: devnet.solana.usdc.address,
-			sender: sender.address,
-			destination: recipient.address,
-			feePayer: sender.address,
-			decimals: String(devnet.solana.usdc.decimals),
-		},
+		solanaTransfer({ amount: '1500000', decimals: String(devnet.solana.usdc.decimals) }),
 		{ credentials: credentials() },
 	);
 	expect(result.error).toBeUndefined();
@@ -55,22 +53,12 @@ test('on Solana (901) Transfer prepares a transaction from the Solana fields alo
 });
 
 test('on Solana a Solana field left empty is refused before any request, naming the parameter, the chain and the item', async () => {
-	const [sender, recipient] = devnet.solana.wallets;
 	const before = endpoints().length;
-	const result = await runExpand(
-		{
-			resource: 'fungibletoken',
-			operation: 'transfer',
-			chainId: '901',
-			amount: '1',
-			token: devnet.solana.usdc.address,
-			sender: sender.address,
-			destination: recipient.address,
-			feePayer: '',
-			decimals: '6',
-		},
-		{ credentials: credentials(), items: [{}, {}], continueOnFail: true },
-	);
+	const result = await runExpand(solanaTransfer({ amount: '1', feePayer: '', decimals: '6' }), {
+		credentials: credentials(),
+		items: [{}, {}],
+		continueOnFail: true,
+	});
 	expect(result.output('Expand').map((item) => [item.json.error, item.pairedItem])).toEqual([
 		[
 			'The parameter "feePayer" is required on Solana Devnet (chain 901) but empty (item 0)',

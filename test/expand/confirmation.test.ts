@@ -3,16 +3,15 @@
  * block, gas used and fee paid, more than one confirmation, a timeout, and a reverted transaction as
  * an error item. Fungible Token → Transfer with an empty gas limit estimates it first.
  */
-import { HDNodeWallet, Interface, Wallet } from 'ethers';
+import { Interface, Wallet } from 'ethers';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { devnetCredentials } from '../helpers/devnetCredentials';
+import { devnetAccount, devnetCredentials } from '../helpers/devnetCredentials';
 import { EXPAND, ITEMS, SIGNER, expandCredentials, runPipeline } from '../helpers/n8n';
 import { type RecordingServer, envelope, startRecordingServer } from '../helpers/recordingServer';
-import { DEVNET_MNEMONIC as MNEMONIC } from '../../devnet/fixtures';
 
-const sender = HDNodeWallet.fromPhrase(MNEMONIC, undefined, "m/44'/60'/0'/0/8");
+const sender = devnetAccount(8);
 const erc20 = new Interface(['function transfer(address,uint256)']);
 
 let devnet: Devnet;

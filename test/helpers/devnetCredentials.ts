@@ -3,7 +3,8 @@
  * credential on the devnet's gateway, the EVM signing credential on the devnet's mnemonic, the Safe
  * API credential on the stand-in service. A test names only what it changes.
  */
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { HDNodeWallet } from 'ethers';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../devnet';
 import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
@@ -24,15 +25,22 @@ export function devnetExpandApi(
 	};
 }
 
-/** The EVM signing credential on the devnet's mnemonic (every funded account of it), with `data`'s policy and ledger fields. */
-export function devnetSignerKey(data: CredentialData = {}): CredentialData {
+/**
+ * The EVM signing credential on the devnet's mnemonic (every funded account of it), with `data`'s
+ * policy and ledger fields (tests keep a policy as node data, IDataObject).
+ */
+export function devnetSignerKey(data: IDataObject = {}): CredentialData {
 	return {
 		keyType: 'mnemonic',
 		mnemonic: DEVNET_MNEMONIC,
 		derivationPath: "m/44'/60'/0'/0/{index}",
 		...data,
-	};
+	} as CredentialData;
 }
+
+/** The devnet mnemonic's account `index`: the key devnetSignerKey signs with at Account Index `index`. */
+export const devnetAccount = (index: number): HDNodeWallet =>
+	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`);
 
 /** The Safe API credential on the devnet's stand-in transaction service. */
 export function devnetSafeApi(

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL ledger's first use in an OS process of its own (test/signer/ledgerPostgres.test.ts):
+ * The PostgreSQL ledger's first use in an OS process of its own (test/signer/ledger/postgres/ledgerPostgres.test.ts):
  * the settings come as JSON in the first argument; the process prints "ready", waits for a line on
  * stdin so the test starts several at once, then runs the Signer's own first query (which creates
  * or migrates the tables) and prints "ok" or the error.

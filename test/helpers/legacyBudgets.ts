@@ -1,7 +1,7 @@
 /**
  * How the Signer counted Max Per Execution, Max Per Day and Max Per 30 Days before budgets were kept
  * per signing account (packages/signer/nodes/ExpandSigner/ledger/spending.ts at commit 6ced72a), kept
- * to reproduce what it let through (test/signer/budgets.test.ts): the totals were kept per credential
+ * to reproduce what it let through (test/signer/ledger/budgets.test.ts): the totals were kept per credential
  * (two credentials holding one key each had a full budget), the day was read once before the append's
  * retries, and every entry kept only the writer's own 30-day window (a process whose clock was behind
  * another's at midnight deleted the other's new day). `useLegacyBudgets` puts it in place of the

@@ -2,20 +2,36 @@
  * Propose to Safe on the devnet's Safe, as its delegate, through n8n-core's engine: what the Safe
  * takeover tests (safeManagement, safeModule, safeNested) share.
  */
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Devnet } from '../../devnet';
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { SAFE_DELEGATE_INDEX } from '../../devnet/safe/deploy';
-import { ITEMS, SIGNER, expandCredentials, runPipeline } from './n8n';
+import { ITEMS, SIGNER, type NodeSpec, runPipeline } from './n8n';
+import { devnetCredentials, devnetSignerKey } from './devnetCredentials';
 
 /** The devnet mnemonic's signing credential with `policy`'s fields. */
-export const delegateKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject => ({
-	keyType: 'mnemonic',
-	mnemonic: DEVNET_MNEMONIC,
-	derivationPath: "m/44'/60'/0'/0/{index}",
-	passphrase: '',
-	...policy,
+export const delegateKey = (policy: IDataObject = {}): ICredentialDataDecryptedObject =>
+	devnetSignerKey({ passphrase: '', ...policy });
+
+/**
+ * The Signer node "Propose": Propose to Safe on the devnet's Safe as its delegate, the transaction from
+ * the input, Continue On Fail; `parameters` add to or override these.
+ */
+export const proposeNode = (
+	devnet: Devnet,
+	parameters: INodeParameters = {},
+	continueOnFail = true,
+): NodeSpec => ({
+	name: 'Propose',
+	type: SIGNER,
+	parameters: {
+		operation: 'proposeToSafe',
+		safeAddress: devnet.safe.address,
+		source: 'input',
+		accountIndex: SAFE_DELEGATE_INDEX,
+		...parameters,
+	},
+	continueOnFail,
 });
 
 /** The delegate proposes each item (a transaction from the input, with no intent), Continue On Fail. */
@@ -27,27 +43,9 @@ export async function proposeAsDelegate(
 	const result = await runPipeline(
 		[
 			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Propose',
-				type: SIGNER,
-				parameters: {
-					operation: 'proposeToSafe',
-					safeAddress: devnet.safe.address,
-					source: 'input',
-					accountIndex: SAFE_DELEGATE_INDEX,
-				},
-				continueOnFail: true,
-			},
+			proposeNode(devnet),
 		],
-		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: devnet.historicalUrl,
-			}),
-			expandSignerApi: delegateKey(policy),
-			expandSafeApi: { serviceUrl: devnet.safe.serviceUrl, apiKey: '', maxRequestsPerSecond: 5 },
-		},
+		devnetCredentials(devnet, { signer: delegateKey(policy), safe: true }),
 	);
 	if (result.error) throw result.error;
 	return result.output('Propose').map((item) => item.json);

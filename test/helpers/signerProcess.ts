@@ -1,9 +1,9 @@
 /**
  * One Signer workflow through n8n-core's engine in its own OS process, for tests of exclusion across
- * processes (test/signer/nonceClaims.test.ts). The run (items, credentials) comes as JSON in the
+ * processes (test/signer/nonces/nonceClaims.test.ts). The run (items, credentials) comes as JSON in the
  * first argument; the process loads the engine, prints "ready", waits for a line on stdin so the
  * test can start it together with its own run, then prints the Sign node's items as one JSON line.
- * Also test/signer/budgets.test.ts: a run may continue an execution of another process, count its
+ * Also test/signer/ledger/budgets.test.ts: a run may continue an execution of another process, count its
  * budgets at a time of its own (a host whose clock differs; a PostgreSQL ledger counts by the
  * database server's clock whatever this says), or as the Signer did before budgets
  * were kept per signing account.

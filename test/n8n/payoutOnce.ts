@@ -6,9 +6,6 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { HDNodeWallet } from 'ethers';
-
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { n8nBin, n8nNode } from '../../playground/install';
 import { executeWorkflow, n8nEnv, runError } from '../../playground/n8n';
 import { importCredentials } from '../../playground/prepare';
@@ -16,6 +13,7 @@ import { startProcess } from '../../playground/proc';
 import { balanceOf } from '../helpers/chainReads';
 import { assert, equal } from '../helpers/checks';
 import type { Session } from './session';
+import { devnetAccount, devnetSignerKey } from '../helpers/devnetCredentials';
 
 export const PAYOUT_ONCE_ID = 'expandTestPayoutOnce';
 export const PAYOUT_ONCE = path.join(__dirname, 'workflows', 'payout-once.json');
@@ -31,20 +29,10 @@ export async function exactlyOncePayout({ devnet, n8n, out }: Session): Promise<
 			id: 'expandSignerLedger01',
 			name: 'Expand Signing Key (devnet mnemonic, payout ledger)',
 			type: 'expandSignerApi',
-			data: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				payoutLedgerFolder: ledger,
-				allowedChainIds: chainA.chainId,
-			},
+			data: devnetSignerKey({ payoutLedgerFolder: ledger, allowedChainIds: chainA.chainId }),
 		},
 	]);
-	const sender = HDNodeWallet.fromPhrase(
-		DEVNET_MNEMONIC,
-		undefined,
-		`m/44'/60'/0'/0/${PAYOUT_ONCE_ACCOUNT}`,
-	).address;
+	const sender = devnetAccount(PAYOUT_ONCE_ACCOUNT).address;
 	const recipients = Array.from({ length: 20 }, (_, index) => ({
 		to: `0x${(0xe000 + index).toString(16).padStart(40, '0')}`,
 		value: 1000000000000000n + BigInt(index),

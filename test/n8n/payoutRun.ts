@@ -6,14 +6,14 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
-import { HDNodeWallet, parseUnits } from 'ethers';
+import { parseUnits } from 'ethers';
 
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { type PayoutRunResult, runPayoutRun } from '../../playground/payoutRun';
 import { PAYOUT_WALLET_INDEX } from '../../playground/prepare';
 import { balanceOf } from '../helpers/chainReads';
 import { assert, equal } from '../helpers/checks';
 import type { Session } from './session';
+import { devnetAccount } from '../helpers/devnetCredentials';
 
 export const PAYOUT_RUN_ID = 'expandPayoutRunDevnet';
 const START = 'Start payout run';
@@ -27,8 +27,7 @@ const ROWS = [
 ] as const;
 const RUN_ID = 'payroll-2026-11';
 /** Hardhat account `index` of the devnet's mnemonic (devnet.chains[].wallets lists 0 to 9 only). */
-const walletAddress = (index: number) =>
-	HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
+const walletAddress = (index: number) => devnetAccount(index).address;
 
 /** The holdings the run may move: each token of each recipient and of the payer, and the payer's nonce. */
 export async function holdings(

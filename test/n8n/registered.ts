@@ -2,6 +2,7 @@
 import { EXPAND_CREDENTIAL } from '../../playground/prepare';
 import { assert, equal } from '../helpers/checks';
 import type { Session } from './session';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
 
 const PACKAGE = 'n8n-nodes-expand-network';
 const SIGNER_PACKAGE = 'n8n-nodes-expand-network-signer';
@@ -25,12 +26,7 @@ export async function nodeAndCredentialTypes({ rest }: Session): Promise<void> {
 
 /** The credential test succeeds with the devnet key and fails clearly with a wrong key or an unreachable URL. */
 export async function credentialTest({ devnet, rest }: Session): Promise<void> {
-	const data = {
-		apiKey: devnet.apiKey,
-		baseUrl: devnet.baseUrl,
-		historicalUrl: devnet.historicalUrl,
-		streamUrl: devnet.streamUrl,
-	};
+	const data = devnetExpandApi(devnet, { streamUrl: devnet.streamUrl });
 	const good = await rest().testCredential({ ...EXPAND_CREDENTIAL, data });
 	equal(good.status, 'OK', `status (${good.message})`);
 	// The editor's Test on a saved credential whose form was edited: its id with the form's data (n8n 2.41 requires the id).

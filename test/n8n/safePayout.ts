@@ -10,15 +10,15 @@
 import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { HDNodeWallet, parseUnits } from 'ethers';
+import { parseUnits } from 'ethers';
 
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { EXAMPLE_IDS } from '../../playground/playground';
 import { importCredentials } from '../../playground/prepare';
 import { balanceOf } from '../helpers/chainReads';
 import { assert, equal, jsonLines } from '../helpers/checks';
 import { pause, until } from '../../playground/wait';
 import type { Session } from './session';
+import { devnetAccount, devnetSignerKey } from '../helpers/devnetCredentials';
 
 export const SAFE_RUN_ID = EXAMPLE_IDS.safePayoutRunDevnet;
 export const SAFE_DONE_ID = EXAMPLE_IDS.safePayoutExecutedDevnet;
@@ -228,20 +228,14 @@ const STRANGER_INDEX = 3;
 export async function safeProposalsRefused(session: Session): Promise<string> {
 	const { devnet, n8n } = session;
 	const chain = devnet.chains.find((entry) => entry.chainId === devnet.safe.chainId)!;
-	const account = (index: number) =>
-		HDNodeWallet.fromPhrase(DEVNET_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
+	const account = (index: number) => devnetAccount(index).address;
 	equal(account(DELEGATE_INDEX), devnet.safe.delegate.address, "account 20 is the Safe's delegate");
 	await importCredentials(n8n, [
 		{
 			id: 'expandSafeRefusalKey01',
 			name: 'Expand Signing Key (devnet mnemonic, at most 1 ETH per transaction)',
 			type: 'expandSignerApi',
-			data: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-				maxPerTransaction: `native@${chain.chainId} = 1`,
-			},
+			data: devnetSignerKey({ maxPerTransaction: `native@${chain.chainId} = 1` }),
 		},
 	]);
 	const before = await holdings(session);

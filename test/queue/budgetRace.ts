@@ -4,14 +4,13 @@
  * the same time, and what leaves the treasury on the devnet never passes the budget (checked by
  * balances); every other payment is refused by the rule before signing.
  */
-import { HDNodeWallet } from 'ethers';
 
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { balanceOf } from '../helpers/chainReads';
 import { assert, equal } from '../helpers/checks';
 import { inParallel } from './executions';
 import type { QueueSession } from './session';
 import { BUDGET_ID } from './workflows';
+import { devnetAccount } from '../helpers/devnetCredentials';
 
 /** Mnemonic accounts 160..179 pay the 20 payments, one each (funded here). */
 const BUDGET_ACCOUNT_BASE = 160;
@@ -34,11 +33,7 @@ export async function budgetRace({
 		value: PAYMENT.toString(),
 	}));
 	for (const payment of payments) {
-		const wallet = HDNodeWallet.fromPhrase(
-			DEVNET_MNEMONIC,
-			undefined,
-			`m/44'/60'/0'/0/${payment.accountIndex}`,
-		).address;
+		const wallet = devnetAccount(payment.accountIndex).address;
 		await devnet.rpc(chainA.chainId, 'eth_sendTransaction', [
 			{ from: chainA.wallets[4].address, to: wallet, value: `0x${(2n * PAYMENT).toString(16)}` },
 		]);

@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import * as path from 'node:path';
 
 import { type Devnet, startDevnet } from '../../devnet';
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { ensureN8n, N8N_VERSION } from '../../playground/install';
 import { type RunningN8n, startN8n } from '../../playground/n8n';
 import { packPackages } from '../../playground/pack';
@@ -34,6 +33,7 @@ import { startServices } from '../../playground/queue/services';
 import { until } from '../../playground/wait';
 import { assert } from '../helpers/checks';
 import type { RecordingProxy } from '../helpers/recordingProxy';
+import { devnetSignerKey } from '../helpers/devnetCredentials';
 import { startRecordingProxy } from '../helpers/recordingProxy';
 import { BUDGET_PER_DAY_ETH } from './budgetRace';
 import { executionsOf } from './executions';
@@ -110,12 +110,7 @@ function credentials(
 	ledgerFolder: string,
 	postgresPort: number,
 ) {
-	const signingKey = {
-		keyType: 'mnemonic',
-		mnemonic: DEVNET_MNEMONIC,
-		derivationPath: "m/44'/60'/0'/0/{index}",
-		allowedChainIds: devnet.chains[0].chainId,
-	};
+	const signingKey = devnetSignerKey({ allowedChainIds: devnet.chains[0].chainId });
 	// n8n's own PostgreSQL server (trust authentication on 127.0.0.1), the ledger's own database.
 	const postgresLedger = {
 		ledgerStore: 'postgres',

@@ -3,23 +3,18 @@
  * is refused before signing (nonce claims in the credential's ledger: PostgreSQL, or the shared
  * folder), naming item, wallet, chain and nonce; nothing replaced, nothing stuck.
  */
-import { HDNodeWallet } from 'ethers';
 
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { balanceOf } from '../helpers/chainReads';
 import { assert, equal } from '../helpers/checks';
 import type { QueueSession } from './session';
 import type { NonceRaceTarget } from './workflows';
+import { devnetAccount } from '../helpers/devnetCredentials';
 
 export const nonceRace =
 	(target: NonceRaceTarget) =>
 	async ({ devnet, running, trigger, finished, startedOn }: QueueSession): Promise<string> => {
 		const chainA = devnet.chains[0];
-		const wallet = HDNodeWallet.fromPhrase(
-			DEVNET_MNEMONIC,
-			undefined,
-			`m/44'/60'/0'/0/${target.account}`,
-		).address;
+		const wallet = devnetAccount(target.account).address;
 		await devnet.rpc(chainA.chainId, 'eth_sendTransaction', [
 			{ from: chainA.wallets[4].address, to: wallet, value: '0x16345785d8a0000' },
 		]);

@@ -3,9 +3,7 @@
  * PostgreSQL; no payout ID is signed twice; all 50 run again pay everyone exactly once. The payout
  * ledger is in PostgreSQL: main and the workers share no folder.
  */
-import { HDNodeWallet } from 'ethers';
 
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { startWorker } from '../../playground/queue/cluster';
 import { until } from '../../playground/wait';
 import { balanceOf } from '../helpers/chainReads';
@@ -13,6 +11,7 @@ import { assert, equal } from '../helpers/checks';
 import { inParallel } from './executions';
 import type { QueueSession } from './session';
 import { PAYOUT_ID } from './workflows';
+import { devnetAccount } from '../helpers/devnetCredentials';
 
 /** Mnemonic accounts 100..149 pay the 50 payouts, one each (funded here). */
 const PAYOUT_ACCOUNT_BASE = 100;
@@ -29,12 +28,7 @@ export async function workerKilledDuringPayouts({
 	const chainA = devnet.chains[0];
 	const accounts = Array.from(
 		{ length: 50 },
-		(_, index) =>
-			HDNodeWallet.fromPhrase(
-				DEVNET_MNEMONIC,
-				undefined,
-				`m/44'/60'/0'/0/${PAYOUT_ACCOUNT_BASE + index}`,
-			).address,
+		(_, index) => devnetAccount(PAYOUT_ACCOUNT_BASE + index).address,
 	);
 	for (const account of accounts)
 		await devnet.rpc(chainA.chainId, 'eth_sendTransaction', [

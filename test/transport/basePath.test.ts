@@ -13,7 +13,6 @@ import type { INodeType } from 'n8n-workflow';
 
 import { ExpandApi } from '../../credentials/ExpandApi.credentials';
 import { type Devnet, startDevnet } from '../../devnet';
-import { DEVNET_MNEMONIC } from '../../devnet/fixtures';
 import { readBody } from '../../devnet/readBody';
 import {
 	ITEMS,
@@ -25,6 +24,7 @@ import {
 	runSigner,
 	waitFor,
 } from '../helpers/n8n';
+import { devnetExpandApi, devnetSignerKey } from '../helpers/devnetCredentials';
 
 const BASE_PATH = '/defi/v1';
 const HISTORICAL_PATH = '/historical/v1';
@@ -85,11 +85,11 @@ beforeEach(() => {
 });
 
 /** The credential as a Blockdaemon user fills it in: every URL with its path, one with a trailing slash. */
-const credentials = () => ({
-	apiKey: devnet.apiKey,
-	baseUrl: `${origin}${BASE_PATH}/`,
-	historicalUrl: `${origin}${HISTORICAL_PATH}`,
-});
+const credentials = () =>
+	devnetExpandApi(devnet, {
+		baseUrl: `${origin}${BASE_PATH}/`,
+		historicalUrl: `${origin}${HISTORICAL_PATH}`,
+	});
 
 /** Every request the server saw went under a prefix, with the key, and these paths were among them. */
 function expectPrefixed(paths: string[]) {
@@ -155,11 +155,7 @@ test("the Signer's fill-in asks the chain's RPC URL under the path", async () =>
 		{
 			items: [{ chainId: chain.chainId, to: chain.wallets[2].address, value: '1' }],
 			credentials: credentials(),
-			signingKey: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				derivationPath: "m/44'/60'/0'/0/{index}",
-			},
+			signingKey: devnetSignerKey(),
 		},
 	);
 	expect(result.error).toBeUndefined();

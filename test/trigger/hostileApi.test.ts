@@ -7,8 +7,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { FAILURES_BEFORE_ERROR } from '../../nodes/ExpandTrigger/polling';
-import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, waitFor, type ActiveTrigger } from '../helpers/n8n';
 import { startTamperingProxy, type Tamper } from './tamperingProxy';
+import { devnetCredentials } from '../helpers/devnetCredentials';
+import { tickUntil } from '../helpers/tickTrigger';
 
 const CHAIN = '31338';
 let devnet: Devnet;
@@ -31,7 +33,7 @@ afterAll(async () => {
 async function activate(): Promise<ActiveTrigger> {
 	const trigger = await activateTrigger(
 		{ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1 },
-		expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl: proxy.url }),
+		devnetCredentials(devnet, { expand: { historicalUrl: proxy.url } }),
 	);
 	active.push(trigger);
 	return trigger;
@@ -46,19 +48,10 @@ const storedCursor = (trigger: ActiveTrigger) =>
 		.cursor as IDataObject;
 const getblockCalls = () =>
 	proxy.requests.filter((path) => path.startsWith('/chain/getblock')).length;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Ticks like the seconds cron until `expected` blocks are out, then a few more times to catch any extra. */
-async function settle(trigger: ActiveTrigger, expected: number) {
-	await waitFor(() => {
-		trigger.tick();
-		return numbers(trigger).length >= expected;
-	}, 20000);
-	for (let index = 0; index < 5; index++) {
-		trigger.tick();
-		await pause(60);
-	}
-}
+const settle = (trigger: ActiveTrigger, expected: number) =>
+	tickUntil(trigger, () => numbers(trigger).length >= expected);
 
 type Block = Record<string, unknown> & { transactions: Array<Record<string, unknown>> };
 const blocks = (body: Parameters<Tamper>[0]) => body.data.blocks as Block[];

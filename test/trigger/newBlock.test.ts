@@ -4,8 +4,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../devnet';
 import { sendOnDevnet } from '../helpers/devnetTransactions';
-import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, waitFor, type ActiveTrigger } from '../helpers/n8n';
 import { startFaultyProxy } from './faultyProxy';
+import { devnetCredentials } from '../helpers/devnetCredentials';
+import { tickUntil } from '../helpers/tickTrigger';
 
 let devnet: Devnet;
 const CHAIN = '31338';
@@ -20,11 +22,7 @@ afterAll(async () => {
 });
 
 function credentials() {
-	return expandCredentials({
-		apiKey: devnet.apiKey,
-		baseUrl: devnet.baseUrl,
-		historicalUrl: devnet.historicalUrl,
-	});
+	return devnetCredentials(devnet);
 }
 
 async function activate(
@@ -46,17 +44,15 @@ const items = (trigger: ActiveTrigger) => trigger.emitted.flat().map((item) => i
 const head = async () => Number(BigInt(await devnet.rpc<string>(CHAIN, 'eth_blockNumber')));
 
 /** Ticks like the seconds cron until the expected items are there, then a few more times to catch any extra. */
-async function settle(trigger: ActiveTrigger, expected: number) {
-	await waitFor(() => {
-		trigger.tick();
-		if (trigger.errors.length) throw trigger.errors[0];
-		return items(trigger).length >= expected;
-	}, 30000);
-	for (let index = 0; index < 5; index++) {
-		trigger.tick();
-		await new Promise((resolve) => setTimeout(resolve, 60));
-	}
-}
+const settle = (trigger: ActiveTrigger, expected: number) =>
+	tickUntil(
+		trigger,
+		() => {
+			if (trigger.errors.length) throw trigger.errors[0];
+			return items(trigger).length >= expected;
+		},
+		30000,
+	);
 
 test('25 new blocks after activation are emitted in order, once each', async () => {
 	const trigger = await activate();
@@ -271,11 +267,7 @@ test('a failed poll is saved as a failed execution and the next poll resumes fro
 	try {
 		const trigger = await activateTrigger(
 			{ event: 'newBlock', chainId: CHAIN, pollIntervalSeconds: 1 },
-			expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: devnet.baseUrl,
-				historicalUrl: proxy.url,
-			}),
+			devnetCredentials(devnet, { expand: { historicalUrl: proxy.url } }),
 		);
 		active.push(trigger);
 		const start = await head();

@@ -15,11 +15,12 @@ import {
 	safeTxHash,
 	signSafeTx,
 	sortedSignatures,
-	ZERO_ADDRESS,
 } from '../../devnet/safe/safeTx';
 import { NONCE_SELECTOR } from '../../nodes/shared/safe/contract';
 import { startLyingFront } from '../helpers/lyingFront';
-import { activateTrigger, expandCredentials, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, type ActiveTrigger } from '../helpers/n8n';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
+import { safeCall } from '../helpers/safeCall';
 
 const ERC20 = new Interface(['function transfer(address to, uint256 amount) returns (bool)']);
 const RECIPIENT = '0x' + 'd4'.repeat(20);
@@ -65,18 +66,11 @@ async function payFromSafe(amount: string): Promise<string> {
 	const provider = new JsonRpcProvider(chain().rpcUrl, Number(chainId), { staticNetwork: true });
 	try {
 		const safe = new Contract(address, SAFE_INTERFACE, new Wallet(owners[0].privateKey, provider));
-		const tx = {
-			to: chain().tokens.USDC.address,
-			value: '0',
-			data: ERC20.encodeFunctionData('transfer', [RECIPIENT, parseUnits(amount, 6)]),
-			operation: 0,
-			safeTxGas: '0',
-			baseGas: '0',
-			gasPrice: '0',
-			gasToken: ZERO_ADDRESS,
-			refundReceiver: ZERO_ADDRESS,
-			nonce: String(await safe.nonce()),
-		};
+		const tx = safeCall(
+			chain().tokens.USDC.address,
+			ERC20.encodeFunctionData('transfer', [RECIPIENT, parseUnits(amount, 6)]),
+			await safe.nonce(),
+		);
 		const signatures = await Promise.all(
 			owners.slice(0, 2).map(async (owner) => ({
 				owner: owner.address,
@@ -103,11 +97,7 @@ async function fetchTestEvent(rpcUrl?: string) {
 			pollIntervalSeconds: 1,
 		},
 		{
-			...expandCredentials({
-				apiKey: devnet.apiKey,
-				baseUrl: api.url,
-				historicalUrl: devnet.historicalUrl,
-			}),
+			expandApi: devnetExpandApi(devnet, { baseUrl: api.url }),
 			expandSafeApi: {
 				serviceUrl: devnet.safe.serviceUrl,
 				apiKey: '',

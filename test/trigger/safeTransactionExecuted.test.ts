@@ -16,8 +16,11 @@ import {
 	getTransactionHashCall,
 	NONCE_SELECTOR,
 } from '../../nodes/shared/safe/contract';
-import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, type ActiveTrigger } from '../helpers/n8n';
 import { startTamperingProxy } from './tamperingProxy';
+import { devnetCredentials } from '../helpers/devnetCredentials';
+import { tickUntil } from '../helpers/tickTrigger';
+import { safeCall } from '../helpers/safeCall';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 const SAFE_ABI = new Interface([
@@ -84,18 +87,7 @@ async function executeUsdc(to: string, amount: string): Promise<Executed> {
 	const { address, chainId, owners } = safeFixture();
 	const nonce = await safeNonce();
 	const data = ERC20.encodeFunctionData('transfer', [to, parseUnits(amount, 6)]);
-	const tx = {
-		to: chain().tokens.USDC.address,
-		value: '0',
-		data,
-		operation: 0,
-		safeTxGas: '0',
-		baseGas: '0',
-		gasPrice: '0',
-		gasToken: ZERO,
-		refundReceiver: ZERO,
-		nonce: String(nonce),
-	};
+	const tx = safeCall(chain().tokens.USDC.address, data, nonce);
 	const domain = { chainId: BigInt(chainId), verifyingContract: address };
 	const signers = owners
 		.slice(0, 2)
@@ -141,14 +133,7 @@ async function executeUsdc(to: string, amount: string): Promise<Executed> {
 }
 
 function credentials(serviceUrl = safeFixture().serviceUrl) {
-	return {
-		...expandCredentials({
-			apiKey: devnet.apiKey,
-			baseUrl: devnet.baseUrl,
-			historicalUrl: devnet.historicalUrl,
-		}),
-		expandSafeApi: { serviceUrl, apiKey: '', maxRequestsPerSecond: 0 },
-	};
+	return devnetCredentials(devnet, { safe: { serviceUrl, maxRequestsPerSecond: 0 } });
 }
 
 async function activate(
@@ -177,28 +162,12 @@ const items = (trigger: ActiveTrigger) => trigger.emitted.flat().map((item) => i
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Ticks like the seconds cron until `expected` items are out, then a few more times to catch any extra. */
-async function settle(trigger: ActiveTrigger, expected: number) {
-	await waitFor(() => {
-		trigger.tick();
-		return items(trigger).length >= expected;
-	}, 20000);
-	for (let index = 0; index < 5; index++) {
-		trigger.tick();
-		await pause(60);
-	}
-}
+const settle = (trigger: ActiveTrigger, expected: number) =>
+	tickUntil(trigger, () => items(trigger).length >= expected);
 
 /** Ticks until the trigger has failed a poll, then a few more times. */
-async function settleFailure(trigger: ActiveTrigger) {
-	await waitFor(() => {
-		trigger.tick();
-		return trigger.failedExecutions.length + trigger.errors.length > 0;
-	}, 20000);
-	for (let index = 0; index < 5; index++) {
-		trigger.tick();
-		await pause(60);
-	}
-}
+const settleFailure = (trigger: ActiveTrigger) =>
+	tickUntil(trigger, () => trigger.failedExecutions.length + trigger.errors.length > 0);
 
 /** The stand-in through the proxy: the same path under the proxy's origin. */
 const proxiedService = () => proxy.url + new URL(safeFixture().serviceUrl).pathname;

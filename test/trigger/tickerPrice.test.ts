@@ -4,27 +4,19 @@ import type { AddressInfo } from 'net';
 import type { IDataObject } from 'n8n-workflow';
 import { WebSocketServer } from 'ws';
 
-import { type Devnet, startDevnet } from '../../devnet';
+import type { Devnet } from '../../devnet';
 import { uniswapArtifact } from '../../devnet/compile';
 import { subscriptions } from '../../nodes/ExpandTrigger/events/tickerPrice/connection';
-import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { devnetCredentials } from '../helpers/devnetCredentials';
+import { useDevnet } from '../helpers/useDevnet';
 
 let devnet: Devnet;
 
-beforeAll(async () => {
-	devnet = await startDevnet();
-});
-afterAll(async () => {
-	await devnet.stop();
-});
+useDevnet((started) => (devnet = started));
 
 function credentials() {
-	return expandCredentials({
-		apiKey: devnet.apiKey,
-		baseUrl: devnet.baseUrl,
-		historicalUrl: devnet.historicalUrl,
-		streamUrl: devnet.streamUrl,
-	});
+	return devnetCredentials(devnet, { expand: { streamUrl: devnet.streamUrl } });
 }
 
 const prices = (trigger: ActiveTrigger, symbol: string) =>

@@ -3,8 +3,9 @@ import { Interface, Wallet, parseUnits } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, type DevnetWallet, startDevnet } from '../../devnet';
-import { activateTrigger, expandCredentials, waitFor, type ActiveTrigger } from '../helpers/n8n';
+import { activateTrigger, waitFor, type ActiveTrigger } from '../helpers/n8n';
 import { startTamperingProxy } from './tamperingProxy';
+import { devnetCredentials } from '../helpers/devnetCredentials';
 
 const CHAIN = '31338';
 const erc20 = new Interface(['function transfer(address,uint256) returns (bool)']);
@@ -27,7 +28,7 @@ const [, alice, bob, carol] = [0, 1, 2, 3].map((index) => () => chain().wallets[
 const lower = (address: string) => address.toLowerCase();
 
 function credentials(historicalUrl = devnet.historicalUrl) {
-	return expandCredentials({ apiKey: devnet.apiKey, baseUrl: devnet.baseUrl, historicalUrl });
+	return devnetCredentials(devnet, { expand: { historicalUrl } });
 }
 
 async function activate(
