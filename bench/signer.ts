@@ -9,13 +9,13 @@
  */
 import { Interface, Wallet, type TransactionLike } from 'ethers';
 
-import { evmIntent } from '../packages/signer/nodes/ExpandSigner/families/evm/intent';
+import { evmEffect } from '../packages/signer/nodes/ExpandSigner/families/evm/effect';
 import { evmKeyring } from '../packages/signer/nodes/ExpandSigner/families/evm/accounts';
 import { checkFees } from '../packages/signer/nodes/ExpandSigner/families/evm/feeLimits';
 import { completeTransaction } from '../packages/signer/nodes/ExpandSigner/families/evm/fillIn';
 import { normalizeFields } from '../packages/signer/nodes/ExpandSigner/families/evm/normalize';
 import { signTransaction } from '../packages/signer/nodes/ExpandSigner/families/evm/sign';
-import { checkIntent } from '../packages/signer/nodes/ExpandSigner/policy/check';
+import { checkEffect } from '../packages/signer/nodes/ExpandSigner/policy/check';
 import { EVM_POLICY_FORMAT } from '../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
 import { readPolicy } from '../packages/signer/nodes/ExpandSigner/policy/policy';
 import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../scripts/engine/n8n';
@@ -85,8 +85,8 @@ async function signer(): Promise<number> {
 		const fields = normalizeFields(node, index, items[index]);
 		const transaction = await completeTransaction(node, index, fields, account, undefined);
 		checkFees(node, index, transaction, policy);
-		const intent = evmIntent(transaction, account);
-		if (checkIntent(policy, intent)) throw new Error('refused');
+		const effect = evmEffect(transaction, account);
+		if (checkEffect(policy, effect)) throw new Error('refused');
 		signTransaction(account, transaction);
 	}
 	return Number(process.hrtime.bigint() - start) / 1e6;

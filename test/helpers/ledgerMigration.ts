@@ -7,7 +7,7 @@
 import { createInterface } from 'readline';
 
 import { ledgerQuery } from '../../packages/signer/nodes/ExpandSigner/ledger/postgres/connection';
-import type { PostgresSettings } from '../../packages/signer/nodes/ExpandSigner/policy/ledgerSettings';
+import type { PostgresSettings } from '../../packages/signer/nodes/ExpandSigner/ledger/settings';
 
 async function main() {
 	const settings = JSON.parse(process.argv[2]) as PostgresSettings;

@@ -10,7 +10,7 @@ import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { ledgerQuery } from '../../packages/signer/nodes/ExpandSigner/ledger/postgres/connection';
-import type { PostgresSettings } from '../../packages/signer/nodes/ExpandSigner/policy/ledgerSettings';
+import type { PostgresSettings } from '../../packages/signer/nodes/ExpandSigner/ledger/settings';
 import { startPostgres, type TestPostgres } from './postgres';
 
 export type StoreKind = 'folder' | 'postgres';

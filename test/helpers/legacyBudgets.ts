@@ -15,7 +15,7 @@ import {
 	CounterLog,
 } from '../../packages/signer/nodes/ExpandSigner/ledger/counterLog';
 import {
-	FolderCounter,
+	LedgerCounter,
 	type Reservation,
 } from '../../packages/signer/nodes/ExpandSigner/ledger/spending';
 import type { LedgerStore } from '../../packages/signer/nodes/ExpandSigner/ledger/store';
@@ -26,7 +26,7 @@ import {
 	type SpendingPolicy,
 } from '../../packages/signer/nodes/ExpandSigner/policy/policy';
 import { Refusal } from '../../packages/signer/nodes/ExpandSigner/policy/refusal';
-import type { TransactionIntent } from '../../packages/signer/nodes/ExpandSigner/policy/vocabulary';
+import type { TransactionEffect } from '../../packages/signer/nodes/ExpandSigner/policy/vocabulary';
 import type { INode } from 'n8n-workflow';
 
 const DAY_MS = 86_400_000;
@@ -47,13 +47,13 @@ interface Internals {
 const counted = (totals: Buckets): Counted => ({ totals, credentials: new Map() });
 
 async function legacyReserve(
-	this: FolderCounter,
-	intent: TransactionIntent,
+	this: LedgerCounter,
+	effect: TransactionEffect,
 	itemIndex: number,
 ): Promise<Reservation | Refusal> {
 	const { node, store, policy, spender } = this as unknown as Internals;
 	const credentialId = spender.credential.id;
-	const { chainId } = intent;
+	const { chainId } = effect;
 	const held: Array<() => Promise<void>> = [];
 	const reserveIn = async (
 		key: string[],
@@ -74,7 +74,7 @@ async function legacyReserve(
 		});
 		return undefined;
 	};
-	for (const [asset, moved] of movedPerAsset(intent.movements)) {
+	for (const [asset, moved] of movedPerAsset(effect.movements)) {
 		const amount = moved.reduce((sum, movement) => sum + movement.amount, 0n);
 		const execution = limitFor(policy.perExecution, asset, chainId);
 		const day = limitFor(policy.perDay, asset, chainId);
@@ -127,13 +127,13 @@ async function legacyReserve(
 }
 
 export function useLegacyBudgets(): () => void {
-	const current = Object.getOwnPropertyDescriptor(FolderCounter.prototype, 'reserve');
-	Object.defineProperty(FolderCounter.prototype, 'reserve', {
+	const current = Object.getOwnPropertyDescriptor(LedgerCounter.prototype, 'reserve');
+	Object.defineProperty(LedgerCounter.prototype, 'reserve', {
 		value: legacyReserve,
 		configurable: true,
 		writable: true,
 	});
 	return () => {
-		if (current) Object.defineProperty(FolderCounter.prototype, 'reserve', current);
+		if (current) Object.defineProperty(LedgerCounter.prototype, 'reserve', current);
 	};
 }

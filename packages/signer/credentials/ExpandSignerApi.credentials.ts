@@ -1,6 +1,6 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { ledgerStoreProperties } from './ledgerStoreProperties';
+import { ledgerSettingsProperties } from './ledgerSettingsProperties';
 
 /**
  * The key that signs transactions in Expand Signer. It never leaves n8n: no request carries it,
@@ -217,7 +217,7 @@ export class ExpandSignerApi implements ICredentialType {
 			description:
 				'Highest fee one transaction may cost (gas limit × fee per gas), in whole native units (ETH, POL, …); empty means 1',
 		},
-		...ledgerStoreProperties({
+		...ledgerSettingsProperties({
 			displayName: 'Payout Ledger Folder',
 			name: 'payoutLedgerFolder',
 			type: 'string',

@@ -1,6 +1,6 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { ledgerStoreProperties } from './ledgerStoreProperties';
+import { ledgerSettingsProperties } from './ledgerSettingsProperties';
 
 /**
  * The Solana key that signs in Expand Signer (Chain Family: Solana). It never leaves n8n: no request
@@ -179,7 +179,7 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 			description:
 				'Highest fee one transaction may cost (5,000 lamports per signature plus the priority fee), in SOL; empty means 0.01. A plain transfer costs 0.000005.',
 		},
-		...ledgerStoreProperties({
+		...ledgerSettingsProperties({
 			displayName: 'Payout Ledger Folder',
 			name: 'payoutLedgerFolder',
 			type: 'string',

@@ -6,7 +6,7 @@
  */
 import { getAddress, Interface } from 'ethers';
 
-import { evmIntent } from '../../../packages/signer/nodes/ExpandSigner/families/evm/intent';
+import { evmEffect } from '../../../packages/signer/nodes/ExpandSigner/families/evm/effect';
 import { EVM_POLICY_FORMAT } from '../../../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
 import {
 	type AskedIntent,
@@ -35,7 +35,7 @@ const policy = (fields: Record<string, string> = {}) =>
 function refusal(intent: Record<string, unknown>, to: string, data: string, value = '0') {
 	const asked = readAskedIntent(intent, policy());
 	if (asked === undefined || asked instanceof Refusal) throw new Error('intent not read');
-	const done = evmIntent({ chainId: '1', to, data, value }, { address: SENDER });
+	const done = evmEffect({ chainId: '1', to, data, value }, { address: SENDER });
 	return askedIntentRefusal(asked, done, policy({ allowedContracts: ROUTER }))?.message;
 }
 
@@ -113,7 +113,7 @@ test("a call's native value is allowed only from a native input: the aggregators
 	});
 	const listed = (intent: Record<string, unknown>, value: string) => {
 		const asked = readAskedIntent(intent, policy()) as AskedIntent;
-		const done = evmIntent(
+		const done = evmEffect(
 			{ chainId: '1', to: ROUTER, data: '0x12345678', value },
 			{ address: SENDER },
 		);

@@ -13,10 +13,10 @@ import {
 	transferSolTransaction,
 	transferTokenTransaction,
 } from '../../../packages/signer/nodes/ExpandSigner/families/solana';
-import { checkIntent } from '../../../packages/signer/nodes/ExpandSigner/policy/check';
+import { checkEffect } from '../../../packages/signer/nodes/ExpandSigner/policy/check';
 import { MemoryCounter } from '../../../packages/signer/nodes/ExpandSigner/ledger/spending';
 import {
-	PolicyError,
+	CredentialFieldError,
 	describePolicy,
 	readPolicy,
 } from '../../../packages/signer/nodes/ExpandSigner/policy/policy';
@@ -57,7 +57,7 @@ async function usdcTransfer(recipient: string, amount: bigint) {
 		lifetime: await latestLifetime(rpc),
 	});
 	return (await prepareSolanaTransaction(transaction, '901', account(), rpcChainReader(rpc)))
-		.intent;
+		.effect;
 }
 
 test('the policy fields read Solana addresses and mints; a 0x address is refused naming the field', () => {
@@ -76,7 +76,7 @@ test('the policy fields read Solana addresses and mints; a 0x address is refused
 		/chains 901 only; only to 1 allowed recipient.*total fee at most 0\.01 native units/,
 	);
 	expect(() => policy({ allowedRecipients: '0x5FbDB2315678afecb367f032d93F642f64180aa3' })).toThrow(
-		PolicyError,
+		CredentialFieldError,
 	);
 	expect(() => policy({ allowedRecipients: '0x5FbDB2315678afecb367f032d93F642f64180aa3' })).toThrow(
 		/must list Solana addresses \(base58\); got "0x5FbDB/,
@@ -98,13 +98,13 @@ test("recipient allowlist: an allowed wallet passes (SOL, and USDC with its new 
 		lifetime: await latestLifetime(rpc),
 	});
 	expect(
-		checkIntent(
+		checkEffect(
 			rules,
-			(await prepareSolanaTransaction(sol, '901', account(), rpcChainReader(rpc))).intent,
+			(await prepareSolanaTransaction(sol, '901', account(), rpcChainReader(rpc))).effect,
 		),
 	).toBeUndefined();
-	expect(checkIntent(rules, await usdcTransfer(allowed, 5_000_000n))).toBeUndefined();
-	const refusal = checkIntent(rules, await usdcTransfer(other, 5_000_000n));
+	expect(checkEffect(rules, await usdcTransfer(allowed, 5_000_000n))).toBeUndefined();
+	const refusal = checkEffect(rules, await usdcTransfer(other, 5_000_000n));
 	expect(refusal?.message).toBe(
 		`Refused by the rule "allowedRecipients": the recipient ${other} (rent of the recipient's new token account of the native asset) is not on the allowed list; nothing was signed`,
 	);
@@ -122,18 +122,18 @@ test('with an allowlist, an instruction the signer cannot read is refused, namin
 			}),
 		]),
 	);
-	const intent = (await prepareSolanaTransaction(close, '901', account(), rpcChainReader(rpc)))
-		.intent;
-	const refusal = checkIntent(
+	const effect = (await prepareSolanaTransaction(close, '901', account(), rpcChainReader(rpc)))
+		.effect;
+	const refusal = checkEffect(
 		policy({ allowedRecipients: devnet.solana.wallets[1].address }),
-		intent,
+		effect,
 	);
 	expect(refusal?.message).toMatch(
 		new RegExp(
 			`rule "allowedRecipients": the transaction holds SPL Token CloseAccount \\(program ${TOKEN_PROGRAM_ADDRESS}\\), which the signer cannot read as a transfer, and the program is not on the allowed list`,
 		),
 	);
-	expect(intent.opaque).toEqual([{ to: TOKEN_PROGRAM_ADDRESS, what: 'SPL Token CloseAccount' }]);
+	expect(effect.opaque).toEqual([{ to: TOKEN_PROGRAM_ADDRESS, what: 'SPL Token CloseAccount' }]);
 });
 
 test('per-transaction and per-execution limits in whole USDC; the fee ceiling in SOL', async () => {
@@ -147,11 +147,11 @@ test('per-transaction and per-execution limits in whole USDC; the fee ceiling in
 		executionId: 'limits',
 		credential: { id: 'solana', name: 'solana' },
 	});
-	expect(checkIntent(rules, await usdcTransfer(recipient, 100_000_001n))?.message).toMatch(
+	expect(checkEffect(rules, await usdcTransfer(recipient, 100_000_001n))?.message).toMatch(
 		/rule "maxPerTransaction": SPL Token transfer of 100\.000001 \(100000001 in the smallest unit\) of token .* is above the limit of 100 per transaction/,
 	);
 	const first = await usdcTransfer(recipient, 100_000_000n);
-	expect(checkIntent(rules, first)).toBeUndefined();
+	expect(checkEffect(rules, first)).toBeUndefined();
 	expect(await totals.reserve(first)).not.toBeInstanceOf(Error);
 	expect(
 		((await totals.reserve(await usdcTransfer(recipient, 60_000_000n))) as Error).message,
@@ -166,10 +166,10 @@ test('per-transaction and per-execution limits in whole USDC; the fee ceiling in
 		lifetime: await latestLifetime(rpc),
 		computeUnitPrice: 60_000_000n,
 	});
-	const intent = (await prepareSolanaTransaction(pricey, '901', account(), rpcChainReader(rpc)))
-		.intent;
-	expect(intent.maxFee).toBe(5000n + (60_000_000n * 200_000n) / 1_000_000n);
-	expect(checkIntent(policy({}), intent)?.message).toBe(
+	const effect = (await prepareSolanaTransaction(pricey, '901', account(), rpcChainReader(rpc)))
+		.effect;
+	expect(effect.maxFee).toBe(5000n + (60_000_000n * 200_000n) / 1_000_000n);
+	expect(checkEffect(policy({}), effect)?.message).toBe(
 		'Refused by the rule "maxTotalFee": the fee can reach 0.012005 native units (12005000 lamports), above the limit of 0.01; nothing was signed',
 	);
 });

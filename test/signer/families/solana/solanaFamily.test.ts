@@ -201,7 +201,7 @@ describe('sign, send, balances', () => {
 			account,
 			rpcChainReader(rpc),
 		);
-		expect(prepared.intent).toMatchObject({
+		expect(prepared.effect).toMatchObject({
 			chainId: '901',
 			from: account.address,
 			movements: [
@@ -252,8 +252,8 @@ describe('sign, send, balances', () => {
 			account,
 			rpcChainReader(rpc),
 		);
-		expect(prepared.intent.rent).toBe(2_039_280n);
-		expect(prepared.intent.movements).toEqual([
+		expect(prepared.effect.rent).toBe(2_039_280n);
+		expect(prepared.effect.movements).toEqual([
 			{
 				asset: 'native',
 				recipient,
@@ -311,7 +311,7 @@ describe('sign, send, balances', () => {
 			rpcChainReader(rpc),
 		);
 		// The recipient's account exists, so the owner comes from the chain and is believed because it is the recipient's associated account.
-		expect(unsignedTransfer.intent.movements).toEqual([
+		expect(unsignedTransfer.effect.movements).toEqual([
 			{ asset: usdc, recipient, amount: 4_200_000n, via: 'SPL Token transfer', action: 'transfer' },
 		]);
 		const signed = await signPrepared(account, unsignedTransfer);
@@ -422,7 +422,7 @@ describe('reading transactions for the policy', () => {
 			tokenAccount: async () => ({ mint: usdc, owner: devnet.solana.wallets[3].address }),
 		};
 		const prepared = await prepareSolanaTransaction(transaction, '901', account, lyingReader);
-		expect(prepared.intent.movements).toEqual([
+		expect(prepared.effect.movements).toEqual([
 			{
 				asset: usdc,
 				recipient: attackerAccount,
@@ -452,7 +452,7 @@ describe('reading transactions for the policy', () => {
 			blockhash,
 		);
 		const read = await prepareSolanaTransaction(transfer, '901', account, rpcChainReader(rpc));
-		expect(read.intent.movements).toEqual([
+		expect(read.effect.movements).toEqual([
 			{
 				asset: usdc,
 				recipient: devnet.solana.wallets[2].address,
@@ -461,7 +461,7 @@ describe('reading transactions for the policy', () => {
 				action: 'transfer',
 			},
 		]);
-		expect(read.intent.opaque).toEqual([]);
+		expect(read.effect.opaque).toEqual([]);
 
 		const close = unsigned(
 			account.address,
@@ -475,14 +475,14 @@ describe('reading transactions for the policy', () => {
 			blockhash,
 		);
 		const closing = await prepareSolanaTransaction(close, '901', account, rpcChainReader(rpc));
-		expect(closing.intent).toMatchObject({
+		expect(closing.effect).toMatchObject({
 			movements: [],
 			opaque: [{ to: TOKEN_PROGRAM_ADDRESS, what: 'SPL Token CloseAccount' }],
 		});
 
 		const unknownReader = { tokenAccount: async () => null };
 		const unresolved = await prepareSolanaTransaction(transfer, '901', account, unknownReader);
-		expect(unresolved.intent).toMatchObject({
+		expect(unresolved.effect).toMatchObject({
 			movements: [],
 			opaque: [
 				{

@@ -34,7 +34,7 @@ import {
 	signSolanaTransaction,
 	solanaKeyring,
 } from '../../../../packages/signer/nodes/ExpandSigner/families/solana';
-import { rentExemption } from '../../../../packages/signer/nodes/ExpandSigner/families/solana/intent';
+import { rentExemption } from '../../../../packages/signer/nodes/ExpandSigner/families/solana/effect';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { sendSigned, solanaMessage } from '../../../helpers/solanaMessages';

@@ -19,7 +19,7 @@ import { expandSignerKeyTest } from '../../../../packages/signer/nodes/ExpandSig
 import {
 	ledgerSettingsOf,
 	type PostgresSettings,
-} from '../../../../packages/signer/nodes/ExpandSigner/policy/ledgerSettings';
+} from '../../../../packages/signer/nodes/ExpandSigner/ledger/settings';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../../devnet/fixtures';
 import { postgresFields } from '../../../helpers/ledgerStores';
 import { type PostgresTls, startPostgres, type TestPostgres } from '../../../helpers/postgres';
@@ -135,7 +135,7 @@ const connected = /\): connected, its tables (are created on first use|at versio
 /** Whether the session the server sees is encrypted (pg_stat_ssl of the ledger's own connection). */
 async function encrypted(data: IDataObject): Promise<boolean> {
 	const settings = ledgerSettingsOf(data as ICredentialDataDecryptedObject);
-	if (settings?.store !== 'postgres') throw new Error('not a PostgreSQL ledger');
+	if (settings?.kind !== 'postgres') throw new Error('not a PostgreSQL ledger');
 	const { rows } = await ledgerQuery(
 		settings.postgres,
 		'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()',

@@ -6,10 +6,10 @@ import { JournalDraft } from '../ledger/journalDraft';
 import { ledgerStoreOf } from '../ledger/ledgerStoreOf';
 import { PayoutLedger } from '../ledger/payoutLedger';
 import type { LedgerStore } from '../ledger/store';
-import { FolderCounter, MemoryCounter, type SpendingCounter } from '../ledger/spending';
+import { LedgerCounter, MemoryCounter, type SpendingCounter } from '../ledger/spending';
 import { NonceClaims } from '../nonces/claims';
-import { ledgerSettingsOf } from '../policy/ledgerSettings';
-import { PolicyError, type SpendingPolicy } from '../policy/policy';
+import { ledgerSettingsOf } from '../ledger/settings';
+import { CredentialFieldError, type SpendingPolicy } from '../policy/policy';
 import type { Keyring } from '../policy/vocabulary';
 
 /** What the items of one execution share in every chain family: the accounts, the policy and what it counts, the payout ledger. */
@@ -101,7 +101,7 @@ export function spendingOf(
 	};
 	const store = storeOf.call(this, credentials);
 	return store
-		? new FolderCounter(this.getNode(), store, policy, spender)
+		? new LedgerCounter(this.getNode(), store, policy, spender)
 		: new MemoryCounter(policy, spender);
 }
 
@@ -115,7 +115,7 @@ export function rpcUrlsOf(credentials: ICredentialDataDecryptedObject): RpcUrls 
 	for (const [index, line] of lines.entries()) {
 		const match = /^(\d+)\s*=\s*(https?:\/\/\S+)$/i.exec(line);
 		if (!match || pinned.has(match[1])) {
-			throw new PolicyError(
+			throw new CredentialFieldError(
 				`Line ${index + 1} of the credential field "RPC URLs" must read "chainId = https://…", one line per chain; got "${line.replace(/\/\/.*$/, '//…')}"`,
 			);
 		}

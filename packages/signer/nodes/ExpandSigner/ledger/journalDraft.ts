@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { formatUnits } from '../core';
 import { type SpendingPolicy, writtenDecimals } from '../policy/policy';
 import type { Refusal } from '../policy/refusal';
-import type { SignedTransaction, TransactionIntent } from '../policy/vocabulary';
+import type { SignedTransaction, TransactionEffect } from '../policy/vocabulary';
 import type {
 	JournalFacts,
 	JournalKind,
@@ -39,20 +39,20 @@ export class JournalDraft {
 	}
 
 	/** Fills in what the transaction moves (its first payment, or else its first movement) and the most it can pay in fees. */
-	fillIntent(intent: TransactionIntent, decimals?: Map<string, number>): void {
+	fillEffect(effect: TransactionEffect, decimals?: Map<string, number>): void {
 		if (!this.journal) return;
-		const { chainId, movements } = intent;
+		const { chainId, movements } = effect;
 		const payments = movements.filter((movement) => !movement.cost);
 		const shown = payments[0] ?? movements[0];
 		const native = this.policy.format.nativeDecimals;
 		const facts: JournalFacts = {
 			chainId,
-			account: intent.from,
-			action: intent.deploys ? 'deploy' : (shown?.action ?? (intent.opaque.length ? 'call' : '')),
-			recipient: shown?.recipient ?? intent.opaque[0]?.to ?? '',
+			account: effect.from,
+			action: effect.deploys ? 'deploy' : (shown?.action ?? (effect.opaque.length ? 'call' : '')),
+			recipient: shown?.recipient ?? effect.opaque[0]?.to ?? '',
 			movements: String(payments.length),
-			feeCeiling: intent.maxFee.toString(),
-			feeCeilingWhole: formatUnits(intent.maxFee.toString(), native),
+			feeCeiling: effect.maxFee.toString(),
+			feeCeilingWhole: formatUnits(effect.maxFee.toString(), native),
 		};
 		if (shown) {
 			const shownDecimals = this.decimalsOf(shown.asset, chainId, decimals);

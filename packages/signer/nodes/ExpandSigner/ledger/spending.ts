@@ -25,7 +25,7 @@ import {
 	type SpendingPolicy,
 } from '../policy/policy';
 import { Refusal } from '../policy/refusal';
-import type { TransactionIntent } from '../policy/vocabulary';
+import type { TransactionEffect } from '../policy/vocabulary';
 
 /** What a signature about to be made has counted; given back when it does not leave the node. */
 export interface Reservation {
@@ -38,7 +38,7 @@ export interface Reservation {
  * (a Reservation) or none is and the first limit they would pass is returned.
  */
 export interface SpendingCounter {
-	reserve(intent: TransactionIntent, itemIndex: number): Promise<Reservation | Refusal>;
+	reserve(effect: TransactionEffect, itemIndex: number): Promise<Reservation | Refusal>;
 }
 
 /** Who spends: the execution and the signing credential, as n8n names them. */
@@ -53,8 +53,8 @@ interface AssetAmount {
 	what: string;
 }
 
-function amountsOf(intent: TransactionIntent): AssetAmount[] {
-	return [...movedPerAsset(intent.movements)].map(([asset, moved]) => ({
+function amountsOf(effect: TransactionEffect): AssetAmount[] {
+	return [...movedPerAsset(effect.movements)].map(([asset, moved]) => ({
 		asset,
 		amount: moved.reduce((sum, movement) => sum + movement.amount, 0n),
 		what: movedWords(moved),
@@ -77,13 +77,13 @@ interface Scope {
 }
 
 function scopesOf(
-	intent: TransactionIntent,
+	effect: TransactionEffect,
 	policy: SpendingPolicy,
 	{ executionId, credential }: Spender,
 	where: string,
 ): { byCredential: Scope; byAccount: Scope } {
-	const { chainId } = intent;
-	const account = policy.format.key(intent.from);
+	const { chainId } = effect;
+	const account = policy.format.key(effect.from);
 	const shown = shownAddress(account);
 	return {
 		byCredential: {
@@ -231,15 +231,15 @@ export class MemoryCounter implements SpendingCounter {
 		};
 	}
 
-	async reserve(intent: TransactionIntent): Promise<Reservation | Refusal> {
+	async reserve(effect: TransactionEffect): Promise<Reservation | Refusal> {
 		const { byCredential, byAccount } = scopesOf(
-			intent,
+			effect,
 			this.policy,
 			this.spender,
 			"this n8n process's memory",
 		);
-		const steps = amountsOf(intent).flatMap((moved) => {
-			const own = ownLimitsOf(this.policy, moved.asset, intent.chainId);
+		const steps = amountsOf(effect).flatMap((moved) => {
+			const own = ownLimitsOf(this.policy, moved.asset, effect.chainId);
 			return [byCredential, byAccount].map(
 				(scope) => async () => this.reserveIn(scope, moved, own),
 			);
@@ -282,7 +282,7 @@ function lessIn(totals: Buckets, bucket: string, amount: bigint): Buckets {
  * without any limit's too: what it signed before a credential with a limit first signed for the
  * account is in the totals that limit is then held to.
  */
-export class FolderCounter implements SpendingCounter {
+export class LedgerCounter implements SpendingCounter {
 	constructor(
 		private readonly node: INode,
 		private readonly store: LedgerStore,
@@ -427,16 +427,16 @@ export class FolderCounter implements SpendingCounter {
 		return known;
 	}
 
-	async reserve(intent: TransactionIntent, itemIndex: number): Promise<Reservation | Refusal> {
+	async reserve(effect: TransactionEffect, itemIndex: number): Promise<Reservation | Refusal> {
 		const { byCredential, byAccount } = scopesOf(
-			intent,
+			effect,
 			this.policy,
 			this.spender,
 			this.policy.countedIn ?? 'the payout ledger',
 		);
 		const counts = [];
-		for (const moved of amountsOf(intent)) {
-			const own = ownLimitsOf(this.policy, moved.asset, intent.chainId);
+		for (const moved of amountsOf(effect)) {
+			const own = ownLimitsOf(this.policy, moved.asset, effect.chainId);
 			const periods = this.periodsCount(byAccount, moved, own);
 			counts.push({
 				// The credential's own totals only when it has a limit for them (as always); the account's always.

@@ -7,13 +7,18 @@ import type {
 
 import { rpcUrlsOf } from '../actions/session';
 import { errorWords, LEDGER_SCHEMA_VERSION, probeLedger } from '../ledger/postgres/connection';
-import { countedInOf, ledgerSettingsOf, ledgerWords } from '../policy/ledgerSettings';
+import { countedInOf, ledgerSettingsOf, ledgerWords } from '../ledger/settings';
 import { evmKeyring } from '../families/evm/accounts';
 import { EVM_POLICY_FORMAT } from '../families/evm/policyFormat';
 import { safeManagementWords } from '../families/evm/safeManagement';
 import { SigningKeyError } from '../policy/vocabulary';
 import { SOLANA_POLICY_FORMAT, signSolanaMessage, solanaKeyring } from '../families/solana';
-import { describePolicy, PolicyError, readPolicy, type SpendingPolicy } from '../policy/policy';
+import {
+	describePolicy,
+	CredentialFieldError,
+	readPolicy,
+	type SpendingPolicy,
+} from '../policy/policy';
 
 const SHOWN_ACCOUNTS = 3;
 
@@ -50,7 +55,7 @@ async function ledgerText(
 ): Promise<string | INodeCredentialTestResult> {
 	const settings = ledgerSettingsOf(data);
 	if (!settings) return 'off (no ledger folder)';
-	if (settings.store === 'folder') return `kept in ${settings.folder}`;
+	if (settings.kind === 'folder') return `kept in ${settings.folder}`;
 	let version: number;
 	try {
 		version = await probeLedger(settings.postgres);
@@ -89,7 +94,7 @@ async function validKey(
 }
 
 function keyError(error: unknown): INodeCredentialTestResult {
-	if (error instanceof SigningKeyError || error instanceof PolicyError)
+	if (error instanceof SigningKeyError || error instanceof CredentialFieldError)
 		return { status: 'Error', message: error.message };
 	return { status: 'Error', message: 'The signing key cannot be loaded' };
 }

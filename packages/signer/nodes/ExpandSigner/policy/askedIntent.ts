@@ -6,7 +6,7 @@ import { amountLimits, shownAddress, spendingRuleSet, type SpendingPolicy } from
 export { intentRequired } from './policy';
 import { type FormItem, missingFormItemRefusal, readFormItem } from './formItem';
 import { Refusal } from './refusal';
-import type { Movement, MovementAction, TransactionIntent } from './vocabulary';
+import type { Movement, MovementAction, TransactionEffect } from './vocabulary';
 
 /**
  * What an Expand write asked, as it travels beside the unsigned transaction (`intent`, written by the
@@ -269,7 +269,7 @@ function movementText(movement: Movement): string {
  */
 function differences(
 	asked: AskedIntent,
-	done: TransactionIntent,
+	done: TransactionEffect,
 	policy: SpendingPolicy,
 ): string[] {
 	const key = (address: string) => (address === 'native' ? address : policy.format.key(address));
@@ -358,7 +358,7 @@ function differences(
  */
 function rentDifferences(
 	asked: AskedIntent,
-	done: TransactionIntent,
+	done: TransactionEffect,
 	policy: SpendingPolicy,
 ): string[] {
 	const ownAccount = (owner: string) =>
@@ -378,7 +378,7 @@ function rentDifferences(
 /** The refusal of a transaction that does something other than what its intent asked, naming every difference. */
 export function askedIntentRefusal(
 	asked: AskedIntent,
-	done: TransactionIntent,
+	done: TransactionEffect,
 	policy: SpendingPolicy,
 ): Refusal | undefined {
 	const found = [...differences(asked, done, policy), ...rentDifferences(asked, done, policy)];

@@ -1,5 +1,5 @@
 import { formatUnits } from '../core';
-import type { Movement, TransactionIntent } from './vocabulary';
+import type { Movement, TransactionEffect } from './vocabulary';
 import {
 	amountLimits,
 	assetName,
@@ -57,8 +57,8 @@ function knownContract(policy: SpendingPolicy, contract: string): boolean {
  * What the spending rules refuse of what the Signer cannot read: a deployment (unless allowed) and
  * every call whose contract (program) is on neither list.
  */
-function unreadRefusal(policy: SpendingPolicy, intent: TransactionIntent): Refusal | undefined {
-	if (intent.deploys && !policy.allowDeploy) {
+function unreadRefusal(policy: SpendingPolicy, effect: TransactionEffect): Refusal | undefined {
+	if (effect.deploys && !policy.allowDeploy) {
 		return new Refusal(
 			'allowContractDeployment',
 			'the transaction deploys a contract, which is refused while an amount limit or the recipient list is set; turn on Allow Contract Deployment to sign it',
@@ -67,7 +67,7 @@ function unreadRefusal(policy: SpendingPolicy, intent: TransactionIntent): Refus
 	const listed = (address: string) =>
 		policy.contracts.has(policy.format.key(address)) ||
 		policy.recipients.has(policy.format.key(address));
-	const call = intent.opaque.find((entry) => !listed(entry.to));
+	const call = effect.opaque.find((entry) => !listed(entry.to));
 	if (!call) return undefined;
 	// With a recipient list, as the list's own rule; with amount limits alone, as Allowed Contracts and Programs.
 	const rule = policy.recipients.size ? 'allowedRecipients' : 'allowedContracts';
@@ -81,16 +81,16 @@ function unreadRefusal(policy: SpendingPolicy, intent: TransactionIntent): Refus
 }
 
 /**
- * The policy's refusal of a transaction, if any: its rules over what the transaction does (checkIntent),
+ * The policy's refusal of a transaction, if any: its rules over what the transaction does (checkEffect),
  * then Require Intent for one that came from an input item without an intent (`unbound`).
  */
 export function transactionRefusal(
 	policy: SpendingPolicy,
-	intent: TransactionIntent,
+	effect: TransactionEffect,
 	unbound: boolean,
 ): Refusal | undefined {
 	return (
-		checkIntent(policy, intent) ??
+		checkEffect(policy, effect) ??
 		(unbound && intentRequired(policy) ? missingIntentRefusal() : undefined)
 	);
 }
@@ -101,18 +101,18 @@ export function transactionRefusal(
  * else; the totals over time (ledger/spending.ts) right before signing.
  * Returns the first rule broken, if any.
  */
-export function checkIntent(
+export function checkEffect(
 	policy: SpendingPolicy,
-	intent: TransactionIntent,
+	effect: TransactionEffect,
 ): Refusal | undefined {
-	const wrongChain = chainRefusal(policy, intent.chainId);
+	const wrongChain = chainRefusal(policy, effect.chainId);
 	if (wrongChain) return wrongChain;
 	if (guarded(policy)) {
-		const refusal = unreadRefusal(policy, intent);
+		const refusal = unreadRefusal(policy, effect);
 		if (refusal) return refusal;
 	}
 	if (policy.recipients.size) {
-		for (const movement of intent.movements) {
+		for (const movement of effect.movements) {
 			if (!policy.recipients.has(policy.format.key(movement.recipient))) {
 				return new Refusal(
 					'allowedRecipients',
@@ -128,10 +128,10 @@ export function checkIntent(
 		}
 	}
 	// The limits hold for what the whole transaction moves of each asset, however many transfers carry it.
-	for (const [asset, moved] of movedPerAsset(intent.movements)) {
+	for (const [asset, moved] of movedPerAsset(effect.movements)) {
 		const what = movedWords(moved);
 		const amount = moved.reduce((sum, movement) => sum + movement.amount, 0n);
-		const single = limitFor(policy.perTransaction, asset, intent.chainId);
+		const single = limitFor(policy.perTransaction, asset, effect.chainId);
 		if (single && amount > single.amount) {
 			return new Refusal(
 				'maxPerTransaction',
@@ -139,10 +139,10 @@ export function checkIntent(
 			);
 		}
 	}
-	if (intent.maxFee > policy.maxTotalFee) {
+	if (effect.maxFee > policy.maxTotalFee) {
 		return new Refusal(
 			'maxTotalFee',
-			`the fee can reach ${formatUnits(intent.maxFee.toString(), policy.format.nativeDecimals)} native units (${intent.maxFee} ${policy.format.smallestUnit}), above the limit of ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)}`,
+			`the fee can reach ${formatUnits(effect.maxFee.toString(), policy.format.nativeDecimals)} native units (${effect.maxFee} ${policy.format.smallestUnit}), above the limit of ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)}`,
 		);
 	}
 	return undefined;

@@ -2,7 +2,7 @@ import { getAddress } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { formatUnits, toSmallestUnit } from '../core';
-import { PolicyError } from './vocabulary';
+import { CredentialFieldError } from './vocabulary';
 
 /**
  * The spending policy of a signing credential. Every field is optional; the fee ceilings have
@@ -86,7 +86,7 @@ const GWEI_DECIMALS = 9;
 /** Without a payout ledger, the per-execution totals of this many of the newest executions are kept in memory. */
 export const EXECUTIONS_IN_MEMORY = 10_000;
 
-export { PolicyError };
+export { CredentialFieldError };
 
 function list(text: unknown): string[] {
 	return String(text ?? '')
@@ -98,7 +98,7 @@ function list(text: unknown): string[] {
 function amountOf(field: string, text: string, decimals: number): bigint {
 	const raw = toSmallestUnit(text, decimals);
 	if (raw === undefined)
-		throw new PolicyError(
+		throw new CredentialFieldError(
 			`The policy field "${field}" must be a decimal number with at most ${decimals} decimal places; got "${text}"`,
 		);
 	return BigInt(raw);
@@ -113,7 +113,7 @@ function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimi
 	return lines.map((line, index) => {
 		const match = /^(native|[0-9A-Za-z]{32,44}:\d{1,2})(?:@(\d+))?\s*=\s*(\S+)$/.exec(line);
 		if (!match) {
-			throw new PolicyError(
+			throw new CredentialFieldError(
 				`Line ${index + 1} of the policy field "${field}" must read "native = 0.5", "native@137 = 200" or "0xTokenAddress:decimals = 1000" (optionally @chainId after the asset); got "${line}"`,
 			);
 		}
@@ -121,7 +121,7 @@ function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimi
 		const [address, decimalsText] = assetText.split(':');
 		const decimals = decimalsText === undefined ? format.nativeDecimals : Number(decimalsText);
 		if (address !== 'native' && !format.isAddress(address))
-			throw new PolicyError(
+			throw new CredentialFieldError(
 				`Line ${index + 1} of the policy field "${field}" names an invalid token address "${address}"`,
 			);
 		return {
@@ -145,7 +145,7 @@ export function readPolicy(
 	const chainIds = list(credentials.allowedChainIds);
 	for (const chainId of chainIds) {
 		if (!/^[1-9]\d*$/.test(chainId))
-			throw new PolicyError(
+			throw new CredentialFieldError(
 				`The policy field "allowedChainIds" must list chain IDs above 0; got "${chainId}"`,
 			);
 	}
@@ -153,7 +153,7 @@ export function readPolicy(
 		const entries = list(credentials[field]);
 		for (const entry of entries) {
 			if (!format.isAddress(entry))
-				throw new PolicyError(
+				throw new CredentialFieldError(
 					`The policy field "${field}" must list ${format.addressKind}; got "${entry}"`,
 				);
 		}
@@ -163,13 +163,13 @@ export function readPolicy(
 		String(credentials[name] ?? '').trim() || fallback;
 	const requireIntent = text('requireIntent', 'auto') as RequireIntent;
 	if (!REQUIRE_INTENT.includes(requireIntent))
-		throw new PolicyError(
+		throw new CredentialFieldError(
 			`The policy field "requireIntent" must be one of ${REQUIRE_INTENT.join(', ')}; got "${requireIntent}"`,
 		);
 	const perDay = limitsOf('maxPerDay', credentials.maxPerDay, format);
 	const per30Days = limitsOf('maxPer30Days', credentials.maxPer30Days, format);
 	if ((perDay.length || per30Days.length) && !countedIn)
-		throw new PolicyError(
+		throw new CredentialFieldError(
 			`The policy fields "maxPerDay" and "maxPer30Days" need a payout ledger (folder or PostgreSQL), where the spending of every execution and process is counted; without it they cannot be counted, so nothing is signed. Set the Payout Ledger Folder or the PostgreSQL Ledger Store, or clear ${perDay.length ? '"maxPerDay"' : '"maxPer30Days"'}`,
 		);
 	return {

@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 export class SigningKeyError extends Error {}
 
 /** A policy field (or another field of the signing credential) that cannot be read; the message names the field and the line. */
-export class PolicyError extends Error {}
+export class CredentialFieldError extends Error {}
 
 /**
  * The accounts of one credential, loaded once per execution: a mnemonic derives one per index
@@ -54,7 +54,7 @@ export interface OpaqueCall {
 }
 
 /** A transaction as the spending policy judges it, whatever the family. */
-export interface TransactionIntent {
+export interface TransactionEffect {
 	chainId: string;
 	from: string;
 	movements: Movement[];

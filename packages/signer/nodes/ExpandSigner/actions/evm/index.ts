@@ -4,8 +4,8 @@ import { evmKeyring } from '../../families/evm/accounts';
 import { ChainAnswers } from '../../families/evm/fees';
 import { EVM_POLICY_FORMAT } from '../../families/evm/policyFormat';
 import { NonceTracker } from '../../nonces/tracker';
-import { countedInOf } from '../../policy/ledgerSettings';
-import { PolicyError, readPolicy } from '../../policy/policy';
+import { countedInOf } from '../../ledger/settings';
+import { CredentialFieldError, readPolicy } from '../../policy/policy';
 import { SigningKeyError } from '../../policy/vocabulary';
 import { ledgerOf, nonceClaimsOf, rpcUrlsOf, spendingOf } from '../session';
 import { checkPayouts } from '../checkPayouts.operation';
@@ -62,5 +62,7 @@ export const evm: SignerFamily<EvmSession> = {
 		};
 	},
 	describeError: (error) =>
-		error instanceof SigningKeyError || error instanceof PolicyError ? error.message : undefined,
+		error instanceof SigningKeyError || error instanceof CredentialFieldError
+			? error.message
+			: undefined,
 };

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { type ChainClient, formatUnits } from '../../core';
 import { tokenDecimals } from '../../families/evm/tokenDecimals';
 import { type SpendingPolicy, writtenDecimals } from '../../policy/policy';
-import type { TransactionIntent } from '../../policy/vocabulary';
+import type { TransactionEffect } from '../../policy/vocabulary';
 
 /**
  * The decimals of the tokens the proposal moves: the policy's where a limit line writes them, else
@@ -11,26 +11,26 @@ import type { TransactionIntent } from '../../policy/vocabulary';
  */
 export async function movedDecimals(
 	policy: SpendingPolicy,
-	intent: TransactionIntent,
+	effect: TransactionEffect,
 	client: ChainClient,
 ): Promise<Map<string, number | undefined>> {
 	const decimals = new Map<string, number | undefined>();
-	for (const { asset } of intent.movements)
+	for (const { asset } of effect.movements)
 		if (asset !== 'native' && !decimals.has(asset))
 			decimals.set(
 				asset,
-				writtenDecimals(policy, asset, intent.chainId) ?? (await tokenDecimals(client, asset)),
+				writtenDecimals(policy, asset, effect.chainId) ?? (await tokenDecimals(client, asset)),
 			);
 	return decimals;
 }
 
 /** The movements of the proposal in whole and raw units, for the output. */
 export function shownMovements(
-	intent: TransactionIntent,
+	effect: TransactionEffect,
 	decimalsOf: Map<string, number | undefined>,
 	nativeDecimals: number,
 ): IDataObject[] {
-	return intent.movements.map((movement) => {
+	return effect.movements.map((movement) => {
 		const decimals = movement.asset === 'native' ? nativeDecimals : decimalsOf.get(movement.asset);
 		const raw = movement.amount.toString();
 		return {

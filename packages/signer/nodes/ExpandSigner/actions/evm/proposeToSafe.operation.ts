@@ -7,7 +7,7 @@ import type {
 
 import { ChainClient } from '../../core';
 import type { EvmAccount } from '../../families/evm/accounts';
-import { evmIntent } from '../../families/evm/intent';
+import { evmEffect } from '../../families/evm/effect';
 import type { SignedProposal } from '../../families/evm/safeTx';
 import { safeExtensionRefusal, safeManagementRefusal } from '../../families/evm/safeManagement';
 import { safeWalletUrl } from '../../families/evm/safeWallet';
@@ -16,7 +16,7 @@ import type { JournalDraft } from '../../ledger/journalDraft';
 import { chainRefusal, transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
-import { type FreshSignature, payoutIdProperty, signOnce } from '../payout';
+import { type FreshSignature, payoutIdProperty, signOnce } from '../signOnce';
 import { movedDecimals, shownMovements } from './proposalMovements';
 import { addressParameter, hasSafeApi, proposalStatus, safeApiOf } from './safe';
 import {
@@ -108,10 +108,10 @@ export async function execute(
 	const value = fields.value ?? '0';
 	const data = fields.data ?? '0x';
 	// The Safe pays no fee of its own: the owner who executes pays the gas.
-	const intent = evmIntent({ chainId, to, value, data }, { address: safe });
+	const effect = evmEffect({ chainId, to, value, data }, { address: safe });
 	// The policy's verdict needs no service: a node without the Safe API credential still gives it first.
 	if (!hasSafeApi(this)) {
-		const refusal = transactionRefusal(session.policy, intent, unbound);
+		const refusal = transactionRefusal(session.policy, effect, unbound);
 		if (refusal) throw refusedItem(node, itemIndex, refusal);
 	}
 	const credentials = await safeApiOf.call(this, session, itemIndex, option.name);
@@ -119,17 +119,17 @@ export async function execute(
 	const read = () => cachedSafeExtensions(session, client, chainId, safe);
 	const extension = await safeExtensionRefusal(session.policy, read, safe, to);
 	if (extension) throw refusedItem(node, itemIndex, extension);
-	const decimals = await movedDecimals(session.policy, intent, client);
+	const decimals = await movedDecimals(session.policy, effect, client);
 	const known = new Map(
 		[...decimals].filter((entry): entry is [string, number] => entry[1] !== undefined),
 	);
-	draft.fillIntent(intent, known);
+	draft.fillEffect(effect, known);
 	draft.fill({ feeCeiling: '', feeCeilingWhole: '' });
 
 	const propose = async (): Promise<FreshSignature> => {
-		const refusal = transactionRefusal(session.policy, intent, unbound);
+		const refusal = transactionRefusal(session.policy, effect, unbound);
 		if (refusal) throw refusedItem(node, itemIndex, refusal);
-		const reserved = await session.spending.reserve(intent, itemIndex);
+		const reserved = await session.spending.reserve(effect, itemIndex);
 		if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
 		let made = false;
 		try {
@@ -183,7 +183,7 @@ export async function execute(
 		data: signed.safeTx.data,
 		operation: 'call',
 		safeWalletUrl: safeWalletUrl(chainId, signed.safe, signed.transactionHash) ?? null,
-		movements: shownMovements(intent, decimals, session.policy.format.nativeDecimals),
+		movements: shownMovements(effect, decimals, session.policy.format.nativeDecimals),
 		...(askedIntent !== undefined ? { intent: askedIntent as IDataObject } : {}),
 		...(result.payoutId !== undefined
 			? { payoutId: result.payoutId, repeat: result.repeat, alreadyPosted: result.alreadySent }

@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { payoutIdProperty } from '../payout';
+import { payoutIdProperty } from '../signOnce';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
 import { dataField, eip1559AndNonceFields, feeField, formFields, sourceFields } from './fields';

@@ -8,10 +8,10 @@ import type {
 
 import { itemError } from '../../core';
 import { typedDataMovements } from '../../families/evm/typedData';
-import { chainRefusal, checkIntent } from '../../policy/check';
+import { chainRefusal, checkEffect } from '../../policy/check';
 import { guarded, hasPolicy, type SpendingPolicy } from '../../policy/policy';
 import { Refusal, refusedItem } from '../../policy/refusal';
-import type { TransactionIntent } from '../../policy/vocabulary';
+import type { TransactionEffect } from '../../policy/vocabulary';
 import { accountOf } from '../account';
 import type { EvmSession } from './session';
 
@@ -29,7 +29,7 @@ function typedDataRule(
 	},
 	primaryType: string,
 	from: string,
-): { refusal?: Refusal; intent?: TransactionIntent } {
+): { refusal?: Refusal; effect?: TransactionEffect } {
 	const raw = data.domain.chainId;
 	let chainId: string | undefined;
 	try {
@@ -67,15 +67,15 @@ function typedDataRule(
 			),
 		};
 	}
-	const intent: TransactionIntent = {
+	const effect: TransactionEffect = {
 		chainId: chainId ?? '',
 		from,
 		movements,
 		opaque: [],
 		maxFee: 0n,
 	};
-	const refusal = checkIntent(policy, intent);
-	return refusal ? { refusal } : { intent };
+	const refusal = checkEffect(policy, effect);
+	return refusal ? { refusal } : { effect };
 }
 
 export const option: INodePropertyOptions = {
@@ -143,7 +143,7 @@ export async function execute(
 	);
 	if (rule.refusal) throw refusedItem(this.getNode(), itemIndex, rule.refusal);
 	// A permit lets its spender take the amount: it counts against the totals like approve, before signing.
-	const reserved = rule.intent ? await session.spending.reserve(rule.intent, itemIndex) : undefined;
+	const reserved = rule.effect ? await session.spending.reserve(rule.effect, itemIndex) : undefined;
 	if (reserved instanceof Refusal) throw refusedItem(this.getNode(), itemIndex, reserved);
 	let signature: string | undefined;
 	try {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ChainClient, itemError } from '../../core';
 import type { EvmAccount } from '../../families/evm/accounts';
-import { evmIntent } from '../../families/evm/intent';
+import { evmEffect } from '../../families/evm/effect';
 import { tokenDecimals } from '../../families/evm/tokenDecimals';
 import { checkFees } from '../../families/evm/feeLimits';
 import { completeTransaction, needsFillIn } from '../../families/evm/fillIn';
@@ -26,7 +26,7 @@ import { chainRefusal, transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
-import { type FreshSignature, signOnce } from '../payout';
+import { type FreshSignature, signOnce } from '../signOnce';
 import type { EvmSession } from './session';
 
 /**
@@ -57,12 +57,12 @@ async function signFresh(
 		: undefined;
 	const transaction = await completeTransaction(node, itemIndex, fields, account, fillIn);
 	checkFees(node, itemIndex, transaction, session.policy);
-	const intent = evmIntent(transaction, account);
-	draft.fillIntent(intent);
-	const refusal = transactionRefusal(session.policy, intent, unbound);
+	const effect = evmEffect(transaction, account);
+	draft.fillEffect(effect);
+	const refusal = transactionRefusal(session.policy, effect, unbound);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	// Counted before signing, so concurrent executions and processes never pass a total together.
-	const reserved = await session.spending.reserve(intent, itemIndex);
+	const reserved = await session.spending.reserve(effect, itemIndex);
 	if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
 	let held: HeldNonce | undefined;
 	let recorded = false;
@@ -215,7 +215,7 @@ export async function checkAskedIntent(
 			: askedIntentRefusal(
 					asked,
 					// The transaction's own sender, which completeTransaction then holds to the signing account.
-					evmIntent(
+					evmEffect(
 						{ chainId: fields.chainId, to: fields.to, value: fields.value, data: fields.data },
 						{ address: fields.from ?? account.address },
 					),
@@ -241,7 +241,7 @@ export async function checkAskedIntent(
 }
 
 /**
- * Signs one item's transaction, once per payout ID (actions/payout.ts). `fromInput` carries the intent
+ * Signs one item's transaction, once per payout ID (actions/signOnce.ts). `fromInput` carries the intent
  * that travelled with a From Input Item transaction (undefined when it had none).
  */
 export async function signItem(
@@ -277,7 +277,7 @@ export async function signItem(
 		repeated: (entry) => {
 			// Later automatic nonces go above the repeated one, so they never take the slot it still needs.
 			session.nonces.commit(chainId, account.address, BigInt(entry.signed.nonce as number));
-			draft.fillIntent(evmIntent(readSigned(entry.signed.rawTransaction), account));
+			draft.fillEffect(evmEffect(readSigned(entry.signed.rawTransaction), account));
 		},
 	});
 }

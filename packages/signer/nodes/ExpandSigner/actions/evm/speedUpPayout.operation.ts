@@ -7,13 +7,13 @@ import type {
 import type { Transaction, TransactionLike } from 'ethers';
 
 import { ChainClient, itemError } from '../../core';
-import { evmIntent } from '../../families/evm/intent';
+import { evmEffect } from '../../families/evm/effect';
 import { checkFees } from '../../families/evm/feeLimits';
 import { readSigned, signTransaction } from '../../families/evm/sign';
-import { checkIntent } from '../../policy/check';
+import { checkEffect } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
-import { speedUpOnce } from '../payout';
+import { speedUpOnce } from '../signOnce';
 import { chainIdProperty, feeField } from './fields';
 import type { EvmSession } from './session';
 import { evmFacts, payoutStatus } from './signing';
@@ -183,9 +183,9 @@ export async function execute(
 			const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
 			const transaction = await replacementOf.call(this, itemIndex, session, latest, client);
 			checkFees(node, itemIndex, transaction, session.policy);
-			const intent = evmIntent(transaction, account);
-			draft.fillIntent(intent);
-			const refusal = checkIntent(session.policy, intent);
+			const effect = evmEffect(transaction, account);
+			draft.fillEffect(effect);
+			const refusal = checkEffect(session.policy, effect);
 			if (refusal) throw refusedItem(node, itemIndex, refusal);
 			// The payout's nonce: later automatic nonces of the execution go above it.
 			session.nonces.commit(chainId, account.address, BigInt(latest.nonce));

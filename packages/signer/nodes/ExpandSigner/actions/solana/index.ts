@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { SOLANA_POLICY_FORMAT, describeSolanaError, solanaKeyring } from '../../families/solana';
-import { countedInOf } from '../../policy/ledgerSettings';
-import { PolicyError, readPolicy } from '../../policy/policy';
+import { countedInOf } from '../../ledger/settings';
+import { CredentialFieldError, readPolicy } from '../../policy/policy';
 import { checkPayouts } from '../checkPayouts.operation';
 import * as getAddress from '../getAddress.operation';
 import * as listPayouts from '../listPayouts.operation';
@@ -52,5 +52,5 @@ export const solana: SignerFamily<SolanaSession> = {
 		};
 	},
 	describeError: (error) =>
-		error instanceof PolicyError ? error.message : describeSolanaError(error),
+		error instanceof CredentialFieldError ? error.message : describeSolanaError(error),
 };

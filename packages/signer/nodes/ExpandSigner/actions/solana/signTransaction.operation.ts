@@ -9,7 +9,7 @@ import { itemError } from '../../core';
 import { readWireTransaction, type SolanaTransaction } from '../../families/solana';
 import { INTENT_KEY } from '../../policy/askedIntent';
 import { accountOf } from '../account';
-import { payoutIdProperty } from '../payout';
+import { payoutIdProperty } from '../signOnce';
 import { chainIdProperty, readChainId, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';

@@ -29,7 +29,7 @@ import {
 import { transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { Movement, SignedTransaction } from '../../policy/vocabulary';
-import { signOnce } from '../payout';
+import { signOnce } from '../signOnce';
 import type { SolanaSession } from './session';
 
 /**
@@ -150,7 +150,7 @@ export async function solanaFacts(
 		from: account.address,
 		nonce: decoded.blockhash,
 		renewedByReplacements: true,
-		content: contentOf(prepared.intent.movements),
+		content: contentOf(prepared.effect.movements),
 		shown: {
 			rawTransaction: entry.signed.rawTransaction,
 			transactionHash,
@@ -164,7 +164,7 @@ export async function solanaFacts(
 
 /**
  * Reads the transaction with the programs' own clients, checks it against the spending policy and
- * signs it, once per payout ID (actions/payout.ts). `details` are added to the output (the amounts in
+ * signs it, once per payout ID (actions/signOnce.ts). `details` are added to the output (the amounts in
  * words, the rent).
  */
 export async function signSolanaItem(
@@ -193,8 +193,8 @@ export async function signSolanaItem(
 		account,
 		rpcChainReader(rpc),
 	);
-	const { intent } = prepared;
-	draft.fillIntent(intent, work.decimals);
+	const { effect } = prepared;
+	draft.fillEffect(effect, work.decimals);
 	const decoded = decodeTransaction(transaction);
 	if (decoded.durableNonce && String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim())
 		throw refusedItem(
@@ -207,7 +207,7 @@ export async function signSolanaItem(
 		);
 	const asked = work.fromInput && readAskedIntent(work.fromInput.intent, session.policy);
 	const differs =
-		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, intent, session.policy);
+		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, effect, session.policy);
 	if (differs) throw refusedItem(node, itemIndex, differs);
 	if (asked && !(asked instanceof Refusal) && typedAmountBinds(asked)) {
 		const ownDecimals = policyDecimalsRefusal(
@@ -223,26 +223,26 @@ export async function signSolanaItem(
 		const wrongDecimals = typedAmountRefusal(asked, decimals);
 		if (wrongDecimals) throw refusedItem(node, itemIndex, wrongDecimals);
 	}
-	const refusal = transactionRefusal(session.policy, intent, Boolean(work.fromInput && !asked));
+	const refusal = transactionRefusal(session.policy, effect, Boolean(work.fromInput && !asked));
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	const facts: IDataObject = {
 		encoding: 'base64',
 		blockhash: decoded.blockhash,
-		feeLamports: intent.maxFee.toString(),
-		fee: formatUnits(intent.maxFee.toString(), 9),
-		rentLamports: intent.rent.toString(),
-		rent: formatUnits(intent.rent.toString(), 9),
+		feeLamports: effect.maxFee.toString(),
+		fee: formatUnits(effect.maxFee.toString(), 9),
+		rentLamports: effect.rent.toString(),
+		rent: formatUnits(effect.rent.toString(), 9),
 		...work.details,
 	};
 	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
 		chainId,
 		from: account.address,
-		content: contentOf(intent.movements),
+		content: contentOf(effect.movements),
 		contentWords: 'recipient, amount or asset',
 		sign: async () => {
 			// Counted before signing, so concurrent executions and processes never pass a total together.
-			const reserved = await session.spending.reserve(intent, itemIndex);
+			const reserved = await session.spending.reserve(effect, itemIndex);
 			if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
 			let signed: SignedTransaction | undefined;
 			try {

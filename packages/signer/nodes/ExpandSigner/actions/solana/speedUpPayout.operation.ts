@@ -19,11 +19,11 @@ import {
 	type SolanaRpc,
 } from '../../families/solana';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
-import { checkIntent } from '../../policy/check';
+import { checkEffect } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
-import { speedUpOnce } from '../payout';
+import { speedUpOnce } from '../signOnce';
 import { chainIdProperty, readChainId, readComputeUnitPrice, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { contentOf, landedEntry, readSignedTransaction, solanaFacts } from './signing';
@@ -159,14 +159,14 @@ async function signReplacement(
 		account,
 		rpcChainReader(rpc),
 	);
-	const { intent } = prepared;
-	draft.fillIntent(intent);
-	if (contentOf(intent.movements) !== history[0].content)
+	const { effect } = prepared;
+	draft.fillEffect(effect);
+	if (contentOf(effect.movements) !== history[0].content)
 		throw refuse(
 			'payoutId',
-			`payout ID "${payoutId}" re-read from its signed bytes moves ${contentOf(intent.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
+			`payout ID "${payoutId}" re-read from its signed bytes moves ${contentOf(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
 		);
-	const refusal = checkIntent(session.policy, intent);
+	const refusal = checkEffect(session.policy, effect);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	const signed = {
 		...(await signSolanaTransaction(account, prepared.transaction, chainId)),
@@ -174,8 +174,8 @@ async function signReplacement(
 		blockhash: lifetime.blockhash,
 		lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
 		computeUnitPrice: price.toString(),
-		feeLamports: intent.maxFee.toString(),
-		fee: formatUnits(intent.maxFee.toString(), 9),
+		feeLamports: effect.maxFee.toString(),
+		fee: formatUnits(effect.maxFee.toString(), 9),
 	};
 	return signed;
 }

@@ -8,7 +8,7 @@ import type {
 import { formatUnits } from '../../core';
 import { latestLifetime, transferSolTransaction } from '../../families/solana';
 import { accountOf } from '../account';
-import { payoutIdProperty } from '../payout';
+import { payoutIdProperty } from '../signOnce';
 import {
 	amountProperties,
 	chainIdProperty,

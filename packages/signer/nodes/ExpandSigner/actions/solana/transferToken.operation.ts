@@ -15,7 +15,7 @@ import {
 	transferTokenTransaction,
 } from '../../families/solana';
 import { accountOf } from '../account';
-import { payoutIdProperty } from '../payout';
+import { payoutIdProperty } from '../signOnce';
 import {
 	amountProperties,
 	chainIdProperty,

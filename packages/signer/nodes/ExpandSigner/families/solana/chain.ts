@@ -8,7 +8,7 @@ import { getBase64Encoder, isAddress } from '@solana/kit';
 
 import type { ChainIdentity } from '../../core';
 import type { Lifetime } from './build';
-import type { SolanaChainReader } from './intent';
+import type { SolanaChainReader } from './effect';
 
 /**
  * The API's Solana chains, and the genesis hash by which a JSON-RPC node proves which cluster it

@@ -3,14 +3,14 @@ import type { Transaction } from '@solana/kit';
 export type { Transaction as SolanaTransaction } from '@solana/kit';
 
 import { decodeTransaction } from './decode';
-import { type SolanaChainReader, type SolanaIntent, solanaIntent } from './intent';
+import { type SolanaChainReader, type SolanaEffect, solanaEffect } from './effect';
 import type { SolanaAccount } from './keys';
 
 /** A Solana transaction ready for the policy and signing: decoded, and described once (reading token accounts is asynchronous). */
 export interface SolanaUnsigned {
 	chainId: string;
 	transaction: Transaction;
-	intent: SolanaIntent;
+	effect: SolanaEffect;
 }
 
 /** Decodes a transaction and describes it for the account that is to sign it. */
@@ -23,7 +23,7 @@ export async function prepareSolanaTransaction(
 	return {
 		chainId,
 		transaction,
-		intent: await solanaIntent(decodeTransaction(transaction), chainId, account.address, reader),
+		effect: await solanaEffect(decodeTransaction(transaction), chainId, account.address, reader),
 	};
 }
 
@@ -56,8 +56,8 @@ export {
 	rentExemption,
 	TOKEN_ACCOUNT_SIZE,
 	type SolanaChainReader,
-	type SolanaIntent,
-} from './intent';
+	type SolanaEffect,
+} from './effect';
 export { SolanaAccount, type SolanaKeyring, solanaKeyring, solanaPath } from './keys';
 export {
 	messageBytes,

@@ -1,7 +1,7 @@
 import { id } from 'ethers';
 import { Client, type ClientConfig, Pool, type QueryResult } from 'pg';
 
-import type { PostgresSettings } from '../../policy/ledgerSettings';
+import type { PostgresSettings } from '../settings';
 
 /** The version of the ledger's tables this package writes; each step of MIGRATIONS brings one version. */
 const MIGRATIONS: Array<(schema: string) => string[]> = [

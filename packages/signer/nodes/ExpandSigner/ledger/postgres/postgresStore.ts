@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { itemError } from '../../core';
-import { ledgerWords, type PostgresSettings } from '../../policy/ledgerSettings';
+import { ledgerWords, type PostgresSettings } from '../settings';
 import { RecordStore } from '../store';
 import { errorWords, ledgerQuery, NewerLedgerError, quoted } from './connection';
 
@@ -27,7 +27,7 @@ export class PostgresStore extends RecordStore {
 		private readonly settings: PostgresSettings,
 	) {
 		super(node);
-		this.described = ledgerWords({ store: 'postgres', postgres: settings });
+		this.described = ledgerWords({ kind: 'postgres', postgres: settings });
 		this.place = this.described;
 		this.records = `${quoted(settings.schema)}.expand_ledger_records`;
 		this.hints = `${quoted(settings.schema)}.expand_ledger_hints`;

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { PolicyError } from './vocabulary';
+import { CredentialFieldError } from '../policy/vocabulary';
 
 /**
  * How the ledger's PostgreSQL connection is encrypted, as libpq's sslmode: none; encrypted with any
@@ -24,7 +24,7 @@ export interface PostgresSettings {
 
 /** Where the credential keeps its payout ledger (credential field Ledger Store). */
 export type LedgerSettings =
-	{ store: 'folder'; folder: string } | { store: 'postgres'; postgres: PostgresSettings };
+	{ kind: 'folder'; folder: string } | { kind: 'postgres'; postgres: PostgresSettings };
 
 /** PostgreSQL's unquoted identifiers (63 bytes at most); the schema name is quoted anyway. */
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -36,7 +36,7 @@ export function postgresWords(settings: PostgresSettings): string {
 
 /** The ledger store in words: the Payout Ledger Folder's path, or the database. */
 export function ledgerWords(settings: LedgerSettings): string {
-	return settings.store === 'folder'
+	return settings.kind === 'folder'
 		? `the Payout Ledger Folder "${settings.folder.replace(/[\\/]+$/, '')}"`
 		: `the payout ledger (${postgresWords(settings.postgres)})`;
 }
@@ -45,7 +45,7 @@ export function ledgerWords(settings: LedgerSettings): string {
 export function countedInOf(credentials: ICredentialDataDecryptedObject): string | undefined {
 	const settings = ledgerSettingsOf(credentials);
 	if (!settings) return undefined;
-	return settings.store === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
+	return settings.kind === 'folder' ? 'the Payout Ledger Folder' : 'the PostgreSQL payout ledger';
 }
 
 /**
@@ -55,51 +55,51 @@ export function countedInOf(credentials: ICredentialDataDecryptedObject): string
 export function ledgerSettingsOf(
 	credentials: ICredentialDataDecryptedObject,
 ): LedgerSettings | undefined {
-	const store = String(credentials.ledgerStore ?? '').trim() || 'folder';
-	if (store === 'folder') {
+	const kind = String(credentials.ledgerStore ?? '').trim() || 'folder';
+	if (kind === 'folder') {
 		const folder = String(credentials.payoutLedgerFolder ?? '').trim();
-		return folder ? { store, folder } : undefined;
+		return folder ? { kind, folder } : undefined;
 	}
-	if (store !== 'postgres')
-		throw new PolicyError(
-			`The credential field "ledgerStore" must be folder or postgres; got "${store}"`,
+	if (kind !== 'postgres')
+		throw new CredentialFieldError(
+			`The credential field "ledgerStore" must be folder or postgres; got "${kind}"`,
 		);
 	const text = (field: string, fallback = '') =>
 		String(credentials[field] ?? '').trim() || fallback;
 	const required = (field: string) => {
 		const value = text(field);
 		if (!value)
-			throw new PolicyError(
+			throw new CredentialFieldError(
 				`The credential field "${field}" is needed for the PostgreSQL ledger store; it is empty`,
 			);
 		return value;
 	};
 	const port = Number(credentials.ledgerPort ?? 5432);
 	if (!Number.isInteger(port) || port < 1 || port > 65535)
-		throw new PolicyError(
+		throw new CredentialFieldError(
 			`The credential field "ledgerPort" must be a port number from 1 to 65535; got "${String(credentials.ledgerPort)}"`,
 		);
 	const ssl = text('ledgerSsl', 'verify-full') as PostgresSsl;
 	if (!POSTGRES_SSL_MODES.includes(ssl))
-		throw new PolicyError(
+		throw new CredentialFieldError(
 			`The credential field "ledgerSsl" must be one of ${POSTGRES_SSL_MODES.join(', ')}; got "${ssl}"`,
 		);
 	const sslCa = ssl === 'verify-ca' || ssl === 'verify-full' ? text('ledgerSslCa') : '';
 	if (ssl === 'verify-ca' && !sslCa)
-		throw new PolicyError(
+		throw new CredentialFieldError(
 			'The credential field "ledgerSslCa" is needed for PostgreSQL SSL Verify CA: the CA certificate the server\'s certificate must be signed by; it is empty',
 		);
 	if (sslCa && !sslCa.includes('-----BEGIN CERTIFICATE-----'))
-		throw new PolicyError(
+		throw new CredentialFieldError(
 			'The credential field "ledgerSslCa" must hold PEM certificates (-----BEGIN CERTIFICATE----- …)',
 		);
 	const schema = text('ledgerSchema', 'public');
 	if (!SCHEMA_NAME.test(schema))
-		throw new PolicyError(
+		throw new CredentialFieldError(
 			`The credential field "ledgerSchema" must be a schema name of letters, digits and underscores (not starting with a digit); got "${schema}"`,
 		);
 	return {
-		store,
+		kind,
 		postgres: {
 			host: required('ledgerHost'),
 			port,

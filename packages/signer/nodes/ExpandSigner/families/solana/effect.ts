@@ -1,7 +1,7 @@
 import { TOKEN_PROGRAM_ADDRESS, findAssociatedTokenPda } from '@solana-program/token';
 import { address } from '@solana/kit';
 
-import type { Movement, OpaqueCall, TransactionIntent } from '../../policy/vocabulary';
+import type { Movement, OpaqueCall, TransactionEffect } from '../../policy/vocabulary';
 import type { DecodedInstruction, DecodedTransaction } from './decode';
 
 /** Size of an SPL Token account, whose rent a new associated token account costs its payer. */
@@ -21,7 +21,7 @@ export interface SolanaChainReader {
 	tokenAccount(account: string): Promise<{ mint: string; owner: string } | null>;
 }
 
-export interface SolanaIntent extends TransactionIntent {
+export interface SolanaEffect extends TransactionEffect {
 	/** Rent of the token accounts the transaction creates, paid by the fee payer (included in movements). */
 	rent: bigint;
 }
@@ -73,12 +73,12 @@ async function sourceMint(
  * sent or approved (to the recipient wallet when the receiving account is its associated token account,
  * otherwise to the token account itself), rent for created token accounts, and the fee when it pays it.
  */
-export async function solanaIntent(
+export async function solanaEffect(
 	decoded: DecodedTransaction,
 	chainId: string,
 	from: string,
 	reader: SolanaChainReader,
-): Promise<SolanaIntent> {
+): Promise<SolanaEffect> {
 	const movements: Movement[] = [];
 	let rent = 0n;
 	const opaque: OpaqueCall[] = [];

@@ -1,17 +1,17 @@
 import type { TransactionLike } from 'ethers';
 
 import { decodeTokenCall } from './erc20';
-import type { Movement, OpaqueCall, TransactionIntent } from '../../policy/vocabulary';
+import type { Movement, OpaqueCall, TransactionEffect } from '../../policy/vocabulary';
 
 /**
  * What an EVM transaction moves: its native value to `to`, and for a call the token operation its
  * data encodes (ERC-20 transfer, transferFrom, approve). A call that is not one of those is opaque.
  * Addresses in lower case.
  */
-export function evmIntent(
+export function evmEffect(
 	transaction: TransactionLike,
 	account: { address: string },
-): TransactionIntent {
+): TransactionEffect {
 	// Lower case throughout: the policy compares addresses, and checksums cost a hash each.
 	const to = transaction.to ? transaction.to.toLowerCase() : undefined;
 	const value = BigInt(transaction.value ?? 0);

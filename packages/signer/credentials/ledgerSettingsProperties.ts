@@ -6,7 +6,7 @@ const forPostgres = { show: { ledgerStore: ['postgres'] } };
  * The ledger store fields of both signing credentials: Folder (the Payout Ledger Folder, described by
  * each credential for what its family keeps there) or PostgreSQL, for n8n processes on several machines.
  */
-export function ledgerStoreProperties(folder: INodeProperties): INodeProperties[] {
+export function ledgerSettingsProperties(folder: INodeProperties): INodeProperties[] {
 	return [
 		{
 			displayName: 'Ledger Store',
