@@ -22,7 +22,7 @@ export interface PostgresSettings {
 	schema: string;
 }
 
-/** Where the credential keeps its payout ledger (credential field Ledger Store). */
+/** Where the credential keeps its payout ledger: `kind` is the credential field Ledger Store, which picks the LedgerStore. */
 export type LedgerSettings =
 	{ kind: 'folder'; folder: string } | { kind: 'postgres'; postgres: PostgresSettings };
 
@@ -49,8 +49,8 @@ export function countedInOf(credentials: ICredentialDataDecryptedObject): string
 }
 
 /**
- * The credential's ledger store, undefined when it has none (Folder with no folder set). A
- * PostgreSQL store whose fields cannot be used is an error naming the field, never a ledger-less run.
+ * The credential's ledger settings, undefined when it has none (Folder with no folder set). PostgreSQL
+ * fields that cannot be used are an error naming the field, never a ledger-less run.
  */
 export function ledgerSettingsOf(
 	credentials: ICredentialDataDecryptedObject,

@@ -1,4 +1,4 @@
-// The Signer's vocabulary: accounts, what a transaction moves, what was signed. It imports nothing
+// The Signer's vocabulary: accounts, what a transaction does (its effect), what was signed. It imports nothing
 // of the Signer, so every part of it can use these words.
 import type { IDataObject } from 'n8n-workflow';
 
@@ -53,7 +53,10 @@ export interface OpaqueCall {
 	what?: string;
 }
 
-/** A transaction as the spending policy judges it, whatever the family. */
+/**
+ * What a transaction does, read from the transaction itself, whatever the family: what the spending
+ * policy judges and the totals count. Not its intent, which is what the form asked (askedIntent.ts).
+ */
 export interface TransactionEffect {
 	chainId: string;
 	from: string;

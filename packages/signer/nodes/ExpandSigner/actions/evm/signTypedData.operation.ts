@@ -18,7 +18,7 @@ import type { EvmSession } from './session';
 /**
  * The policy on typed data: its domain's chain must be allowed, a known approval (a permit) is checked
  * like `approve`, and while any policy field is set, typed data of no known kind is refused unless the
- * credential allows any. Returns the refusal, or the approval's intent to count once signed.
+ * credential allows any. Returns the refusal, or the approval's effect to count once signed.
  */
 function typedDataRule(
 	policy: SpendingPolicy,

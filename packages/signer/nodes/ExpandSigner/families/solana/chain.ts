@@ -97,7 +97,7 @@ async function tokenProgramAccountData(
 	}
 }
 
-/** Reads token accounts over JSON-RPC; what it reports is only believed where the Signer can verify it (see intent.ts). */
+/** Reads token accounts over JSON-RPC; what it reports is only believed where the Signer can verify it (see effect.ts). */
 export function rpcChainReader(rpc: SolanaRpc): SolanaChainReader {
 	return {
 		async tokenAccount(account) {
