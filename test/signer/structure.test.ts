@@ -1,7 +1,8 @@
 /**
  * The Signer's floors (CONTRIBUTING.md, "The Signer's floors"): every import goes down or sideways,
- * never up; the chain families never import each other; only the door reaches the core's code; and
- * no import cycle. Read from the sources, so a new file is held to it without being listed.
+ * never up; the chain families never import each other; only the door reaches the core's code; no
+ * import cycle; and the credential's ledger fields are read on the ledger floor only. Read from the
+ * sources, so a new file is held to it without being listed.
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { dirname, join, relative, resolve } from 'path';
@@ -92,4 +93,11 @@ test('no import cycle', () => {
 	};
 	for (const file of files) visit(file, []);
 	expect(cycles).toEqual([]);
+});
+
+test("the credential's ledger fields are read in one place, on the ledger floor (ledger/settings.ts)", () => {
+	const field =
+		/\.(ledgerStore|payoutLedgerFolder|ledger(?:Host|Port|Database|User|Password|Ssl|SslCa|Schema))\b/;
+	const readers = files.filter((file) => field.test(readFileSync(join(signer, file), 'utf8')));
+	expect(readers).toEqual(['ledger/settings.ts']);
 });
