@@ -4,8 +4,10 @@
  * import cycle; and the credential's ledger fields are read on the ledger floor only. Read from the
  * sources, so a new file is held to it without being listed.
  */
-import { readdirSync, readFileSync, statSync } from 'fs';
-import { dirname, join, relative, resolve } from 'path';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import { cyclesOf, importGraph } from '../helpers/importGraph';
 
 const signer = join(__dirname, '..', '..', 'packages', 'signer', 'nodes', 'ExpandSigner');
 
@@ -21,33 +23,15 @@ const FLOORS = [
 	'ExpandSigner.node.ts',
 ];
 
-function sources(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		if (statSync(path).isDirectory()) return sources(path);
-		return path.endsWith('.ts') ? [path] : [];
-	});
-}
-
-const files = sources(signer).map((path) => relative(signer, path));
+/** Every file of the Signer, with its relative imports (an import leaving the Signer starts with ..). */
+const edges = importGraph(signer);
+const files = [...edges.keys()];
 
 function floorOf(file: string): number {
 	const floor = FLOORS.indexOf(file.split('/')[0]);
 	if (floor < 0) throw new Error(`${file} is on no floor of FLOORS`);
 	return floor;
 }
-
-/** The relative imports of a file, as paths inside the Signer (or outside it, starting with ..). */
-function importsOf(file: string): string[] {
-	const text = readFileSync(join(signer, file), 'utf8');
-	return [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((match) => {
-		const target = relative(signer, resolve(signer, dirname(file), match[1]));
-		if (target.startsWith('..')) return target;
-		return files.includes(`${target}.ts`) ? `${target}.ts` : `${target}/index.ts`;
-	});
-}
-
-const edges = new Map(files.map((file) => [file, importsOf(file)]));
 
 test('every file is on a floor, and every import stays in the Signer and goes down or sideways', () => {
 	const upward: string[] = [];
@@ -78,21 +62,13 @@ test('the chain families never import each other, in families/ or in actions/', 
 });
 
 test('no import cycle', () => {
-	const cycles: string[] = [];
-	const state = new Map<string, 'open' | 'done'>();
-	const visit = (file: string, path: string[]) => {
-		if (state.get(file) === 'done') return;
-		if (state.get(file) === 'open') {
-			cycles.push([...path.slice(path.indexOf(file)), file].join(' -> '));
-			return;
-		}
-		state.set(file, 'open');
-		for (const target of edges.get(file) ?? [])
-			if (!target.startsWith('..')) visit(target, [...path, file]);
-		state.set(file, 'done');
-	};
-	for (const file of files) visit(file, []);
-	expect(cycles).toEqual([]);
+	const inside = new Map(
+		[...edges].map(([file, targets]) => [
+			file,
+			targets.filter((target) => !target.startsWith('..')),
+		]),
+	);
+	expect(cyclesOf(inside)).toEqual([]);
 });
 
 test("the credential's ledger fields are read in one place, on the ledger floor (ledger/settings.ts)", () => {
