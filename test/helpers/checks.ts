@@ -23,6 +23,13 @@ export async function check(name: string, body: () => Promise<string | void>): P
 	}
 }
 
+/** `--only <text>` on the command line: only the checks whose name contains the text (the setup runs in full). */
+export function chosenChecks<T extends { name: string }>(checks: T[]): T[] {
+	const flag = process.argv.indexOf('--only');
+	const only = flag < 0 ? '' : (process.argv[flag + 1] ?? '');
+	return checks.filter((candidate) => candidate.name.includes(only));
+}
+
 export function assert(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
 }

@@ -26,7 +26,7 @@ import { EXAMPLE_IDS, prepareInstance } from '../../playground/playground';
 import { freePorts } from '../../playground/ports';
 import { run } from '../../playground/proc';
 import { N8nRest } from '../../playground/rest';
-import { check, results } from '../helpers/checks';
+import { check, chosenChecks, results } from '../helpers/checks';
 import { largeTransferWatch, priceAlert, priceAlertRefused } from './activeExamples';
 import { payoutExample, solanaPayout, treasuryReport } from './examples';
 import { firstReleasePayout } from './firstRelease';
@@ -196,14 +196,8 @@ async function runtime(expression: string): Promise<string> {
 	return (await run(n8nNode(), ['-p', expression], { capture: true })).stdout.trim();
 }
 
-/** `--only <text>`: only the checks whose name contains the text (the setup runs in full). */
-const only = process.argv.includes('--only')
-	? process.argv[process.argv.indexOf('--only') + 1]
-	: '';
-
 async function runChecks(checks: Check[], session: Session): Promise<void> {
-	for (const entry of checks.filter((candidate) => candidate.name.includes(only)))
-		await check(entry.name, () => entry.run(session));
+	for (const entry of chosenChecks(checks)) await check(entry.name, () => entry.run(session));
 }
 
 async function main(): Promise<void> {

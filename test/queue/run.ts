@@ -15,14 +15,9 @@
  * PostgreSQL (a database of its own on n8n's server; each process has only its own folders); the
  * other nonce race keeps it in a folder every process shares.
  */
-import { check, results } from '../helpers/checks';
+import { check, chosenChecks, results } from '../helpers/checks';
 import { QUEUE_CHECKS } from './checks';
 import { startQueueCluster } from './cluster';
-
-/** `--only <text>`: only the checks whose name contains the text (the setup runs in full). */
-const only = process.argv.includes('--only')
-	? process.argv[process.argv.indexOf('--only') + 1]
-	: '';
 
 async function main(): Promise<void> {
 	const started = Date.now();
@@ -32,7 +27,7 @@ async function main(): Promise<void> {
 		const { session, figure } = await cluster.prepare();
 		figures.push(figure);
 		console.log('Queue mode:');
-		for (const entry of QUEUE_CHECKS.filter((candidate) => candidate.name.includes(only))) {
+		for (const entry of chosenChecks(QUEUE_CHECKS)) {
 			await check(entry.name, async () => {
 				const summary = await entry.run(session);
 				if (summary) figures.push(summary);
