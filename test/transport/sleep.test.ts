@@ -48,6 +48,17 @@ describe.each([
 		expect(Date.now() - started).toBeLessThan(1000);
 	});
 
+	it('takes a time already past (a negative wait, as a pace computes it) as none: no negative timer, which Node warns of', async () => {
+		const timers = jest.spyOn(global, 'setTimeout');
+		try {
+			await sleepUnlessAborted(-0.78);
+			await sleepUnlessAborted(-0.78, new AbortController().signal);
+			expect(timers.mock.calls.map(([, ms]) => ms)).toEqual([0, 0]);
+		} finally {
+			timers.mockRestore();
+		}
+	});
+
 	it('rejects at once when the signal has already aborted', async () => {
 		const controller = new AbortController();
 		controller.abort();
