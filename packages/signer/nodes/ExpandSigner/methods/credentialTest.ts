@@ -39,7 +39,7 @@ export async function expandSignerKeyTest(
 			{ length: hasIndex ? SHOWN_ACCOUNTS : 1 },
 			(_, index) => `#${index} ${keyring.account(index).address}`,
 		);
-		const policy = readPolicy(data, EVM_POLICY_FORMAT, countedInOf(data));
+		const policy = readPolicy(data, EVM_POLICY_FORMAT, () => countedInOf(data));
 		return await validKey(accounts, hasIndex, policy, data, ` ${safeManagementWords(policy)}`);
 	} catch (error) {
 		return keyError(error);
@@ -116,7 +116,7 @@ export async function expandSolanaKeyTest(
 		return await validKey(
 			accounts,
 			keyring.fromMnemonic,
-			readPolicy(data, SOLANA_POLICY_FORMAT, countedInOf(data)),
+			readPolicy(data, SOLANA_POLICY_FORMAT, () => countedInOf(data)),
 			data,
 		);
 	} catch (error) {

@@ -135,12 +135,14 @@ function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimi
 
 /**
  * Reads the policy fields of the signing credential; a field that cannot be read is an error, never
- * ignored. `countedIn`: the credential's payout ledger in words (countedInOf), undefined when it has none.
+ * ignored. `readCountedIn` gives the credential's payout ledger in words (countedInOf), undefined when
+ * it has none; it runs after Require Intent is read, so a credential with several unreadable fields
+ * names the same one first as it always did.
  */
 export function readPolicy(
 	credentials: ICredentialDataDecryptedObject,
 	format: PolicyFormat,
-	countedIn: string | undefined,
+	readCountedIn: (() => string | undefined) | undefined,
 ): SpendingPolicy {
 	const chainIds = list(credentials.allowedChainIds);
 	for (const chainId of chainIds) {
@@ -166,6 +168,7 @@ export function readPolicy(
 		throw new CredentialFieldError(
 			`The policy field "requireIntent" must be one of ${REQUIRE_INTENT.join(', ')}; got "${requireIntent}"`,
 		);
+	const countedIn = readCountedIn?.();
 	const perDay = limitsOf('maxPerDay', credentials.maxPerDay, format);
 	const per30Days = limitsOf('maxPer30Days', credentials.maxPer30Days, format);
 	if ((perDay.length || per30Days.length) && !countedIn)

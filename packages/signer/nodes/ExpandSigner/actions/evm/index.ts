@@ -49,7 +49,7 @@ export const evm: SignerFamily<EvmSession> = {
 	async openSession(this: IExecuteFunctions): Promise<EvmSession> {
 		const credentials = await this.getCredentials(CREDENTIAL);
 		const keyring = evmKeyring(credentials);
-		const policy = readPolicy(credentials, EVM_POLICY_FORMAT, countedInOf(credentials));
+		const policy = readPolicy(credentials, EVM_POLICY_FORMAT, () => countedInOf(credentials));
 		return {
 			keyring,
 			policy,

@@ -42,7 +42,7 @@ export const solana: SignerFamily<SolanaSession> = {
 	async openSession(this: IExecuteFunctions): Promise<SolanaSession> {
 		const credentials = await this.getCredentials(CREDENTIAL);
 		const keyring = solanaKeyring(credentials);
-		const policy = readPolicy(credentials, SOLANA_POLICY_FORMAT, countedInOf(credentials));
+		const policy = readPolicy(credentials, SOLANA_POLICY_FORMAT, () => countedInOf(credentials));
 		return {
 			keyring,
 			policy,
