@@ -95,6 +95,17 @@ describe.each(forms)('%s', (_name, description, selection) => {
 			}
 		},
 	);
+
+	test.each(versions)(
+		'version %s: a workflow whose Chain is an expression is offered every chain, so an expression that gives a devnet chain is not flagged',
+		(version) => {
+			const values = offered(description, version, {
+				...selection,
+				chainId: '={{ $json.chainId }}',
+			});
+			expect(values).toEqual(expect.arrayContaining(chains.map((chain) => chain.chainId)));
+		},
+	);
 });
 
 test('the devnet chains are the catalog’s only chains kept from new nodes', () => {
