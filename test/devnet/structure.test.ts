@@ -12,7 +12,7 @@ import { cyclesOf, importGraph } from '../helpers/importGraph';
  * import its own floor or one below.
  */
 const FLOORS = [
-	['api', 'compile', 'readBody'],
+	['api', 'compile', 'edrContext', 'readBody'],
 	['chains', 'contracts', 'metering'],
 	['fixtures'],
 	['gateway'],
