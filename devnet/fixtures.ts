@@ -98,9 +98,35 @@ export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
 	);
 	const [deployer, alice, bob, carol] = signers;
 	const { DevToken, DevNFT } = devnetArtifacts();
+	const tokens = await deployTokens(deployer, DevToken);
+	const uniswap = await deployUniswapV2(deployer, tokens.fixtures.WETH.address);
+	const pairs = await addPools(deployer, tokens, uniswap);
+	await makeHistory(tokens.contracts, { alice, bob, carol }, uniswap.routerAddress);
+	const nft = await mintNfts(deployer, DevNFT, { alice, bob });
+	return {
+		tokens: tokens.fixtures,
+		weth: tokens.fixtures.WETH.address,
+		uniswapV2: {
+			factory: await uniswap.factory.getAddress(),
+			router: uniswap.routerAddress,
+			pairs,
+		},
+		nft,
+		wallets,
+		deployedAt: Number(await chain.rpc<string>('eth_blockNumber')),
+	};
+}
 
-	const tokenContracts: Record<string, Contract> = {};
-	const tokens: Record<string, DevnetToken> = {};
+/** The tokens by symbol: what the fixtures say of each, and its contract. */
+interface DeployedTokens {
+	fixtures: Record<string, DevnetToken>;
+	contracts: Record<string, Contract>;
+}
+
+/** The TOKENS, then WETH. */
+async function deployTokens(deployer: Signer, DevToken: Artifact): Promise<DeployedTokens> {
+	const contracts: Record<string, Contract> = {};
+	const fixtures: Record<string, DevnetToken> = {};
 	for (const token of TOKENS) {
 		const contract = await deploy(
 			deployer,
@@ -110,8 +136,8 @@ export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
 			token.decimals,
 			parseUnits(token.supply, token.decimals),
 		);
-		tokenContracts[token.symbol] = contract;
-		tokens[token.symbol] = {
+		contracts[token.symbol] = contract;
+		fixtures[token.symbol] = {
 			symbol: token.symbol,
 			name: token.name,
 			address: await contract.getAddress(),
@@ -119,13 +145,23 @@ export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
 		};
 	}
 	const weth = await deploy(deployer, uniswapArtifact('WETH9'));
-	tokenContracts.WETH = weth;
-	tokens.WETH = {
+	contracts.WETH = weth;
+	fixtures.WETH = {
 		symbol: 'WETH',
 		name: 'Wrapped Ether',
 		address: await weth.getAddress(),
 		decimals: 18,
 	};
+	return { fixtures, contracts };
+}
+
+interface UniswapV2 {
+	factory: Contract;
+	router: Contract;
+	routerAddress: string;
+}
+
+async function deployUniswapV2(deployer: Signer, wethAddress: string): Promise<UniswapV2> {
 	const factory = await deploy(
 		deployer,
 		uniswapArtifact('UniswapV2Factory'),
@@ -135,20 +171,28 @@ export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
 		deployer,
 		uniswapArtifact('UniswapV2Router02'),
 		await factory.getAddress(),
-		tokens.WETH.address,
+		wethAddress,
 	);
-	const routerAddress = await router.getAddress();
+	return { factory, router, routerAddress: await router.getAddress() };
+}
 
-	await send(weth.deposit({ value: parseUnits('1000', 18) }));
+/** Wraps ETH and adds the POOLS' liquidity; the pair addresses by `SYMBOL/USDC`. */
+async function addPools(
+	deployer: Signer,
+	tokens: DeployedTokens,
+	{ factory, router, routerAddress }: UniswapV2,
+): Promise<Record<string, string>> {
+	const { fixtures, contracts } = tokens;
+	await send(contracts.WETH.deposit({ value: parseUnits('1000', 18) }));
 	const pairs: Record<string, string> = {};
 	for (const [symbol, amount, usdc] of POOLS) {
-		const token = tokens[symbol];
-		await send(tokenContracts[symbol].approve(routerAddress, MaxUint256));
-		await send(tokenContracts.USDC.approve(routerAddress, MaxUint256));
+		const token = fixtures[symbol];
+		await send(contracts[symbol].approve(routerAddress, MaxUint256));
+		await send(contracts.USDC.approve(routerAddress, MaxUint256));
 		await send(
 			router.addLiquidity(
 				token.address,
-				tokens.USDC.address,
+				fixtures.USDC.address,
 				parseUnits(amount, token.decimals),
 				parseUnits(usdc, 6),
 				0,
@@ -157,33 +201,47 @@ export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
 				2n ** 40n,
 			),
 		);
-		pairs[`${symbol}/USDC`] = await factory.getPair(token.address, tokens.USDC.address);
+		pairs[`${symbol}/USDC`] = await factory.getPair(token.address, fixtures.USDC.address);
 	}
+	return pairs;
+}
 
-	// A history of transfers and approvals for the report, approval and transaction operations.
+/** A history of transfers and approvals for the report, approval and transaction operations. */
+async function makeHistory(
+	contracts: Record<string, Contract>,
+	{ alice, bob, carol }: { alice: Signer; bob: Signer; carol: Signer },
+	routerAddress: string,
+): Promise<void> {
 	for (const signer of [alice, bob, carol]) {
 		const to = await signer.getAddress();
-		await send(tokenContracts.USDC.transfer(to, parseUnits('10000', 6)));
-		await send(tokenContracts.DAI.transfer(to, parseUnits('5000', 18)));
-		await send(tokenContracts.LINK.transfer(to, parseUnits('100', 18)));
+		await send(contracts.USDC.transfer(to, parseUnits('10000', 6)));
+		await send(contracts.DAI.transfer(to, parseUnits('5000', 18)));
+		await send(contracts.LINK.transfer(to, parseUnits('100', 18)));
 	}
-	const aliceUsdc = tokenContracts.USDC.connect(alice) as Contract;
+	const aliceUsdc = contracts.USDC.connect(alice) as Contract;
 	await send(aliceUsdc.transfer(await bob.getAddress(), parseUnits('250', 6)));
 	await send(aliceUsdc.approve(routerAddress, MaxUint256));
 	await send(
-		(tokenContracts.DAI.connect(alice) as Contract).approve(
+		(contracts.DAI.connect(alice) as Contract).approve(
 			await carol.getAddress(),
 			parseUnits('500', 18),
 		),
 	);
 	await send(
-		(tokenContracts.LINK.connect(alice) as Contract).approve(routerAddress, parseUnits('42', 18)),
+		(contracts.LINK.connect(alice) as Contract).approve(routerAddress, parseUnits('42', 18)),
 	);
 	await send(
-		(tokenContracts.LINK.connect(bob) as Contract).approve(routerAddress, parseUnits('1000', 18)),
+		(contracts.LINK.connect(bob) as Contract).approve(routerAddress, parseUnits('1000', 18)),
 	);
 	await send(alice.sendTransaction({ to: await carol.getAddress(), value: parseUnits('1.5', 18) }));
+}
 
+/** Devnet Punks: tokens 1 to 3 minted to alice, 4 and 5 to bob. */
+async function mintNfts(
+	deployer: Signer,
+	DevNFT: Artifact,
+	{ alice, bob }: { alice: Signer; bob: Signer },
+): Promise<Fixtures['nft']> {
 	const nft = await deploy(deployer, DevNFT, 'Devnet Punks', 'DPUNK');
 	const owners: Record<string, string> = {};
 	for (const [tokenId, owner] of [
@@ -196,20 +254,12 @@ export async function deployFixtures(chain: LocalChain): Promise<Fixtures> {
 		await send(nft.mint(await owner.getAddress(), tokenId));
 		owners[String(tokenId)] = await owner.getAddress();
 	}
-
 	return {
-		tokens,
-		weth: tokens.WETH.address,
-		uniswapV2: { factory: await factory.getAddress(), router: routerAddress, pairs },
-		nft: {
-			address: await nft.getAddress(),
-			name: 'Devnet Punks',
-			symbol: 'DPUNK',
-			tokenIds: Object.keys(owners),
-			owner: owners['1'],
-			owners,
-		},
-		wallets,
-		deployedAt: Number(await chain.rpc<string>('eth_blockNumber')),
+		address: await nft.getAddress(),
+		name: 'Devnet Punks',
+		symbol: 'DPUNK',
+		tokenIds: Object.keys(owners),
+		owner: owners['1'],
+		owners,
 	};
 }

@@ -1,7 +1,9 @@
 import { type LocalChain, startChain } from './chains';
+import { watchBlocks } from './chains/blockWatch';
 import {
 	type SolanaChain,
 	type SolanaFixtures,
+	type SolanaRuntime,
 	type SolanaWallet,
 	startSolanaChain,
 } from './chains/solana';
@@ -18,7 +20,7 @@ import type { ChainRuntime } from './gateway/evm';
 import { RateLimiter } from './gateway/rateLimiter';
 import { createGateway } from './gateway/server';
 import { Meter, type UsageItem } from './metering';
-import { type DevnetSafe, SAFE_CHAIN_ID, type SafeFixture, devnetSafe, startSafe } from './safe';
+import { type DevnetSafe, SAFE_CHAIN_ID, devnetSafe, startSafe } from './safe';
 import { safeServiceRoute } from './safe/gateway';
 import type { SafeTransactionService } from './safe/service';
 import { TickerStream } from './stream/tickerStream';
@@ -108,165 +110,47 @@ export interface Devnet {
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
 	const started: Array<{ close(): Promise<void> }> = [];
 	try {
-		// Chains are created one after the other: EDR registers its provider factories on first use,
-		// and two concurrent creations race ("Provider for provided chain type does not exist").
-		const chains: LocalChain[] = [];
-		for (const [index, chainId] of CHAIN_IDS.entries()) {
-			const chain = await startChain(chainId, {
-				logging: options.quiet === false,
-				port: options.chainRpcPorts?.[index],
-			});
-			started.push(chain);
-			chains.push(chain);
-		}
-		// Deploying the fixtures is mostly waiting on the engine, which runs off the JS thread.
-		let safe: { fixture: SafeFixture; service: SafeTransactionService } | undefined;
-		const ready = await Promise.all(
-			chains.map(async (chain) => {
-				const fixtures = await deployFixtures(chain);
-				if (chain.chainId === SAFE_CHAIN_ID) {
-					safe = await startSafe(chain, fixtures);
-					fixtures.deployedAt = Number(await chain.rpc<string>('eth_blockNumber'));
-				}
-				return { ...chain, fixtures };
-			}),
-		);
-		if (!safe) throw new Error(`no devnet chain ${SAFE_CHAIN_ID} for the Safe`);
-		const { fixture: safeFixture, service: safeService } = safe;
-		const safeApiKeys = new Set(options.safeApiKeys ?? []);
-		const safeLimiter = new RateLimiter(options.safeRateLimitPerSecond);
-		const runtimes = new Map<string, ChainRuntime>(
-			ready.map((runtime) => [runtime.chainId, runtime]),
-		);
+		const { runtimes, safe } = await deployEvmFixtures(await startEvmChains(options, started));
+		const safeAccess = {
+			apiKeys: new Set(options.safeApiKeys ?? []),
+			limiter: new RateLimiter(options.safeRateLimitPerSecond),
+		};
 		// Every funded wallet, EVM and Solana, derives from the devnet's one mnemonic.
 		const solana = await startSolanaChain(DEVNET_MNEMONIC, options.solanaRpcPort ?? 0);
 		started.push(solana);
-		const apiKeys = new Set(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
-		const meter = new Meter();
-		const faults = new FaultInjector(options.faults);
-		const gateway = createGateway({
-			chains: runtimes,
-			solana: new Map([[solana.chainId, solana]]),
-			meter,
-			apiKeys,
-			rateLimitPerSecond: options.rateLimitPerSecond,
-			faults,
-			service: safeServiceRoute({
-				services: new Map([[SAFE_CHAIN_ID, safeService]]),
-				apiKeys: safeApiKeys,
-				limiter: safeLimiter,
-			}),
-		});
-		const base = await gateway.listen('base', options.port ?? 0);
-		const historical = await gateway.listen('historical', options.historicalPort ?? 0);
-
-		const stream = new TickerStream({
-			chain: [...runtimes.values()][0],
-			meter,
-			apiKeys,
-			port: options.streamPort,
-		});
-		await stream.start();
-
-		const listeners = new Set<(chainId: string, blockNumber: number) => void>();
-		listeners.add((chainId) => {
+		const gateway = await openGateway(options, runtimes, solana, safe.service, safeAccess);
+		const stream = await startTickerStream([...runtimes.values()][0], gateway, options.streamPort);
+		const blocks = await watchBlocks(runtimes, solana);
+		blocks.onBlock((chainId) => {
 			if (chainId === stream.chainId) void stream.publish().catch(() => undefined);
 		});
-		// Heads as of start, so blocks mined right after startDevnet() returns are reported too.
-		const lastSeen = new Map<string, number>(
-			await Promise.all(
-				ready.map(
-					async (runtime) =>
-						[
-							runtime.chainId,
-							Number(BigInt(await runtime.rpc<string>('eth_blockNumber'))),
-						] as const,
-				),
-			),
-		);
-		const chainOf = (chainId: string) =>
-			runtimes.get(chainId) ??
-			(() => {
-				throw new Error(`no devnet chain ${chainId}`);
-			})();
-		// Blocks come from transactions, mine() and the optional interval alike: watching the head catches them all.
-		const watch = setInterval(async () => {
-			for (const runtime of runtimes.values()) {
-				const head = Number(
-					BigInt(await runtime.rpc<string>('eth_blockNumber').catch(() => '0x0')),
-				);
-				const last = lastSeen.get(runtime.chainId) ?? head;
-				lastSeen.set(runtime.chainId, head);
-				for (let number = last + 1; number <= head; number++)
-					listeners.forEach((listener) => listener(runtime.chainId, number));
-			}
-		}, 100);
-		solana.chain.onBlock((slot) => listeners.forEach((listener) => listener(solana.chainId, slot)));
-		const autoMine = options.blockTime
-			? setInterval(
-					() => runtimes.forEach((runtime) => void runtime.rpc('evm_mine').catch(() => undefined)),
-					options.blockTime,
-				)
-			: undefined;
-
+		const autoMine = startAutoMine(runtimes, options.blockTime);
 		return {
-			baseUrl: base.url,
-			historicalUrl: historical.url,
+			baseUrl: gateway.base.url,
+			historicalUrl: gateway.historical.url,
 			streamUrl: stream.url,
-			apiKey: [...apiKeys][0],
-			chains: [...runtimes.values()].map((runtime) => ({
-				chainId: runtime.chainId,
-				rpcUrl: runtime.rpcUrl,
-				...runtime.fixtures,
-			})),
-			solana: {
-				chainId: solana.chainId,
-				symbol: solana.symbol,
-				rpcUrl: solana.rpcUrl,
-				chain: solana.chain,
-				...solana.fixtures,
-			},
-			dexId: Object.keys(DEX_IDS).find(
-				(dexId) => DEX_IDS[dexId] === String(CHAIN_IDS[0]),
-			) as string,
-			dexIds: Object.fromEntries(
-				Object.entries(DEX_IDS).map(([dexId, chainId]) => [chainId, dexId]),
-			),
-			async mine(chainId, blocks = 1) {
-				if (chainId === solana.chainId) {
-					for (let index = 0; index < blocks; index++) solana.chain.mine();
-					return;
-				}
-				// One evm_mine per block: hardhat_mine's reserved blocks report a zero parentHash.
-				for (let index = 0; index < blocks; index++) await chainOf(chainId).rpc('evm_mine');
-			},
-			snapshot: (chainId) => chainOf(chainId).rpc<string>('evm_snapshot'),
-			async revert(chainId, id) {
-				await chainOf(chainId).rpc('evm_revert', [id]);
-			},
-			rpc: (chainId, method, params) => chainOf(chainId).rpc(method, params),
-			usage: (apiKey) => meter.items(apiKey ?? [...apiKeys][0]),
-			onBlock(listener) {
-				listeners.add(listener);
-				return () => listeners.delete(listener);
-			},
+			apiKey: [...gateway.apiKeys][0],
+			...chainsOf(runtimes, solana),
+			...chainControls(runtimes, solana),
+			usage: (apiKey) => gateway.meter.items(apiKey ?? [...gateway.apiKeys][0]),
+			onBlock: (listener) => blocks.onBlock(listener),
 			stream,
-			faults,
+			faults: gateway.faults,
 			rateLimit: gateway.limiter,
 			safe: devnetSafe({
-				fixture: safeFixture,
-				service: safeService,
-				baseUrl: base.url,
-				rpcUrl: chainOf(SAFE_CHAIN_ID).rpcUrl,
-				apiKeys: safeApiKeys,
-				rateLimit: safeLimiter,
+				fixture: safe.fixture,
+				service: safe.service,
+				baseUrl: gateway.base.url,
+				rpcUrl: chainOf(runtimes, SAFE_CHAIN_ID).rpcUrl,
+				apiKeys: safeAccess.apiKeys,
+				rateLimit: safeAccess.limiter,
 			}),
 			async stop() {
-				clearInterval(watch);
+				blocks.stop();
 				await stream.stop();
 				if (autoMine) clearInterval(autoMine);
 				await Promise.all(
-					[base.server, historical.server].map(
+					[gateway.base.server, gateway.historical.server].map(
 						(server) => new Promise((resolve) => server.close(resolve)),
 					),
 				);
@@ -277,4 +161,166 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		await Promise.all(started.map((chain) => chain.close()));
 		throw error;
 	}
+}
+
+/**
+ * The EVM chains of CHAIN_IDS, each added to `started` as soon as it runs. Created one after the
+ * other: EDR registers its provider factories on first use, and two concurrent creations race
+ * ("Provider for provided chain type does not exist").
+ */
+async function startEvmChains(
+	options: DevnetOptions,
+	started: Array<{ close(): Promise<void> }>,
+): Promise<LocalChain[]> {
+	const chains: LocalChain[] = [];
+	for (const [index, chainId] of CHAIN_IDS.entries()) {
+		const chain = await startChain(chainId, {
+			logging: options.quiet === false,
+			port: options.chainRpcPorts?.[index],
+		});
+		started.push(chain);
+		chains.push(chain);
+	}
+	return chains;
+}
+
+type StartedSafe = Awaited<ReturnType<typeof startSafe>>;
+
+/** Deploys the fixtures on every EVM chain, and the Safe with its stand-in service on SAFE_CHAIN_ID. */
+async function deployEvmFixtures(
+	chains: LocalChain[],
+): Promise<{ runtimes: Map<string, ChainRuntime>; safe: StartedSafe }> {
+	// Deploying the fixtures is mostly waiting on the engine, which runs off the JS thread.
+	let safe: StartedSafe | undefined;
+	const ready = await Promise.all(
+		chains.map(async (chain) => {
+			const fixtures = await deployFixtures(chain);
+			if (chain.chainId === SAFE_CHAIN_ID) {
+				safe = await startSafe(chain, fixtures);
+				fixtures.deployedAt = Number(await chain.rpc<string>('eth_blockNumber'));
+			}
+			return { ...chain, fixtures };
+		}),
+	);
+	if (!safe) throw new Error(`no devnet chain ${SAFE_CHAIN_ID} for the Safe`);
+	return {
+		runtimes: new Map<string, ChainRuntime>(ready.map((runtime) => [runtime.chainId, runtime])),
+		safe,
+	};
+}
+
+/** The keys and rate limit the Safe Transaction Service stand-in requires. */
+interface SafeAccess {
+	apiKeys: Set<string>;
+	limiter: RateLimiter;
+}
+
+/**
+ * The gateway's base and historical listeners, serving the chains and the Safe stand-in under the
+ * options' keys, rate limit and faults.
+ */
+async function openGateway(
+	options: DevnetOptions,
+	runtimes: Map<string, ChainRuntime>,
+	solana: SolanaRuntime,
+	safeService: SafeTransactionService,
+	safeAccess: SafeAccess,
+) {
+	const apiKeys = new Set(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
+	const meter = new Meter();
+	const faults = new FaultInjector(options.faults);
+	const gateway = createGateway({
+		chains: runtimes,
+		solana: new Map([[solana.chainId, solana]]),
+		meter,
+		apiKeys,
+		rateLimitPerSecond: options.rateLimitPerSecond,
+		faults,
+		service: safeServiceRoute({
+			services: new Map([[SAFE_CHAIN_ID, safeService]]),
+			apiKeys: safeAccess.apiKeys,
+			limiter: safeAccess.limiter,
+		}),
+	});
+	const base = await gateway.listen('base', options.port ?? 0);
+	const historical = await gateway.listen('historical', options.historicalPort ?? 0);
+	return { base, historical, apiKeys, meter, faults, limiter: gateway.limiter };
+}
+
+/** The ticker-price stream of `chain`, under the gateway's keys and meter. */
+async function startTickerStream(
+	chain: ChainRuntime,
+	gateway: { meter: Meter; apiKeys: Set<string> },
+	port: number | undefined,
+): Promise<TickerStream> {
+	const stream = new TickerStream({ chain, meter: gateway.meter, apiKeys: gateway.apiKeys, port });
+	await stream.start();
+	return stream;
+}
+
+/** Mines a block on every EVM chain each `blockTime` milliseconds; none when 0 or undefined. */
+function startAutoMine(
+	runtimes: Map<string, ChainRuntime>,
+	blockTime: number | undefined,
+): NodeJS.Timeout | undefined {
+	return blockTime
+		? setInterval(
+				() => runtimes.forEach((runtime) => void runtime.rpc('evm_mine').catch(() => undefined)),
+				blockTime,
+			)
+		: undefined;
+}
+
+function chainOf(runtimes: Map<string, ChainRuntime>, chainId: string): ChainRuntime {
+	return (
+		runtimes.get(chainId) ??
+		(() => {
+			throw new Error(`no devnet chain ${chainId}`);
+		})()
+	);
+}
+
+/** The chains' IDs, RPC URLs and fixtures, and the dexIds of the Uniswap fixture. */
+function chainsOf(
+	runtimes: Map<string, ChainRuntime>,
+	solana: SolanaRuntime,
+): Pick<Devnet, 'chains' | 'solana' | 'dexId' | 'dexIds'> {
+	return {
+		chains: [...runtimes.values()].map((runtime) => ({
+			chainId: runtime.chainId,
+			rpcUrl: runtime.rpcUrl,
+			...runtime.fixtures,
+		})),
+		solana: {
+			chainId: solana.chainId,
+			symbol: solana.symbol,
+			rpcUrl: solana.rpcUrl,
+			chain: solana.chain,
+			...solana.fixtures,
+		},
+		dexId: Object.keys(DEX_IDS).find((dexId) => DEX_IDS[dexId] === String(CHAIN_IDS[0])) as string,
+		dexIds: Object.fromEntries(Object.entries(DEX_IDS).map(([dexId, chainId]) => [chainId, dexId])),
+	};
+}
+
+/** Mining, snapshots and raw JSON-RPC on a chain named by its ID. */
+function chainControls(
+	runtimes: Map<string, ChainRuntime>,
+	solana: SolanaRuntime,
+): Pick<Devnet, 'mine' | 'snapshot' | 'revert' | 'rpc'> {
+	return {
+		async mine(chainId, blocks = 1) {
+			if (chainId === solana.chainId) {
+				for (let index = 0; index < blocks; index++) solana.chain.mine();
+				return;
+			}
+			// One evm_mine per block: hardhat_mine's reserved blocks report a zero parentHash.
+			for (let index = 0; index < blocks; index++) await chainOf(runtimes, chainId).rpc('evm_mine');
+		},
+		snapshot: (chainId) => chainOf(runtimes, chainId).rpc<string>('evm_snapshot'),
+		async revert(chainId, id) {
+			await chainOf(runtimes, chainId).rpc('evm_revert', [id]);
+		},
+		rpc: (chainId, method, params) => chainOf(runtimes, chainId).rpc(method, params),
+	};
 }

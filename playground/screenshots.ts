@@ -24,7 +24,7 @@ import { startDevnet } from '../devnet';
 import { ensureN8n } from './install';
 import { instance, startN8n } from './n8n';
 import { packPackages } from './pack';
-import { runPayoutRun } from './payoutRun';
+import { type PayoutRunResult, runPayoutRun } from './payoutRun';
 import { prepareInstance } from './playground';
 import { freePorts } from './ports';
 import { log, run } from './proc';
@@ -129,153 +129,193 @@ async function main(): Promise<void> {
 		running = await startN8n(n8n);
 		await new N8nRest(running.url).setupOwnerAndLogin();
 
-		browser = await puppeteer.launch({
-			executablePath: CHROMIUM,
-			headless: true,
-			args: [
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync',
-				'--no-first-run',
-				`--user-data-dir=${profile}`,
-			],
-			defaultViewport: { width: 1440, height: 860, deviceScaleFactor: 1 },
-		});
+		browser = await launchBrowser(puppeteer, profile);
 		const page = await browser.newPage();
-		await page.goto(`${running.url}/signin`, { waitUntil: 'networkidle2', timeout: 90_000 });
-		await page.waitForSelector('input[type="email"]', { timeout: 60_000 });
-		await page.type('input[type="email"]', OWNER.email);
-		await page.type('input[type="password"]', OWNER.password);
-		await page.keyboard.press('Enter');
-		await page.waitForFunction("!location.pathname.startsWith('/signin')", { timeout: 30_000 });
+		await signIn(page, running.url);
 		mkdirSync(IMAGES, { recursive: true });
 
-		const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-		const dismissPopups = async () => {
-			await page.keyboard.press('Escape');
-			await settle(300);
-		};
-
-		// The canvas: the treasury report with its Sheets and Slack ends.
-		await page.goto(`${running.url}/workflow/expandTreasuryReport`, {
-			waitUntil: 'networkidle2',
-			timeout: 60_000,
-		});
-		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
-		await dismissPopups();
-		await page.keyboard.press('1'); // zoom to fit
-		await settle(1500);
-		await page.screenshot({ path: path.join(IMAGES, 'treasury-workflow.png') as `${string}.png` });
-		log('saved docs/images/treasury-workflow.png');
-
-		// A node's form: open it on the canvas (double-click) and capture the node details view, tall
-		// enough for the whole form; `executed` runs the step first and waits for that text in its output.
-		await page.setViewport({ width: 1440, height: 1400, deviceScaleFactor: 1 });
-		// The output pane's JSON view (the rightmost "JSON" switch), where nested fields such as query show whole.
-		const showOutputJson = `[...document.querySelectorAll('*')]
-			.filter((element) => element.textContent.trim() === 'JSON' && element.children.length === 0)
-			.sort((a, b) => b.getBoundingClientRect().left - a.getBoundingClientRect().left)[0]?.click()`;
-		const openNode = async (
-			workflowId: string,
-			nodeName: string,
-			file: string,
-			executed?: string,
-		) => {
-			await page.goto(`${running!.url}/workflow/${workflowId}`, {
-				waitUntil: 'networkidle2',
-				timeout: 60_000,
-			});
-			await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
-			await dismissPopups();
-			const node = await page.waitForSelector(
-				`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`,
-				{ timeout: 30_000 },
-			);
-			await node!.click({ count: 2 });
-			await page.waitForSelector('[data-test-id="ndv"]', { visible: true, timeout: 30_000 });
-			if (executed) {
-				const execute = await page.waitForSelector(
-					'[data-test-id="ndv"] [data-test-id="node-execute-button"]',
-					{ visible: true, timeout: 30_000 },
-				);
-				await execute!.click();
-				await page.waitForFunction(
-					`document.body.innerText.includes(${JSON.stringify(executed)})`,
-					{ timeout: 60_000 },
-				);
-				await page.evaluate(showOutputJson);
-			}
-			await settle(1500);
-			await page.screenshot({ path: path.join(IMAGES, file) as `${string}.png` });
-			log(`saved docs/images/${file}`);
-		};
-		await openNode(
-			'expandScreenshotForms',
-			'Get Balance',
-			'expand-node-read.png',
-			'balanceFormatted',
-		);
-		await openNode('expandScreenshotForms', 'Transfer', 'expand-node-write.png');
-		await openNode('expandUsdcReceived', 'USDC received', 'expand-trigger.png');
-
-		// The payout run as the README tells a new user to run it: Execute workflow in the editor, then the
-		// approval link from payout-approval.json; the image shows the finished run on the canvas.
-		// Wide and low: the run is one long row of nodes, and zoom to fit then draws them large enough to read.
-		await page.setViewport({ width: 2200, height: 760, deviceScaleFactor: 1 });
-		await page.goto(`${running.url}/workflow/expandPayoutRunDevnet`, {
-			waitUntil: 'networkidle2',
-			timeout: 60_000,
-		});
-		await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
-		await dismissPopups();
-		const executeWorkflow = await page.waitForSelector('[data-test-id="execute-workflow-button"]', {
-			visible: true,
-			timeout: 30_000,
-		});
-		const { result } = await runPayoutRun(
-			(name) => path.join(n8n.outputDir, name),
-			() => executeWorkflow!.click(),
-			'approve',
-		);
-		const unpaid = result.rows.filter((row) => row.status !== 'paid');
-		if (!result.approved || unpaid.length > 0)
-			throw new Error(
-				`The payout run executed in the editor did not pay every row: ${JSON.stringify(result)}`,
-			);
-		log(
-			`payout run from the editor: ${result.rows.map((row) => `row ${row.rowId} ${row.status} ${row.transactionHash}`).join('; ')}`,
-		);
-		await page.waitForFunction(
-			`!document.querySelector('[data-test-id="stop-execution-button"]')`,
-			{ timeout: 60_000 },
-		);
-		await page.keyboard.press('1');
-		await settle(1500);
-		await page.screenshot({ path: path.join(IMAGES, 'payout-run.png') as `${string}.png` });
-		log('saved docs/images/payout-run.png');
-		// What the run writes back, in the output of its "Payout results" step.
-		await page.setViewport({ width: 1440, height: 860, deviceScaleFactor: 1 });
-		const results = await page.waitForSelector(
-			'[data-test-id="canvas-node"][data-node-name="Payout results"]',
-			{ timeout: 30_000 },
-		);
-		await results!.click({ count: 2 });
-		await page.waitForSelector('[data-test-id="ndv"]', { visible: true, timeout: 30_000 });
-		await page.waitForFunction(
-			`document.body.innerText.includes(${JSON.stringify(result.rows[0].transactionHash.slice(0, 12))})`,
-			{ timeout: 30_000 },
-		);
-		await settle(1500);
-		await page.screenshot({ path: path.join(IMAGES, 'payout-run-results.png') as `${string}.png` });
-		log('saved docs/images/payout-run-results.png');
+		await shootTreasuryWorkflow(page, running.url);
+		await shootNodeForms(page, running.url);
+		await shootPayoutRun(page, running.url, n8n.outputDir);
 	} finally {
 		await browser?.close();
 		rmSync(profile, { recursive: true, force: true });
 		await running?.stop();
 		await devnet.stop();
 	}
+}
+
+function launchBrowser(puppeteer: Puppeteer, profile: string): Promise<Browser> {
+	return puppeteer.launch({
+		executablePath: CHROMIUM,
+		headless: true,
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--no-first-run',
+			`--user-data-dir=${profile}`,
+		],
+		defaultViewport: { width: 1440, height: 860, deviceScaleFactor: 1 },
+	});
+}
+
+/** Logs in as the owner on the sign-in page of the n8n at `url`. */
+async function signIn(page: Page, url: string): Promise<void> {
+	await page.goto(`${url}/signin`, { waitUntil: 'networkidle2', timeout: 90_000 });
+	await page.waitForSelector('input[type="email"]', { timeout: 60_000 });
+	await page.type('input[type="email"]', OWNER.email);
+	await page.type('input[type="password"]', OWNER.password);
+	await page.keyboard.press('Enter');
+	await page.waitForFunction("!location.pathname.startsWith('/signin')", { timeout: 30_000 });
+}
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function dismissPopups(page: Page): Promise<void> {
+	await page.keyboard.press('Escape');
+	await settle(300);
+}
+
+/** The canvas: the treasury report with its Sheets and Slack ends. */
+async function shootTreasuryWorkflow(page: Page, url: string): Promise<void> {
+	await page.goto(`${url}/workflow/expandTreasuryReport`, {
+		waitUntil: 'networkidle2',
+		timeout: 60_000,
+	});
+	await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+	await dismissPopups(page);
+	await page.keyboard.press('1'); // zoom to fit
+	await settle(1500);
+	await page.screenshot({ path: path.join(IMAGES, 'treasury-workflow.png') as `${string}.png` });
+	log('saved docs/images/treasury-workflow.png');
+}
+
+/** The Expand node's read and write forms and the Expand Trigger's, in a viewport tall enough for a whole form. */
+async function shootNodeForms(page: Page, url: string): Promise<void> {
+	await page.setViewport({ width: 1440, height: 1400, deviceScaleFactor: 1 });
+	await shootNodeForm(
+		page,
+		url,
+		'expandScreenshotForms',
+		'Get Balance',
+		'expand-node-read.png',
+		'balanceFormatted',
+	);
+	await shootNodeForm(page, url, 'expandScreenshotForms', 'Transfer', 'expand-node-write.png');
+	await shootNodeForm(page, url, 'expandUsdcReceived', 'USDC received', 'expand-trigger.png');
+}
+
+// The output pane's JSON view (the rightmost "JSON" switch), where nested fields such as query show whole.
+const showOutputJson = `[...document.querySelectorAll('*')]
+			.filter((element) => element.textContent.trim() === 'JSON' && element.children.length === 0)
+			.sort((a, b) => b.getBoundingClientRect().left - a.getBoundingClientRect().left)[0]?.click()`;
+
+/**
+ * A node's form: open it on the canvas (double-click) and capture the node details view;
+ * `executed` runs the step first and waits for that text in its output.
+ */
+async function shootNodeForm(
+	page: Page,
+	url: string,
+	workflowId: string,
+	nodeName: string,
+	file: string,
+	executed?: string,
+): Promise<void> {
+	await page.goto(`${url}/workflow/${workflowId}`, {
+		waitUntil: 'networkidle2',
+		timeout: 60_000,
+	});
+	await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+	await dismissPopups(page);
+	const node = await page.waitForSelector(
+		`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`,
+		{ timeout: 30_000 },
+	);
+	await node!.click({ count: 2 });
+	await page.waitForSelector('[data-test-id="ndv"]', { visible: true, timeout: 30_000 });
+	if (executed) {
+		const execute = await page.waitForSelector(
+			'[data-test-id="ndv"] [data-test-id="node-execute-button"]',
+			{ visible: true, timeout: 30_000 },
+		);
+		await execute!.click();
+		await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(executed)})`, {
+			timeout: 60_000,
+		});
+		await page.evaluate(showOutputJson);
+	}
+	await settle(1500);
+	await page.screenshot({ path: path.join(IMAGES, file) as `${string}.png` });
+	log(`saved docs/images/${file}`);
+}
+
+/**
+ * The payout run as the README tells a new user to run it: Execute workflow in the editor, then the
+ * approval link from payout-approval.json; the image shows the finished run on the canvas, then its
+ * "Payout results" step.
+ */
+async function shootPayoutRun(page: Page, url: string, outputDir: string): Promise<void> {
+	// Wide and low: the run is one long row of nodes, and zoom to fit then draws them large enough to read.
+	await page.setViewport({ width: 2200, height: 760, deviceScaleFactor: 1 });
+	await page.goto(`${url}/workflow/expandPayoutRunDevnet`, {
+		waitUntil: 'networkidle2',
+		timeout: 60_000,
+	});
+	await page.waitForSelector('[data-test-id="canvas-node"]', { timeout: 60_000 });
+	await dismissPopups(page);
+	const result = await executePayoutRun(page, outputDir);
+	await page.waitForFunction(`!document.querySelector('[data-test-id="stop-execution-button"]')`, {
+		timeout: 60_000,
+	});
+	await page.keyboard.press('1');
+	await settle(1500);
+	await page.screenshot({ path: path.join(IMAGES, 'payout-run.png') as `${string}.png` });
+	log('saved docs/images/payout-run.png');
+	await shootPayoutResults(page, result);
+}
+
+/** Runs the payout run from the editor's Execute workflow button, approves it, and checks every row was paid. */
+async function executePayoutRun(page: Page, outputDir: string): Promise<PayoutRunResult> {
+	const executeWorkflow = await page.waitForSelector('[data-test-id="execute-workflow-button"]', {
+		visible: true,
+		timeout: 30_000,
+	});
+	const { result } = await runPayoutRun(
+		(name) => path.join(outputDir, name),
+		() => executeWorkflow!.click(),
+		'approve',
+	);
+	const unpaid = result.rows.filter((row) => row.status !== 'paid');
+	if (!result.approved || unpaid.length > 0)
+		throw new Error(
+			`The payout run executed in the editor did not pay every row: ${JSON.stringify(result)}`,
+		);
+	log(
+		`payout run from the editor: ${result.rows.map((row) => `row ${row.rowId} ${row.status} ${row.transactionHash}`).join('; ')}`,
+	);
+	return result;
+}
+
+/** What the run writes back, in the output of its "Payout results" step. */
+async function shootPayoutResults(page: Page, result: PayoutRunResult): Promise<void> {
+	await page.setViewport({ width: 1440, height: 860, deviceScaleFactor: 1 });
+	const results = await page.waitForSelector(
+		'[data-test-id="canvas-node"][data-node-name="Payout results"]',
+		{ timeout: 30_000 },
+	);
+	await results!.click({ count: 2 });
+	await page.waitForSelector('[data-test-id="ndv"]', { visible: true, timeout: 30_000 });
+	await page.waitForFunction(
+		`document.body.innerText.includes(${JSON.stringify(result.rows[0].transactionHash.slice(0, 12))})`,
+		{ timeout: 30_000 },
+	);
+	await settle(1500);
+	await page.screenshot({ path: path.join(IMAGES, 'payout-run-results.png') as `${string}.png` });
+	log('saved docs/images/payout-run-results.png');
 }
 
 main()

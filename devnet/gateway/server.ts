@@ -87,122 +87,9 @@ function failure(resource: string, error: ApiFailure): Answer {
 export function createGateway(options: GatewayOptions) {
 	const limiter = new RateLimiter(options.rateLimitPerSecond);
 
-	async function answerCall(
-		host: HostName,
-		request: IncomingMessage,
-		path: string,
-		url: URL,
-	): Promise<Answer> {
-		const endpoint = endpointOf(path);
-		if (!endpoint || endpoint.host !== host || endpoint.method !== request.method) {
-			return { status: 404, body: { message: 'Not Found' } };
-		}
-		let params: Params;
-		if (request.method === 'GET') {
-			params = Object.fromEntries(url.searchParams);
-		} else {
-			try {
-				const text = await readBody(request);
-				params = text === '' ? {} : (JSON.parse(text) as Params);
-			} catch {
-				return { status: 400, body: { status: 400, msg: 'invalid request' } };
-			}
-		}
-		options.faults?.heard(request, params);
-		const solanaHandler = solanaRoute(path, params, options.solana ?? new Map());
-		const handler = solanaHandler ?? handlers[path];
-		const context = createContext(params, options.chains);
-		const chainId = () =>
-			context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
-		try {
-			// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
-			if (!handler)
-				throw new ApiFailure(MESSAGES.notApplicable, endpoint.resource === 'chain' ? 400 : 406);
-			checkRequired(path, params, solanaHandler ? SOLANA_SCOPES : undefined);
-			const data = options.faults
-				? await options.faults.answer(request, params, (asked) =>
-						handler(asked === params ? context : createContext(asked, options.chains)),
-					)
-				: await handler(context);
-			return { status: 200, body: { status: 200, msg: 'success', data }, chainId: chainId() };
-		} catch (error) {
-			if (error instanceof ApiFailure)
-				return { ...failure(endpoint.resource, error), chainId: chainId() };
-			return {
-				status: 500,
-				body: { status: 500, msg: 'internal server error' },
-				chainId: chainId(),
-			};
-		}
-	}
-
-	async function handle(
-		host: HostName,
-		request: IncomingMessage,
-		response: ServerResponse,
-	): Promise<void> {
-		const started = Date.now();
-		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-		// Express routes are case-insensitive and tolerate a trailing slash.
-		const path = url.pathname.replace(/\/+$/, '').toLowerCase();
-		if (host === 'base' && options.service) {
-			const serviceAnswer = await options.service(request, url, (servicePath) =>
-				options.faults
-					? options.faults.before(request, response, servicePath)
-					: Promise.resolve(false),
-			);
-			if (serviceAnswer === 'answered') return;
-			if (serviceAnswer) {
-				send(response, serviceAnswer, options.faults, request);
-				return;
-			}
-		}
-		const apiKey = String(request.headers['x-api-key'] ?? '');
-		if (!options.apiKeys.has(apiKey)) {
-			send(response, { status: 403, body: { message: 'Forbidden' } });
-			return;
-		}
-		if (!limiter.allow(apiKey)) {
-			send(response, { status: 429, body: { message: 'Too Many Requests' } });
-			return;
-		}
-		if (await options.faults?.before(request, response, path)) return;
-		if (host === 'base' && path.startsWith(USAGE_PREFIX)) {
-			const key = decodeURIComponent(url.pathname.slice(USAGE_PREFIX.length)).replace(/\/+$/, '');
-			try {
-				send(response, {
-					status: 200,
-					body: options.meter.summary(key, Object.fromEntries(url.searchParams)),
-				});
-			} catch (error) {
-				if (!(error instanceof DateFormatError)) throw error;
-				send(response, {
-					status: 400,
-					body: {
-						status: 400,
-						msg: 'failed to query',
-						error: { code: 400, message: error.message },
-					},
-				});
-			}
-			return;
-		}
-		const answer = await answerCall(host, request, path, url);
-		const bytes = send(response, answer, options.faults, request);
-		options.meter.record(apiKey, {
-			chainId: answer.chainId ?? '',
-			totalComputeUnits: answer.status === 404 ? 0 : computeUnitsFor(path),
-			responseTime: String(Date.now() - started),
-			'api-endpoint': path,
-			status: answer.status,
-			timestamp: new Date().toISOString().slice(0, 23),
-			bytes,
-		});
-	}
-
 	async function listen(host: HostName, port: number): Promise<{ server: Server; url: string }> {
 		const server = createServer((request, response) => {
-			handle(host, request, response).catch(() =>
+			handle(options, limiter, host, request, response).catch(() =>
 				send(response, { status: 500, body: { status: 500, msg: 'internal server error' } }),
 			);
 		});
@@ -211,4 +98,136 @@ export function createGateway(options: GatewayOptions) {
 	}
 
 	return { listen, limiter };
+}
+
+/** One call: the service beside the API first, then keys, rate limit, faults, and the API, metered. */
+async function handle(
+	options: GatewayOptions,
+	limiter: RateLimiter,
+	host: HostName,
+	request: IncomingMessage,
+	response: ServerResponse,
+): Promise<void> {
+	const started = Date.now();
+	const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+	// Express routes are case-insensitive and tolerate a trailing slash.
+	const path = url.pathname.replace(/\/+$/, '').toLowerCase();
+	if (host === 'base' && options.service) {
+		if (await servedByService(options.service, options.faults, request, response, url)) return;
+	}
+	const apiKey = String(request.headers['x-api-key'] ?? '');
+	if (!options.apiKeys.has(apiKey)) {
+		send(response, { status: 403, body: { message: 'Forbidden' } });
+		return;
+	}
+	if (!limiter.allow(apiKey)) {
+		send(response, { status: 429, body: { message: 'Too Many Requests' } });
+		return;
+	}
+	if (await options.faults?.before(request, response, path)) return;
+	if (host === 'base' && path.startsWith(USAGE_PREFIX)) {
+		sendUsage(options.meter, response, url);
+		return;
+	}
+	const answer = await answerCall(options, host, request, path, url);
+	const bytes = send(response, answer, options.faults, request);
+	options.meter.record(apiKey, {
+		chainId: answer.chainId ?? '',
+		totalComputeUnits: answer.status === 404 ? 0 : computeUnitsFor(path),
+		responseTime: String(Date.now() - started),
+		'api-endpoint': path,
+		status: answer.status,
+		timestamp: new Date().toISOString().slice(0, 23),
+		bytes,
+	});
+}
+
+/** Lets the service beside the API answer the call; false when the call is not under its path. */
+async function servedByService(
+	service: ServiceRoute,
+	faults: FaultInjector | undefined,
+	request: IncomingMessage,
+	response: ServerResponse,
+	url: URL,
+): Promise<boolean> {
+	const answer = await service(request, url, (servicePath) =>
+		faults ? faults.before(request, response, servicePath) : Promise.resolve(false),
+	);
+	if (answer === undefined) return false;
+	if (answer !== 'answered') send(response, answer, faults, request);
+	return true;
+}
+
+/** Answers /key/usage-details/{key} from the meter. */
+function sendUsage(meter: Meter, response: ServerResponse, url: URL): void {
+	const key = decodeURIComponent(url.pathname.slice(USAGE_PREFIX.length)).replace(/\/+$/, '');
+	try {
+		send(response, {
+			status: 200,
+			body: meter.summary(key, Object.fromEntries(url.searchParams)),
+		});
+	} catch (error) {
+		if (!(error instanceof DateFormatError)) throw error;
+		send(response, {
+			status: 400,
+			body: {
+				status: 400,
+				msg: 'failed to query',
+				error: { code: 400, message: error.message },
+			},
+		});
+	}
+}
+
+/** An API call: its endpoint on this host, its parameters, and the handler's data or failure. */
+async function answerCall(
+	options: GatewayOptions,
+	host: HostName,
+	request: IncomingMessage,
+	path: string,
+	url: URL,
+): Promise<Answer> {
+	const endpoint = endpointOf(path);
+	if (!endpoint || endpoint.host !== host || endpoint.method !== request.method) {
+		return { status: 404, body: { message: 'Not Found' } };
+	}
+	let params: Params;
+	try {
+		params = await paramsOf(request, url);
+	} catch {
+		return { status: 400, body: { status: 400, msg: 'invalid request' } };
+	}
+	options.faults?.heard(request, params);
+	const solanaHandler = solanaRoute(path, params, options.solana ?? new Map());
+	const handler = solanaHandler ?? handlers[path];
+	const context = createContext(params, options.chains);
+	const chainId = () =>
+		context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
+	try {
+		// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
+		if (!handler)
+			throw new ApiFailure(MESSAGES.notApplicable, endpoint.resource === 'chain' ? 400 : 406);
+		checkRequired(path, params, solanaHandler ? SOLANA_SCOPES : undefined);
+		const data = options.faults
+			? await options.faults.answer(request, params, (asked) =>
+					handler(asked === params ? context : createContext(asked, options.chains)),
+				)
+			: await handler(context);
+		return { status: 200, body: { status: 200, msg: 'success', data }, chainId: chainId() };
+	} catch (error) {
+		if (error instanceof ApiFailure)
+			return { ...failure(endpoint.resource, error), chainId: chainId() };
+		return {
+			status: 500,
+			body: { status: 500, msg: 'internal server error' },
+			chainId: chainId(),
+		};
+	}
+}
+
+/** The query of a GET, the JSON body of the others; throws on a body that is not JSON. */
+async function paramsOf(request: IncomingMessage, url: URL): Promise<Params> {
+	if (request.method === 'GET') return Object.fromEntries(url.searchParams);
+	const text = await readBody(request);
+	return text === '' ? {} : (JSON.parse(text) as Params);
 }

@@ -112,150 +112,22 @@ export async function startServices(
 	options: { name: string; onOutput?: (name: string, chunk: Buffer) => void },
 ): Promise<RunningServices> {
 	const bins = await ensureServicePackages();
-	const home = path.join(QUEUE_CACHE, options.name);
-	const pgData = path.join(home, 'postgres');
-	const pgSocket = path.join(home, 'postgres-socket');
-	const redisDir = path.join(home, 'redis');
-	mkdirSync(home, { recursive: true });
-	for (const dir of [redisDir, pgSocket]) mkdirSync(dir, { recursive: true });
-	const asRoot = process.getuid?.() === 0;
-	const postgresIds = asRoot
-		? await run('id', ['-u', POSTGRES_USER], { capture: true }).then(async ({ stdout }) => [
-				Number(stdout),
-				Number((await run('id', ['-g', POSTGRES_USER], { capture: true })).stdout),
-			])
-		: undefined;
-
-	if (!existsSync(path.join(pgData, 'PG_VERSION'))) {
-		rmSync(pgData, { recursive: true, force: true });
-		mkdirSync(pgData, { recursive: true });
-		if (postgresIds) chownSync(pgData, postgresIds[0], postgresIds[1]);
-		chmodSync(pgData, 0o700);
-		log(`Creating a PostgreSQL cluster in ${pgData}...`);
-		await run(
-			...asPostgres(path.join(bins.postgresBin, 'initdb'), [
-				'-D',
-				pgData,
-				'--username',
-				POSTGRES_USER,
-				'--auth',
-				'trust',
-				'--encoding',
-				'UTF8',
-				'--no-sync',
-			]),
-			{ capture: true },
-		);
-	}
-	if (postgresIds) {
-		chownSync(pgSocket, postgresIds[0], postgresIds[1]);
-		// The postgres user reaches its folders through these (their parents are the checkout's).
-		for (const dir of [QUEUE_CACHE, home]) chmodSync(dir, 0o755);
-	}
+	const dirs = makeServiceDirs(options.name);
+	const postgresIds = await postgresUserIds();
+	await ensurePostgresCluster(bins.postgresBin, dirs.pgData, postgresIds);
+	if (postgresIds) grantPostgresFolders(dirs, postgresIds);
 	// A stale pid file of a killed server would stop the next start.
-	const pidFile = path.join(pgData, 'postmaster.pid');
+	const pidFile = path.join(dirs.pgData, 'postmaster.pid');
 	if (existsSync(pidFile)) rmSync(pidFile);
 
 	const output = (name: string) => (chunk: Buffer) => options.onOutput?.(name, chunk);
-	const postgres = startProcess(
-		...asPostgres(path.join(bins.postgresBin, 'postgres'), [
-			'-D',
-			pgData,
-			'-c',
-			`port=${ports.postgres}`,
-			'-c',
-			'listen_addresses=127.0.0.1',
-			'-c',
-			`unix_socket_directories=${pgSocket}`,
-			'-c',
-			'fsync=off',
-			'-c',
-			'synchronous_commit=off',
-			'-c',
-			'full_page_writes=off',
-			'-c',
-			'max_connections=100',
-		]),
-		{ onOutput: output('postgres') },
-	);
-	const redisConfig = path.join(redisDir, 'redis.conf');
-	writeFileSync(redisConfig, '# settings are on the command line (playground/queue/services.ts)\n');
-	const redis = startProcess(
-		bins.redisServer,
-		[
-			redisConfig,
-			'--port',
-			String(ports.redis),
-			'--bind',
-			'127.0.0.1',
-			'--dir',
-			redisDir,
-			'--save',
-			'',
-			'--appendonly',
-			'no',
-			'--daemonize',
-			'no',
-			'--protected-mode',
-			'yes',
-			'--loglevel',
-			'warning',
-		],
-		{ onOutput: output('redis') },
-	);
+	const postgres = startPostgres(bins.postgresBin, dirs, ports.postgres, output('postgres'));
+	const redis = startRedis(bins.redisServer, dirs.redisDir, ports.redis, output('redis'));
 
-	const psql = (database: string, query: string) =>
-		run(
-			'psql',
-			[
-				'-h',
-				'127.0.0.1',
-				'-p',
-				String(ports.postgres),
-				'-U',
-				POSTGRES_USER,
-				'-d',
-				database,
-				'-X',
-				'-q',
-				'-A',
-				'-t',
-				'-F',
-				'\t',
-				'-v',
-				'ON_ERROR_STOP=1',
-				'-c',
-				query,
-			],
-			{ capture: true },
-		);
-	const stop = async () => {
-		// SIGTERM is PostgreSQL's "smart" shutdown, which waits for clients; SIGINT ("fast") does not.
-		if (postgres.exitCode() === undefined && postgres.process.pid) {
-			try {
-				process.kill(-postgres.process.pid, 'SIGINT');
-			} catch {
-				// gone
-			}
-		}
-		await Promise.all([postgres.stop(15_000), redis.stop(5_000)]);
-	};
+	const psql = (database: string, query: string) => runPsql(ports.postgres, database, query);
+	const stop = () => stopServices(postgres, redis);
 	try {
-		await waitUntil(
-			'PostgreSQL',
-			async () => (await psql('postgres', 'SELECT 1')).stdout.trim() === '1',
-			() => postgres.exitCode(),
-		);
-		await waitUntil(
-			'Redis',
-			async () =>
-				(
-					await run('redis-cli', ['-h', '127.0.0.1', '-p', String(ports.redis), 'ping'], {
-						capture: true,
-					})
-				).stdout.trim() === 'PONG',
-			() => redis.exitCode(),
-		);
+		await waitForServices(ports, psql, postgres, redis);
 	} catch (error) {
 		await stop();
 		throw error;
@@ -277,4 +149,191 @@ export async function startServices(
 		},
 		stop,
 	};
+}
+
+interface ServiceDirs {
+	home: string;
+	pgData: string;
+	pgSocket: string;
+	redisDir: string;
+}
+
+/** The services' folders under QUEUE_CACHE/<name>; all but PostgreSQL's data folder are created here. */
+function makeServiceDirs(name: string): ServiceDirs {
+	const home = path.join(QUEUE_CACHE, name);
+	const pgData = path.join(home, 'postgres');
+	const pgSocket = path.join(home, 'postgres-socket');
+	const redisDir = path.join(home, 'redis');
+	mkdirSync(home, { recursive: true });
+	for (const dir of [redisDir, pgSocket]) mkdirSync(dir, { recursive: true });
+	return { home, pgData, pgSocket, redisDir };
+}
+
+/** The postgres user's uid and gid when we are root; undefined otherwise. */
+async function postgresUserIds(): Promise<number[] | undefined> {
+	const asRoot = process.getuid?.() === 0;
+	return asRoot
+		? await run('id', ['-u', POSTGRES_USER], { capture: true }).then(async ({ stdout }) => [
+				Number(stdout),
+				Number((await run('id', ['-g', POSTGRES_USER], { capture: true })).stdout),
+			])
+		: undefined;
+}
+
+/** Creates the PostgreSQL cluster in `pgData` unless one is there. */
+async function ensurePostgresCluster(
+	postgresBin: string,
+	pgData: string,
+	postgresIds: number[] | undefined,
+): Promise<void> {
+	if (existsSync(path.join(pgData, 'PG_VERSION'))) return;
+	rmSync(pgData, { recursive: true, force: true });
+	mkdirSync(pgData, { recursive: true });
+	if (postgresIds) chownSync(pgData, postgresIds[0], postgresIds[1]);
+	chmodSync(pgData, 0o700);
+	log(`Creating a PostgreSQL cluster in ${pgData}...`);
+	await run(
+		...asPostgres(path.join(postgresBin, 'initdb'), [
+			'-D',
+			pgData,
+			'--username',
+			POSTGRES_USER,
+			'--auth',
+			'trust',
+			'--encoding',
+			'UTF8',
+			'--no-sync',
+		]),
+		{ capture: true },
+	);
+}
+
+function grantPostgresFolders(dirs: ServiceDirs, postgresIds: number[]): void {
+	chownSync(dirs.pgSocket, postgresIds[0], postgresIds[1]);
+	// The postgres user reaches its folders through these (their parents are the checkout's).
+	for (const dir of [QUEUE_CACHE, dirs.home]) chmodSync(dir, 0o755);
+}
+
+function startPostgres(
+	postgresBin: string,
+	dirs: ServiceDirs,
+	port: number,
+	onOutput: (chunk: Buffer) => void,
+): StartedProcess {
+	return startProcess(
+		...asPostgres(path.join(postgresBin, 'postgres'), [
+			'-D',
+			dirs.pgData,
+			'-c',
+			`port=${port}`,
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-c',
+			`unix_socket_directories=${dirs.pgSocket}`,
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+			'-c',
+			'max_connections=100',
+		]),
+		{ onOutput },
+	);
+}
+
+function startRedis(
+	redisServer: string,
+	redisDir: string,
+	port: number,
+	onOutput: (chunk: Buffer) => void,
+): StartedProcess {
+	const redisConfig = path.join(redisDir, 'redis.conf');
+	writeFileSync(redisConfig, '# settings are on the command line (playground/queue/services.ts)\n');
+	return startProcess(
+		redisServer,
+		[
+			redisConfig,
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--dir',
+			redisDir,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--daemonize',
+			'no',
+			'--protected-mode',
+			'yes',
+			'--loglevel',
+			'warning',
+		],
+		{ onOutput },
+	);
+}
+
+function runPsql(port: number, database: string, query: string) {
+	return run(
+		'psql',
+		[
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(port),
+			'-U',
+			POSTGRES_USER,
+			'-d',
+			database,
+			'-X',
+			'-q',
+			'-A',
+			'-t',
+			'-F',
+			'\t',
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-c',
+			query,
+		],
+		{ capture: true },
+	);
+}
+
+async function stopServices(postgres: StartedProcess, redis: StartedProcess): Promise<void> {
+	// SIGTERM is PostgreSQL's "smart" shutdown, which waits for clients; SIGINT ("fast") does not.
+	if (postgres.exitCode() === undefined && postgres.process.pid) {
+		try {
+			process.kill(-postgres.process.pid, 'SIGINT');
+		} catch {
+			// gone
+		}
+	}
+	await Promise.all([postgres.stop(15_000), redis.stop(5_000)]);
+}
+
+async function waitForServices(
+	ports: ServicePorts,
+	psql: (database: string, query: string) => ReturnType<typeof runPsql>,
+	postgres: StartedProcess,
+	redis: StartedProcess,
+): Promise<void> {
+	await waitUntil(
+		'PostgreSQL',
+		async () => (await psql('postgres', 'SELECT 1')).stdout.trim() === '1',
+		() => postgres.exitCode(),
+	);
+	await waitUntil(
+		'Redis',
+		async () =>
+			(
+				await run('redis-cli', ['-h', '127.0.0.1', '-p', String(ports.redis), 'ping'], {
+					capture: true,
+				})
+			).stdout.trim() === 'PONG',
+		() => redis.exitCode(),
+	);
 }
