@@ -11,7 +11,6 @@ import {
 import type { LocalChain } from './chains';
 import { type Artifact, devnetArtifacts, uniswapArtifact } from './compile';
 
-/** hardhat's well-known development mnemonic: its accounts are funded with 10,000 ETH each. */
 /** The devnet's well-known mnemonic (hardhat's): every funded wallet, EVM and Solana, derives from it. */
 export const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
 const WALLET_COUNT = 10;

@@ -12,7 +12,7 @@ const MIGRATIONS: Array<(schema: string) => string[]> = [
 ];
 export const LEDGER_SCHEMA_VERSION = MIGRATIONS.length;
 
-/** The schema's name quoted as an SQL identifier (ledgerSettings.ts allows letters, digits and underscores only). */
+/** The schema's name quoted as an SQL identifier (ledger/settings.ts allows letters, digits and underscores only). */
 export const quoted = (schema: string) => `"${schema}"`;
 
 /**
