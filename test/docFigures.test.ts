@@ -1,7 +1,7 @@
 /**
  * The figures the docs state about the code (versions tested, node versions, counts of operations,
- * endpoints, shipped files and checks), each read from the code it describes: a change there fails
- * here until the doc says it. docs/operations.md is generated whole (test/catalog/docs.test.ts).
+ * endpoints, shipped files and checks, the Signer's chain families), each read from the code it
+ * describes: a change there fails here until the doc says it. docs/operations.md is generated whole (test/catalog/docs.test.ts).
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join } from 'path';
@@ -10,7 +10,13 @@ import { Expand } from '../nodes/Expand/Expand.node';
 import { ExpandTrigger } from '../nodes/ExpandTrigger/ExpandTrigger.node';
 import { operations, resources } from '../nodes/shared/catalog';
 import { OWN_ENDPOINTS } from '../nodes/shared/transport/ownEndpoints';
+import type { ICredentialType } from 'n8n-workflow';
+
 import { ExpandSigner } from '../packages/signer/nodes/ExpandSigner/ExpandSigner.node';
+import {
+	families,
+	familiesInWords,
+} from '../packages/signer/nodes/ExpandSigner/actions/operations';
 import { N8N_LATEST, N8N_OLDEST, NODE_MAJOR } from '../playground/install';
 import { QUEUE_CHECKS } from './queue/checks';
 
@@ -117,4 +123,45 @@ test('the docs count the checks of the real-n8n and queue-mode runs', () => {
 	const development = read('docs/development.md');
 	expect(development.split(`all ${n8nChecks} checks pass`)).toHaveLength(3);
 	expect(read('docs/queue.md')).toContain(`then ${WORDS[QUEUE_CHECKS.length]} checks.`);
+});
+
+/** A signing credential's display name, from the class the signer's package.json lists for it. */
+function credentialDisplayName(name: string): string {
+	const manifest = JSON.parse(readFileSync(join(root, 'packages/signer/package.json'), 'utf8'));
+	for (const built of manifest.n8n.credentials as string[]) {
+		const source = join(root, 'packages/signer', built.replace(/^dist\//, '').replace(/\.js$/, ''));
+		const exports = require(source) as Record<string, new () => ICredentialType>;
+		const credential = new (Object.values(exports)[0])();
+		if (credential.name === name) return credential.displayName;
+	}
+	throw new Error(`no credential ${name} in packages/signer/package.json`);
+}
+
+test("the docs name the Signer's chain families, their credentials and operations as the registry has them", () => {
+	const credentials = families.map((family) => credentialDisplayName(family.credential));
+	const folders = families.map((family) => String(family.option.value));
+	const readme = read('README.md');
+	const signerReadme = read('packages/signer/README.md');
+	const contributing = read('CONTRIBUTING.md');
+	const signerDoc = read('docs/signer.md');
+	expect(readme).toContain(`Signs ${familiesInWords} transactions`);
+	expect(signerReadme).toContain(`signs ${familiesInWords} transactions`);
+	// The README's Credentials list: one entry per family's credential, in the registry's order.
+	const listed = [...signerReadme.matchAll(/- \*\*([^*]+)\*\*/g)].map((match) => match[1]);
+	expect(listed).toEqual(credentials);
+	expect(contributing).toContain(
+		`| ${credentials.join(', ')}, Expand Signer (${familiesInWords}) |`,
+	);
+	expect(contributing).toContain(`building and signing: ${folders.join(', ')}`);
+	expect(contributing).toContain(
+		`the signing key credentials (${families.map((family) => family.option.name).join(', ')})`,
+	);
+	for (const credential of credentials) expect(signerDoc).toContain(credential);
+	const undocumented = families.flatMap((family) =>
+		family.operations
+			.map((operation) => String(operation.option.name))
+			.filter((name) => !signerDoc.includes(`**${name}**`) && !signerDoc.includes(`| ${name} |`))
+			.map((name) => `${family.option.name}: ${name}`),
+	);
+	expect(undocumented).toEqual([]);
 });

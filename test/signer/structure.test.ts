@@ -1,12 +1,15 @@
 /**
  * The Signer's floors (CONTRIBUTING.md, "The Signer's floors"): every import goes down or sideways,
- * never up; the chain families never import each other; only the door reaches the core's code; no
- * import cycle; and the credential's ledger fields are read on the ledger floor only. Read from the
+ * never up; the chain families (the folders of families/ and actions/) never import each other, and
+ * nothing else names one but the registry; only the door reaches the core's code; no import cycle;
+ * and the credential's ledger fields are read on the ledger floor only. Read from the
  * sources, so a new file is held to it without being listed.
  */
-import { readFileSync } from 'fs';
+import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
+import { ExpandSigner } from '../../packages/signer/nodes/ExpandSigner/ExpandSigner.node';
+import { families } from '../../packages/signer/nodes/ExpandSigner/actions/operations';
 import { cyclesOf, importGraph } from '../helpers/importGraph';
 
 const signer = join(__dirname, '..', '..', 'packages', 'signer', 'nodes', 'ExpandSigner');
@@ -48,17 +51,71 @@ test('every file is on a floor, and every import stays in the Signer and goes do
 	expect(upward).toEqual([]);
 });
 
+/** The chain families, as their folders name them: every folder of families/ and of actions/. */
+const familyFolders = (floor: string) =>
+	readdirSync(join(signer, floor), { withFileTypes: true })
+		.filter((entry) => entry.isDirectory())
+		.map((entry) => entry.name);
+const FAMILIES = [...new Set([...familyFolders('families'), ...familyFolders('actions')])];
+
+/** The family a file belongs to, when it is in a family's folder. */
+const familyOf = (file: string): string | undefined => {
+	const [floor, folder] = file.split('/');
+	return ['families', 'actions'].includes(floor) && FAMILIES.includes(folder) ? folder : undefined;
+};
+
+test('every family folder is a registered family, in families/ and in actions/', () => {
+	expect(FAMILIES.length).toBeGreaterThan(1);
+	expect(familyFolders('families').sort()).toEqual(familyFolders('actions').sort());
+	expect(familyFolders('actions').sort()).toEqual(
+		families.map((family) => String(family.option.value)).sort(),
+	);
+});
+
+test("the node lists each family's signing key credential, shown with it and tested by its Test, as the registry has them", () => {
+	// Written out in the node file, where n8n's linter reads the credentials and their testedBy.
+	const node = new ExpandSigner();
+	const signing = (node.description.credentials ?? []).filter((credential) => credential.testedBy);
+	expect(
+		signing.map(({ name, testedBy, displayOptions }) => ({ name, testedBy, displayOptions })),
+	).toEqual(
+		families.map((family) => ({
+			name: family.credential,
+			testedBy: family.credentialTest.name,
+			displayOptions: { show: { chainFamily: [family.option.value] } },
+		})),
+	);
+	expect(Object.keys(node.methods.credentialTest)).toEqual(
+		families.map((family) => family.credentialTest.name),
+	);
+});
+
 test('the chain families never import each other, in families/ or in actions/', () => {
 	const crossing: string[] = [];
 	for (const [file, targets] of edges) {
-		const family = /^(families|actions)\/(evm|solana)\//.exec(file)?.[2];
+		const family = familyOf(file);
 		if (!family) continue;
 		for (const target of targets) {
-			const other = /^(families|actions)\/(evm|solana)\//.exec(target)?.[2];
+			const other = familyOf(target);
 			if (other && other !== family) crossing.push(`${file} imports ${target}`);
 		}
 	}
 	expect(crossing).toEqual([]);
+});
+
+test("nothing outside a family's folders names a family but the registry, which imports and lists them", () => {
+	const registry = /^(import \{ \w+ \} from '\.\/\w+';|export const families\b.*)$/;
+	const named: string[] = [];
+	for (const file of files.filter((file) => !familyOf(file))) {
+		readFileSync(join(signer, file), 'utf8')
+			.split('\n')
+			.forEach((line, index) => {
+				if (file === 'actions/operations.ts' && registry.test(line)) return;
+				if (FAMILIES.some((family) => new RegExp(`\\b${family}\\b`).test(line)))
+					named.push(`${file}:${index + 1}: ${line.trim()}`);
+			});
+	}
+	expect(named).toEqual([]);
 });
 
 test('no import cycle', () => {

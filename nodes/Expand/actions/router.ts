@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { findOperation, returnsUnsignedTransaction } from '../../shared/catalog';
 import { asNodeError, errorItem, itemError, type NodeError } from '../../shared/errors';
 import type { OperationSpec } from '../../shared/catalog/types';
+import { INTENT_KEY } from '../../shared/intent';
 import { type ApiSession, openApiSession } from '../../shared/transport';
 import { toSmallestUnits } from '../helpers/amountInputs';
 import { addFormattedAmounts, type TokenCache } from '../helpers/amounts';
@@ -80,7 +81,7 @@ async function runItem(
 	if (returnsUnsignedTransaction(operation)) {
 		const intent = intentOf(operation, parameters);
 		for (const [index, record] of records.entries())
-			record.intent = boundIntent.call(this, intent, itemIndex, index, records.length);
+			record[INTENT_KEY] = boundIntent.call(this, intent, itemIndex, index, records.length);
 	}
 	if (options.addComputeUnits) {
 		const units = session.budget.spentBy(itemIndex);

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { chainOf } from '../../shared/catalog/chains';
 import { itemError } from '../../shared/errors';
+import { NATIVE_PLACEHOLDER } from '../../shared/intent';
 import type { AmountSpec, OperationSpec } from '../../shared/catalog/types';
 import { expandApiRequest } from '../../shared/transport';
 import { OWN_ENDPOINTS } from '../../shared/transport/ownEndpoints';
@@ -9,9 +10,6 @@ import { endpointRequest } from '../../shared/transport/request';
 import type { ItemParameters } from './parameters';
 import { formatUnits, isIntegerString } from '../../shared/amounts';
 import type { PreparedValue } from './validation';
-
-/** Placeholder the aggregators use for the native asset (docs/reference/expand-api.md §1). */
-const NATIVE_PLACEHOLDER = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
 export interface TokenDetails {
 	decimals: number;

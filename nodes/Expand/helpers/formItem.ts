@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { FORM_ITEM_KEY, intentDigest } from '../../shared/intentDigest';
+import { FORM_ITEM_KEY, type Intent, intentDigest } from '../../shared/intent';
 
 /**
  * The intent bound to the form item it was written for (docs/outputs.md, `intent.formItem`): the
@@ -11,7 +11,7 @@ import { FORM_ITEM_KEY, intentDigest } from '../../shared/intentDigest';
  */
 export function boundIntent(
 	this: IExecuteFunctions,
-	intent: IDataObject,
+	intent: Intent,
 	itemIndex: number,
 	index: number,
 	count: number,

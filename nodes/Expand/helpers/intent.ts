@@ -1,8 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { chainOf } from '../../shared/catalog/chains';
 import { chainIdOfProtocol } from '../../shared/catalog/protocols';
 import type { IntentPart, OperationSpec, ParameterSpec } from '../../shared/catalog/types';
+import { type Intent, NATIVE_TOKEN } from '../../shared/intent';
 import type { ItemParameters } from './parameters';
 import type { PreparedValue } from './validation';
 
@@ -38,7 +37,9 @@ function swapInput(
 	token: string | null,
 ): string | null {
 	const nativeSymbol = nativeSymbolOf(operation, values);
-	return token !== null && nativeSymbol?.toUpperCase() === token.toUpperCase() ? 'native' : token;
+	return token !== null && nativeSymbol?.toUpperCase() === token.toUpperCase()
+		? NATIVE_TOKEN
+		: token;
 }
 
 /** The first set value of the parameters that are this part of the intent (one per chain family). */
@@ -68,16 +69,14 @@ function amountSpecOf(
 }
 
 /**
- * What a write asked, output beside the API's unsigned transaction as `intent` (docs/outputs.md):
- * Expand Signer refuses a transaction that does something else. Read from the values sent (amounts
- * in the smallest unit, as sent) through the catalog's `intent` parts, the amount's role and unit
- * and the operation's `effect`; nothing here is written per operation. A token is its contract
- * (mint) address or `native`; a swap names its pair (`tokenIn`, `tokenOut`) and `amountIn`. An
- * amount typed in whole units adds `amountTyped` (as typed) and the `decimals` it was converted with.
+ * What a write asked, output beside the API's unsigned transaction as `intent` (the contract:
+ * shared/intent.ts): Expand Signer refuses a transaction that does something else. Read from the
+ * values sent (amounts in the smallest unit, as sent) through the catalog's `intent` parts, the
+ * amount's role and unit and the operation's `effect`; nothing here is written per operation.
  */
-export function intentOf(operation: OperationSpec, parameters: ItemParameters): IDataObject {
+export function intentOf(operation: OperationSpec, parameters: ItemParameters): Intent {
 	const { values } = parameters;
-	const intent: IDataObject = {
+	const intent: Intent = {
 		operation: `${operation.resource}/${operation.operation}`,
 		effect: operation.effect ?? 'call',
 		chainId: chainIdOf(operation, values),
@@ -90,7 +89,7 @@ export function intentOf(operation: OperationSpec, parameters: ItemParameters): 
 	const amount = amountSpec ? text(values.get(amountSpec.name)) : null;
 	// Only an amount typed in whole units: the Signer checks the decimals the API gave against the chain's.
 	const typed = amountSpec && parameters.typedAmounts?.get(amountSpec.name);
-	const typedPart: IDataObject = typed
+	const typedPart: Pick<Intent, 'amountTyped' | 'decimals'> = typed
 		? { amountTyped: typed.typed, decimals: typed.decimals }
 		: {};
 	const named = partOf(operation, values, 'token');
@@ -105,7 +104,8 @@ export function intentOf(operation: OperationSpec, parameters: ItemParameters): 
 		intent.amountIn = amount;
 		return { ...intent, ...typedPart };
 	}
-	intent.token = amountSpec?.unit === 'native' && named === undefined ? 'native' : text(tokenValue);
+	intent.token =
+		amountSpec?.unit === 'native' && named === undefined ? NATIVE_TOKEN : text(tokenValue);
 	intent.amount = amount;
 	return { ...intent, ...typedPart };
 }

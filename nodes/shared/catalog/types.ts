@@ -4,6 +4,7 @@
  * are all derived from these entries, so adding an endpoint is adding one entry.
  */
 
+import type { ReadableEffect } from '../intent';
 import type { Host, HttpMethod } from '../transport/request';
 
 export type { Host, HttpMethod };
@@ -47,13 +48,12 @@ export type AmountUnit = 'token' | 'native';
 export type IntentPart = 'sender' | 'recipient' | 'owner' | 'token';
 
 /**
- * What a write's transaction does, where Expand Signer can read it from the transaction itself: a
- * transfer of the amount of the token to the recipient, an approval of the recipient (the spender),
- * a transfer from the owner to the recipient by the sender. A write without one is a call whose
- * effect the Signer cannot read (a swap, a deposit, a bridge): its contract must be on the signing
- * credential's Allowed Contracts and Programs.
+ * What a write's transaction does, where Expand Signer can read it from the transaction itself (the
+ * intent's readable effects, shared/intent.ts). A write without one is a call whose effect the Signer
+ * cannot read (a swap, a deposit, a bridge): its contract must be on the signing credential's Allowed
+ * Contracts and Programs.
  */
-export type WriteEffect = 'transfer' | 'approve' | 'transferFrom';
+export type WriteEffect = ReadableEffect;
 
 export interface ParameterSpec {
 	/** The API's own parameter name, used as the n8n parameter name too. */

@@ -13,7 +13,7 @@ import { Wallet } from 'ethers';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../devnet';
-import { expandSignerKeyTest } from '../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
+import { expandSignerKeyTest } from '../../helpers/signerKeyTests';
 import { startLyingFront } from '../../helpers/lyingFront';
 import { ITEMS, SIGNER, expandCredentials, runPipeline } from '../../helpers/n8n';
 import {

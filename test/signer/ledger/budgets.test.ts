@@ -20,10 +20,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../devnet';
 import { budgetClock } from '../../../packages/signer/nodes/ExpandSigner/ledger/clock';
-import {
-	expandSignerKeyTest,
-	expandSolanaKeyTest,
-} from '../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
+import { expandSignerKeyTest, expandSolanaKeyTest } from '../../helpers/signerKeyTests';
 import { useLegacyBudgets } from '../../helpers/legacyBudgets';
 import {
 	LEDGER_STORES,

@@ -8,10 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../devnet/fixtures';
 import { evm } from '../../../packages/signer/nodes/ExpandSigner/actions/evm';
 import { solana } from '../../../packages/signer/nodes/ExpandSigner/actions/solana';
-import {
-	expandSignerKeyTest,
-	expandSolanaKeyTest,
-} from '../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
+import { expandSignerKeyTest, expandSolanaKeyTest } from '../../helpers/signerKeyTests';
 
 const NO_HOST =
 	'The credential field "ledgerHost" is needed for the PostgreSQL ledger store; it is empty';

@@ -4,11 +4,7 @@
  * what this file names, and only that, into the signer's own dist (dist/nodes/shared), so the package
  * requires nothing outside itself and ships no catalog. CONTRIBUTING.md, "The seam between the packages".
  */
-export {
-	formatUnits,
-	toSmallestUnit,
-	withoutTrailingZeros,
-} from '../../../../nodes/shared/amounts';
+export { formatUnits, toSmallestUnit } from '../../../../nodes/shared/amounts';
 export {
 	ChainClient,
 	type ChainIdentity,
@@ -17,7 +13,16 @@ export {
 } from '../../../../nodes/shared/chain/chainClient';
 export { checkedReceipt } from '../../../../nodes/shared/chain/evmReceipt';
 export { asNodeError, errorItem, itemError, type NodeError } from '../../../../nodes/shared/errors';
-export { FORM_ITEM_KEY, intentDigest } from '../../../../nodes/shared/intentDigest';
+export {
+	FORM_ITEM_KEY,
+	INTENT_EFFECTS,
+	INTENT_KEY,
+	type Intent,
+	intentDigest,
+	isNativeToken,
+	NATIVE_TOKEN,
+	type ReadableEffect,
+} from '../../../../nodes/shared/intent';
 export {
 	getMultisigTransaction,
 	getSafeInfo,

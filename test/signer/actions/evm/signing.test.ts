@@ -14,7 +14,7 @@ import {
 import type { INodeParameters } from 'n8n-workflow';
 
 import { toSmallestUnit } from '../../../../nodes/shared/amounts';
-import { expandSignerKeyTest } from '../../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
+import { expandSignerKeyTest } from '../../../helpers/signerKeyTests';
 import { runSigner } from '../../../helpers/n8n';
 import { type RecordingServer, startRecordingServer } from '../../../helpers/recordingServer';
 import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';

@@ -29,7 +29,7 @@ import { HDKey } from 'micro-ed25519-hdkey';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, startDevnet } from '../../../../devnet';
-import { expandSolanaKeyTest } from '../../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
+import { expandSolanaKeyTest } from '../../../helpers/signerKeyTests';
 import {
 	EXPAND,
 	ITEMS,

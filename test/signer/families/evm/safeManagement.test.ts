@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Devnet } from '../../../../devnet';
 import { SAFE_INTERFACE } from '../../../../devnet/safe/artifacts';
 import { execTransactionArgs, signSafeTx, ZERO_ADDRESS } from '../../../../devnet/safe/safeTx';
-import { expandSignerKeyTest } from '../../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
+import { expandSignerKeyTest } from '../../../helpers/signerKeyTests';
 import { balanceOf } from '../../../helpers/chainReads';
 import {
 	delegateKey,

@@ -15,7 +15,7 @@ import { Client } from 'pg';
 
 import type { Devnet } from '../../../../devnet';
 import { DEVNET_MNEMONIC as MNEMONIC } from '../../../../devnet/fixtures';
-import { expandSignerKeyTest } from '../../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
+import { expandSignerKeyTest } from '../../../helpers/signerKeyTests';
 import type { PostgresSettings } from '../../../../packages/signer/nodes/ExpandSigner/ledger/settings';
 import { ledgerStores, postgresFields } from '../../../helpers/ledgerStores';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';

@@ -15,7 +15,7 @@ import { TLSSocket } from 'node:tls';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { ledgerQuery } from '../../../../packages/signer/nodes/ExpandSigner/ledger/postgres/connection';
-import { expandSignerKeyTest } from '../../../../packages/signer/nodes/ExpandSigner/methods/credentialTest';
+import { expandSignerKeyTest } from '../../../helpers/signerKeyTests';
 import {
 	ledgerSettingsOf,
 	type PostgresSettings,

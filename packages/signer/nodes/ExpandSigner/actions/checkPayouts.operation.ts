@@ -26,7 +26,7 @@ export interface CheckedRow {
  * never land), `unsent` (the node has not seen it and it could still land), `droppedUnverified`
  * (`dropped` as a node the API names says it: unpinnedDrop).
  *
- * A Safe proposal (evm/checkSafeProposal.ts): `proposed` (awaiting its owners), `executed` (by
+ * A Safe proposal (checkSafeProposal.ts): `proposed` (awaiting its owners), `executed` (by
  * `executionTransactionHash` in `block`; `success` is the Safe's ExecutionSuccess, `feePaid` what the
  * executor paid), `replaced` (the Safe executed another transaction of its nonce: `replacedBy` its
  * safeTxHash), `notPosted` (the Safe API does not hold it and the Safe's nonce has not reached it),

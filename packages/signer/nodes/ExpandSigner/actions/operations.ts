@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
 import { accountProperties } from './account';
 import { evm } from './evm';
@@ -21,13 +21,29 @@ export function operationOf<Session>(
 	return family.operations.find((operation) => operation.option.value === name);
 }
 
+/** The families by name, as the node's description says them: "EVM and Solana". */
+const names = families.map((family) => family.option.name);
+export const familiesInWords =
+	names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+
+/** Where the node shows a signing key credential: with the family whose keys it holds. */
+export function shownWithFamily(credential: string): INodeCredentialDescription['displayOptions'] {
+	const chainFamily = families
+		.filter((family) => family.credential === credential)
+		.map((family) => family.option.value);
+	return { show: { chainFamily } };
+}
+
+// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default is the first family's
 export const chainFamilyProperty: INodeProperties = {
 	displayName: 'Chain Family',
 	name: 'chainFamily',
 	type: 'options',
 	noDataExpression: true,
 	options: families.map((family) => family.option),
-	default: 'evm',
+	// A saved workflow holds no Chain Family when it is the default, so the first family stays first
+	// (the frozen forms of test/compat fail on a changed default).
+	default: families[0].option.value,
 	description:
 		'The chains this node signs for; each family has its own signing key credential and operations',
 };
@@ -86,7 +102,7 @@ export const apiOperations = operationsThat((operation) => operation.usesApi ===
  * of the type and refuses ("Credentials not found") where that entry's displayOptions hide it, while
  * the editor shows one selector per displayed entry (two entries of one type either break the second's
  * operations at run time or show two selectors). Propose to Safe and Get Safe Proposal fail first
- * thing without it, naming the operation (evm/safe.ts).
+ * thing without it, naming the operation.
  */
 export const safeApiDisplay = {
 	show: {

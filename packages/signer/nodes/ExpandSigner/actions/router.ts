@@ -5,7 +5,7 @@ import type { JournalDraft } from '../ledger/journalDraft';
 import { refusalOf } from '../policy/refusal';
 import { journalDraftOf } from './session';
 import type { SignerFamily } from './signerFamily';
-import { familiesByName, operationOf } from './operations';
+import { chainFamilyProperty, familiesByName, operationOf } from './operations';
 
 /**
  * Errors of the signing libraries are replaced, not wrapped: their text could quote what they were
@@ -47,7 +47,7 @@ async function journalRefusal(
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const returnData: INodeExecutionData[] = [];
-	const familyName = this.getNodeParameter('chainFamily', 0, 'evm') as string;
+	const familyName = this.getNodeParameter('chainFamily', 0, chainFamilyProperty.default) as string;
 	const family = familiesByName.get(familyName);
 	let session: unknown;
 

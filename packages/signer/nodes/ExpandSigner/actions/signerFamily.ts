@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	INodeProperties,
@@ -7,6 +8,7 @@ import type {
 
 import type { JournalKind } from '../ledger/journal';
 import type { JournalDraft } from '../ledger/journalDraft';
+import type { SpendingPolicy } from '../policy/policy';
 
 /** One Signer operation: its entry in the Operation list, its fields, and what it does per item. */
 export interface SignerOperation<Session> {
@@ -33,15 +35,41 @@ export interface SignerOperation<Session> {
 	journals?: JournalKind;
 }
 
+/** How many accounts of a mnemonic the credential Test shows. */
+export const SHOWN_ACCOUNTS = 3;
+
+/** The first accounts as the credential Test lists them: "#0 0xAbc…". */
+export function shownAccounts(several: boolean, address: (index: number) => string): string[] {
+	return Array.from({ length: several ? SHOWN_ACCOUNTS : 1 }, (_, index) => {
+		return `#${index} ${address(index)}`;
+	});
+}
+
+/** What the credential Test shows of a key: its first accounts, its policy, the family's own words. */
+export interface KeyView {
+	accounts: string[];
+	/** The key has more accounts than those shown (a mnemonic). */
+	more: boolean;
+	policy: SpendingPolicy;
+	/** Said after the policy, with its leading space. */
+	words?: string;
+}
+
 /**
  * One chain family of the Signer (EVM, Solana, …): its entry in the Chain Family list, the credential
  * that holds its keys, its operations, and the session its items share. A new family is one module
- * that exports this, added to `families` in operations.ts (and its credential to the node's list).
+ * that exports this, added to `families` in operations.ts (its credential Test and its form follow), and
+ * its credential's entry in the node's credentials list (written out there for n8n's linter).
  */
 export interface SignerFamily<Session = unknown> {
 	option: INodePropertyOptions;
 	/** The credential type of its keys. */
 	credential: string;
+	/**
+	 * The credential's Test: its method name (the node's `testedBy`) and the key read locally, nothing
+	 * sent anywhere (methods/credentialTest.ts shows it with the ledger and the RPC nodes).
+	 */
+	credentialTest: { name: string; view(data: ICredentialDataDecryptedObject): Promise<KeyView> };
 	operations: Array<SignerOperation<Session>>;
 	defaultOperation: string;
 	/** Opened once per execution, at the first item. */

@@ -5,46 +5,36 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
+import { families } from '../actions/operations';
 import { rpcUrlsOf } from '../actions/session';
+import type { KeyView, SignerFamily } from '../actions/signerFamily';
 import { errorWords, LEDGER_SCHEMA_VERSION, probeLedger } from '../ledger/postgres/connection';
-import { countedInOf, ledgerSettingsOf, ledgerWords } from '../ledger/settings';
-import { evmKeyring } from '../families/evm/accounts';
-import { EVM_POLICY_FORMAT } from '../families/evm/policyFormat';
-import { safeManagementWords } from '../families/evm/safeManagement';
+import { ledgerSettingsOf, ledgerWords } from '../ledger/settings';
+import { CredentialFieldError, describePolicy } from '../policy/policy';
 import { SigningKeyError } from '../policy/vocabulary';
-import { SOLANA_POLICY_FORMAT, signSolanaMessage, solanaKeyring } from '../families/solana';
-import {
-	describePolicy,
-	CredentialFieldError,
-	readPolicy,
-	type SpendingPolicy,
-} from '../policy/policy';
-
-const SHOWN_ACCOUNTS = 3;
 
 /**
- * Checks the key and the policy locally (nothing is sent anywhere) and shows what they mean: the
- * addresses of the first accounts, and the policy in words.
+ * A family's credential Test: checks the key and the policy locally (nothing is sent anywhere) and
+ * shows what they mean: the addresses of the first accounts, and the policy in words.
  */
-export async function expandSignerKeyTest(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const data = credential.data ?? {};
-	try {
-		const keyring = evmKeyring(data);
-		const hasIndex =
-			data.keyType === 'mnemonic' && String(data.derivationPath || '{index}').includes('{index}');
-		const accounts = Array.from(
-			{ length: hasIndex ? SHOWN_ACCOUNTS : 1 },
-			(_, index) => `#${index} ${keyring.account(index).address}`,
-		);
-		const policy = readPolicy(data, EVM_POLICY_FORMAT, () => countedInOf(data));
-		return await validKey(accounts, hasIndex, policy, data, ` ${safeManagementWords(policy)}`);
-	} catch (error) {
-		return keyError(error);
-	}
+function keyTest(family: SignerFamily) {
+	return async function (
+		this: ICredentialTestFunctions,
+		credential: ICredentialsDecrypted,
+	): Promise<INodeCredentialTestResult> {
+		const data = credential.data ?? {};
+		try {
+			return await validKey(await family.credentialTest.view(data), data);
+		} catch (error) {
+			return keyError(error);
+		}
+	};
 }
+
+/** The node's credential Tests, by the method name each family's credential is tested by. */
+export const credentialTest = Object.fromEntries(
+	families.map((family) => [family.credentialTest.name, keyTest(family)]),
+);
 
 /**
  * Where payout IDs are kept, in words; a PostgreSQL store is connected to once (its tables are not
@@ -75,11 +65,8 @@ async function ledgerText(
 }
 
 async function validKey(
-	accounts: string[],
-	more: boolean,
-	policy: SpendingPolicy,
+	{ accounts, more, policy, words = '' }: KeyView,
 	data: ICredentialDataDecryptedObject,
-	familyWords = '',
 ): Promise<INodeCredentialTestResult> {
 	const ledger = await ledgerText(data);
 	if (typeof ledger !== 'string') return ledger;
@@ -89,7 +76,7 @@ async function validKey(
 		: '';
 	return {
 		status: 'OK',
-		message: `Valid key. Accounts: ${accounts.join(', ')}${more ? ', …' : ''}. ${describePolicy(policy)}${familyWords} Payout IDs: ${ledger}.${rpc}`,
+		message: `Valid key. Accounts: ${accounts.join(', ')}${more ? ', …' : ''}. ${describePolicy(policy)}${words} Payout IDs: ${ledger}.${rpc}`,
 	};
 }
 
@@ -97,29 +84,4 @@ function keyError(error: unknown): INodeCredentialTestResult {
 	if (error instanceof SigningKeyError || error instanceof CredentialFieldError)
 		return { status: 'Error', message: error.message };
 	return { status: 'Error', message: 'The signing key cannot be loaded' };
-}
-
-/** The Solana key credential: addresses (with a mnemonic, the first accounts on m/44'/501'/N'/0') and the policy in words, locally. */
-export async function expandSolanaKeyTest(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const data = credential.data ?? {};
-	try {
-		const keyring = solanaKeyring(data);
-		const accounts = Array.from(
-			{ length: keyring.fromMnemonic ? SHOWN_ACCOUNTS : 1 },
-			(_, index) => `#${index} ${keyring.account(index).address}`,
-		);
-		// A key pair whose halves do not belong together is refused at signing by @solana/kit; signing a test message shows it now.
-		await signSolanaMessage(keyring.account(0), new Uint8Array([0]));
-		return await validKey(
-			accounts,
-			keyring.fromMnemonic,
-			readPolicy(data, SOLANA_POLICY_FORMAT, () => countedInOf(data)),
-			data,
-		);
-	} catch (error) {
-		return keyError(error);
-	}
 }

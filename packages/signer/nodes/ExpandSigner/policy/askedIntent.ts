@@ -1,22 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { withoutTrailingZeros } from '../core';
+import { INTENT_EFFECTS, type Intent, isNativeToken, NATIVE_TOKEN, toSmallestUnit } from '../core';
 import { amountLimits, shownAddress, spendingRuleSet, type SpendingPolicy } from './policy';
 
 export { intentRequired } from './policy';
 import { type FormItem, missingFormItemRefusal, readFormItem } from './formItem';
 import { Refusal } from './refusal';
-import type { Movement, MovementAction, TransactionEffect } from './vocabulary';
+import type { Movement, TransactionEffect } from './vocabulary';
 
 /**
- * What an Expand write asked, as it travels beside the unsigned transaction (`intent`, written by the
- * core's nodes/Expand/helpers/intent.ts; docs/outputs.md): the Signer holds the transaction to it.
- * `transfer`, `approve` and `transferFrom` are effects the Signer reads from the transaction itself;
- * `call` is one it cannot read (a swap, a deposit, a bridge).
+ * What an Expand write asked (`Intent`, the core's contract: nodes/shared/intent.ts), as read from
+ * what travels beside the transaction: the Signer holds the transaction to it.
  */
 export interface AskedIntent {
 	operation: string;
-	effect: MovementAction | 'call';
+	effect: Intent['effect'];
 	chainId?: string;
 	sender?: string;
 	recipient?: string;
@@ -30,21 +28,6 @@ export interface AskedIntent {
 	/** The form item that asked it: at most one transaction is signed for it. */
 	formItem?: FormItem;
 }
-
-/** Placeholder the aggregators use for the native asset. */
-const NATIVE_PLACEHOLDER = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
-
-/**
- * Whether an intent's token is the chain's native asset: `native` (the core writes it for the
- * chain's native symbol too), or the aggregators' placeholder in any letter case.
- */
-export const isNativeToken = (token: string | undefined): boolean =>
-	token !== undefined && (token === 'native' || token.toLowerCase() === NATIVE_PLACEHOLDER);
-
-const EFFECTS = ['transfer', 'approve', 'transferFrom', 'call'];
-
-/** Where the intent travels: the key beside the transaction (the item's own, when the item is the transaction). */
-export const INTENT_KEY = 'intent';
 
 /** What the form did not ask, when the form is not there: an intent that cannot be read is refused, never ignored. */
 function unreadable(reason: string): Refusal {
@@ -66,9 +49,9 @@ export function readAskedIntent(
 	if (typeof value !== 'object' || Array.isArray(value)) return unreadable('not an object');
 	const raw = value as IDataObject;
 	const effect = String(raw.effect ?? '');
-	if (!EFFECTS.includes(effect))
-		return unreadable(`effect "${effect}" is none of ${EFFECTS.join(', ')}`);
-	const field = (name: string): string | undefined => {
+	if (!(INTENT_EFFECTS as readonly string[]).includes(effect))
+		return unreadable(`effect "${effect}" is none of ${INTENT_EFFECTS.join(', ')}`);
+	const field = (name: keyof Intent): string | undefined => {
 		const entry = raw[name];
 		if (entry === undefined || entry === null || entry === '') return undefined;
 		return String(entry).trim();
@@ -93,7 +76,7 @@ export function readAskedIntent(
 	if (
 		asked.effect !== 'call' &&
 		token !== undefined &&
-		token !== 'native' &&
+		token !== NATIVE_TOKEN &&
 		!policy.format.isAddress(token)
 	)
 		return unreadable(
@@ -140,14 +123,6 @@ function readTyped(
 	if (!/^\d{1,3}$/.test(decimals) || Number(decimals) > 255)
 		return unreadable(`decimals "${decimals}" is not a whole number from 0 to 255`);
 	return { amount, decimals: Number(decimals) };
-}
-
-/** A whole-unit amount in the smallest unit at some decimals, exactly; undefined when it has more decimals. */
-function smallestUnits(typed: string, decimals: number): bigint | undefined {
-	const [whole, fraction = ''] = typed.split('.');
-	const trimmed = withoutTrailingZeros(fraction);
-	if (trimmed.length > decimals) return undefined;
-	return BigInt(whole + trimmed.padEnd(decimals, '0'));
 }
 
 /**
@@ -232,7 +207,9 @@ export function typedAmountRefusal(
 			'intent',
 			`the amount was typed in whole units as ${typed.amount} of ${token}, converted with ${typed.decimals} decimals the API gave, but ${token} has ${chainDecimals} decimals on the chain`,
 		);
-	const expected = smallestUnits(typed.amount, chainDecimals);
+	// The conversion the core made (nodes/shared/amounts.ts), made again at the chain's decimals.
+	const converted = toSmallestUnit(typed.amount, chainDecimals);
+	const expected = converted === undefined ? undefined : BigInt(converted);
 	if (expected !== asked.amount)
 		return new Refusal(
 			'intent',

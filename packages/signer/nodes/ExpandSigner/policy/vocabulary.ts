@@ -2,6 +2,8 @@
 // of the Signer, so every part of it can use these words.
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ReadableEffect } from '../core';
+
 /** Thrown for a key that cannot be loaded; its message never contains the key or phrase. */
 export class SigningKeyError extends Error {}
 
@@ -24,7 +26,8 @@ export interface SigningAccount {
 	readonly index: number;
 }
 
-export type MovementAction = 'transfer' | 'approve' | 'transferFrom';
+/** What a movement does: one of the effects an intent names, so the two compare. */
+export type MovementAction = ReadableEffect;
 
 /** An amount leaving the wallet. */
 export interface Movement {

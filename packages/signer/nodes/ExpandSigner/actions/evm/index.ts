@@ -16,6 +16,7 @@ import { checkEvmPayout } from './checkPayout';
 import * as deployContract from './deployContract.operation';
 import * as getSafeProposal from './getSafeProposal.operation';
 import * as proposeToSafe from './proposeToSafe.operation';
+import { evmKeyView } from './keyView';
 import type { EvmSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
@@ -33,6 +34,7 @@ export const evm: SignerFamily<EvmSession> = {
 		description: 'Ethereum, Polygon, BNB Chain, Base, Arbitrum and the other EVM chains',
 	},
 	credential: CREDENTIAL,
+	credentialTest: { name: 'expandSignerKeyTest', view: evmKeyView },
 	operations: [
 		getAddress,
 		signMessage,

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { itemError, toSmallestUnit } from '../../core';
-import { INTENT_KEY } from '../../policy/askedIntent';
+import { INTENT_KEY, itemError, toSmallestUnit } from '../../core';
 
 /**
  * The transaction at Transaction Field, and the intent that travels with it: the first `intent` on the

@@ -9,6 +9,7 @@ import * as listPayouts from '../listPayouts.operation';
 import type { SignerFamily } from '../signerFamily';
 import { ledgerOf, rpcUrlsOf, spendingOf } from '../session';
 import { checkSolanaPayout } from './checkPayout';
+import { solanaKeyView } from './keyView';
 import type { SolanaSession } from './session';
 import * as signMessage from './signMessage.operation';
 import * as signTransaction from './signTransaction.operation';
@@ -28,6 +29,7 @@ export const solana: SignerFamily<SolanaSession> = {
 			'Solana and Solana Devnet: SOL and SPL token transfers, transactions the API prepares',
 	},
 	credential: CREDENTIAL,
+	credentialTest: { name: 'expandSolanaKeyTest', view: solanaKeyView },
 	operations: [
 		getAddress,
 		signMessage,

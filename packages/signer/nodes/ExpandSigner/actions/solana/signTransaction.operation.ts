@@ -5,9 +5,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { itemError } from '../../core';
+import { INTENT_KEY, itemError } from '../../core';
 import { readWireTransaction, type SolanaTransaction } from '../../families/solana';
-import { INTENT_KEY } from '../../policy/askedIntent';
 import { accountOf } from '../account';
 import { payoutIdProperty } from '../signOnce';
 import { chainIdProperty, readChainId, rpcOf } from './fields';
