@@ -355,18 +355,7 @@ test('a proposal by a key that is neither owner nor delegate, or with a hash tha
 test('the delegate cannot move funds alone: execTransaction with its signature reverts (GS020 alone, GS026 beside an owner)', async () => {
 	const tx = await usdcPayout(safe.delegate.address, 1_000_000n);
 	const exec = (signatures: string) =>
-		SAFE_INTERFACE.encodeFunctionData('execTransaction', [
-			tx.to,
-			tx.value,
-			tx.data,
-			tx.operation,
-			tx.safeTxGas,
-			tx.baseGas,
-			tx.gasPrice,
-			tx.gasToken,
-			tx.refundReceiver,
-			signatures,
-		]);
+		SAFE_INTERFACE.encodeFunctionData('execTransaction', execTransactionArgs(tx, signatures));
 	const delegateSignature = await signSafeTx(
 		safe.delegate.privateKey,
 		safe.chainId,
