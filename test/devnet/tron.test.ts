@@ -108,8 +108,12 @@ describe('fixtures and reads', () => {
 		]);
 		expect(nile.usdt).toMatchObject({ symbol: 'USDT', decimals: 6 });
 		expect(nile.usdt.address).not.toBe(mainnet.usdt.address);
-		// The wallet's key is the one its address says (tronweb derives the address itself).
+		// The wallet's key is the one its address says, and the one tronweb derives from the mnemonic on that path.
 		expect(utils.address.fromPrivateKey(wallet(2).privateKey)).toBe(wallet(2).address);
+		expect(TronWeb.fromMnemonic(nile.mnemonic, "m/44'/195'/0'/0/3")).toMatchObject({
+			address: wallet(3).address,
+			privateKey: `0x${wallet(3).privateKey}`,
+		});
 		expect(nile.wallets.map((entry) => entry.address)).toEqual(
 			mainnet.wallets.map((entry) => entry.address),
 		);
