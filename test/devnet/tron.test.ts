@@ -348,6 +348,39 @@ describe('TRX transfers', () => {
 		expect(refused.code).toBe('CONTRACT_VALIDATE_ERROR');
 	});
 
+	test("a memo burns the memo fee; once the day's free bandwidth is spent, an account that cannot pay for the bytes is refused with BANDWITH_ERROR", async () => {
+		const builder = tronWeb(nile);
+		const before = await trxBalance(wallet(2).address);
+		const plain = await builder.transactionBuilder.sendTrx(
+			wallet(3).address,
+			1_000_000,
+			wallet(2).address,
+		);
+		const withMemo = await builder.transactionBuilder.addUpdateData(plain, 'payout 42', 'utf8', {
+			txLocal: true,
+		});
+		const signed = await builder.trx.sign(withMemo, wallet(2).privateKey);
+		expect((await node(nile, '/wallet/broadcasttransaction', signed)).result).toBe(true);
+		const info = await node(nile, '/wallet/gettransactioninfobyid', { value: signed.txID });
+		expect(await trxBalance(wallet(2).address)).toBe(before - 1_000_000n - BigInt(info.fee));
+		expect(BigInt(info.fee) - BigInt(info.receipt.net_fee ?? 0)).toBe(1_000_000n);
+		// An account with 0.1 TRX: two transfers fit in its 600 free bytes, the third's bytes cost more than it has.
+		const poor = mainnet.wallets[4];
+		await node(
+			mainnet,
+			'/wallet/broadcasttransaction',
+			await trxTransfer(mainnet.wallets[0], poor.address, 100_000, undefined, mainnet),
+		);
+		const answers = [];
+		for (let index = 0; index < 3; index++) {
+			const transfer = await trxTransfer(poor, mainnet.wallets[1].address, 1, undefined, mainnet);
+			answers.push(
+				(await node(mainnet, '/wallet/broadcasttransaction', transfer)).code ?? 'SUCCESS',
+			);
+		}
+		expect(answers).toEqual(['SUCCESS', 'SUCCESS', 'BANDWITH_ERROR']);
+	});
+
 	test('the hex form (wallet/broadcasthex) is read as java-tron reads it', async () => {
 		const signed = await trxTransfer(wallet(2), wallet(3).address, 1_000_000);
 		const transaction = utils.transaction.txJsonToPb(signed);
