@@ -107,6 +107,23 @@ async function main(): Promise<void> {
 	);
 	for (const wallet of solana.wallets)
 		console.log(`    ${wallet.index}  ${wallet.address}  ${wallet.secretKey}`);
+	for (const tron of devnet.tron) {
+		console.log(
+			`\n  Chain ${tron.chainId} (${tron.symbol}, Tron stand-in)  HTTP API ${tron.rpcUrl}/wallet/...`,
+		);
+		console.log(
+			`    ${tron.usdt.symbol}  ${tron.usdt.address}  ${tron.usdt.decimals} decimals, TRC-20 (a balance ledger, not a contract)`,
+		);
+	}
+	const [tron] = devnet.tron;
+	console.log(
+		`    Wallets (both chains): "${tron.mnemonic}" on m/44'/195'/0'/0/i; wallets 0-3 hold 10,000 TRX and 10,000 USDT, wallet 4 has no account.`,
+	);
+	console.log(
+		'    Private keys (TronLink export format); development keys, never use them elsewhere:',
+	);
+	for (const wallet of tron.wallets)
+		console.log(`    ${wallet.index}  ${wallet.address}  ${wallet.privateKey}`);
 	console.log('\nCtrl-C stops the devnet.');
 	const stop = async () => {
 		await devnet.stop();

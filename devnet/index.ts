@@ -7,6 +7,14 @@ import {
 	type SolanaWallet,
 	startSolanaChain,
 } from './chains/solana';
+import {
+	TRON_CHAINS,
+	type TronChain,
+	type TronFixtures,
+	type TronRuntime,
+	type TronWallet,
+	startTronChain,
+} from './chains/tron';
 import { FaultInjector, type FaultOptions, type TransactionLie } from './gateway/faults';
 import {
 	DEVNET_MNEMONIC,
@@ -32,6 +40,7 @@ export type {
 	FaultOptions,
 	SolanaWallet,
 	TransactionLie,
+	TronWallet,
 	UsageItem,
 };
 
@@ -46,6 +55,8 @@ export interface DevnetOptions {
 	chainRpcPorts?: number[];
 	/** Port of the Solana chain's JSON-RPC endpoint (0 or undefined: a free port). */
 	solanaRpcPort?: number;
+	/** Ports of the Tron chains' HTTP APIs, in the order of TRON_CHAINS (0 or missing: a free port). */
+	tronHttpPorts?: number[];
 	/** Accepted keys; the default key when none are given. */
 	apiKeys?: string[];
 	rateLimitPerSecond?: number;
@@ -75,6 +86,16 @@ export interface DevnetSolana extends SolanaFixtures {
 	chain: SolanaChain;
 }
 
+/** A Tron chain (1000 TRON, 1001 TTRON): a ledger stand-in behind java-tron's HTTP API (devnet/chains/tron). */
+export interface DevnetTron extends TronFixtures {
+	chainId: string;
+	symbol: string;
+	/** The HTTP API base (…/wallet/…). */
+	rpcUrl: string;
+	/** The chain itself, for tests that read accounts or mine empty blocks. */
+	chain: TronChain;
+}
+
 export interface Devnet {
 	baseUrl: string;
 	historicalUrl: string;
@@ -83,6 +104,7 @@ export interface Devnet {
 	apiKey: string;
 	chains: DevnetChain[];
 	solana: DevnetSolana;
+	tron: DevnetTron[];
 	/** dexId of the Uniswap V2 fixture on the first chain (31337): 1000, the API's default dexId. */
 	dexId: string;
 	/** dexId the Uniswap V2 fixture answers to, per chain ID. */
@@ -106,7 +128,7 @@ export interface Devnet {
 	stop(): Promise<void>;
 }
 
-/** Starts both chains, deploys the fixtures and opens the gateway's base and historical listeners. */
+/** Starts the EVM, Solana and Tron chains, deploys the fixtures and opens the gateway's base and historical listeners. */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
 	const started: Array<{ close(): Promise<void> }> = [];
 	try {
@@ -115,12 +137,19 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			apiKeys: new Set(options.safeApiKeys ?? []),
 			limiter: new RateLimiter(options.safeRateLimitPerSecond),
 		};
-		// Every funded wallet, EVM and Solana, derives from the devnet's one mnemonic.
+		// Every funded wallet, EVM, Solana and Tron, derives from the devnet's one mnemonic.
 		const solana = await startSolanaChain(DEVNET_MNEMONIC, options.solanaRpcPort ?? 0);
 		started.push(solana);
-		const gateway = await openGateway(options, runtimes, solana, safe.service, safeAccess);
+		const tron = await startTronChains(options, started);
+		const gateway = await openGateway(
+			options,
+			runtimes,
+			{ solana, tron },
+			safe.service,
+			safeAccess,
+		);
 		const stream = await startTickerStream([...runtimes.values()][0], gateway, options.streamPort);
-		const blocks = await watchBlocks(runtimes, solana);
+		const blocks = await watchBlocks(runtimes, [solana, ...tron]);
 		blocks.onBlock((chainId) => {
 			if (chainId === stream.chainId) void stream.publish().catch(() => undefined);
 		});
@@ -130,8 +159,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			historicalUrl: gateway.historical.url,
 			streamUrl: stream.url,
 			apiKey: [...gateway.apiKeys][0],
-			...chainsOf(runtimes, solana),
-			...chainControls(runtimes, solana),
+			...chainsOf(runtimes, solana, tron),
+			...chainControls(runtimes, [solana, ...tron]),
 			usage: (apiKey) => gateway.meter.items(apiKey ?? [...gateway.apiKeys][0]),
 			onBlock: (listener) => blocks.onBlock(listener),
 			stream,
@@ -184,6 +213,24 @@ async function startEvmChains(
 	return chains;
 }
 
+/** The Tron chains of TRON_CHAINS, each added to `started` as soon as it runs. */
+async function startTronChains(
+	options: DevnetOptions,
+	started: Array<{ close(): Promise<void> }>,
+): Promise<TronRuntime[]> {
+	const chains: TronRuntime[] = [];
+	for (const [index, { chainId }] of TRON_CHAINS.entries()) {
+		const chain = await startTronChain(
+			chainId,
+			DEVNET_MNEMONIC,
+			options.tronHttpPorts?.[index] ?? 0,
+		);
+		started.push(chain);
+		chains.push(chain);
+	}
+	return chains;
+}
+
 type StartedSafe = Awaited<ReturnType<typeof startSafe>>;
 
 /** Deploys the fixtures on every EVM chain, and the Safe with its stand-in service on SAFE_CHAIN_ID. */
@@ -222,7 +269,7 @@ interface SafeAccess {
 async function openGateway(
 	options: DevnetOptions,
 	runtimes: Map<string, ChainRuntime>,
-	solana: SolanaRuntime,
+	{ solana, tron }: { solana: SolanaRuntime; tron: TronRuntime[] },
 	safeService: SafeTransactionService,
 	safeAccess: SafeAccess,
 ) {
@@ -232,6 +279,7 @@ async function openGateway(
 	const gateway = createGateway({
 		chains: runtimes,
 		solana: new Map([[solana.chainId, solana]]),
+		tron: new Map(tron.map((runtime) => [runtime.chainId, runtime])),
 		meter,
 		apiKeys,
 		rateLimitPerSecond: options.rateLimitPerSecond,
@@ -284,7 +332,8 @@ function chainOf(runtimes: Map<string, ChainRuntime>, chainId: string): ChainRun
 function chainsOf(
 	runtimes: Map<string, ChainRuntime>,
 	solana: SolanaRuntime,
-): Pick<Devnet, 'chains' | 'solana' | 'dexId' | 'dexIds'> {
+	tron: TronRuntime[],
+): Pick<Devnet, 'chains' | 'solana' | 'tron' | 'dexId' | 'dexIds'> {
 	return {
 		chains: [...runtimes.values()].map((runtime) => ({
 			chainId: runtime.chainId,
@@ -298,6 +347,13 @@ function chainsOf(
 			chain: solana.chain,
 			...solana.fixtures,
 		},
+		tron: tron.map((runtime) => ({
+			chainId: runtime.chainId,
+			symbol: runtime.symbol,
+			rpcUrl: runtime.rpcUrl,
+			chain: runtime.chain,
+			...runtime.fixtures,
+		})),
 		dexId: Object.keys(DEX_IDS).find((dexId) => DEX_IDS[dexId] === String(CHAIN_IDS[0])) as string,
 		dexIds: Object.fromEntries(Object.entries(DEX_IDS).map(([dexId, chainId]) => [chainId, dexId])),
 	};
@@ -306,12 +362,13 @@ function chainsOf(
 /** Mining, snapshots and raw JSON-RPC on a chain named by its ID. */
 function chainControls(
 	runtimes: Map<string, ChainRuntime>,
-	solana: SolanaRuntime,
+	ledgers: Array<{ chainId: string; chain: { mine(): number } }>,
 ): Pick<Devnet, 'mine' | 'snapshot' | 'revert' | 'rpc'> {
 	return {
 		async mine(chainId, blocks = 1) {
-			if (chainId === solana.chainId) {
-				for (let index = 0; index < blocks; index++) solana.chain.mine();
+			const ledger = ledgers.find((candidate) => candidate.chainId === chainId);
+			if (ledger) {
+				for (let index = 0; index < blocks; index++) ledger.chain.mine();
 				return;
 			}
 			// One evm_mine per block: hardhat_mine's reserved blocks report a zero parentHash.

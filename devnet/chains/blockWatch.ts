@@ -1,5 +1,4 @@
 import type { LocalChain } from '../chains';
-import type { SolanaChain } from './solana';
 
 export type BlockListener = (chainId: string, blockNumber: number) => void;
 
@@ -10,13 +9,19 @@ export interface BlockWatch {
 	stop(): void;
 }
 
+/** A chain the devnet keeps as a ledger (Solana, Tron), which reports its own new blocks. */
+export interface LedgerChain {
+	chainId: string;
+	chain: { onBlock(listener: (blockNumber: number) => void): () => void };
+}
+
 /**
- * Reports each new block of the EVM chains and of the Solana chain to the listeners, from the heads
+ * Reports each new block of the EVM chains and of the ledger chains to the listeners, from the heads
  * as of the call on, so blocks mined right after it returns are reported too.
  */
 export async function watchBlocks(
 	chains: Map<string, LocalChain>,
-	solana: { chainId: string; chain: SolanaChain },
+	ledgers: LedgerChain[],
 ): Promise<BlockWatch> {
 	const listeners = new Set<BlockListener>();
 	const lastSeen = new Map<string, number>(
@@ -37,7 +42,10 @@ export async function watchBlocks(
 				listeners.forEach((listener) => listener(chain.chainId, number));
 		}
 	}, 100);
-	solana.chain.onBlock((slot) => listeners.forEach((listener) => listener(solana.chainId, slot)));
+	for (const ledger of ledgers)
+		ledger.chain.onBlock((number) =>
+			listeners.forEach((listener) => listener(ledger.chainId, number)),
+		);
 	return {
 		onBlock(listener) {
 			listeners.add(listener);

@@ -9,6 +9,8 @@ import { type Params, text } from './params';
 const SERVED_SCOPES = ['EVM', 'UniswapV2', '*'];
 /** The variants a call on the Solana chain (901) is answered as. */
 export const SOLANA_SCOPES = ['Solana', '*'];
+/** The variants a call on a Tron chain (1000, 1001) is answered as. */
+export const TRON_SCOPES = ['Tron', '*'];
 
 /** The documented variant of an endpoint that the devnet answers as, if the table documents one. */
 export function servedVariant(path: string, scopes = SERVED_SCOPES): Variant | undefined {

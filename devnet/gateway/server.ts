@@ -3,6 +3,7 @@ import type { AddressInfo } from 'net';
 
 import { endpointOf } from '../api';
 import type { SolanaRuntime } from '../chains/solana';
+import type { TronRuntime } from '../chains/tron';
 import { readBody } from '../readBody';
 import { DateFormatError, type Meter, computeUnitsFor } from '../metering';
 import { createContext, type Handler } from './context';
@@ -12,9 +13,10 @@ import type { FaultInjector } from './faults';
 import { chainHandlers } from './handlers/chain';
 import { protocolHandlers } from './handlers/protocols';
 import { solanaRoute } from './handlers/solana';
+import { tronRoute } from './handlers/tron';
 import type { Params } from './params';
 import { RateLimiter } from './rateLimiter';
-import { SOLANA_SCOPES, checkRequired } from './required';
+import { SOLANA_SCOPES, TRON_SCOPES, checkRequired } from './required';
 
 export type HostName = 'base' | 'historical';
 
@@ -27,6 +29,8 @@ export interface GatewayOptions {
 	chains: Map<string, ChainRuntime>;
 	/** Solana chains by chain ID: calls naming one are answered by the Solana handlers. */
 	solana?: Map<string, SolanaRuntime>;
+	/** Tron chains by chain ID: calls naming one are answered by the Tron handlers. */
+	tron?: Map<string, TronRuntime>;
 	meter: Meter;
 	apiKeys: Set<string>;
 	/** Requests per second and key; unlimited when undefined. */
@@ -199,7 +203,8 @@ async function answerCall(
 	}
 	options.faults?.heard(request, params);
 	const solanaHandler = solanaRoute(path, params, options.solana ?? new Map());
-	const handler = solanaHandler ?? handlers[path];
+	const tronHandler = tronRoute(path, params, options.tron ?? new Map());
+	const handler = solanaHandler ?? tronHandler ?? handlers[path];
 	const context = createContext(params, options.chains);
 	const chainId = () =>
 		context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
@@ -207,7 +212,11 @@ async function answerCall(
 		// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
 		if (!handler)
 			throw new ApiFailure(MESSAGES.notApplicable, endpoint.resource === 'chain' ? 400 : 406);
-		checkRequired(path, params, solanaHandler ? SOLANA_SCOPES : undefined);
+		checkRequired(
+			path,
+			params,
+			solanaHandler ? SOLANA_SCOPES : tronHandler ? TRON_SCOPES : undefined,
+		);
 		const data = options.faults
 			? await options.faults.answer(request, params, (asked) =>
 					handler(asked === params ? context : createContext(asked, options.chains)),

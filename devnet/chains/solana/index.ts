@@ -1,5 +1,4 @@
-import type { Server } from 'http';
-
+import { closeServer } from '../closeServer';
 import { SolanaChain } from './chain';
 import { type SolanaFixtures, deploySolanaFixtures } from './fixtures';
 import { serveSolanaRpc } from './rpc';
@@ -36,9 +35,4 @@ export async function startSolanaChain(
 		fixtures,
 		close: () => closeServer(server),
 	};
-}
-
-function closeServer(server: Server): Promise<void> {
-	server.closeAllConnections();
-	return new Promise((resolve) => server.close(() => resolve()));
 }

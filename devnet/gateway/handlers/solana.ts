@@ -34,11 +34,12 @@ import {
 	type SolanaChain,
 } from '../../chains/solana/chain';
 import type { SolanaRuntime } from '../../chains/solana';
-import type { Handler, HandlerContext } from '../context';
+import type { Handler } from '../context';
 import { ApiFailure, fail, missing } from '../failure';
 import { type Params, required, text, wholeNumber } from '../params';
+import { type FamilyHandler, familyRoute } from './familyRoute';
 
-type SolanaHandler = (params: Params, runtime: SolanaRuntime) => Promise<unknown>;
+type SolanaHandler = FamilyHandler<SolanaRuntime>;
 
 function publicKey(params: Params, name: string, optional = false): Address | undefined {
 	const value = optional ? text(params, name) : required(params, name);
@@ -244,17 +245,6 @@ const handlers: Record<string, SolanaHandler> = {
 	'/fungibletoken/getdecimals': getdecimals,
 };
 
-/** The Solana runtime a call names (by chainId, which wins, or chainSymbol), if any. */
-function solanaRuntimeOf(
-	params: Params,
-	runtimes: Map<string, SolanaRuntime>,
-): SolanaRuntime | undefined {
-	const chainId = text(params, 'chainId');
-	if (chainId !== undefined) return runtimes.get(chainId);
-	const symbol = text(params, 'chainSymbol')?.toUpperCase();
-	return [...runtimes.values()].find((runtime) => runtime.symbol === symbol);
-}
-
 /**
  * The handler for a call on a Solana chain, or undefined when the call names no Solana chain (the EVM
  * handlers answer it). A path without a Solana variant answers "Given function is not applicable".
@@ -264,13 +254,5 @@ export function solanaRoute(
 	params: Params,
 	runtimes: Map<string, SolanaRuntime>,
 ): Handler | undefined {
-	const runtime = solanaRuntimeOf(params, runtimes);
-	if (!runtime) return undefined;
-	return async (context: HandlerContext) => {
-		context.chainId = runtime.chainId;
-		const handler = handlers[path];
-		// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
-		if (!handler) fail('notApplicable', path.startsWith('/chain/') ? 400 : 406);
-		return await handler(params, runtime);
-	};
+	return familyRoute(path, params, runtimes, handlers);
 }
