@@ -38,6 +38,7 @@ export {
 	type DecodedTransaction,
 } from './decode';
 export { trc10Asset, tronEffect } from './effect';
+export { rawDataHexOf } from './input';
 export { describeTronError } from './errors';
 export { TronAccount, type TronKeyring, tronKeyring, tronPath } from './keys';
 export { TRON_POLICY_FORMAT } from './policyFormat';
