@@ -128,6 +128,28 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The Signer's Tron family decodes, builds and signs with tronweb, Tron's official library, through its
+		// utilities (tronweb/utils) only: it never makes a TronWeb client, so tronweb calls no node. For its
+		// folder only, the signer's allow-list is extended by it.
+		files: ['./packages/signer/nodes/ExpandSigner/families/tron/**/*.ts'],
+		rules: {
+			'@n8n/community-nodes/no-restricted-imports': 'off',
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex:
+								'^(?!(tronweb/utils|ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message: "The Tron family may import only the signer's libraries and tronweb/utils.",
+						},
+						THROUGH_THE_DOOR,
+					],
+				},
+			],
+		},
+	},
+	{
 		// The PostgreSQL ledger store talks to its database through the official client, pg: for that folder only,
 		// the signer's allow-list is extended by it.
 		files: ['./packages/signer/nodes/ExpandSigner/ledger/postgres/**/*.ts'],
@@ -179,7 +201,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		// The signer package's runtime dependencies are its signing libraries (ethers, Solana's) and pg; the core
+		// The signer package's runtime dependencies are its signing libraries (ethers, Solana's, Tron's) and pg; the core
 		// package (the root package.json) has none. test/package.test.ts holds both lists.
 		files: ['packages/signer/package.json'],
 		rules: {

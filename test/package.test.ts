@@ -46,6 +46,9 @@ const SOLANA_LIBRARIES = [
 	'@solana/kit',
 	'micro-ed25519-hdkey',
 ];
+const TRON_LIBRARIES = ['tronweb'];
+/** What the Tron family imports of tronweb: its utilities (it never makes a TronWeb client, which calls nodes). */
+const TRON_MODULES = ['tronweb/utils'];
 
 test.each([
 	['n8n-nodes-expand-network', root, manifest],
@@ -90,9 +93,9 @@ test("the core package has no runtime dependencies and loads only modules n8n's 
 	expect(compiled.some((path) => path.includes('ExpandSigner'))).toBe(false);
 });
 
-test("the signer's runtime dependencies are ethers, Solana's libraries and pg, imported only by its own files", () => {
+test("the signer's runtime dependencies are ethers, Solana's and Tron's libraries and pg, imported only by its own files", () => {
 	expect(Object.keys(signerManifest.dependencies).sort()).toEqual(
-		[...SOLANA_LIBRARIES, 'ethers', 'pg'].sort(),
+		[...SOLANA_LIBRARIES, ...TRON_LIBRARIES, 'ethers', 'pg'].sort(),
 	);
 	const compiled = files(join(signerRoot, 'dist')).filter((path) => path.endsWith('.js'));
 	const importersOf = (library: string) =>
@@ -108,6 +111,12 @@ test("the signer's runtime dependencies are ethers, Solana's libraries and pg, i
 		for (const path of importers)
 			expect(path).toMatch(/^dist\/nodes\/ExpandSigner\/families\/solana\//);
 	}
+	for (const module of TRON_MODULES) {
+		const importers = importersOf(module);
+		expect(importers.length).toBeGreaterThan(0);
+		for (const path of importers)
+			expect(path).toMatch(/^dist\/nodes\/ExpandSigner\/families\/tron\//);
+	}
 	const pgImporters = importersOf('pg');
 	expect(pgImporters.length).toBeGreaterThan(0);
 	for (const path of pgImporters)
@@ -117,7 +126,10 @@ test("the signer's runtime dependencies are ethers, Solana's libraries and pg, i
 	);
 	expect(
 		external.filter(
-			(name) => ![...N8N_ALLOWED_IMPORTS, ...SOLANA_LIBRARIES, 'ethers', 'pg'].includes(name),
+			(name) =>
+				![...N8N_ALLOWED_IMPORTS, ...SOLANA_LIBRARIES, ...TRON_MODULES, 'ethers', 'pg'].includes(
+					name,
+				),
 		),
 	).toEqual([]);
 });

@@ -1,0 +1,55 @@
+import { type DecodedTransaction, decodeRawDataHex } from './decode';
+import { tronEffect } from './effect';
+import type { TronAccount } from './keys';
+import { checkOwnTransaction } from './sign';
+import type { TransactionEffect } from '../../policy/vocabulary';
+
+/** A Tron transaction ready for the policy and signing: decoded from its bytes, and what it does. */
+export interface TronUnsigned {
+	chainId: string;
+	decoded: DecodedTransaction;
+	effect: TransactionEffect;
+}
+
+/** Decodes raw_data_hex (refusing what it cannot read exactly) and describes it, for the account that owns it. */
+export function prepareTronTransaction(
+	rawDataHex: string,
+	chainId: string,
+	account: TronAccount,
+	now: number,
+): TronUnsigned {
+	const decoded = decodeRawDataHex(rawDataHex, now);
+	checkOwnTransaction(decoded, account);
+	return { chainId, decoded, effect: tronEffect(decoded, chainId) };
+}
+
+export { base58Address, hexAddress, isTronAddress } from './address';
+export {
+	referenceBlock,
+	transferTrc20Transaction,
+	transferTrxTransaction,
+	TronTransferError,
+	type ReferenceBlock,
+} from './build';
+export {
+	decodeRawDataHex,
+	MAX_LIFETIME_MS,
+	UndecodableTransaction,
+	type DecodedTransaction,
+} from './decode';
+export { trc10Asset, tronEffect } from './effect';
+export { rawDataHexOf } from './input';
+export { describeTronError } from './errors';
+export { TronAccount, type TronKeyring, tronKeyring, tronPath } from './keys';
+export { TRON_POLICY_FORMAT } from './policyFormat';
+export { encodeRawData, transactionId, type TronRawData, type TronTransaction } from './rawData';
+export {
+	checkOwnTransaction,
+	messageBytes,
+	messageKind,
+	NotASigner,
+	recoveredAddress,
+	signTronMessage,
+	signTronTransaction,
+	type TronSignedTransaction,
+} from './sign';
