@@ -10,6 +10,7 @@ import { AbiCoder } from 'ethers';
 
 import {
 	decodeRawDataHex,
+	readRawDataHex,
 	hexAddress,
 	MAX_LIFETIME_MS,
 	referenceBlock,
@@ -218,6 +219,13 @@ test.each([
 ])('a transaction with %s is refused', (_, change, message) => {
 	expect(() => decodeRawDataHex(handWritten(change), NOW)).toThrow(UndecodableTransaction);
 	expect(() => decodeRawDataHex(handWritten(change), NOW)).toThrow(message);
+});
+
+test("readRawDataHex reads a payout's signed bytes long after they expired, and what else decodeRawDataHex refuses it still refuses", () => {
+	const expired = handWritten({ expiration: NOW - 3_600_000 });
+	expect(() => decodeRawDataHex(expired, NOW)).toThrow(/expired at/);
+	expect(readRawDataHex(expired).expiration).toBe(NOW - 3_600_000);
+	expect(() => readRawDataHex(`${expired}ff`)).toThrow(UndecodableTransaction);
 });
 
 test('an expiration just within the allowed lifetime reads', () => {

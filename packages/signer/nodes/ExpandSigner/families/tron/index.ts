@@ -34,10 +34,24 @@ export {
 export {
 	decodeRawDataHex,
 	MAX_LIFETIME_MS,
+	readRawDataHex,
 	UndecodableTransaction,
 	type DecodedTransaction,
 } from './decode';
 export { trc10Asset, tronEffect } from './effect';
+export {
+	absence,
+	type Absence,
+	blockByNumber,
+	headBlock,
+	type LandedTronTransaction,
+	MAX_SCANNED_BLOCKS,
+	type TronBlockHead,
+	type TronHttp,
+	type TronLifetime,
+	transactionOnChain,
+	UnexpectedTronAnswer,
+} from './status';
 export { rawDataHexOf } from './input';
 export { describeTronError } from './errors';
 export { TronAccount, type TronKeyring, tronKeyring, tronPath } from './keys';
