@@ -24,7 +24,8 @@ export interface CheckedRow {
  * `success`, `feePaid` in the native asset's smallest unit), `replaced` (another signature of the same
  * payout landed: `replacedBy`), `pending` (the node knows it, not yet in a block), `dropped` (it can
  * never land), `unsent` (the node has not seen it and it could still land), `droppedUnverified`
- * (`dropped` as a node the API names says it: unpinnedDrop).
+ * (`dropped` as a node the API names says it: unpinnedDrop), `unknown` (the node's answers show neither
+ * that it landed nor that it cannot: `statusMessage` says why; never read as unpaid).
  *
  * A Safe proposal (checkSafeProposal.ts): `proposed` (awaiting its owners), `executed` (by
  * `executionTransactionHash` in `block`; `success` is the Safe's ExecutionSuccess, `feePaid` what the
@@ -41,6 +42,7 @@ export interface PayoutCheck {
 		| 'dropped'
 		| 'droppedUnverified'
 		| 'unsent'
+		| 'unknown'
 		| 'proposed'
 		| 'executed'
 		| 'notPosted'

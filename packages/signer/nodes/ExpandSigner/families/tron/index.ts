@@ -42,14 +42,14 @@ export { trc10Asset, tronEffect } from './effect';
 export {
 	absence,
 	type Absence,
-	blockByNumber,
+	chainBlock,
 	headBlock,
 	type LandedTronTransaction,
 	MAX_SCANNED_BLOCKS,
 	type TronBlockHead,
 	type TronHttp,
 	type TronLifetime,
-	transactionOnChain,
+	landedTransaction,
 	UnexpectedTronAnswer,
 } from './status';
 export { rawDataHexOf } from './input';

@@ -76,7 +76,7 @@ export async function headBlock(http: TronHttp, state: TronState): Promise<TronB
 }
 
 /** Block `number`, which the node must have (a node that has no such block answers {}). */
-export async function blockByNumber(
+export async function chainBlock(
 	http: TronHttp,
 	state: TronState,
 	number: number,
@@ -100,7 +100,7 @@ export async function blockByNumber(
  * the time it says. A node that knows the ID from one call only, or names a block that does not hold
  * it, is not believed either way.
  */
-export async function transactionOnChain(
+export async function landedTransaction(
 	http: TronHttp,
 	state: TronState,
 	txID: string,
@@ -143,7 +143,7 @@ export async function transactionOnChain(
 		throw unexpected(
 			`do not agree on its result: ${contractRet} and ${String(info.result ?? 'SUCCESS')}`,
 		);
-	const block = await blockByNumber(http, state, blockNumber as number);
+	const block = await chainBlock(http, state, blockNumber as number);
 	if (!block.txIDs.includes(id) || block.timestamp !== blockTimeStamp)
 		throw unexpected(
 			`name block ${String(blockNumber)}, which does not hold it at the time they say`,
@@ -212,7 +212,7 @@ export async function absence(
 	const low = parseInt(lifetime.refBlockBytes, 16);
 	const refNumber = solid.number - ((solid.number - low) & 0xffff);
 	const refBlock =
-		refNumber >= 0 ? await blockByNumber(http, 'walletsolidity', refNumber) : undefined;
+		refNumber >= 0 ? await chainBlock(http, 'walletsolidity', refNumber) : undefined;
 	if (!refBlock || refBlock.blockID.slice(16, 32) !== lifetime.refBlockHash.toLowerCase())
 		return {
 			kind: 'unknown',
@@ -225,7 +225,7 @@ export async function absence(
 				kind: 'unknown',
 				why: `more than ${MAX_SCANNED_BLOCKS} blocks lie between its reference block ${refNumber} and its expiration; check it by hand`,
 			};
-		const block = await blockByNumber(http, 'walletsolidity', previous.number + 1);
+		const block = await chainBlock(http, 'walletsolidity', previous.number + 1);
 		if (block.parentHash !== previous.blockID)
 			throw new UnexpectedTronAnswer(
 				`The chain's node answers block ${block.number} with a parent that is not block ${previous.number}`,
@@ -236,7 +236,7 @@ export async function absence(
 			);
 		previous = block;
 	}
-	if (await transactionOnChain(http, 'walletsolidity', txID))
+	if (await landedTransaction(http, 'walletsolidity', txID))
 		throw new UnexpectedTronAnswer(
 			`The chain's node says transaction ${txID} is in a solidified block, yet none of the blocks it could be in holds it`,
 		);
