@@ -101,8 +101,8 @@ function lowerHex(value: unknown): unknown {
  * Reads a transaction's raw_data_hex with tronweb's decoder, then holds the reading to the bytes:
  * the decoder drops fields it does not know, every contract after the first, and rounds int64 values
  * above 2^53, so the reading is re-encoded and must give the same bytes. Refused too: a contract signed
- * under another permission than the owner's (Permission_id). Its lifetime is not checked: a payout's
- * signed bytes are read again long after they expired (decodeRawDataHex checks it before signing).
+ * under another permission than the owner's (Permission_id). Whatever its expiration: a signed one read
+ * back from the ledger may be long expired.
  */
 export function readRawDataHex(text: string): DecodedTransaction {
 	const rawDataHex = text.replace(/^0x/, '').toLowerCase();
@@ -149,18 +149,19 @@ export function readRawDataHex(text: string): DecodedTransaction {
 }
 
 /**
- * readRawDataHex, and refused as well when its expiration is already past or more than MAX_LIFETIME_MS
- * after `now` (milliseconds since 1970): what is signed now.
+ * A transaction to be signed now (`now`, milliseconds since 1970), read as readRawDataHex reads it;
+ * refused too when its expiration is already past or more than MAX_LIFETIME_MS after `now`.
  */
 export function decodeRawDataHex(text: string, now: number): DecodedTransaction {
 	const decoded = readRawDataHex(text);
-	if (decoded.expiration <= now)
+	const { rawData } = decoded;
+	if (rawData.expiration <= now)
 		throw new UndecodableTransaction(
-			`The transaction expired at ${new Date(decoded.expiration).toISOString()}`,
+			`The transaction expired at ${new Date(rawData.expiration).toISOString()}`,
 		);
-	if (decoded.expiration - now > MAX_LIFETIME_MS)
+	if (rawData.expiration - now > MAX_LIFETIME_MS)
 		throw new UndecodableTransaction(
-			`The transaction stays valid until ${new Date(decoded.expiration).toISOString()}, more than ${MAX_LIFETIME_MS / 60_000} minutes from now`,
+			`The transaction stays valid until ${new Date(rawData.expiration).toISOString()}, more than ${MAX_LIFETIME_MS / 60_000} minutes from now`,
 		);
 	return decoded;
 }

@@ -32,6 +32,18 @@ export {
 	type ReferenceBlock,
 } from './build';
 export {
+	blockByNumber,
+	nowBlock,
+	referencesNodeChain,
+	transactionOnChain,
+	trc20Decimals,
+	TRON_CHAIN_IDENTITY,
+	TRON_CHAINS,
+	type TronBlock,
+	type TronNode,
+	UnexpectedNodeAnswer,
+} from './chain';
+export {
 	decodeRawDataHex,
 	MAX_LIFETIME_MS,
 	readRawDataHex,
@@ -47,10 +59,8 @@ export {
 	type LandedTronTransaction,
 	MAX_SCANNED_BLOCKS,
 	type TronBlockHead,
-	type TronHttp,
 	type TronLifetime,
 	landedTransaction,
-	UnexpectedTronAnswer,
 } from './status';
 export { rawDataHexOf } from './input';
 export { describeTronError } from './errors';

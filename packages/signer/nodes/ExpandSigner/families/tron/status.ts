@@ -1,15 +1,12 @@
 import { getBytes, sha256 } from 'ethers';
 
+import { type TronNode, UnexpectedNodeAnswer } from './chain';
+
 /**
- * One call of a java-tron node's HTTP API: POST `path` (`/wallet/…` on the full node, `/walletsolidity/…`
- * on its solidified state) with a JSON body; its JSON answer.
+ * Which of the node's states is asked: the full node's (`/wallet/…`, its latest blocks), or the
+ * solidified one (`/walletsolidity/…`, irreversible blocks), which java-tron serves from its solidity
+ * HTTP service and TronGrid beside the full node's.
  */
-export type TronHttp = (path: string, body: Record<string, unknown>) => Promise<unknown>;
-
-/** An answer of the node that is not what java-tron answers, or says things that cannot all be true. */
-export class UnexpectedTronAnswer extends Error {}
-
-/** Which of the node's states is asked: the full node's (latest blocks), or the solidified (irreversible) one. */
 export type TronState = 'wallet' | 'walletsolidity';
 
 export interface TronBlockHead {
@@ -58,7 +55,7 @@ function blockOf(answer: unknown, what: string): TronBlockHead {
 		!Array.isArray(transactions) ||
 		!txIDs.every((txID) => HEX32.test(txID))
 	)
-		throw new UnexpectedTronAnswer(
+		throw new UnexpectedNodeAnswer(
 			`The chain's node does not answer ${what} with a block (its ID, number, parent, timestamp and transactions)`,
 		);
 	return {
@@ -71,22 +68,22 @@ function blockOf(answer: unknown, what: string): TronBlockHead {
 }
 
 /** The newest block of the full node's chain, or of its solidified part. */
-export async function headBlock(http: TronHttp, state: TronState): Promise<TronBlockHead> {
-	return blockOf(await http(`/${state}/getnowblock`, {}), `${state}/getnowblock`);
+export async function headBlock(node: TronNode, state: TronState): Promise<TronBlockHead> {
+	return blockOf(await node(`/${state}/getnowblock`, {}), `${state}/getnowblock`);
 }
 
 /** Block `number`, which the node must have (a node that has no such block answers {}). */
 export async function chainBlock(
-	http: TronHttp,
+	node: TronNode,
 	state: TronState,
 	number: number,
 ): Promise<TronBlockHead> {
 	const block = blockOf(
-		await http(`/${state}/getblockbynum`, { num: number }),
+		await node(`/${state}/getblockbynum`, { num: number }),
 		`${state}/getblockbynum ${number}`,
 	);
 	if (block.number !== number)
-		throw new UnexpectedTronAnswer(
+		throw new UnexpectedNodeAnswer(
 			`The chain's node answers ${state}/getblockbynum ${number} with block ${block.number}`,
 		);
 	return block;
@@ -101,18 +98,18 @@ export async function chainBlock(
  * it, is not believed either way.
  */
 export async function landedTransaction(
-	http: TronHttp,
+	node: TronNode,
 	state: TronState,
 	txID: string,
 ): Promise<LandedTronTransaction | undefined> {
 	const id = txID.toLowerCase();
 	const [transaction, info] = [
-		await http(`/${state}/gettransactionbyid`, { value: id }),
-		await http(`/${state}/gettransactioninfobyid`, { value: id }),
+		await node(`/${state}/gettransactionbyid`, { value: id }),
+		await node(`/${state}/gettransactioninfobyid`, { value: id }),
 	];
 	if (isEmpty(transaction) && isEmpty(info)) return undefined;
 	const unexpected = (why: string) =>
-		new UnexpectedTronAnswer(`The chain's node's answers about transaction ${id} ${why}`);
+		new UnexpectedNodeAnswer(`The chain's node's answers about transaction ${id} ${why}`);
 	if (!isObject(transaction) || !isObject(info)) throw unexpected('are not both JSON objects');
 	const rawDataHex = String(transaction.raw_data_hex ?? '').toLowerCase();
 	const ret =
@@ -143,7 +140,7 @@ export async function landedTransaction(
 		throw unexpected(
 			`do not agree on its result: ${contractRet} and ${String(info.result ?? 'SUCCESS')}`,
 		);
-	const block = await chainBlock(http, state, blockNumber as number);
+	const block = await chainBlock(node, state, blockNumber as number);
 	if (!block.txIDs.includes(id) || block.timestamp !== blockTimeStamp)
 		throw unexpected(
 			`name block ${String(blockNumber)}, which does not hold it at the time they say`,
@@ -190,14 +187,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * must be past the expiration too: a node whose blocks run ahead of time is not believed.
  */
 export async function absence(
-	http: TronHttp,
+	node: TronNode,
 	lifetime: TronLifetime,
 	now: number,
 ): Promise<Absence> {
 	const { txID, expiration } = lifetime;
 	if (now <= expiration)
 		return { kind: 'canLand', until: expiration, why: `it stays valid until ${iso(expiration)}` };
-	const solid = await headBlock(http, 'walletsolidity');
+	const solid = await headBlock(node, 'walletsolidity');
 	if (solid.timestamp < expiration)
 		return {
 			kind: 'canLand',
@@ -211,8 +208,7 @@ export async function absence(
 		};
 	const low = parseInt(lifetime.refBlockBytes, 16);
 	const refNumber = solid.number - ((solid.number - low) & 0xffff);
-	const refBlock =
-		refNumber >= 0 ? await chainBlock(http, 'walletsolidity', refNumber) : undefined;
+	const refBlock = refNumber >= 0 ? await chainBlock(node, 'walletsolidity', refNumber) : undefined;
 	if (!refBlock || refBlock.blockID.slice(16, 32) !== lifetime.refBlockHash.toLowerCase())
 		return {
 			kind: 'unknown',
@@ -225,19 +221,19 @@ export async function absence(
 				kind: 'unknown',
 				why: `more than ${MAX_SCANNED_BLOCKS} blocks lie between its reference block ${refNumber} and its expiration; check it by hand`,
 			};
-		const block = await chainBlock(http, 'walletsolidity', previous.number + 1);
+		const block = await chainBlock(node, 'walletsolidity', previous.number + 1);
 		if (block.parentHash !== previous.blockID)
-			throw new UnexpectedTronAnswer(
+			throw new UnexpectedNodeAnswer(
 				`The chain's node answers block ${block.number} with a parent that is not block ${previous.number}`,
 			);
 		if (block.txIDs.includes(txID.toLowerCase()))
-			throw new UnexpectedTronAnswer(
+			throw new UnexpectedNodeAnswer(
 				`The chain's node says it does not hold transaction ${txID}, yet its block ${block.number} holds it`,
 			);
 		previous = block;
 	}
-	if (await landedTransaction(http, 'walletsolidity', txID))
-		throw new UnexpectedTronAnswer(
+	if (await landedTransaction(node, 'walletsolidity', txID))
+		throw new UnexpectedNodeAnswer(
 			`The chain's node says transaction ${txID} is in a solidified block, yet none of the blocks it could be in holds it`,
 		);
 	return {

@@ -1,0 +1,180 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+
+import { formatUnits, itemError } from '../../core';
+import {
+	encodeRawData,
+	nowBlock,
+	prepareTronTransaction,
+	referenceBlock,
+	signTronTransaction,
+	type TronAccount,
+	type TronNode,
+	type TronRawData,
+} from '../../families/tron';
+import type { JournalKind } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
+import type { LedgerEntry } from '../../ledger/payoutLedger';
+import { checkEffect } from '../../policy/check';
+import { Refusal, refusedItem } from '../../policy/refusal';
+import type { SignedTransaction } from '../../policy/vocabulary';
+import { accountOf } from '../account';
+import { speedUpOnce } from '../signOnce';
+import { chainIdProperty, nodeOf, readChainId, TRANSACTION_LIFETIME_MS } from './fields';
+import { FAILED_ADVICE, landedWords, ownSignedTransaction, payoutOnChain } from './payoutStatus';
+import type { TronSession } from './session';
+import { contentOf, tronFacts } from './signing';
+
+export const option: INodePropertyOptions = {
+	name: 'Speed Up Payout',
+	value: 'speedUpPayout',
+	description:
+		'Sign an expired payout again with a new reference block and expiration, under the same payout ID; it is paid once',
+	action: 'Speed up a payout',
+};
+
+const show = { operation: ['speedUpPayout'] };
+
+export const journals: JournalKind = 'replacement';
+
+export const description: INodeProperties[] = [
+	chainIdProperty('speedUpPayout'),
+	{
+		displayName: 'Payout ID',
+		name: 'payoutId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. {{ $json.invoiceId }}',
+		description:
+			"The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). Only once every earlier signature of it has expired and the solidified chain shows it never landed, as the node pinned in the credential's RPC URLs says; the replacement is recorded there, and a rerun of the payout returns it.",
+		displayOptions: { show },
+	},
+];
+
+/**
+ * The replacement of a Tron payout's latest signature: refused while any signature of it is on the
+ * chain (landed, or landed and failed) or could still land, or when the node cannot show which; else
+ * the same contract (recipient, asset, amount, fee limit, memo), read back from its signed bytes, on
+ * the node's head block with a new expiration, checked against the policy, signed.
+ */
+async function signReplacement(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: TronSession,
+	draft: JournalDraft,
+	asked: { chainId: string; account: TronAccount; node: TronNode; payoutId: string },
+	history: LedgerEntry[],
+): Promise<SignedTransaction> {
+	const { chainId, account, node, payoutId } = asked;
+	const refuse = (message: string) =>
+		refusedItem(
+			this.getNode(),
+			itemIndex,
+			new Refusal('payoutId', `payout ID "${payoutId}" ${message}`),
+		);
+	const signed = history.map((entry) => ownSignedTransaction(entry, account.address));
+	const txIDs = history.map((entry) => entry.signed.transactionHash);
+	const now = Date.now();
+	for (const [index, decoded] of signed.entries()) {
+		const found = await payoutOnChain(node, index === 0 ? txIDs : [], decoded, now);
+		if ('landed' in found) {
+			const { landed } = found;
+			throw refuse(
+				landed.contractRet === 'SUCCESS'
+					? `has landed as ${landed.txID} ${landedWords(landed)}; there is nothing to speed up`
+					: `has landed as ${landed.txID} ${landedWords(landed)}; it is not signed again: ${FAILED_ADVICE}`,
+			);
+		}
+		const txID = txIDs[index];
+		if (found.kind === 'canLand')
+			throw refuse(
+				`was signed as ${txID}, which is not on the chain but can still land: ${found.why}. A new reference block would make a second transaction and both could land; speed it up after ${new Date(found.until).toISOString()}, once the chain has solidified a block past it`,
+			);
+		if (found.kind === 'unknown')
+			throw refuse(
+				`was signed as ${txID}, and the chain's node cannot show that it can no longer land: ${found.why}. It is not signed again: check it by hand`,
+			);
+	}
+	const latest = signed[signed.length - 1];
+	if (!latest) throw refuse('has no signed transaction in the payout ledger to sign again');
+	const block = referenceBlock(await nowBlock(node), TRANSACTION_LIFETIME_MS);
+	const rawData: TronRawData = {
+		...latest.rawData,
+		ref_block_bytes: block.refBlockBytes,
+		ref_block_hash: block.refBlockHash,
+		expiration: block.expiration,
+		timestamp: block.timestamp,
+	};
+	const { decoded, effect } = prepareTronTransaction(
+		encodeRawData(rawData),
+		chainId,
+		account,
+		Date.now(),
+	);
+	draft.fillEffect(effect);
+	if (contentOf(effect.movements) !== history[0].content)
+		throw refuse(
+			`re-read from its signed bytes moves ${contentOf(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
+		);
+	const refusal = checkEffect(session.policy, effect);
+	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
+	return {
+		...signTronTransaction(account, decoded, chainId),
+		refBlockBytes: decoded.refBlockBytes,
+		refBlockHash: decoded.refBlockHash,
+		expiration: new Date(decoded.expiration).toISOString(),
+		feeLimitSun: effect.maxFee.toString(),
+		feeLimit: formatUnits(effect.maxFee.toString(), 6),
+		...(decoded.memo ? { memo: decoded.memo } : {}),
+	};
+}
+
+/**
+ * Re-signs a Tron payout ID's transaction (the same contract, from its signed bytes) on a new reference
+ * block with a new expiration, checked against the whole policy, and records it as the payout's next
+ * generation in the ledger. The new transaction has another txID and could land beside the first, so it
+ * is signed only when every earlier one is not on the chain and provably can never land, as the node
+ * pinned in the credential says: a node the API names could hide a landed one. Intent and Require
+ * Intent do not apply: nothing new is asked, the Signer re-reads its own signed bytes.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: TronSession,
+	draft: JournalDraft,
+): Promise<IDataObject> {
+	const chainId = readChainId.call(this, itemIndex, session);
+	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
+	if (!payoutId) throw itemError(this.getNode(), itemIndex, 'The parameter "payoutId" is required');
+	const account = accountOf(this, itemIndex, session);
+	if (session.ledger && session.rpcUrls.pinned?.get(chainId) === undefined)
+		throw refusedItem(
+			this.getNode(),
+			itemIndex,
+			new Refusal(
+				'rpcUrls',
+				`speeding up payout ID "${payoutId}" needs the chain's full node pinned in the credential's RPC URLs ("${chainId} = https://…"): a new reference block makes a second transaction, signed only when the first provably can no longer land, and a node the API names could hide a landed one`,
+			),
+		);
+	const node = nodeOf.call(this, itemIndex, session, chainId);
+	return await speedUpOnce.call(this, itemIndex, draft, session.ledger, {
+		chainId,
+		from: account.address,
+		payoutId,
+		readSigned: async (entry) => await tronFacts(entry, chainId, account),
+		replace: async (history) =>
+			await signReplacement.call(
+				this,
+				itemIndex,
+				session,
+				draft,
+				{ chainId, account, node, payoutId },
+				history,
+			),
+	});
+}
