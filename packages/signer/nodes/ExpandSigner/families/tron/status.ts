@@ -172,6 +172,9 @@ export type Absence =
 	| { kind: 'canLand'; until: number; why: string }
 	| { kind: 'unknown'; why: string };
 
+/** How far the chain's block times may run ahead of this machine's clock: clocks disagree by seconds, not by a minute. */
+export const CLOCK_TOLERANCE_MS = 60_000;
+
 /** The most blocks read between a reference block and the first block past the expiration: 30 minutes of 3 s blocks. */
 export const MAX_SCANNED_BLOCKS = 600;
 
@@ -184,7 +187,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * undo it: a solidified block at or past the expiration, the transaction's reference block on that
  * chain, every block from there to the first one past the expiration linked by its parent and none of
  * them holding the transaction, and the solidified state not knowing it. `now` (this machine's clock)
- * must be past the expiration too: a node whose blocks run ahead of time is not believed.
+ * must be past the expiration too, and a node whose blocks run ahead of it (CLOCK_TOLERANCE_MS) is not
+ * believed: it could show a future that has not come.
  */
 export async function absence(
 	node: TronNode,
@@ -201,10 +205,10 @@ export async function absence(
 			until: expiration,
 			why: `it stays valid until ${iso(expiration)} and the chain's solidified head (block ${solid.number} at ${iso(solid.timestamp)}) has not reached that time yet`,
 		};
-	if (solid.timestamp > now)
+	if (solid.timestamp > now + CLOCK_TOLERANCE_MS)
 		return {
 			kind: 'unknown',
-			why: `the chain's node says its solidified head (block ${solid.number}) was made at ${iso(solid.timestamp)}, after this machine's clock (${iso(now)})`,
+			why: `the chain's node says its solidified head (block ${solid.number}) was made at ${iso(solid.timestamp)}, more than a minute after this machine's clock (${iso(now)})`,
 		};
 	const low = parseInt(lifetime.refBlockBytes, 16);
 	const refNumber = solid.number - ((solid.number - low) & 0xffff);
