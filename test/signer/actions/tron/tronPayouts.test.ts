@@ -246,6 +246,27 @@ test('a payout never sent reads unsent and is not re-signed while it can land; o
 	expect(usdt(4) - before).toBe(700_000n);
 }, 90_000);
 
+test('without the rule, a transfer re-signed on a new reference block while the original can still land lands beside it: two payments', async () => {
+	const before = usdt(3);
+	const original = await pay('tron-twice', nile.wallets[3].address, '333000');
+	expect((await speedUp('tron-twice')).error).toMatch(
+		/^Refused by the rule "payoutId": payout ID "tron-twice" was signed as [0-9a-f]{64}, which is not on the chain but can still land: /,
+	);
+	// What a speed-up without the rule signs: the same transfer on a newer block, with another txID.
+	await devnet.mine(CHAIN);
+	const [copy] = await signer({
+		operation: 'transferTrc20',
+		tokenAddress: nile.usdt.address,
+		recipient: nile.wallets[3].address,
+		amount: '333000',
+		feeLimit: '30',
+	});
+	expect(copy.transactionHash).not.toBe(original.transactionHash);
+	expect(await broadcast(copy)).toMatchObject({ result: true });
+	expect(await broadcast(original)).toMatchObject({ result: true });
+	expect(usdt(3) - before).toBe(666_000n);
+}, 60_000);
+
 describe('a pinned node that lies about a landed payout', () => {
 	let paid: IDataObject;
 	beforeAll(async () => {
