@@ -288,6 +288,94 @@ test('policy refusals name the item, the rule and the value and sign nothing; wi
 	]);
 });
 
+/** A TRC-20 call on the devnet's USDT built by tronweb (locally, on the node's head block), unsigned, owned by `from`. */
+async function usdtCall(
+	from: string,
+	selector: string,
+	parameters: Array<{ type: string; value: unknown }>,
+	feeLimit = 20_000_000,
+) {
+	const { transaction } = await new TronWeb({
+		fullHost: nile.rpcUrl,
+	}).transactionBuilder.triggerSmartContract(
+		nile.usdt.address,
+		selector,
+		{ feeLimit, txLocal: true },
+		parameters,
+		from,
+	);
+	return transaction;
+}
+
+test('From Input Item, a transaction is held to its intent and read by the policy: a substituted recipient, an unlimited approval under a cap, an unreadable call and a fee limit above Max Total Fee are refused', async () => {
+	const from = wallet(2);
+	const key = privateKey(2, { maxPerTransaction: `${nile.usdt.address}:6 = 100` });
+	const pay = (to: string, amount: number, feeLimit?: number) =>
+		usdtCall(
+			from.address,
+			'transfer(address,uint256)',
+			[
+				{ type: 'address', value: to },
+				{ type: 'uint256', value: amount },
+			],
+			feeLimit,
+		);
+	const intent = (recipient: string) => ({
+		operation: 'transfer',
+		effect: 'transfer',
+		chainId: '1001',
+		sender: from.address,
+		recipient,
+		token: nile.usdt.address,
+		amount: '5000000',
+	});
+	const items = [
+		{ transaction: await pay(wallet(1).address, 5_000_000), intent: intent(wallet(1).address) },
+		{ transaction: await pay(wallet(4).address, 5_000_000), intent: intent(wallet(1).address) },
+		{
+			transaction: await usdtCall(from.address, 'approve(address,uint256)', [
+				{ type: 'address', value: wallet(4).address },
+				{ type: 'uint256', value: (2n ** 256n - 1n).toString() },
+			]),
+		},
+		{ transaction: await usdtCall(from.address, 'mint(uint256)', [{ type: 'uint256', value: 1 }]) },
+		{
+			transaction: await pay(wallet(1).address, 5_000_000, 31_000_000),
+			intent: intent(wallet(1).address),
+		},
+	];
+	const before = [await usdt(wallet(1).address), await usdt(wallet(4).address)];
+	const result = await run(
+		[signer({ operation: 'signTransaction' }, true), sendTransactionNode({}, true)],
+		items,
+		key,
+	);
+	expect(result.error).toBeUndefined();
+	const signed = result.output('Sign').map((item) => item.json);
+	expect(signed[0]).toMatchObject({ from: from.address, feeLimitSun: '20000000', repeat: false });
+	expect(signed.slice(1).map((json) => json.error)).toEqual([
+		expect.stringMatching(
+			new RegExp(
+				`^Refused by the rule "intent": .*${wallet(4).address}.*nothing was signed \\(item 1\\)$`,
+			),
+		),
+		expect.stringMatching(
+			/^Refused by the rule "maxPerTransaction": TRC-20 approve \(unlimited\) .* above the limit of 100 per transaction; nothing was signed \(item 2\)$/,
+		),
+		expect.stringMatching(
+			/^Refused by the rule "allowedContracts": .*nothing was signed \(item 3\)$/,
+		),
+		expect.stringMatching(
+			/^Refused by the rule "maxTotalFee": the fee can reach 31 native units \(31000000 sun\), above the limit of 30; nothing was signed \(item 4\)$/,
+		),
+	]);
+	expect(signed.filter((json) => json.rawTransaction)).toHaveLength(1);
+	expect([await usdt(wallet(1).address), await usdt(wallet(4).address)]).toEqual([
+		before[0] + 5_000_000n,
+		before[1],
+	]);
+});
+
 test('a payout ID is signed once: the second run gives the same transaction back as a repeat, and TRX moves once', async () => {
 	const recipient = wallet(0).address;
 	const parameters = {
