@@ -13,6 +13,7 @@ import { verifyMessage } from 'tronweb/utils';
 
 import { type Devnet, type DevnetTron, startDevnet } from '../../../../devnet';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { expandTronKeyTest } from '../../../helpers/signerKeyTests';
 import { ITEMS, SIGNER, runPipeline, type NodeSpec, type RunResult } from '../../../helpers/n8n';
 import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
 
@@ -448,4 +449,30 @@ test('Get Address shows the account and its derivation path', async () => {
 		accountIndex: 4,
 		derivationPath: "m/44'/195'/0'/0/4",
 	});
+});
+
+test('the credential Test shows the first accounts and the policy, and refuses a key it cannot use without quoting it', async () => {
+	const test = async (data: IDataObject) =>
+		await expandTronKeyTest.call({} as never, {
+			id: '1',
+			name: 'k',
+			type: 'expandTronKeyApi',
+			data: data as never,
+		});
+	const ok = await test(mnemonicKey({ allowedChainIds: '1001', maxPerTransaction: 'native = 2' }));
+	expect(ok.status).toBe('OK');
+	expect(ok.message).toMatch(
+		new RegExp(
+			`^Valid key\\. Accounts: #0 ${wallet(0).address}, #1 ${wallet(1).address}, #2 ${wallet(2).address}, …\\. Policy: chains 1001 only;.* per transaction at most 2 of the native asset;.* total fee at most 30 native units per transaction;`,
+		),
+	);
+	const single = await test(privateKey(3));
+	expect(single.message).toMatch(
+		new RegExp(`^Valid key\\. Accounts: #0 ${wallet(3).address}\\. Policy: any chain;`),
+	);
+	const truncated = wallet(3).privateKey.slice(0, 60);
+	const bad = await test({ keyType: 'privateKey', privateKey: truncated });
+	expect(bad.status).toBe('Error');
+	expect(bad.message).toContain('must be 64 hexadecimal digits');
+	expect(bad.message).not.toContain(truncated);
 });
