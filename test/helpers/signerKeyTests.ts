@@ -8,3 +8,4 @@ const { credentialTest } = new ExpandSigner().methods;
 
 export const expandSignerKeyTest = credentialTest.expandSignerKeyTest;
 export const expandSolanaKeyTest = credentialTest.expandSolanaKeyTest;
+export const expandTronKeyTest = credentialTest.expandTronKeyTest;

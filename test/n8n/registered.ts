@@ -20,7 +20,7 @@ export async function nodeAndCredentialTypes({ rest }: Session): Promise<void> {
 		'the Signer is not offered to AI agents',
 	);
 	const credentials = (await rest().credentialTypes()).map((credential) => credential.name);
-	for (const name of ['expandApi', 'expandSignerApi', 'expandSolanaKeyApi'])
+	for (const name of ['expandApi', 'expandSignerApi', 'expandSolanaKeyApi', 'expandTronKeyApi'])
 		assert(credentials.includes(name), `${name} in /types/credentials.json`);
 }
 
