@@ -82,16 +82,25 @@ async function signer(
 	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);
 }
 
-const pay = async (payoutId: string, recipient: string, amount: string, feeLimit = '30') =>
+const pay = async (
+	payoutId: string,
+	recipient: string,
+	amount: string,
+	feeLimit = '30',
+	rpcUrl?: string,
+) =>
 	(
-		await signer({
-			operation: 'transferTrc20',
-			payoutId,
-			tokenAddress: nile.usdt.address,
-			recipient,
-			amount,
-			feeLimit,
-		})
+		await signer(
+			{
+				operation: 'transferTrc20',
+				payoutId,
+				tokenAddress: nile.usdt.address,
+				recipient,
+				amount,
+				feeLimit,
+			},
+			{ rpcUrl },
+		)
 	)[0];
 const speedUp = async (payoutId: string, rpcUrl?: string | null) =>
 	(await signer({ operation: 'speedUpPayout', payoutId }, { rpcUrl }))[0];
@@ -188,6 +197,10 @@ test('a payout never sent reads unsent and is not re-signed while it can land; o
 	expect(dropped.statusMessage).toMatch(
 		/^It is not on the chain and can never land: it expired at \S+, and none of the solidified blocks \d+ to \d+ \(the first at or past that time\) holds it\. Nothing was paid by it$/,
 	);
+	const rerun = await pay('tron-stuck', nile.wallets[4].address, '700000');
+	expect(rerun.error).toMatch(
+		/^Refused by the rule "payoutId": payout ID "tron-stuck" was signed on \S+ as [0-9a-f]{64}, which is not on the chain while its expiration has passed and the solidified chain shows it in no block; it can never land and is not signed again\. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID; nothing was signed \(item 0\)$/,
+	);
 	// From the node the API names, "dropped" is not believed.
 	const [unpinned] = await checked([original.transactionHash], null);
 	expect(unpinned.chainStatus).toBe('droppedUnverified');
@@ -234,8 +247,8 @@ test('a payout never sent reads unsent and is not re-signed while it can land; o
 		block: String(landed(replacement.transactionHash)?.blockNumber),
 	});
 	expect(fresh).toMatchObject({ chainStatus: 'mined', success: 'true' });
-	const rerun = await pay('tron-stuck', nile.wallets[4].address, '700000');
-	expect(rerun).toMatchObject({
+	const landedRerun = await pay('tron-stuck', nile.wallets[4].address, '700000');
+	expect(landedRerun).toMatchObject({
 		repeat: true,
 		alreadySent: true,
 		transactionHash: replacement.transactionHash,
@@ -311,6 +324,10 @@ describe('a pinned node that lies about a landed payout', () => {
 					),
 				);
 				expect(refused.rawTransaction).toBeUndefined();
+				const rerun = await pay('tron-hidden', nile.wallets[2].address, '100000', '30', liar.url);
+				expect(rerun.error).toMatch(
+					/^Refused by the rule "payoutId": payout ID "tron-hidden" was signed on \S+ as [0-9a-f]{64}, and the chain's node cannot show where it stands: The chain's node.*\. It is neither returned nor signed again: check it by hand; never pay it under a new payout ID on this refusal; nothing was signed \(item 0\)$/,
+				);
 				const [row] = await checked([paid.transactionHash], liar.url);
 				expect(row.chainStatus).toBe('unknown');
 				expect(row.statusMessage).toMatch(

@@ -5,8 +5,9 @@ import { TRON_CHAINS } from '../../families/tron';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import type { CheckedRow, PayoutCheck } from '../checkPayouts.operation';
 import { nodeOf } from './fields';
-import { FAILED_ADVICE, landedWords, ownSignedTransaction, payoutOnChain } from './payoutStatus';
+import { FAILED_ADVICE, landedWords, payoutOnChain } from './payoutStatus';
 import type { TronSession } from './session';
+import { ownSignedTransaction } from './signing';
 
 const TX_ID = /^[0-9a-f]{64}$/;
 

@@ -3,38 +3,11 @@ import {
 	type Absence,
 	absence,
 	type DecodedTransaction,
-	encodeRawData,
 	type LandedTronTransaction,
 	landedTransaction,
-	readRawDataHex,
-	recoveredAddress,
 	type TronNode,
 	UnexpectedNodeAnswer,
 } from '../../families/tron';
-import type { LedgerEntry } from '../../ledger/payoutLedger';
-import { readSignedTransaction } from './signing';
-
-/** A payout ledger entry's signed transaction, read from its bytes: believed only when they carry `account`'s one signature over their txID. */
-export function ownSignedTransaction(
-	entry: LedgerEntry,
-	account: string,
-): DecodedTransaction | undefined {
-	try {
-		const transaction = readSignedTransaction(entry);
-		const decoded = readRawDataHex(transaction.raw_data_hex);
-		const [signature, ...more] = transaction.signature ?? [];
-		return encodeRawData(transaction.raw_data) === decoded.rawDataHex &&
-			decoded.txID === entry.signed.transactionHash &&
-			decoded.owner === account &&
-			more.length === 0 &&
-			signature !== undefined &&
-			recoveredAddress(decoded.txID, signature) === account
-			? decoded
-			: undefined;
-	} catch {
-		return undefined;
-	}
-}
 
 /** A landed transaction in words: its block, and for one whose contract failed, what that means. */
 export function landedWords(landed: LandedTronTransaction): string {

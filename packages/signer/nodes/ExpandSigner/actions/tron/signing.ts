@@ -5,13 +5,11 @@ import { formatUnits } from '../../core';
 import {
 	type DecodedTransaction,
 	encodeRawData,
-	nowBlock,
 	prepareTronTransaction,
 	readRawDataHex,
 	recoveredAddress,
 	referencesNodeChain,
 	signTronTransaction,
-	transactionOnChain,
 	trc20Decimals,
 	tronEffect,
 	type TronAccount,
@@ -33,6 +31,7 @@ import { transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { Movement, SignedTransaction } from '../../policy/vocabulary';
 import { signOnce } from '../signOnce';
+import { payoutOnChain } from './payoutStatus';
 import type { TronSession } from './session';
 
 /** What a payout ID is bound to: what moves to whom (not the reference block, which changes each time a transaction is built). */
@@ -70,27 +69,47 @@ function readSigned(entry: LedgerEntry): { decoded: DecodedTransaction; signatur
 	return { decoded, signature };
 }
 
-/** When a signed transaction stops being valid: its expiration, in milliseconds since 1970. */
-export function expirationOf(entry: LedgerEntry): number {
-	return readSigned(entry).decoded.expiration;
+/** A payout ledger entry's signed transaction, read from its bytes: believed only when they carry `account`'s one signature over their txID. */
+export function ownSignedTransaction(
+	entry: LedgerEntry,
+	account: string,
+): DecodedTransaction | undefined {
+	try {
+		const { decoded, signature } = readSigned(entry);
+		return decoded.txID === entry.signed.transactionHash &&
+			decoded.owner === account &&
+			recoveredAddress(decoded.txID, signature) === account
+			? decoded
+			: undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /**
- * Where a payout's signed transactions (the first and its replacements) stand: `landed` (the one the
- * node has in a block, failed or not: a failed contract call lands and burns its fee too), `pending`
- * while the latest's expiration is after the node's head block, `expired` when none can land any more
- * (the node refuses a transaction whose expiration is not after its head block's time).
+ * Where a payout's signed transactions (the first and its replacements, their bytes already checked)
+ * stand: `landed` (the one the node has in a block, failed or not: a failed contract call lands and
+ * burns its fee too), `pending` while the latest can still land, `expired` when the solidified chain
+ * shows it never can (payoutStatus.ts), `unknown` when the node's answers show neither (`why`).
  */
 export async function tronChainStatus(
 	node: TronNode,
 	history: LedgerEntry[],
-): Promise<{ chainStatus: 'landed' | 'pending' | 'expired'; landed?: LedgerEntry }> {
-	for (const entry of history)
-		if (await transactionOnChain(node, entry.signed.transactionHash))
-			return { chainStatus: 'landed', landed: entry };
-	const head = await nowBlock(node);
-	const latest = history[history.length - 1];
-	return { chainStatus: expirationOf(latest) > head.timestamp ? 'pending' : 'expired' };
+): Promise<{
+	chainStatus: 'landed' | 'pending' | 'expired' | 'unknown';
+	landed?: LedgerEntry;
+	why?: string;
+}> {
+	const txIDs = history.map((entry) => entry.signed.transactionHash);
+	const latest = readSigned(history[history.length - 1]).decoded;
+	const found = await payoutOnChain(node, txIDs, latest, Date.now());
+	if ('landed' in found)
+		return {
+			chainStatus: 'landed',
+			landed: history.find((entry) => entry.signed.transactionHash === found.landed.txID),
+		};
+	if (found.kind === 'unknown') return { chainStatus: 'unknown', why: found.why };
+	return { chainStatus: found.kind === 'absent' ? 'expired' : 'pending' };
 }
 
 /**
@@ -105,10 +124,19 @@ async function repeatStatus(
 	pinned: boolean,
 ): Promise<{ chainStatus: 'landed' | 'pending'; landed?: LedgerEntry }> {
 	const status = await tronChainStatus(node, history);
-	if (status.chainStatus !== 'expired')
-		return status as { chainStatus: 'landed' | 'pending'; landed?: LedgerEntry };
+	if (status.chainStatus === 'landed' || status.chainStatus === 'pending')
+		return { chainStatus: status.chainStatus, landed: status.landed };
 	const first = history[0];
 	const ids = history.map((entry) => entry.signed.transactionHash).join(', ');
+	if (status.chainStatus === 'unknown')
+		throw refusedItem(
+			this.getNode(),
+			itemIndex,
+			new Refusal(
+				'payoutId',
+				`payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${ids}, and the chain's node cannot show where it stands: ${status.why}. It is neither returned nor signed again: check it by hand; never pay it under a new payout ID on this refusal`,
+			),
+		);
 	// "Nothing was paid" invites a second payment: said only as a pinned node says it (a node the API names can hide a landed one).
 	throw refusedItem(
 		this.getNode(),
@@ -117,7 +145,7 @@ async function repeatStatus(
 			'payoutId',
 			`payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${ids}, which is not on the chain ${
 				pinned
-					? 'while its expiration has passed; it can never land and is not signed again. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID'
+					? 'while its expiration has passed and the solidified chain shows it in no block; it can never land and is not signed again. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID'
 					: `while its expiration has passed, as the chain's full node the API names says (RPC URLs pins none for chain ${first.chainId}); it is not signed again. A node that lies can hide a landed transaction: pin the chain's node in the credential's RPC URLs, then Speed Up Payout signs it again under the same payout ID only if it can no longer land; never pay it under a new payout ID on this refusal`
 			}`,
 		),

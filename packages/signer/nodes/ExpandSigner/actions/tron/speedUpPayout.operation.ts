@@ -25,9 +25,9 @@ import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
 import { speedUpOnce } from '../signOnce';
 import { chainIdProperty, nodeOf, readChainId, TRANSACTION_LIFETIME_MS } from './fields';
-import { FAILED_ADVICE, landedWords, ownSignedTransaction, payoutOnChain } from './payoutStatus';
+import { FAILED_ADVICE, landedWords, payoutOnChain } from './payoutStatus';
 import type { TronSession } from './session';
-import { contentOf, tronFacts } from './signing';
+import { contentOf, ownSignedTransaction, tronFacts } from './signing';
 
 export const option: INodePropertyOptions = {
 	name: 'Speed Up Payout',
