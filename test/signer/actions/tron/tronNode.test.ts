@@ -410,6 +410,30 @@ test('a payout ID is signed once: the second run gives the same transaction back
 	expect(other.output('Sign')[0].json.error).toMatch(
 		/^Refused by the rule "payoutId": payout ID "trx-invoice-1" was already signed .* for other content .*nothing was signed \(item 0\)$/,
 	);
+	// The journal has the three, in Tron's terms.
+	const listed = await run([signer({ operation: 'listPayouts' })], [{}], key);
+	const entries = listed
+		.output('Sign')
+		.map((item) => item.json)
+		.filter((entry) => entry.payoutId === 'trx-invoice-1');
+	expect(
+		entries.map((entry) => [entry.outcome, entry.family, entry.chainId, entry.transactionHash]),
+	).toEqual([
+		['signed', 'tron', '1001', a.transactionHash],
+		['repeat', 'tron', '1001', a.transactionHash],
+		['refused', 'tron', '1001', ''],
+	]);
+	expect(entries[0]).toMatchObject({
+		account: wallet(3).address,
+		action: 'transfer',
+		recipient,
+		asset: 'native',
+		symbol: 'TRX',
+		amount: '4321',
+		amountWhole: '0.004321',
+		nonce: a.refBlockHash,
+	});
+	expect(entries[2]).toMatchObject({ rule: 'payoutId', amount: '4322' });
 });
 
 test('Sign Message signs TIP-191 (tronweb verifies it); under a policy, bytes that are not text are refused', async () => {
