@@ -410,6 +410,30 @@ test('a payout ID is signed once: the second run gives the same transaction back
 	expect(other.output('Sign')[0].json.error).toMatch(
 		/^Refused by the rule "payoutId": payout ID "trx-invoice-1" was already signed .* for other content .*nothing was signed \(item 0\)$/,
 	);
+	// The journal has the three, in Tron's terms.
+	const listed = await run([signer({ operation: 'listPayouts' })], [{}], key);
+	const entries = listed
+		.output('Sign')
+		.map((item) => item.json)
+		.filter((entry) => entry.payoutId === 'trx-invoice-1');
+	expect(
+		entries.map((entry) => [entry.outcome, entry.family, entry.chainId, entry.transactionHash]),
+	).toEqual([
+		['signed', 'tron', '1001', a.transactionHash],
+		['repeat', 'tron', '1001', a.transactionHash],
+		['refused', 'tron', '1001', ''],
+	]);
+	expect(entries[0]).toMatchObject({
+		account: wallet(3).address,
+		action: 'transfer',
+		recipient,
+		asset: 'native',
+		symbol: 'TRX',
+		amount: '4321',
+		amountWhole: '0.004321',
+		nonce: a.refBlockHash,
+	});
+	expect(entries[2]).toMatchObject({ rule: 'payoutId', amount: '4322' });
 });
 
 test('Sign Message signs TIP-191 (tronweb verifies it); under a policy, bytes that are not text are refused', async () => {
@@ -475,4 +499,52 @@ test('the credential Test shows the first accounts and the policy, and refuses a
 	expect(bad.status).toBe('Error');
 	expect(bad.message).toContain('must be 64 hexadecimal digits');
 	expect(bad.message).not.toContain(truncated);
+});
+
+// Last, and on chain 1000: it moves the clock (and so the chain's head) past the transaction's expiration.
+test('a payout ID signed and never sent is given back while it can land; once its expiration has passed it is refused, never signed again', async () => {
+	const recipient = mainnet.wallets[1].address;
+	const parameters = {
+		operation: 'transferTrx',
+		tronChainId: '1000',
+		recipient,
+		amount: '1000',
+		payoutId: '={{ $json.id }}',
+	};
+	const pinned = privateKey(0, {
+		payoutLedgerFolder: ledgerFolder,
+		rpcUrls: `1000 = ${mainnet.rpcUrl}`,
+	});
+	const before = mainnet.chain.balance(mainnet.wallets[1].hexAddress);
+	const first = await run([signer(parameters)], [{ id: 'trx-unsent-1' }], pinned);
+	const again = await run([signer(parameters)], [{ id: 'trx-unsent-1' }], pinned);
+	const hash = first.output('Sign')[0].json.transactionHash;
+	expect(again.output('Sign')[0].json).toMatchObject({
+		repeat: true,
+		alreadySent: false,
+		chainStatus: 'pending',
+		transactionHash: hash,
+		rawTransaction: first.output('Sign')[0].json.rawTransaction,
+	});
+	const realNow = Date.now.bind(Date);
+	const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 6 * 60 * 1000);
+	try {
+		const expired = await run([signer(parameters, true)], [{ id: 'trx-unsent-1' }], pinned);
+		expect(expired.output('Sign')[0].json.error).toMatch(
+			new RegExp(
+				`^Refused by the rule "payoutId": payout ID "trx-unsent-1" was signed on .* as ${hash}, which is not on the chain while its expiration has passed; it can never land and is not signed again\\. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID; nothing was signed \\(item 0\\)$`,
+			),
+		);
+		const unpinned = await run([signer(parameters, true)], [{ id: 'trx-unsent-1' }], {
+			...pinned,
+			rpcUrls: '',
+		});
+		expect(unpinned.output('Sign')[0].json.error).toMatch(
+			/as the chain's full node the API names says \(RPC URLs pins none for chain 1000\); it is not signed again\. A node that lies can hide a landed transaction: pin the chain's node/,
+		);
+		expect(expired.output('Sign')[0].json.rawTransaction).toBeUndefined();
+	} finally {
+		clock.mockRestore();
+	}
+	expect(mainnet.chain.balance(mainnet.wallets[1].hexAddress)).toBe(before);
 });
