@@ -532,7 +532,7 @@ test('a payout ID signed and never sent is given back while it can land; once it
 		const expired = await run([signer(parameters, true)], [{ id: 'trx-unsent-1' }], pinned);
 		expect(expired.output('Sign')[0].json.error).toMatch(
 			new RegExp(
-				`^Refused by the rule "payoutId": payout ID "trx-unsent-1" was signed on .* as ${hash}, which is not on the chain while its expiration has passed; it can never land and is not signed again\\. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID; nothing was signed \\(item 0\\)$`,
+				`^Refused by the rule "payoutId": payout ID "trx-unsent-1" was signed on .* as ${hash}, which is not on the chain while its expiration has passed and the solidified chain shows it in no block; it can never land and is not signed again\\. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID; nothing was signed \\(item 0\\)$`,
 			),
 		);
 		const unpinned = await run([signer(parameters, true)], [{ id: 'trx-unsent-1' }], {
