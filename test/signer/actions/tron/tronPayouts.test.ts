@@ -1,10 +1,12 @@
 /**
  * Check Payouts and Speed Up Payout on Tron, on the devnet (the stand-in of chain 1001, Nile): a
  * landed USDT payout reads mined with its block and fee, one that ran out of energy reads failed (its
- * fee spent, nothing moved) and neither is signed again. A payout that was never sent reads unsent
- * while it can land and is not re-signed; once its expiration is past and the solidified chain shows it
- * never landed it reads dropped, Speed Up Payout re-signs it once on a new reference block, the new
- * transaction lands and the old one is refused as expired: the recipient is paid once. A pinned node
+ * fee spent, nothing moved) and neither is signed again. A payout whose send the API answered 429
+ * without processing reads unsent while it can land and is not re-signed; once its expiration is past
+ * and the solidified chain shows it never landed it reads dropped, Speed Up Payout re-signs it once on a
+ * new reference block, the new transaction lands through chain/sendtransaction and the old one is
+ * refused as expired: the recipient is paid once. Without the rule, a copy signed while the original
+ * could still land lands beside it. A pinned node
  * that hides a landed transaction ({} for its ID) or names a wrong block for it does not get a
  * re-sign, and its rows read unknown, never dropped.
  *
@@ -18,6 +20,7 @@ import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTron } from '../../../../devnet';
+import { call } from '../../../devnet/client';
 import { startLyingFront } from '../../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
@@ -180,7 +183,14 @@ test('a payout never sent reads unsent and is not re-signed while it can land; o
 	const before = usdt(4);
 	const original = await pay('tron-stuck', nile.wallets[4].address, '700000');
 	expect(original.expiration).toEqual(expect.any(String));
-	// The send was lost: the node never got it.
+	// Sent through the API, which answered 429 without processing it: the node never got it.
+	devnet.faults.failNext('/chain/sendtransaction', 'rateLimit');
+	const sent = await call(`${devnet.baseUrl}/chain/sendtransaction`, devnet.apiKey, {
+		method: 'POST',
+		body: { chainId: CHAIN, rawTransaction: original.rawTransaction },
+	});
+	expect(sent.status).toBe(429);
+	expect(landed(original.transactionHash)).toBeUndefined();
 	const [pending] = await checked([original.transactionHash]);
 	expect(pending).toMatchObject({ chainStatus: 'unsent', block: '', success: '' });
 	expect(pending.statusMessage).toBe(
@@ -235,7 +245,12 @@ test('a payout never sent reads unsent and is not re-signed while it can land; o
 		),
 	);
 
-	expect(await broadcast(replacement)).toMatchObject({ result: true });
+	const sentAgain = await call(`${devnet.baseUrl}/chain/sendtransaction`, devnet.apiKey, {
+		method: 'POST',
+		body: { chainId: CHAIN, rawTransaction: replacement.rawTransaction },
+	});
+	expect(sentAgain.body.data).toEqual({ transactionHash: replacement.transactionHash });
+	expect(landed(replacement.transactionHash)?.contractRet).toBe('SUCCESS');
 	expect(await broadcast(original)).toMatchObject({ code: 'TRANSACTION_EXPIRATION_ERROR' });
 	expect(landed(original.transactionHash)).toBeUndefined();
 	expect(usdt(4) - before).toBe(700_000n);
