@@ -179,7 +179,7 @@ test('a payout that ran out of energy reads mined and failed: its fee spent, not
 	);
 }, 60_000);
 
-test('a payout never sent reads unsent and is not re-signed while it can land; once expired and absent it is re-signed once, the new one lands, the old one is refused as expired: paid once', async () => {
+test('a payout whose send was dropped reads unsent and is not re-signed while it can land; once expired and absent it is re-signed once, the new one lands, the old one is refused as expired: paid once', async () => {
 	const before = usdt(4);
 	const original = await pay('tron-stuck', nile.wallets[4].address, '700000');
 	expect(original.expiration).toEqual(expect.any(String));
