@@ -462,17 +462,31 @@ test('Sign Message signs TIP-191 (tronweb verifies it); under a policy, bytes th
 	);
 });
 
-test('Get Address shows the account and its derivation path', async () => {
+test('Get Address shows the account and its derivation path; Expected From takes either form of an address', async () => {
 	const result = await run(
-		[signer({ operation: 'getAddress', accountIndex: 4 })],
-		[{}],
+		[
+			signer(
+				{ operation: 'getAddress', accountIndex: 4, expectedFrom: '={{ $json.expected }}' },
+				true,
+			),
+		],
+		[
+			{ expected: '' },
+			{ expected: wallet(4).hexAddress.toUpperCase() },
+			{ expected: wallet(3).address },
+		],
 		mnemonicKey(),
 	);
-	expect(result.output('Sign')[0].json).toEqual({
+	const [plain, hex, other] = result.output('Sign').map((item) => item.json);
+	expect(plain).toEqual({
 		address: wallet(4).address,
 		accountIndex: 4,
 		derivationPath: "m/44'/195'/0'/0/4",
 	});
+	expect(hex.address).toBe(wallet(4).address);
+	expect(other.error).toBe(
+		`Refused by the rule "expectedFrom": account 4 of the signing credential is ${wallet(4).address}, not the expected ${wallet(3).address}; nothing was signed (item 2)`,
+	);
 });
 
 test('the credential Test shows the first accounts and the policy, and refuses a key it cannot use without quoting it', async () => {
