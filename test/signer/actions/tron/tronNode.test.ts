@@ -7,6 +7,7 @@ import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import { Mnemonic } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 import { TronWeb } from 'tronweb';
 import { verifyMessage } from 'tronweb/utils';
@@ -15,6 +16,8 @@ import { type Devnet, type DevnetTron, startDevnet } from '../../../../devnet';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { expandTronKeyTest } from '../../../helpers/signerKeyTests';
 import { ITEMS, SIGNER, runPipeline, type NodeSpec, type RunResult } from '../../../helpers/n8n';
+import { outputRecorder } from '../../../helpers/outputRecorder';
+import { startRecordingProxy } from '../../../helpers/recordingProxy';
 import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-tron-ledger-'));
@@ -24,13 +27,25 @@ process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledgerFolder;
 let devnet: Devnet;
 let nile: DevnetTron;
 let mainnet: DevnetTron;
+let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+const output = outputRecorder();
+const runs: RunResult[] = [];
 
 beforeAll(async () => {
+	output.start();
 	devnet = await startDevnet();
 	nile = devnet.tron.find((chain) => chain.chainId === '1001') as DevnetTron;
 	mainnet = devnet.tron.find((chain) => chain.chainId === '1000') as DevnetTron;
+	proxy = await startRecordingProxy([
+		devnet.baseUrl,
+		devnet.historicalUrl,
+		nile.rpcUrl,
+		mainnet.rpcUrl,
+	]);
 });
 afterAll(async () => {
+	output.stop();
+	await proxy.close();
 	await devnet.stop();
 });
 
@@ -47,10 +62,21 @@ const privateKey = (index: number, policy: IDataObject = {}) => ({
 });
 
 async function run(nodes: NodeSpec[], items: object[], key: IDataObject): Promise<RunResult> {
-	return await runPipeline(
+	output.attachLogger();
+	const result = await runPipeline(
 		[{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } }, ...nodes],
-		{ ...devnetCredentials(devnet), expandTronKeyApi: key as never },
+		{
+			...devnetCredentials(devnet, {
+				expand: {
+					baseUrl: proxy.url(devnet.baseUrl),
+					historicalUrl: proxy.url(devnet.historicalUrl),
+				},
+			}),
+			expandTronKeyApi: key as never,
+		},
 	);
+	runs.push(result);
+	return result;
 }
 
 const signer = (parameters: IDataObject, continueOnFail = false): NodeSpec => ({
@@ -462,17 +488,31 @@ test('Sign Message signs TIP-191 (tronweb verifies it); under a policy, bytes th
 	);
 });
 
-test('Get Address shows the account and its derivation path', async () => {
+test('Get Address shows the account and its derivation path; Expected From takes either form of an address', async () => {
 	const result = await run(
-		[signer({ operation: 'getAddress', accountIndex: 4 })],
-		[{}],
+		[
+			signer(
+				{ operation: 'getAddress', accountIndex: 4, expectedFrom: '={{ $json.expected }}' },
+				true,
+			),
+		],
+		[
+			{ expected: '' },
+			{ expected: wallet(4).hexAddress.toUpperCase() },
+			{ expected: wallet(3).address },
+		],
 		mnemonicKey(),
 	);
-	expect(result.output('Sign')[0].json).toEqual({
+	const [plain, hex, other] = result.output('Sign').map((item) => item.json);
+	expect(plain).toEqual({
 		address: wallet(4).address,
 		accountIndex: 4,
 		derivationPath: "m/44'/195'/0'/0/4",
 	});
+	expect(hex.address).toBe(wallet(4).address);
+	expect(other.error).toBe(
+		`Refused by the rule "expectedFrom": account 4 of the signing credential is ${wallet(4).address}, not the expected ${wallet(3).address}; nothing was signed (item 2)`,
+	);
 });
 
 test('the credential Test shows the first accounts and the policy, and refuses a key it cannot use without quoting it', async () => {
@@ -499,6 +539,69 @@ test('the credential Test shows the first accounts and the policy, and refuses a
 	expect(bad.status).toBe('Error');
 	expect(bad.message).toContain('must be 64 hexadecimal digits');
 	expect(bad.message).not.toContain(truncated);
+});
+
+/** Every form of the devnet's Tron keys a careless message could quote: the private keys (hex, 0x, upper case), the mnemonic and its seed. */
+function secrets(): string[] {
+	const seed = Mnemonic.fromPhrase(nile.mnemonic).computeSeed();
+	return [
+		...[...nile.wallets, ...mainnet.wallets].flatMap((entry) => [
+			entry.privateKey,
+			entry.privateKey.toUpperCase(),
+			entry.privateKey.slice(0, 60),
+		]),
+		seed.slice(2),
+		nile.mnemonic,
+		nile.mnemonic.split(' ').slice(0, 4).join(' '),
+	];
+}
+
+test('no trace of any key: requests to the API and the full node, responses, outputs, errors and logs', async () => {
+	// Its own runs with each key form (so it passes alone), then everything this file recorded.
+	for (const key of [
+		privateKey(0),
+		{ ...privateKey(0), privateKey: `0x${wallet(0).privateKey.toUpperCase()}` },
+		mnemonicKey(),
+		{ keyType: 'privateKey', privateKey: wallet(1).privateKey.slice(0, 60) },
+		{ keyType: 'mnemonic', mnemonic: `${nile.mnemonic.split(' ').slice(0, -1).join(' ')} zzzz` },
+	])
+		await run(
+			[
+				signer({ operation: 'transferTrx', recipient: wallet(4).address, amount: '1000' }, true),
+				sendTransactionNode({}, true),
+			],
+			[{}],
+			key,
+		);
+	const outputs = runs.flatMap((result) =>
+		Object.keys(result.run.data.resultData.runData).flatMap((name) => result.output(name)),
+	);
+	const texts = [
+		...proxy.requests.map(
+			(request) =>
+				`${request.method} ${request.url} ${JSON.stringify(request.headers)} ${request.body}`,
+		),
+		...proxy.responses,
+		...outputs.map((item) => JSON.stringify(item)),
+		...runs.map((result) =>
+			[
+				JSON.stringify(result.run),
+				result.error ? `${result.error.message} ${result.error.stack ?? ''}` : '',
+			].join(' '),
+		),
+		...output.lines,
+	];
+	// The scan sees what it scans: the full node's reads, signed transactions and the engine's log lines are there.
+	expect(
+		proxy.requests.some(
+			(request) => request.target === nile.rpcUrl && request.url.includes('/wallet/getnowblock'),
+		),
+	).toBe(true);
+	expect(texts.some((text) => text.includes('rawTransaction'))).toBe(true);
+	expect(output.lines.some((line) => line.includes('Running node "Sign"'))).toBe(true);
+	const hidden = secrets();
+	expect(hidden.length).toBeGreaterThan(30);
+	for (const text of texts) for (const secret of hidden) expect(text.includes(secret)).toBe(false);
 });
 
 // Last, and on chain 1000: it moves the clock (and so the chain's head) past the transaction's expiration.

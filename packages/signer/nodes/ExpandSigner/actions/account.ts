@@ -20,7 +20,7 @@ export const accountProperties: INodeProperties[] = [
 		name: 'expectedFrom',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. 0x... or a Solana address',
+		placeholder: 'e.g. 0x..., a Solana or a Tron address',
 		description:
 			'When set, the item is refused unless the account at Account Index has this address',
 	},
@@ -35,7 +35,7 @@ export function accountOf<A extends SigningAccount>(
 	const index = Number(context.getNodeParameter('accountIndex', itemIndex, 0));
 	const account = session.keyring.account(index);
 	const expected = String(context.getNodeParameter('expectedFrom', itemIndex, '') ?? '').trim();
-	// Compared as the family compares addresses: EVM ignores letter case (a checksum), Solana does not.
+	// Compared as the family compares addresses: EVM ignores letter case (a checksum), Solana does not, Tron as base58 (its hex form too).
 	if (
 		expected &&
 		session.policy.format.key(expected) !== session.policy.format.key(account.address)
