@@ -403,6 +403,37 @@ test('From Input Item, a transaction is held to its intent and read by the polic
 	]);
 });
 
+test("Max Per Execution counts TRX across the execution's items in the ledger; the item past it is refused and nothing moves for it", async () => {
+	const key = privateKey(1, {
+		payoutLedgerFolder: mkdtempSync(join(ledgerFolder, 'budget-')),
+		maxPerExecution: 'native = 1',
+	});
+	const recipient = wallet(0).address;
+	const before = await trx(recipient);
+	const result = await run(
+		[
+			signer(
+				{
+					operation: 'transferTrx',
+					recipient,
+					amountFormat: 'decimal',
+					amount: '={{ $json.amount }}',
+				},
+				true,
+			),
+			sendTransactionNode({}, true),
+		],
+		[{ amount: '0.6' }, { amount: '0.5' }, { amount: '0.4' }],
+		key,
+	);
+	const signed = result.output('Sign').map((item) => item.json);
+	expect(signed.map((json) => Boolean(json.rawTransaction))).toEqual([true, false, true]);
+	expect(signed[1].error).toMatch(
+		/^Refused by the rule "maxPerExecution": TRX transfer of 0\.5 \(500000 in the smallest unit\) of .* would bring this execution's total on chain 1001 to 1\.1, above the limit of 1.*; nothing was signed \(item 1\)$/,
+	);
+	expect(await trx(recipient)).toBe(before + 1_000_000n);
+});
+
 test('a payout ID is signed once: the second run gives the same transaction back as a repeat, and TRX moves once', async () => {
 	const recipient = wallet(0).address;
 	const parameters = {
