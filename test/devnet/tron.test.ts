@@ -175,11 +175,32 @@ describe('fixtures and reads', () => {
 			wallet(0).address,
 		);
 		expect(BigInt(`0x${balance.constant_result[0]}`)).toBe(10_000_000_000n);
+		// A Tron chain's ID is the last 4 bytes of its genesis block ID (Nile 0xcd8690dc, mainnet 0x2b6653dc).
 		const genesis = await node(nile, '/wallet/getblockbynum', { num: 0 });
-		expect(genesis.blockID).toMatch(/^0{16}[0-9a-f]{48}$/);
-		expect(genesis.blockID).not.toBe(
-			(await node(mainnet, '/wallet/getblockbynum', { num: 0 })).blockID,
+		expect(genesis.blockID).toMatch(/^0{16}[0-9a-f]{40}cd8690dc$/);
+		const mainnetGenesis = await node(mainnet, '/wallet/getblockbynum', { num: 0 });
+		expect(mainnetGenesis.blockID).toMatch(/^0{16}[0-9a-f]{40}2b6653dc$/);
+		expect(mainnetGenesis.blockID.slice(16, 32)).not.toBe(genesis.blockID.slice(16, 32));
+	});
+
+	test('a transaction on the genesis block as its reference passes TAPOS on its chain only', async () => {
+		const onGenesis = async (chain: DevnetTron) => {
+			const genesis = await node(chain, '/wallet/getblockbynum', { num: 0 });
+			return {
+				...(await headerOf(chain)),
+				ref_block_bytes: '0000',
+				ref_block_hash: genesis.blockID.slice(16, 32),
+			};
+		};
+		const otherChain = await trxTransfer(
+			wallet(1),
+			wallet(2).address,
+			1_000_000,
+			await onGenesis(mainnet),
 		);
+		expect((await node(nile, '/wallet/broadcasttransaction', otherChain)).code).toBe('TAPOS_ERROR');
+		const own = await trxTransfer(wallet(1), wallet(2).address, 1_000_000, await onGenesis(nile));
+		expect(await node(nile, '/wallet/broadcasttransaction', own)).toMatchObject({ result: true });
 	});
 });
 

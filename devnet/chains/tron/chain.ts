@@ -87,12 +87,14 @@ export class TronChain {
 	constructor(
 		readonly chainId: string,
 		usdtAddress: string,
+		/** The chain's ID as Tron names it (4 bytes hex): a genesis block ID ends in it, by which a node shows its chain. */
+		genesisIdEnd: string,
 	) {
 		this.usdt = new Trc20Ledger(usdtAddress);
 		const timestamp = Date.now();
 		this.blocks.push({
 			number: 0,
-			blockID: blockIdOf(0, randomBytes(32).toString('hex')),
+			blockID: blockIdOf(0, randomBytes(28).toString('hex') + genesisIdEnd),
 			parentHash: '0'.repeat(64),
 			timestamp,
 			txIDs: [],

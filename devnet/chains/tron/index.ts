@@ -6,10 +6,13 @@ import { serveTronHttp } from './http';
 export type { TronFixtures, TronWallet } from './fixtures';
 export { TronChain } from './chain';
 
-/** Tron's chains in the API's table (reference §10): mainnet and Nile. */
+/**
+ * Tron's chains in the API's table (reference §10): mainnet and Nile, each with its chain ID as Tron
+ * names it, the last 4 bytes of its genesis block ID (what eth_chainId answers).
+ */
 export const TRON_CHAINS = [
-	{ chainId: '1000', symbol: 'TRON' },
-	{ chainId: '1001', symbol: 'TTRON' },
+	{ chainId: '1000', symbol: 'TRON', genesisIdEnd: '2b6653dc' },
+	{ chainId: '1001', symbol: 'TTRON', genesisIdEnd: 'cd8690dc' },
 ] as const;
 
 /** A running Tron stand-in with its fixtures, as the gateway serves it. */
@@ -30,7 +33,7 @@ export async function startTronChain(
 ): Promise<TronRuntime & { close(): Promise<void> }> {
 	const known = TRON_CHAINS.find((chain) => chain.chainId === chainId);
 	if (!known) throw new Error(`${chainId} is not a Tron chain of the API`);
-	const chain = new TronChain(chainId, tronUsdtHexAddress(chainId));
+	const chain = new TronChain(chainId, tronUsdtHexAddress(chainId), known.genesisIdEnd);
 	const fixtures = deployTronFixtures(chain, mnemonic);
 	const { server, url } = await serveTronHttp(chain, port);
 	return {
