@@ -15,11 +15,17 @@ export interface RpcAnswer<T> {
 }
 
 /**
- * How a chain's JSON-RPC node proves which chain it serves: the method that names the chain, how its
- * answer reads, and what it must answer for a chain ID of the API (undefined: no check is known).
+ * How a chain's node proves which chain it serves: the call that names the chain, how its answer
+ * reads, and what it must answer for a chain ID of the API (undefined: no check is known).
  */
 export interface ChainIdentity {
+	/** The JSON-RPC method that names the chain, asked without parameters; with `http`, a path of the node's HTTP API (`wallet/getblockbynum`). */
 	method: string;
+	/**
+	 * A node whose HTTP API names its chain rather than JSON-RPC (a Tron full node's `/wallet/*`): the
+	 * JSON body posted to `method`, and how a refusal words an answer that is not the expected one.
+	 */
+	http?: { body: IDataObject; answered(reported: string, expected: string): string };
 	read(answer: unknown): string;
 	expected(chainId: string): string | undefined;
 }
@@ -131,12 +137,19 @@ export class ChainClient {
 		expected: string,
 		source: string,
 	): Promise<void> {
-		const reported = this.identity.read(await this.send<unknown>(url, this.identity.method, []));
+		const { method, http } = this.identity;
+		const answer = http
+			? await this.postTo(url, `/${method}`, http.body)
+			: await this.send<unknown>(url, method, []);
+		const reported = this.identity.read(answer);
 		if (reported !== expected) {
+			const node = http
+				? `node ${source} for chain ${chainId} answers ${method} ${http.answered(reported, expected)}`
+				: `JSON-RPC node ${source} for chain ${chainId} answers ${method} ${reported}`;
 			throw itemError(
 				this.context.getNode(),
 				this.itemIndex,
-				`Refused by the rule "rpcChainId": the JSON-RPC node ${source} for chain ${chainId} answers ${this.identity.method} ${reported}; nothing was sent to it`,
+				`Refused by the rule "rpcChainId": the ${node}; nothing was sent to it`,
 			);
 		}
 	}
@@ -160,7 +173,11 @@ export class ChainClient {
 	 * or fails is an API error naming the path and the item, never the URL.
 	 */
 	async post<T>(path: string, body: IDataObject = {}): Promise<T> {
-		const url = `${(await this.url()).replace(/\/+$/, '')}${path}`;
+		return await this.postTo<T>(await this.url(), path, body);
+	}
+
+	private async postTo<T>(base: string, path: string, body: IDataObject): Promise<T> {
+		const url = `${base.replace(/\/+$/, '')}${path}`;
 		try {
 			return (await this.context.helpers.httpRequest.call(this.context, {
 				method: 'POST',
