@@ -1,12 +1,14 @@
 /**
  * What the Signer believes of a Tron full node's answers: a block only with a number, a 32-byte ID that
  * starts with that number and a timestamp; a transaction lookup only as `{}` or that very transaction;
- * a reference block only when the node's block of that number has that hash.
+ * a reference block only when the node's block of that number has that hash; its chain only by a
+ * genesis block whose ID ends in that chain's ID.
  */
 import {
 	blockByNumber,
 	nowBlock,
 	referencesNodeChain,
+	TRON_CHAIN_IDENTITY,
 	transactionOnChain,
 	trc20Decimals,
 	type TronNode,
@@ -94,4 +96,34 @@ test("a TRC-20 contract's decimals are read from a 32-byte answer of decimals();
 		{ result: { result: true }, constant_result: ['06'] },
 	])
 		expect(await trc20Decimals(node(answer), token)).toBeUndefined();
+});
+
+test("a node's chain is the last 4 bytes of its genesis block ID: mainnet 2b6653dc, Nile cd8690dc; an answer that is no genesis block names none", () => {
+	const { read, expected } = TRON_CHAIN_IDENTITY;
+	expect([expected('1000'), expected('1001'), expected('1002')]).toEqual([
+		'2b6653dc',
+		'cd8690dc',
+		undefined,
+	]);
+	// Tron mainnet's genesis block ID; its number and timestamp are 0, which protobuf's JSON leaves out.
+	const mainnetGenesis = {
+		blockID: '00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc',
+		block_header: { raw_data: {} },
+	};
+	expect(read(mainnetGenesis)).toBe('2b6653dc');
+	expect(read({ ...mainnetGenesis, blockID: mainnetGenesis.blockID.toUpperCase() })).toBe(
+		'2b6653dc',
+	);
+	expect(read(blockJson(0, idOf(0, `${'ab'.repeat(20)}cd8690dc`)))).toBe('cd8690dc');
+	for (const answer of [
+		{},
+		blockJson(1, idOf(1, `${'ab'.repeat(20)}cd8690dc`)),
+		blockJson(1, idOf(0, `${'ab'.repeat(20)}cd8690dc`)),
+		{ blockID: `${'00'.repeat(28)}cd8690dc`.slice(2) },
+		{ blockID: 'cd8690dc' },
+		'cd8690dc',
+		{ Error: 'class org.tron.core.exception.BadItemException' },
+		undefined,
+	])
+		expect(read(answer)).not.toMatch(/^[0-9a-f]{8}$/);
 });

@@ -33,7 +33,7 @@ export function chainIdProperty(operation: string): INodeProperties {
 		})),
 		default: '1000',
 		description:
-			"The API's chain ID; the transaction is bound to it by a recent block of the full node the API names for it (or the credential's RPC URLs pin)",
+			"The API's chain ID; the transaction is bound to it by a recent block of the full node the API names for it (or the credential's RPC URLs pin), which must show that chain's genesis block",
 		displayOptions: { show: { operation: [operation] } },
 	};
 }

@@ -1,21 +1,42 @@
 import type { ChainIdentity } from '../../core';
 import { hexAddress } from './address';
 
-/** The API's Tron chains: a Tron transaction names no chain, only a recent block of it (TAPOS). */
-export const TRON_CHAINS: Readonly<Record<string, { name: string }>> = {
-	'1000': { name: 'Tron' },
-	'1001': { name: 'Tron Nile' },
+/**
+ * The API's Tron chains. A Tron transaction names no chain, only a recent block of it (TAPOS); a node
+ * shows its chain by its genesis block, whose ID ends in the chain's ID (4 bytes, what Tron's
+ * eth_chainId answers).
+ */
+export const TRON_CHAINS: Readonly<Record<string, { name: string; genesisIdEnd: string }>> = {
+	'1000': { name: 'Tron', genesisIdEnd: '2b6653dc' },
+	'1001': { name: 'Tron Nile', genesisIdEnd: 'cd8690dc' },
 };
 
-/**
- * A Tron full node has no chain ID to ask; its genesis block would name the chain, but the Signer holds
- * no confirmed genesis IDs of Tron and Nile yet, so no node is checked: the credential's RPC URLs pin
- * the node that is believed.
- */
+/** A genesis block ID: block number 0 in its first 8 bytes, then 24 bytes of its hash. */
+const GENESIS_ID = /^0{16}[0-9a-f]{48}$/;
+
+/** The last 4 bytes of the genesis block ID a node answers, or its answer quoted in parentheses when it is no genesis block. */
+function genesisIdEnd(answer: unknown): string {
+	const block = answer as
+		{ blockID?: unknown; block_header?: { raw_data?: { number?: unknown } } } | undefined;
+	const blockID = typeof block?.blockID === 'string' ? block.blockID.toLowerCase() : '';
+	const number = block?.block_header?.raw_data?.number ?? 0;
+	return GENESIS_ID.test(blockID) && number === 0
+		? blockID.slice(56)
+		: `(${(JSON.stringify(answer) ?? String(answer)).slice(0, 80)})`;
+}
+
+/** A full node proves its chain by block 0 (wallet/getblockbynum): its ID must end in the chain's ID. */
 export const TRON_CHAIN_IDENTITY: ChainIdentity = {
 	method: 'wallet/getblockbynum',
-	read: (answer) => JSON.stringify(answer).slice(0, 40),
-	expected: () => undefined,
+	http: {
+		body: { num: 0 },
+		answered: (reported, expected) =>
+			/^[0-9a-f]{8}$/.test(reported)
+				? `0 with a genesis block whose ID ends in chain ID 0x${reported}, not 0x${expected}`
+				: `0 with no genesis block ID ${reported}, not one ending in chain ID 0x${expected}`,
+	},
+	read: genesisIdEnd,
+	expected: (chainId) => TRON_CHAINS[chainId]?.genesisIdEnd,
 };
 
 /** One POST to the chain's full node HTTP API (`/wallet/…`), its JSON answer as it came. */
