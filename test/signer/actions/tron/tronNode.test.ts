@@ -3,11 +3,11 @@
  * 1001): TRX and USDT payouts signed and sent with Expand chain/sendtransaction, a transaction built by
  * tronweb signed From Input Item, TIP-191 messages, payout IDs, and policy refusals under Continue On Fail.
  */
-import { mkdtempSync } from 'fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { Mnemonic } from 'ethers';
+import { Mnemonic, id } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 import { TronWeb } from 'tronweb';
 import { verifyMessage } from 'tronweb/utils';
@@ -460,6 +460,41 @@ test('a payout ID is signed once: the second run gives the same transaction back
 		nonce: a.refBlockHash,
 	});
 	expect(entries[2]).toMatchObject({ rule: 'payoutId', amount: '4322' });
+});
+
+test('a ledger file edited to carry a signed transfer to an outsider is refused on the repeat; the bytes it carries pay the outsider when sent', async () => {
+	const key = privateKey(2, { payoutLedgerFolder: ledgerFolder });
+	const outsider = wallet(4);
+	const sign = async (recipient: string, amount: string, payoutId: string) =>
+		(
+			await run(
+				[signer({ operation: 'transferTrx', recipient, amount, payoutId }, true)],
+				[{}],
+				key,
+			)
+		).output('Sign')[0].json;
+	const payout = await sign(wallet(0).address, '3000', 'trx-tamper-1');
+	const refund = await sign(outsider.address, '2000000', 'trx-tamper-refund');
+	const record = join(
+		ledgerFolder,
+		`expand-payout-1001-${wallet(2).address.toLowerCase()}-${id('trx-tamper-1').slice(2)}.json`,
+	);
+	const entry = JSON.parse(readFileSync(record, 'utf8')) as { signed: IDataObject };
+	expect(entry.signed.transactionHash).toBe(payout.transactionHash);
+	const { payoutId, repeat, alreadySent, ...signed } = refund;
+	(void payoutId, void repeat, void alreadySent);
+	writeFileSync(record, JSON.stringify({ ...entry, signed }));
+
+	const again = await sign(wallet(0).address, '3000', 'trx-tamper-1');
+	expect(again.error).toMatch(
+		/^Refused by the rule "payoutId": the ledger entry of payout ID "trx-tamper-1" states content .*, but its signed bytes \(\w+\) have .*; it was changed outside the Signer: check it by hand, nothing is returned for it; nothing was signed \(item 0\)$/,
+	);
+	expect(again.rawTransaction).toBeUndefined();
+	// What the edit would have had sent: the outsider's payment, valid as signed.
+	const before = await trx(outsider.address);
+	const sent = await node('/wallet/broadcasttransaction', decodedJson(signed.rawTransaction));
+	expect(sent.result).toBe(true);
+	expect(await trx(outsider.address)).toBe(before + 2_000_000n);
 });
 
 test('Sign Message signs TIP-191 (tronweb verifies it); under a policy, bytes that are not text are refused', async () => {
