@@ -4,7 +4,8 @@
  * rows). Each test first carries the theft out with the rule off: the Signer in n8n's engine signs,
  * Expand chain/sendtransaction sends, and the outsider is paid (or the fee burned) on the stand-in.
  * Then the same attack with the rule on: refused in words naming the item, the rule and the value,
- * nothing signed, the journal's entry a refusal, and no balance moved.
+ * nothing signed, the journal's entry a refusal, and no balance moved. Last, the API's send answering
+ * the txID of a transaction the node refused, which the Signer does not take for a payment.
  */
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
@@ -510,4 +511,45 @@ test('a transaction built on chain 1000 handed to the Signer set to chain 1001: 
 		chainId: '1001',
 	});
 	expect(mainnetTrx(treasury.address)).toBe(held);
+});
+
+test("the API's chain/sendtransaction answers the txID of a payout the node refused (more TRX than the account holds), so Send reads as sent; the Signer does not take its word: Check Payouts and a rerun read it unsent on the node", async () => {
+	const treasury = wallet(3);
+	const key = keyOf(3, { rpcUrls: `1001 = ${nile.rpcUrl}` });
+	const held = await trx(treasury.address);
+	const parameters = {
+		operation: 'transferTrx',
+		recipient: outsider().address,
+		amountFormat: 'decimal',
+		amount: '20000',
+		payoutId: 'trx-refused-by-node',
+	};
+	const { signed, sent } = await signAndSend([{}], parameters, key);
+	expect(held).toBeLessThan(20_000n * TRX);
+	expect(sent[0].transactionHash).toBe(signed[0].transactionHash);
+	expect(
+		await node(nile, '/wallet/gettransactionbyid', { value: signed[0].transactionHash }),
+	).toEqual({});
+	expect(await trx(treasury.address)).toBe(held);
+
+	const check = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+			signer({ operation: 'listPayouts', status: 'signed' }),
+			{ ...signer({ operation: 'checkPayouts' }), name: 'Check' },
+		],
+		{ ...devnetCredentials(devnet), expandTronKeyApi: key as never },
+	);
+	const row = check
+		.output('Check')
+		.map((item) => item.json)
+		.find((entry) => entry.transactionHash === signed[0].transactionHash);
+	expect(row).toMatchObject({ payoutId: 'trx-refused-by-node', chainStatus: 'unsent', block: '' });
+	const rerun = await signAndSend([{}], parameters, key);
+	expect(rerun.signed[0]).toMatchObject({
+		repeat: true,
+		alreadySent: false,
+		chainStatus: 'pending',
+		transactionHash: signed[0].transactionHash,
+	});
 });
