@@ -4,8 +4,10 @@
  * rows). Each test first carries the theft out with the rule off: the Signer in n8n's engine signs,
  * Expand chain/sendtransaction sends, and the outsider is paid (or the fee burned) on the stand-in.
  * Then the same attack with the rule on: refused in words naming the item, the rule and the value,
- * nothing signed, the journal's entry a refusal, and no balance moved. Last, the API's send answering
- * the txID of a transaction the node refused, which the Signer does not take for a payment.
+ * nothing signed, the journal's entry a refusal, and no balance moved. Where no rule refuses, the
+ * setting that stops it: the API naming the other chain's node, whose blocks the Signer then builds on
+ * unless RPC URLs pins the chain's own; and the API's send answering the txID of a transaction the node
+ * refused, which the Signer does not take for a payment.
  */
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
@@ -21,6 +23,7 @@ import {
 	transactionId,
 } from '../../../packages/signer/nodes/ExpandSigner/families/tron';
 import { devnetCredentials } from '../../helpers/devnetCredentials';
+import { startLyingFront } from '../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
 import { sendTransactionNode } from '../../helpers/sendTransactionNode';
 
@@ -511,6 +514,56 @@ test('a transaction built on chain 1000 handed to the Signer set to chain 1001: 
 		chainId: '1001',
 	});
 	expect(mainnetTrx(treasury.address)).toBe(held);
+});
+
+test("the API names chain 1000's full node for chain 1001: under Allowed Chain IDs 1001 the Signer builds a TRX payout on chain 1000's head block, and the API sends it there: the outsider is paid on chain 1000; with the node pinned in RPC URLs it is built on chain 1001 and chain 1000 refuses it", async () => {
+	const treasury = mainnet.wallets[3];
+	const named = (await (
+		await fetch(`${devnet.baseUrl}/chain/getpublicrpc?chainId=1001`, {
+			headers: { 'x-api-key': devnet.apiKey },
+		})
+	).json()) as IDataObject;
+	const lyingApi = await startLyingFront(devnet.baseUrl, (path) =>
+		path === '/chain/getpublicrpc'
+			? JSON.parse(JSON.stringify(named).replace(nile.rpcUrl, mainnet.rpcUrl))
+			: undefined,
+	);
+	const onMainnet = (wallet: TronWallet) => mainnet.chain.balance(wallet.hexAddress);
+	const payOutsider = async (policy: IDataObject) => {
+		const result = await runPipeline(
+			[
+				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+				signer({ operation: 'transferTrx', recipient: outsider().address, amount: '3000000000' }),
+			],
+			{
+				...devnetCredentials(devnet, { expand: { baseUrl: lyingApi.url } }),
+				expandTronKeyApi: {
+					keyType: 'privateKey',
+					privateKey: treasury.privateKey,
+					allowedChainIds: '1001',
+					...policy,
+				} as never,
+			},
+		);
+		const [signed] = result.output('Sign').map((item) => item.json);
+		expect(signed).toMatchObject({ chainId: '1001', from: treasury.address });
+		// The API holds the signed transaction: it sends it to the chain its blocks are of.
+		const json = Buffer.from(String(signed.rawTransaction), 'base64').toString('utf8');
+		return await node(mainnet, '/wallet/broadcasttransaction', JSON.parse(json));
+	};
+	try {
+		const before = onMainnet(outsider());
+		expect(await payOutsider({})).toMatchObject({ result: true });
+		expect(onMainnet(outsider()) - before).toBe(3_000_000_000n);
+
+		const held = onMainnet(treasury);
+		expect(await payOutsider({ rpcUrls: `1001 = ${nile.rpcUrl}` })).toMatchObject({
+			code: 'TAPOS_ERROR',
+		});
+		expect(onMainnet(treasury)).toBe(held);
+	} finally {
+		await lyingApi.close();
+	}
 });
 
 test("the API's chain/sendtransaction answers the txID of a payout the node refused (more TRX than the account holds), so Send reads as sent; the Signer does not take its word: Check Payouts and a rerun read it unsent on the node", async () => {
