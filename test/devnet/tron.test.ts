@@ -489,6 +489,100 @@ describe('USDT (TRC-20)', () => {
 		expect(info).toMatchObject({ result: 'FAILED', receipt: { result: 'REVERT' } });
 		expect(info.receipt.energy_fee).toBeGreaterThan(0);
 	});
+
+	test("approve and increaseApproval set an allowance the spender takes with transferFrom; data past a call's arguments is ignored, as Solidity ignores it", async () => {
+		const [owner, spender, payee] = [wallet(2), wallet(3), wallet(1)];
+		const builder = tronWeb(nile);
+		const callOf = async (
+			from: TronWallet,
+			selector: string,
+			parameters: Array<{ type: string; value: unknown }>,
+			trailing = '',
+		) => {
+			const encoded = utils.abi
+				.encodeParams(
+					parameters.map((parameter) => parameter.type),
+					parameters.map((parameter) => parameter.value),
+				)
+				.slice(2);
+			const { transaction } = await builder.transactionBuilder.triggerSmartContract(
+				nile.usdt.address,
+				selector,
+				{ feeLimit: 20_000_000, txLocal: true, rawParameter: encoded + trailing },
+				[],
+				from.address,
+			);
+			const signed = await builder.trx.sign(transaction, from.privateKey);
+			expect((await node(nile, '/wallet/broadcasttransaction', signed)).result).toBe(true);
+			const info = await node(nile, '/wallet/gettransactioninfobyid', { value: signed.txID });
+			return info.receipt.result as string;
+		};
+		const allowance = async () =>
+			BigInt(
+				`0x${
+					(
+						await builder.transactionBuilder.triggerConstantContract(
+							nile.usdt.address,
+							'allowance(address,address)',
+							{},
+							[
+								{ type: 'address', value: owner.address },
+								{ type: 'address', value: spender.address },
+							],
+							owner.address,
+						)
+					).constant_result[0]
+				}`,
+			);
+		const spenderArgs = (amount: bigint) => [
+			{ type: 'address', value: spender.address },
+			{ type: 'uint256', value: amount.toString() },
+		];
+		const take = (amount: bigint) =>
+			callOf(spender, 'transferFrom(address,address,uint256)', [
+				{ type: 'address', value: owner.address },
+				{ type: 'address', value: payee.address },
+				{ type: 'uint256', value: amount.toString() },
+			]);
+		const [ownerBefore, payeeBefore] = [
+			await usdtBalance(owner.address),
+			await usdtBalance(payee.address),
+		];
+
+		expect(await take(1n)).toBe('REVERT');
+		expect(await callOf(owner, 'approve(address,uint256)', spenderArgs(3_000_000n))).toBe(
+			'SUCCESS',
+		);
+		expect(await callOf(owner, 'increaseApproval(address,uint256)', spenderArgs(2_000_000n))).toBe(
+			'SUCCESS',
+		);
+		expect(await allowance()).toBe(5_000_000n);
+		expect(await take(5_000_001n)).toBe('REVERT');
+		expect(await take(4_000_000n)).toBe('SUCCESS');
+		expect(await allowance()).toBe(1_000_000n);
+		expect(await usdtBalance(payee.address)).toBe(payeeBefore + 4_000_000n);
+		expect(await usdtBalance(owner.address)).toBe(ownerBefore - 4_000_000n);
+
+		// An unlimited approval is not spent down; a transfer with a word after its arguments pays as one without.
+		expect(await callOf(owner, 'approve(address,uint256)', spenderArgs(2n ** 256n - 1n))).toBe(
+			'SUCCESS',
+		);
+		expect(await take(1_000_000n)).toBe('SUCCESS');
+		expect(await allowance()).toBe(2n ** 256n - 1n);
+		const trailing = 'ff'.repeat(32);
+		expect(
+			await callOf(
+				owner,
+				'transfer(address,uint256)',
+				[
+					{ type: 'address', value: payee.address },
+					{ type: 'uint256', value: '7' },
+				],
+				trailing,
+			),
+		).toBe('SUCCESS');
+		expect(await usdtBalance(payee.address)).toBe(payeeBefore + 5_000_007n);
+	});
 });
 
 describe('faults', () => {

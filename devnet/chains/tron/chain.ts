@@ -69,7 +69,7 @@ export interface LandedTronTransaction {
 	energyUsage: number;
 	energyFee: bigint;
 	output: string;
-	/** A TRC-20 transfer that moved tokens: its Transfer log. */
+	/** A TRC-20 call that moved tokens (transfer, transferFrom): its Transfer log. */
 	tokenTransfer?: { from: string; to: string; amount: bigint };
 }
 
@@ -341,8 +341,9 @@ export class TronChain {
 		const energyUsage = outOfEnergy ? energyLimit : outcome.energy;
 		const burned = BigInt(energyUsage) * energyFee;
 		owner.balance -= burned;
-		const transfer = !outOfEnergy && outcome.result === 'SUCCESS' ? outcome.transfer : undefined;
-		if (transfer) this.usdt.apply(transfer);
+		const done = !outOfEnergy && outcome.result === 'SUCCESS';
+		if (done) this.usdt.apply(outcome);
+		const transfer = done ? outcome.transfer : undefined;
 		return {
 			incoming,
 			contractRet: outOfEnergy ? 'OUT_OF_ENERGY' : outcome.result,

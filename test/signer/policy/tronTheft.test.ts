@@ -1,0 +1,608 @@
+/**
+ * Thefts through Expand Signer's Tron policy, tried on the devnet's Tron stand-in (chains 1000, 1001).
+ * The attacker writes the transaction the Signer is handed (the API's answer, an input item, a sheet's
+ * rows). Each test first carries the theft out with the rule off: the Signer in n8n's engine signs,
+ * Expand chain/sendtransaction sends, and the outsider is paid (or the fee burned) on the stand-in.
+ * Then the same attack with the rule on: refused in words naming the item, the rule and the value,
+ * nothing signed, the journal's entry a refusal, and no balance moved. Where no rule refuses, the
+ * setting that stops it: the API naming the other chain's node, whose blocks the Signer then builds on
+ * unless RPC URLs pins the chain's own; and the API's send answering the txID of a transaction the node
+ * refused, which the Signer does not take for a payment.
+ */
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { SigningKey, Wallet, formatUnits, getBytes } from 'ethers';
+import type { IDataObject } from 'n8n-workflow';
+import { TronWeb, utils } from 'tronweb';
+
+import { type Devnet, type DevnetTron, type TronWallet, startDevnet } from '../../../devnet';
+import {
+	base58Address,
+	transactionId,
+} from '../../../packages/signer/nodes/ExpandSigner/families/tron';
+import { devnetCredentials } from '../../helpers/devnetCredentials';
+import { startLyingFront } from '../../helpers/lyingFront';
+import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
+import { sendTransactionNode } from '../../helpers/sendTransactionNode';
+
+/** tronweb's protobuf classes, registered on globalThis when it loads. */
+interface RawPb {
+	getContractList(): unknown[];
+	addContract(contract: unknown): void;
+	serializeBinary(): Uint8Array;
+}
+interface TronProto {
+	Transaction: {
+		new (): {
+			setRawData(raw: RawPb): void;
+			addSignature(signature: Uint8Array): void;
+			serializeBinary(): Uint8Array;
+		};
+		raw: { deserializeBinary(bytes: Uint8Array): RawPb };
+	};
+}
+
+const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-tron-theft-'));
+// n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows.
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledgerFolder;
+
+const TRX = 1_000_000n;
+const USDT = 1_000_000n;
+
+let devnet: Devnet;
+let nile: DevnetTron;
+let mainnet: DevnetTron;
+
+beforeAll(async () => {
+	devnet = await startDevnet();
+	nile = devnet.tron.find((chain) => chain.chainId === '1001') as DevnetTron;
+	mainnet = devnet.tron.find((chain) => chain.chainId === '1000') as DevnetTron;
+	// The outsider pays the fees of its own transactions.
+	nile.chain.fund(outsider().hexAddress, 100n * TRX);
+});
+afterAll(async () => {
+	await devnet.stop();
+});
+
+const wallet = (index: number) => nile.wallets[index];
+/** The attacker's address: wallet 4, which holds no USDT at the start. */
+const outsider = () => wallet(4);
+
+/** The treasury's key (account `index` of the devnet's wallets) with this policy, its ledger and journal in the test's folder. */
+const keyOf = (index: number, policy: IDataObject = {}) => ({
+	keyType: 'privateKey',
+	privateKey: wallet(index).privateKey,
+	payoutLedgerFolder: ledgerFolder,
+	...policy,
+});
+
+const signer = (parameters: IDataObject): NodeSpec => ({
+	name: 'Sign',
+	type: SIGNER,
+	parameters: { chainFamily: 'tron', tronChainId: '1001', ...parameters } as NodeSpec['parameters'],
+	continueOnFail: true,
+});
+
+/** Items → Expand Signer (`parameters`) → Expand Send Transaction, both going on past a failed item: what each node gave. */
+async function signAndSend(
+	items: object[],
+	parameters: IDataObject,
+	key: IDataObject,
+): Promise<{ signed: IDataObject[]; sent: IDataObject[] }> {
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
+			signer(parameters),
+			sendTransactionNode({}, true),
+		],
+		{ ...devnetCredentials(devnet), expandTronKeyApi: key as never },
+	);
+	expect(result.error).toBeUndefined();
+	return {
+		signed: result.output('Sign').map((item) => item.json),
+		sent: result.output('Send').map((item) => item.json),
+	};
+}
+
+/** Refused in these words, and nothing signed or sent for it. */
+function expectRefused(signed: IDataObject, sent: IDataObject, words: string | RegExp): void {
+	if (typeof words === 'string') expect(signed.error).toBe(words);
+	else expect(signed.error).toMatch(words);
+	expect(Object.keys(signed)).toEqual(['error']);
+	expect(sent.transactionHash).toBeUndefined();
+}
+
+/** The journal's newest entry for the treasury `index`, as List Payouts gives it. */
+async function lastJournalEntry(index: number): Promise<IDataObject> {
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+			signer({ operation: 'listPayouts' }),
+		],
+		{ ...devnetCredentials(devnet), expandTronKeyApi: keyOf(index) as never },
+	);
+	const entries = result
+		.output('Sign')
+		.map((item) => item.json)
+		.filter((entry) => entry.account === wallet(index).address);
+	return entries[entries.length - 1];
+}
+
+async function apiBalance(address: string, tokenAddress?: string): Promise<bigint> {
+	const query = new URLSearchParams({
+		chainId: '1001',
+		address,
+		...(tokenAddress ? { tokenAddress } : {}),
+	});
+	const reply = await fetch(`${devnet.baseUrl}/chain/getbalance?${query}`, {
+		headers: { 'x-api-key': devnet.apiKey },
+	});
+	return BigInt(((await reply.json()) as { data: { balance: string } }).data.balance);
+}
+const trx = (address: string) => apiBalance(address);
+const usdt = (address: string) => apiBalance(address, nile.usdt.address);
+/** What the treasury `index` and the outsider hold, TRX and USDT. */
+const holdings = async (index: number) => ({
+	treasuryTrx: await trx(wallet(index).address),
+	treasuryUsdt: await usdt(wallet(index).address),
+	outsiderTrx: await trx(outsider().address),
+	outsiderUsdt: await usdt(outsider().address),
+});
+
+async function node(chain: DevnetTron, path: string, body: unknown): Promise<IDataObject> {
+	const reply = await fetch(`${chain.rpcUrl}${path}`, {
+		method: 'POST',
+		body: JSON.stringify(body),
+	});
+	return (await reply.json()) as IDataObject;
+}
+
+/**
+ * A USDT call on chain 1001 as tronweb builds it (locally, on the node's head block), unsigned, owned by
+ * `from`: `selector` with these arguments, then `trailing` hex after them.
+ */
+async function usdtCall(
+	from: TronWallet,
+	selector: string,
+	parameters: Array<{ type: string; value: unknown }>,
+	{ feeLimit = 20_000_000, trailing = '' } = {},
+) {
+	const encoded = utils.abi
+		.encodeParams(
+			parameters.map((parameter) => parameter.type),
+			parameters.map((parameter) => parameter.value),
+		)
+		.slice(2);
+	const { transaction } = await new TronWeb({
+		fullHost: nile.rpcUrl,
+	}).transactionBuilder.triggerSmartContract(
+		nile.usdt.address,
+		selector,
+		{ feeLimit, txLocal: true, rawParameter: encoded + trailing },
+		[],
+		from.address,
+	);
+	return transaction;
+}
+const addressAndAmount = (address: string, amount: bigint) => [
+	{ type: 'address', value: address },
+	{ type: 'uint256', value: amount.toString() },
+];
+
+/** What the item says it does (core's intent), as Expand's transaction builders attach it: a USDT transfer. */
+const usdtIntent = (sender: string, recipient: string, amount: bigint) => ({
+	operation: 'transfer',
+	effect: 'transfer',
+	chainId: '1001',
+	sender,
+	recipient,
+	token: nile.usdt.address,
+	amount: amount.toString(),
+});
+
+test('a substituted transaction: the API answers a USDT transfer to an outsider for an intent to pay the payee; signed without the intent, the outsider is paid; with it, refused naming the outsider', async () => {
+	const [treasury, payee] = [wallet(0), wallet(1)];
+	const substituted = () =>
+		usdtCall(
+			treasury,
+			'transfer(address,uint256)',
+			addressAndAmount(outsider().address, 250n * USDT),
+		);
+
+	// Rule off: the same bytes without the intent that would bind them.
+	const before = await holdings(0);
+	const off = await signAndSend(
+		[{ transaction: await substituted() }],
+		{ operation: 'signTransaction' },
+		keyOf(0),
+	);
+	expect(off.signed[0].error).toBeUndefined();
+	expect(off.sent[0].transactionHash).toBe(off.signed[0].transactionHash);
+	const after = await holdings(0);
+	expect(after.outsiderUsdt - before.outsiderUsdt).toBe(250n * USDT);
+	expect(before.treasuryUsdt - after.treasuryUsdt).toBe(250n * USDT);
+
+	// Rule on: the item carries the intent the workflow asked for.
+	const on = await signAndSend(
+		[
+			{
+				transaction: await substituted(),
+				intent: usdtIntent(treasury.address, payee.address, 250n * USDT),
+			},
+		],
+		{ operation: 'signTransaction' },
+		keyOf(0),
+	);
+	expectRefused(
+		on.signed[0],
+		on.sent[0],
+		`Refused by the rule "intent": the transaction is not what the form asked (transfer): recipient: asked ${payee.address}, the transaction pays ${outsider().address}; nothing was signed (item 0)`,
+	);
+	expect(await lastJournalEntry(0)).toMatchObject({ outcome: 'refused', rule: 'intent' });
+	expect(await holdings(0)).toEqual(after);
+});
+
+test('several transfers summed past a cap: USDT rows of 45, 40 and 35 to an outsider under 50 per transaction; without Max Per Execution all three are paid, with 100 the third is refused for the total it would reach', async () => {
+	const rows = [{ amount: '45' }, { amount: '40' }, { amount: '35' }];
+	const parameters = {
+		operation: 'transferTrc20',
+		tokenAddress: nile.usdt.address,
+		recipient: outsider().address,
+		amountFormat: 'decimal',
+		amount: '={{ $json.amount }}',
+		feeLimit: '20',
+	};
+	const perTransaction = { maxPerTransaction: `${nile.usdt.address}:6 = 50` };
+
+	const before = await holdings(1);
+	const off = await signAndSend(rows, parameters, keyOf(1, perTransaction));
+	expect(off.signed.map((json) => json.error)).toEqual([undefined, undefined, undefined]);
+	expect(off.sent.map((json) => json.transactionHash)).toEqual(
+		off.signed.map((json) => json.transactionHash),
+	);
+	const after = await holdings(1);
+	expect(after.outsiderUsdt - before.outsiderUsdt).toBe(120n * USDT);
+
+	const on = await signAndSend(
+		rows,
+		parameters,
+		keyOf(1, { ...perTransaction, maxPerExecution: `${nile.usdt.address}:6 = 100` }),
+	);
+	expect(on.signed.slice(0, 2).map((json) => json.error)).toEqual([undefined, undefined]);
+	expectRefused(
+		on.signed[2],
+		on.sent[2],
+		`Refused by the rule "maxPerExecution": TRC-20 transfer of 35 (35000000 in the smallest unit) of token ${nile.usdt.address} would bring this execution's total on chain 1001 to 120, above the limit of 100; nothing was signed (item 2)`,
+	);
+	expect(await lastJournalEntry(1)).toMatchObject({ outcome: 'refused', rule: 'maxPerExecution' });
+	const paid = await holdings(1);
+	expect(paid.outsiderUsdt - after.outsiderUsdt).toBe(85n * USDT);
+	expect(after.treasuryUsdt - paid.treasuryUsdt).toBe(85n * USDT);
+});
+
+test('a transaction carrying two TRX transfers is refused by the decoder; signed with the key directly, the node refuses it too (a Tron transaction carries one contract)', async () => {
+	const treasury = wallet(1);
+	const one = await new TronWeb({ fullHost: nile.rpcUrl }).transactionBuilder.sendTrx(
+		outsider().address,
+		1_000_000_000,
+		treasury.address,
+	);
+	// tronweb's JSON carries one contract: the second is added to the protobuf bytes themselves.
+	const proto = (globalThis as unknown as { TronWebProto: TronProto }).TronWebProto;
+	const raw = proto.Transaction.raw.deserializeBinary(Buffer.from(one.raw_data_hex, 'hex'));
+	raw.addContract(raw.getContractList()[0]);
+	const twoHex = Buffer.from(raw.serializeBinary()).toString('hex');
+
+	const before = await holdings(1);
+	const journalled = await lastJournalEntry(1);
+	const through = await signAndSend(
+		[{ transaction: twoHex }],
+		{ operation: 'signTransaction' },
+		keyOf(1),
+	);
+	expectRefused(
+		through.signed[0],
+		through.sent[0],
+		'The transaction holds more than the Signer reads (a field it does not know, or a second contract): its bytes are not those of what it reads (item 0)',
+	);
+	// Bytes the Signer cannot read are an error, not a rule's refusal: the journal, which records what a rule decided, gains no entry.
+	expect(await lastJournalEntry(1)).toEqual(journalled);
+
+	// Signed as a Signer that read only the first contract would sign it, and broadcast as bytes.
+	const signature = new SigningKey(`0x${treasury.privateKey}`).sign(`0x${transactionId(twoHex)}`);
+	const signed = new proto.Transaction();
+	signed.setRawData(raw);
+	signed.addSignature(getBytes(signature.serialized));
+	expect(
+		await node(nile, '/wallet/broadcasthex', {
+			transaction: Buffer.from(signed.serializeBinary()).toString('hex'),
+		}),
+	).toMatchObject({ code: 'CONTRACT_VALIDATE_ERROR' });
+	expect(await holdings(1)).toEqual(before);
+});
+
+/** The outsider's transferFrom of `amount` USDT from `owner` to itself, signed with its own key and broadcast: its result. */
+async function outsiderTakes(owner: TronWallet, amount: bigint): Promise<string> {
+	const tronWeb = new TronWeb({ fullHost: nile.rpcUrl });
+	const call = await usdtCall(outsider(), 'transferFrom(address,address,uint256)', [
+		{ type: 'address', value: owner.address },
+		...addressAndAmount(outsider().address, amount),
+	]);
+	const signed = await tronWeb.trx.sign(call, outsider().privateKey);
+	expect((await node(nile, '/wallet/broadcasttransaction', signed)).result).toBe(true);
+	const info = await node(nile, '/wallet/gettransactioninfobyid', { value: signed.txID });
+	return String((info.receipt as IDataObject).result);
+}
+
+test("an approval to an outsider: without a cap the Signer signs an unlimited approve and the outsider's transferFrom takes every USDT; under a 100 USDT cap, approve and increaseApproval are refused and the outsider takes nothing", async () => {
+	const approve = (owner: TronWallet, amount: bigint) =>
+		usdtCall(owner, 'approve(address,uint256)', addressAndAmount(outsider().address, amount));
+	const increase = (owner: TronWallet, amount: bigint) =>
+		usdtCall(
+			owner,
+			'increaseApproval(address,uint256)',
+			addressAndAmount(outsider().address, amount),
+		);
+	const unlimited = 2n ** 256n - 1n;
+
+	// Rule off: treasury 2, no amount limit.
+	const before = await holdings(2);
+	const off = await signAndSend(
+		[{ transaction: await approve(wallet(2), unlimited) }],
+		{ operation: 'signTransaction' },
+		keyOf(2),
+	);
+	expect(off.sent[0].transactionHash).toBe(off.signed[0].transactionHash);
+	expect(await outsiderTakes(wallet(2), before.treasuryUsdt)).toBe('SUCCESS');
+	const after = await holdings(2);
+	expect(after.treasuryUsdt).toBe(0n);
+	expect(after.outsiderUsdt - before.outsiderUsdt).toBe(before.treasuryUsdt);
+
+	// Rule on: treasury 3, at most 100 USDT per transaction.
+	const held = await holdings(3);
+	const on = await signAndSend(
+		[
+			{ transaction: await approve(wallet(3), unlimited) },
+			{ transaction: await increase(wallet(3), 5_000n * USDT) },
+		],
+		{ operation: 'signTransaction' },
+		keyOf(3, { maxPerTransaction: `${nile.usdt.address}:6 = 100` }),
+	);
+	expectRefused(
+		on.signed[0],
+		on.sent[0],
+		`Refused by the rule "maxPerTransaction": TRC-20 approve (unlimited) of ${formatUnits(unlimited, 6)} (${unlimited} in the smallest unit) of token ${nile.usdt.address} is above the limit of 100 per transaction; nothing was signed (item 0)`,
+	);
+	expectRefused(
+		on.signed[1],
+		on.sent[1],
+		`Refused by the rule "maxPerTransaction": TRC-20 increaseApproval of 5000 (5000000000 in the smallest unit) of token ${nile.usdt.address} is above the limit of 100 per transaction; nothing was signed (item 1)`,
+	);
+	expect(await lastJournalEntry(3)).toMatchObject({
+		outcome: 'refused',
+		rule: 'maxPerTransaction',
+	});
+	expect(await outsiderTakes(wallet(3), 1n)).toBe('REVERT');
+	const unmoved = await holdings(3);
+	expect(unmoved.treasuryUsdt).toBe(held.treasuryUsdt);
+	expect(unmoved.treasuryTrx).toBe(held.treasuryTrx);
+	expect(unmoved.outsiderUsdt).toBe(held.outsiderUsdt);
+});
+
+test('a USDT call the Signer cannot read (a transfer to the outsider with a word after its arguments, which the token ignores): without a limit it is signed and pays the outsider; under a cap it is refused as a call to a contract not on Allowed Contracts', async () => {
+	const treasury = wallet(0);
+	const unreadable = () =>
+		usdtCall(
+			treasury,
+			'transfer(address,uint256)',
+			addressAndAmount(outsider().address, 500n * USDT),
+			{
+				trailing: '00'.repeat(32),
+			},
+		);
+
+	const before = await holdings(0);
+	const off = await signAndSend(
+		[{ transaction: await unreadable() }],
+		{ operation: 'signTransaction' },
+		keyOf(0),
+	);
+	expect(off.sent[0].transactionHash).toBe(off.signed[0].transactionHash);
+	const after = await holdings(0);
+	expect(after.outsiderUsdt - before.outsiderUsdt).toBe(500n * USDT);
+	expect(before.treasuryUsdt - after.treasuryUsdt).toBe(500n * USDT);
+
+	const on = await signAndSend(
+		[{ transaction: await unreadable() }],
+		{ operation: 'signTransaction' },
+		keyOf(0, { maxPerTransaction: `${nile.usdt.address}:6 = 1000` }),
+	);
+	expectRefused(
+		on.signed[0],
+		on.sent[0],
+		`Refused by the rule "allowedContracts": the transaction holds a contract call that is not a TRC-20 transfer, transferFrom, approve or increaseApproval (program ${nile.usdt.address}), which the signer cannot read as a transfer, and the program is not on Allowed Contracts and Programs; nothing was signed (item 0)`,
+	);
+	expect(await lastJournalEntry(0)).toMatchObject({ outcome: 'refused', rule: 'allowedContracts' });
+	expect(await holdings(0)).toEqual(after);
+});
+
+test('a hostile fee limit: a 1 USDT payout the API fills in with a fee_limit of 1,000 TRX; with Max Total Fee at 15,000 it lands and burns 13.0285 TRX of energy, more than a 10 TRX ceiling allows; with Max Total Fee 10 it is refused', async () => {
+	const treasury = wallet(1);
+	// A payee that never held USDT: its first USDT costs the most energy the stand-in's token uses.
+	const freshPayee = () => base58Address(`41${Wallet.createRandom().address.slice(2)}`) as string;
+	const payout = async (payee: string) => ({
+		transaction: await usdtCall(
+			treasury,
+			'transfer(address,uint256)',
+			addressAndAmount(payee, USDT),
+			{
+				feeLimit: 1_000_000_000,
+			},
+		),
+		intent: usdtIntent(treasury.address, payee, USDT),
+	});
+
+	const before = await trx(treasury.address);
+	const off = await signAndSend(
+		[await payout(freshPayee())],
+		{ operation: 'signTransaction' },
+		keyOf(1, { maxTotalFee: '15000' }),
+	);
+	expect(off.signed[0]).toMatchObject({ feeLimitSun: '1000000000' });
+	const txID = String(off.sent[0].transactionHash);
+	expect(txID).toBe(off.signed[0].transactionHash);
+	const info = await node(nile, '/wallet/gettransactioninfobyid', { value: txID });
+	expect(info.receipt).toMatchObject({
+		energy_usage_total: 130_285,
+		energy_fee: 13_028_500,
+		result: 'SUCCESS',
+	});
+	expect(before - (await trx(treasury.address))).toBe(BigInt(info.fee as number));
+	expect(BigInt(info.fee as number)).toBeGreaterThan(10n * TRX);
+
+	const held = await holdings(1);
+	const on = await signAndSend(
+		[await payout(freshPayee())],
+		{ operation: 'signTransaction' },
+		keyOf(1, { maxTotalFee: '10' }),
+	);
+	expectRefused(
+		on.signed[0],
+		on.sent[0],
+		'Refused by the rule "maxTotalFee": the fee can reach 1000 native units (1000000000 sun), above the limit of 10; nothing was signed (item 0)',
+	);
+	expect(await lastJournalEntry(1)).toMatchObject({ outcome: 'refused', rule: 'maxTotalFee' });
+	expect(await holdings(1)).toEqual(held);
+});
+
+test('a transaction built on chain 1000 handed to the Signer set to chain 1001: signed with the key, it pays the outsider on chain 1000; through the Signer it is refused, its reference block not being one of chain 1001', async () => {
+	const treasury = mainnet.wallets[2];
+	const build = () =>
+		new TronWeb({ fullHost: mainnet.rpcUrl }).transactionBuilder.sendTrx(
+			outsider().address,
+			2_000_000_000,
+			treasury.address,
+		);
+	const mainnetTrx = (address: string) =>
+		mainnet.chain.balance(mainnet.wallets.find((entry) => entry.address === address)!.hexAddress);
+
+	// Rule off: the treasury's signature on the bytes, as a Signer that took the item's chain for granted gave it.
+	const before = mainnetTrx(outsider().address);
+	const signed = await new TronWeb({ fullHost: mainnet.rpcUrl }).trx.sign(
+		await build(),
+		treasury.privateKey,
+	);
+	expect((await node(mainnet, '/wallet/broadcasttransaction', signed)).result).toBe(true);
+	expect(mainnetTrx(outsider().address) - before).toBe(2_000_000_000n);
+
+	const held = mainnetTrx(treasury.address);
+	const on = await signAndSend(
+		[{ transaction: await build() }],
+		{ operation: 'signTransaction' },
+		{ keyType: 'privateKey', privateKey: treasury.privateKey, payoutLedgerFolder: ledgerFolder },
+	);
+	expectRefused(
+		on.signed[0],
+		on.sent[0],
+		/^Refused by the rule "allowedChainIds": the transaction refers to block [0-9a-f]{4}\/[0-9a-f]{16}, which is not a recent block of chain 1001 as its full node answers, so it is not known which chain it pays on; nothing was signed \(item 0\)$/,
+	);
+	expect(await lastJournalEntry(2)).toMatchObject({
+		outcome: 'refused',
+		rule: 'allowedChainIds',
+		chainId: '1001',
+	});
+	expect(mainnetTrx(treasury.address)).toBe(held);
+});
+
+test("the API names chain 1000's full node for chain 1001: under Allowed Chain IDs 1001 the Signer builds a TRX payout on chain 1000's head block, and the API sends it there: the outsider is paid on chain 1000; with the node pinned in RPC URLs it is built on chain 1001 and chain 1000 refuses it", async () => {
+	const treasury = mainnet.wallets[3];
+	const named = (await (
+		await fetch(`${devnet.baseUrl}/chain/getpublicrpc?chainId=1001`, {
+			headers: { 'x-api-key': devnet.apiKey },
+		})
+	).json()) as IDataObject;
+	const lyingApi = await startLyingFront(devnet.baseUrl, (path) =>
+		path === '/chain/getpublicrpc'
+			? JSON.parse(JSON.stringify(named).replace(nile.rpcUrl, mainnet.rpcUrl))
+			: undefined,
+	);
+	const onMainnet = (wallet: TronWallet) => mainnet.chain.balance(wallet.hexAddress);
+	const payOutsider = async (policy: IDataObject) => {
+		const result = await runPipeline(
+			[
+				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+				signer({ operation: 'transferTrx', recipient: outsider().address, amount: '3000000000' }),
+			],
+			{
+				...devnetCredentials(devnet, { expand: { baseUrl: lyingApi.url } }),
+				expandTronKeyApi: {
+					keyType: 'privateKey',
+					privateKey: treasury.privateKey,
+					allowedChainIds: '1001',
+					...policy,
+				} as never,
+			},
+		);
+		const [signed] = result.output('Sign').map((item) => item.json);
+		expect(signed).toMatchObject({ chainId: '1001', from: treasury.address });
+		// The API holds the signed transaction: it sends it to the chain its blocks are of.
+		const json = Buffer.from(String(signed.rawTransaction), 'base64').toString('utf8');
+		return await node(mainnet, '/wallet/broadcasttransaction', JSON.parse(json));
+	};
+	try {
+		const before = onMainnet(outsider());
+		expect(await payOutsider({})).toMatchObject({ result: true });
+		expect(onMainnet(outsider()) - before).toBe(3_000_000_000n);
+
+		const held = onMainnet(treasury);
+		expect(await payOutsider({ rpcUrls: `1001 = ${nile.rpcUrl}` })).toMatchObject({
+			code: 'TAPOS_ERROR',
+		});
+		expect(onMainnet(treasury)).toBe(held);
+	} finally {
+		await lyingApi.close();
+	}
+});
+
+test("the API's chain/sendtransaction answers the txID of a payout the node refused (more TRX than the account holds), so Send reads as sent; the Signer does not take its word: Check Payouts and a rerun read it unsent on the node", async () => {
+	const treasury = wallet(3);
+	const key = keyOf(3, { rpcUrls: `1001 = ${nile.rpcUrl}` });
+	const held = await trx(treasury.address);
+	const parameters = {
+		operation: 'transferTrx',
+		recipient: outsider().address,
+		amountFormat: 'decimal',
+		amount: '20000',
+		payoutId: 'trx-refused-by-node',
+	};
+	const { signed, sent } = await signAndSend([{}], parameters, key);
+	expect(held).toBeLessThan(20_000n * TRX);
+	expect(sent[0].transactionHash).toBe(signed[0].transactionHash);
+	expect(
+		await node(nile, '/wallet/gettransactionbyid', { value: signed[0].transactionHash }),
+	).toEqual({});
+	expect(await trx(treasury.address)).toBe(held);
+
+	const check = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+			signer({ operation: 'listPayouts', status: 'signed' }),
+			{ ...signer({ operation: 'checkPayouts' }), name: 'Check' },
+		],
+		{ ...devnetCredentials(devnet), expandTronKeyApi: key as never },
+	);
+	const row = check
+		.output('Check')
+		.map((item) => item.json)
+		.find((entry) => entry.transactionHash === signed[0].transactionHash);
+	expect(row).toMatchObject({ payoutId: 'trx-refused-by-node', chainStatus: 'unsent', block: '' });
+	const rerun = await signAndSend([{}], parameters, key);
+	expect(rerun.signed[0]).toMatchObject({
+		repeat: true,
+		alreadySent: false,
+		chainStatus: 'pending',
+		transactionHash: signed[0].transactionHash,
+	});
+});
