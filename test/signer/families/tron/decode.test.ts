@@ -16,6 +16,7 @@ import {
 	referenceBlock,
 	TronTransferError,
 	transactionId,
+	transactionTimestamp,
 	transferTrc20Transaction,
 	transferTrxTransaction,
 	UndecodableTransaction,
@@ -40,18 +41,32 @@ const BLOCK = referenceBlock(
 	},
 	60_000,
 );
+/** When the transactions are made: after the reference block, as the Signer makes them (transactionTimestamp). */
+const MADE = NOW + 1_500;
 const hex = (address: string) => hexAddress(address) as string;
 
 test('a reference block gives bytes 6-7 of its number, bytes 8-15 of its ID, and the lifetime after its time', () => {
 	expect(BLOCK).toEqual({
 		refBlockBytes: 'abcd',
 		refBlockHash: '5e'.repeat(8),
-		timestamp: NOW,
 		expiration: NOW + 60_000,
 	});
 	expect(() => referenceBlock({ number: 1, blockID: 'ab', timestamp: NOW }, 60_000)).toThrow(
 		TronTransferError,
 	);
+});
+
+test('two transfers of the same TRX to the same payee on one reference block are two transactions: each is made later than the last one this process made for the account, whatever the clock says', () => {
+	const owner = 'TYJPRrdB5APNeRs4R7fYZSwW3TcrTKw2gx';
+	const made = [NOW, NOW, NOW - 60_000].map((now) => transactionTimestamp(owner, now));
+	expect(made).toEqual([NOW, NOW + 1, NOW + 2]);
+	expect(transactionTimestamp(OWNER, NOW)).toBeLessThanOrEqual(NOW + 1);
+	const ids = made.map(
+		(timestamp) =>
+			transferTrxTransaction({ from: owner, to: RECIPIENT, amount: 1n, block: BLOCK, timestamp })
+				.txID,
+	);
+	expect(new Set(ids).size).toBe(3);
 });
 
 test('a TRX transfer is built as Tron.proto writes it, and reads back as built', () => {
@@ -60,6 +75,7 @@ test('a TRX transfer is built as Tron.proto writes it, and reads back as built',
 		to: RECIPIENT,
 		amount: 1_500_000n,
 		block: BLOCK,
+		timestamp: MADE,
 	});
 	const expected = rawData({
 		contracts: [
@@ -68,7 +84,7 @@ test('a TRX transfer is built as Tron.proto writes it, and reads back as built',
 		refBlockBytes: 'abcd',
 		refBlockHash: '5e'.repeat(8),
 		expiration: NOW + 60_000,
-		timestamp: NOW,
+		timestamp: MADE,
 	});
 	expect(built.raw_data_hex).toBe(expected);
 	expect(built.txID).toBe(transactionId(expected));
@@ -97,6 +113,7 @@ test('a TRC-20 transfer is built as Tron.proto writes it, with its fee_limit, an
 		amount: 25_000_000n,
 		feeLimit: 30_000_000n,
 		block: BLOCK,
+		timestamp: MADE,
 	});
 	const data = `a9059cbb${AbiCoder.defaultAbiCoder()
 		.encode(['address', 'uint256'], [`0x${hex(RECIPIENT).slice(2)}`, 25_000_000n])
@@ -107,7 +124,7 @@ test('a TRC-20 transfer is built as Tron.proto writes it, with its fee_limit, an
 		refBlockBytes: 'abcd',
 		refBlockHash: '5e'.repeat(8),
 		expiration: NOW + 60_000,
-		timestamp: NOW,
+		timestamp: MADE,
 		feeLimit: 30_000_000n,
 	});
 	expect(built.raw_data_hex).toBe(expected);
@@ -132,7 +149,14 @@ test.each([
 	['an amount above 2^53 − 1 sun', { amount: 2n ** 53n }, /at most 9007199254740991/],
 ])('a TRX transfer with %s is not built', (_, change, message) => {
 	expect(() =>
-		transferTrxTransaction({ from: OWNER, to: RECIPIENT, amount: 1n, block: BLOCK, ...change }),
+		transferTrxTransaction({
+			from: OWNER,
+			to: RECIPIENT,
+			amount: 1n,
+			block: BLOCK,
+			timestamp: MADE,
+			...change,
+		}),
 	).toThrow(message);
 });
 
@@ -144,6 +168,7 @@ test('a TRC-20 transfer with an amount of 2^256 or a fee limit of 0 is not built
 		amount: 1n,
 		feeLimit: 1n,
 		block: BLOCK,
+		timestamp: MADE,
 	};
 	expect(() => transferTrc20Transaction({ ...transfer, amount: 2n ** 256n })).toThrow(
 		TronTransferError,

@@ -21,7 +21,14 @@ const BLOCK = referenceBlock(
 	},
 	60_000,
 );
-const built = transferTrxTransaction({ from: OWNER, to: RECIPIENT, amount: 10n, block: BLOCK });
+const MADE = Date.UTC(2026, 10, 26, 0, 0, 1);
+const built = transferTrxTransaction({
+	from: OWNER,
+	to: RECIPIENT,
+	amount: 10n,
+	block: BLOCK,
+	timestamp: MADE,
+});
 
 test('bare hex, the JSON object and its text all give the bytes', () => {
 	expect(rawDataHexOf(built.raw_data_hex)).toBe(built.raw_data_hex);
@@ -36,7 +43,13 @@ test.each([
 	[
 		'a raw_data paying someone else than its bytes',
 		() => {
-			const other = transferTrxTransaction({ from: OWNER, to: OTHER, amount: 10n, block: BLOCK });
+			const other = transferTrxTransaction({
+				from: OWNER,
+				to: OTHER,
+				amount: 10n,
+				block: BLOCK,
+				timestamp: MADE,
+			});
 			return { ...built, raw_data: other.raw_data };
 		},
 		/does not encode to its raw_data_hex/,

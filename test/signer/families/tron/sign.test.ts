@@ -52,6 +52,7 @@ test.each([
 				to: RECIPIENT,
 				amount: 1_000_000n,
 				block: BLOCK,
+				timestamp: NOW,
 			}),
 	],
 	[
@@ -64,6 +65,7 @@ test.each([
 				amount: 5n,
 				feeLimit: 10_000_000n,
 				block: BLOCK,
+				timestamp: NOW,
 			}),
 	],
 ])(
@@ -91,8 +93,13 @@ test.each([
 
 test('the same transaction signed twice gives the same signature (RFC 6979)', () => {
 	const decoded = decodeRawDataHex(
-		transferTrxTransaction({ from: account.address, to: RECIPIENT, amount: 3n, block: BLOCK })
-			.raw_data_hex,
+		transferTrxTransaction({
+			from: account.address,
+			to: RECIPIENT,
+			amount: 3n,
+			block: BLOCK,
+			timestamp: NOW,
+		}).raw_data_hex,
 		NOW,
 	);
 	expect(signTronTransaction(account, decoded, '1000').signature).toBe(
@@ -102,8 +109,13 @@ test('the same transaction signed twice gives the same signature (RFC 6979)', ()
 
 test("another account's transaction is not signed", () => {
 	const decoded = decodeRawDataHex(
-		transferTrxTransaction({ from: RECIPIENT, to: account.address, amount: 3n, block: BLOCK })
-			.raw_data_hex,
+		transferTrxTransaction({
+			from: RECIPIENT,
+			to: account.address,
+			amount: 3n,
+			block: BLOCK,
+			timestamp: NOW,
+		}).raw_data_hex,
 		NOW,
 	);
 	let error: unknown;

@@ -12,6 +12,7 @@ import {
 	prepareTronTransaction,
 	referenceBlock,
 	signTronTransaction,
+	transactionTimestamp,
 	type TronAccount,
 	type TronNode,
 	type TronRawData,
@@ -108,7 +109,7 @@ async function signReplacement(
 		ref_block_bytes: block.refBlockBytes,
 		ref_block_hash: block.refBlockHash,
 		expiration: block.expiration,
-		timestamp: block.timestamp,
+		timestamp: transactionTimestamp(account.address, Date.now()),
 	};
 	const { decoded, effect } = prepareTronTransaction(
 		encodeRawData(rawData),

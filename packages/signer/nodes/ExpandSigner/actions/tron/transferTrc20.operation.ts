@@ -9,6 +9,7 @@ import { formatUnits, itemError } from '../../core';
 import {
 	nowBlock,
 	referenceBlock,
+	transactionTimestamp,
 	transferTrc20Transaction,
 	trc20Decimals,
 } from '../../families/tron';
@@ -101,6 +102,7 @@ export async function execute(
 		amount,
 		feeLimit,
 		block,
+		timestamp: transactionTimestamp(account.address, Date.now()),
 	});
 	return await signTronItem.call(this, itemIndex, session, draft, {
 		chainId,

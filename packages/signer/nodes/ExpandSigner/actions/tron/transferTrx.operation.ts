@@ -6,7 +6,12 @@ import type {
 } from 'n8n-workflow';
 
 import { formatUnits } from '../../core';
-import { nowBlock, referenceBlock, transferTrxTransaction } from '../../families/tron';
+import {
+	nowBlock,
+	referenceBlock,
+	transactionTimestamp,
+	transferTrxTransaction,
+} from '../../families/tron';
 import { accountOf } from '../account';
 import { payoutIdProperty } from '../signOnce';
 import {
@@ -68,6 +73,7 @@ export async function execute(
 		to: recipient,
 		amount: sun,
 		block,
+		timestamp: transactionTimestamp(account.address, Date.now()),
 	});
 	return await signTronItem.call(this, itemIndex, session, draft, {
 		chainId,

@@ -20,9 +20,7 @@ export interface ReferenceBlock {
 	refBlockBytes: string;
 	/** Bytes 8 to 15 of the block ID, hex. */
 	refBlockHash: string;
-	/** Milliseconds since 1970, as the block's timestamp. */
-	timestamp: number;
-	/** When the transaction stops being valid, in milliseconds since 1970. */
+	/** When the transaction stops being valid, in milliseconds since 1970: the block's time and the lifetime. */
 	expiration: number;
 }
 
@@ -40,9 +38,23 @@ export function referenceBlock(
 	return {
 		refBlockBytes: (block.number & 0xffff).toString(16).padStart(4, '0'),
 		refBlockHash: block.blockID.slice(16, 32).toLowerCase(),
-		timestamp: block.timestamp,
 		expiration: block.timestamp + lifetimeMs,
 	};
+}
+
+/** The creation time this process last gave each account's transaction. */
+const lastTimestamps = new Map<string, number>();
+
+/**
+ * A transaction's creation time (raw_data.timestamp), `now` as java-tron's own builder sets it, and
+ * later than any this process gave the account before. A Tron transaction names no nonce: two transfers
+ * of the same amount to the same payee built on one reference block differ only by it, and with the
+ * same one they are the same transaction, which lands once. java-tron does not check it.
+ */
+export function transactionTimestamp(owner: string, now: number): number {
+	const timestamp = Math.max(now, (lastTimestamps.get(owner) ?? 0) + 1);
+	lastTimestamps.set(owner, timestamp);
+	return timestamp;
 }
 
 function hexOf(address: string, what: string): string {
@@ -63,26 +75,27 @@ function int64(amount: bigint, what: string): number {
 function transaction(
 	type: string,
 	value: Record<string, unknown>,
-	block: ReferenceBlock,
+	made: { block: ReferenceBlock; timestamp: number },
 	extra: Pick<TronRawData, 'fee_limit'>,
 ): TronTransaction {
 	const rawData: TronRawData = {
 		contract: [{ parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type }],
-		ref_block_bytes: block.refBlockBytes,
-		ref_block_hash: block.refBlockHash,
-		expiration: block.expiration,
-		timestamp: block.timestamp,
+		ref_block_bytes: made.block.refBlockBytes,
+		ref_block_hash: made.block.refBlockHash,
+		expiration: made.block.expiration,
+		timestamp: made.timestamp,
 		...extra,
 	};
 	return unsignedTransaction(rawData, encodeRawData(rawData));
 }
 
-/** A TRX transfer (TransferContract) of `amount` sun, built offline on the reference block. */
+/** A TRX transfer (TransferContract) of `amount` sun, built offline on the reference block at `timestamp` (transactionTimestamp). */
 export function transferTrxTransaction(options: {
 	from: string;
 	to: string;
 	amount: bigint;
 	block: ReferenceBlock;
+	timestamp: number;
 }): TronTransaction {
 	return transaction(
 		'TransferContract',
@@ -91,7 +104,7 @@ export function transferTrxTransaction(options: {
 			to_address: hexOf(options.to, 'recipient'),
 			amount: int64(options.amount, 'TRX amount in sun'),
 		},
-		options.block,
+		options,
 		{},
 	);
 }
@@ -104,6 +117,7 @@ export function transferTrc20Transaction(options: {
 	amount: bigint;
 	feeLimit: bigint;
 	block: ReferenceBlock;
+	timestamp: number;
 }): TronTransaction {
 	const to = hexOf(options.to, 'recipient');
 	if (options.amount <= 0n || options.amount >= 2n ** 256n)
@@ -121,7 +135,7 @@ export function transferTrc20Transaction(options: {
 			contract_address: hexOf(options.token, 'token contract'),
 			data: `a9059cbb${argumentsData.slice(2)}`,
 		},
-		options.block,
+		options,
 		{ fee_limit: int64(options.feeLimit, 'fee limit in sun') },
 	);
 }

@@ -26,6 +26,7 @@ export function prepareTronTransaction(
 export { base58Address, hexAddress, isTronAddress } from './address';
 export {
 	referenceBlock,
+	transactionTimestamp,
 	transferTrc20Transaction,
 	transferTrxTransaction,
 	TronTransferError,
