@@ -6,6 +6,7 @@ import { checkHistory, type SignedReader } from '../ledger/entryCheck';
 import { FormItemBindings } from '../ledger/formItems';
 import type { JournalDraft } from '../ledger/journalDraft';
 import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
+import { TransactionIdBindings } from '../ledger/transactionIds';
 import type { FormItem } from '../policy/formItem';
 import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
@@ -58,6 +59,11 @@ export interface ItemSigning {
 	sign(): Promise<FreshSignature>;
 	/** The form item the intent names: at most one transaction is signed for it (ledger/formItems.ts). */
 	formItem?: FormItem;
+	/**
+	 * The transaction's ID when it is known before it is signed and names no nonce (Tron's txID): it is
+	 * signed for one payout ID or item only (ledger/transactionIds.ts).
+	 */
+	transactionId?: string;
 	/** What an entry's signed bytes say (ledger/entryCheck.ts): a repeat is believed only as far as its bytes. */
 	readSigned: SignedReader;
 	/**
@@ -91,11 +97,24 @@ export async function signOnce(
 	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
 	const { chainId, from, content, formItem } = signing;
 	draft.fill({ payoutId, chainId, account: from });
-	const bindings = new FormItemBindings(node, String(this.getExecutionId() ?? ''), ledger?.store);
+	const executionId = String(this.getExecutionId() ?? '');
+	const bindings = new FormItemBindings(node, executionId, ledger?.store);
+	const transactionIds = new TransactionIdBindings(node, executionId, ledger?.store);
+	const { transactionId } = signing;
+	const signItem = async () =>
+		transactionId
+			? await transactionIds.once(
+					chainId,
+					transactionId,
+					itemIndex,
+					{ payoutId, executionId, node: node.name, itemIndex },
+					() => signing.sign(),
+				)
+			: await signing.sign();
 	const sign = async () =>
 		formItem
-			? await bindings.once(formItem, itemIndex, payoutId, () => signing.sign(), signing.signedAs)
-			: await signing.sign();
+			? await bindings.once(formItem, itemIndex, payoutId, signItem, signing.signedAs)
+			: await signItem();
 	if (!payoutId) {
 		const fresh = await sign();
 		const journaled = await draft.signed('signed', fresh.signed);

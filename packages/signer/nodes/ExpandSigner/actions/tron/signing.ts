@@ -253,6 +253,7 @@ export async function signTronItem(
 	};
 	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
+		transactionId: decoded.txID,
 		chainId,
 		from: account.address,
 		content: contentOf(effect.movements),

@@ -1,0 +1,184 @@
+import { id } from 'ethers';
+import type { INode } from 'n8n-workflow';
+
+import { Refusal, refusedItem } from '../policy/refusal';
+import type { BoundSignature } from './formItems';
+import type { LedgerStore } from './store';
+
+/** What a transaction ID was signed for: its payout ID, or else the item of the execution. */
+interface TransactionIdRecord {
+	chainId: string;
+	transactionHash: string;
+	payoutId?: string;
+	executionId: string;
+	node: string;
+	itemIndex: number;
+	signedAt: string;
+}
+
+/** Whom a signature is for: the payout ID when the item has one (the same payout asking again), else the item itself. */
+export interface SignedFor {
+	payoutId: string;
+	executionId: string;
+	node: string;
+	itemIndex: number;
+}
+
+const EXECUTIONS_IN_MEMORY = 256;
+const signedInMemory = new Map<string, Map<string, TransactionIdRecord | 'signing'>>();
+
+function memoryOf(execution: string): Map<string, TransactionIdRecord | 'signing'> {
+	const signed =
+		signedInMemory.get(execution) ?? new Map<string, TransactionIdRecord | 'signing'>();
+	signedInMemory.delete(execution);
+	signedInMemory.set(execution, signed);
+	if (signedInMemory.size > EXECUTIONS_IN_MEMORY)
+		signedInMemory.delete(signedInMemory.keys().next().value as string);
+	return signed;
+}
+
+function sameSigner(earlier: TransactionIdRecord, current: SignedFor): boolean {
+	if (earlier.payoutId || current.payoutId) return earlier.payoutId === current.payoutId;
+	return (
+		earlier.executionId === current.executionId &&
+		earlier.node === current.node &&
+		earlier.itemIndex === current.itemIndex
+	);
+}
+
+function signedForWords(signed: { payoutId?: string; executionId: string; itemIndex: number }) {
+	const item = `item ${signed.itemIndex} of ${signed.executionId ? `execution ${signed.executionId}` : 'an unsaved execution'}`;
+	return signed.payoutId ? `payout ID "${signed.payoutId}" (${item})` : item;
+}
+
+/**
+ * One item per transaction ID: where a transaction's ID is known before it is signed (Tron's txID,
+ * which names no nonce), two payouts, form items or items are never signed as the same transaction,
+ * which the chain lands once while both read as paid. In this process's memory per execution of the
+ * Signer and, with a payout ledger, a record per transaction ID created exclusively, which holds across
+ * executions, resumes and workers. The same payout ID (or, without one, the same item) asking again is
+ * not a second payout: its signature is made again.
+ */
+export class TransactionIdBindings {
+	private readonly memory: Map<string, TransactionIdRecord | 'signing'>;
+
+	constructor(
+		private readonly node: INode,
+		execution: string,
+		private readonly store: LedgerStore | undefined,
+	) {
+		this.memory = memoryOf(execution);
+	}
+
+	private recordName(chainId: string, transactionHash: string): string {
+		return `expand-txid-${chainId}-${id(transactionHash.toLowerCase()).slice(2)}.json`;
+	}
+
+	private refusal(
+		itemIndex: number,
+		transactionHash: string,
+		earlier: TransactionIdRecord | 'signing',
+		current: SignedFor,
+	) {
+		const before =
+			earlier === 'signing'
+				? 'is being signed for another item of this execution right now'
+				: `was signed for ${signedForWords(earlier)} on ${earlier.signedAt}`;
+		return refusedItem(
+			this.node,
+			itemIndex,
+			new Refusal(
+				'oneItemPerTransaction',
+				`transaction ${transactionHash} ${before}; this is ${current.payoutId ? `payout ID "${current.payoutId}"` : 'another item'}, and the same transaction would land once while both read as paid`,
+			),
+		);
+	}
+
+	private async readRecord(
+		name: string,
+		itemIndex: number,
+		transactionHash: string,
+	): Promise<TransactionIdRecord | undefined> {
+		const record = await this.store?.read<TransactionIdRecord>(
+			name,
+			itemIndex,
+			`the ledger record of transaction ${transactionHash}`,
+			'oneItemPerTransaction',
+		);
+		if (
+			record !== undefined &&
+			(record?.transactionHash !== transactionHash || typeof record.signedAt !== 'string')
+		)
+			throw refusedItem(
+				this.node,
+				itemIndex,
+				new Refusal(
+					'oneItemPerTransaction',
+					`the ledger record of transaction ${transactionHash} holds another record (${this.store?.where(name)}); check it by hand`,
+				),
+			);
+		return record;
+	}
+
+	/**
+	 * Runs `sign` unless the transaction ID was signed for another payout or item, and records it
+	 * before the signature leaves the node; refused otherwise, naming what it was signed for. When
+	 * another process recorded it for another while `sign` ran, what `sign` made is dropped (`discard`).
+	 */
+	async once<T extends BoundSignature>(
+		chainId: string,
+		transactionHash: string,
+		itemIndex: number,
+		current: SignedFor,
+		sign: () => Promise<T>,
+	): Promise<T> {
+		const key = `${chainId}:${transactionHash.toLowerCase()}`;
+		const known = this.memory.get(key);
+		if (known && (known === 'signing' || !sameSigner(known, current)))
+			throw this.refusal(itemIndex, transactionHash, known, current);
+		this.memory.set(key, 'signing');
+		let recorded = known;
+		try {
+			const name = this.recordName(chainId, transactionHash);
+			const earlier = await this.readRecord(name, itemIndex, transactionHash);
+			if (earlier) {
+				recorded = earlier;
+				if (!sameSigner(earlier, current))
+					throw this.refusal(itemIndex, transactionHash, earlier, current);
+			}
+			const fresh = await sign();
+			if (earlier) return fresh;
+			const record: TransactionIdRecord = {
+				chainId,
+				transactionHash,
+				...(current.payoutId ? { payoutId: current.payoutId } : {}),
+				executionId: current.executionId,
+				node: current.node,
+				itemIndex: current.itemIndex,
+				signedAt: new Date().toISOString(),
+			};
+			let created = false;
+			try {
+				created = !this.store || (await this.store.create(name, record, itemIndex));
+				if (!created) {
+					const winner = await this.readRecord(name, itemIndex, transactionHash);
+					if (winner && sameSigner(winner, current)) {
+						recorded = winner;
+						created = true;
+						return fresh;
+					}
+					recorded = winner;
+					throw this.refusal(itemIndex, transactionHash, winner ?? 'signing', current);
+				}
+			} finally {
+				// Not recorded for this item (another process was first, or the ledger failed): the signature never leaves.
+				if (!created) await fresh.discard?.();
+			}
+			recorded = record;
+			return fresh;
+		} finally {
+			if (recorded) this.memory.set(key, recorded);
+			else this.memory.delete(key);
+		}
+	}
+}
