@@ -7,7 +7,8 @@
  * nothing signed, the journal's entry a refusal, and no balance moved. Where no rule refuses, the
  * setting that stops it: the API naming the other chain's node, whose blocks the Signer then builds on
  * unless RPC URLs pins the chain's own; and the API's send answering the txID of a transaction the node
- * refused, which the Signer does not take for a payment.
+ * refused, which the Signer does not take for a payment. A rule the Signer has no setting for
+ * (oneItemPerTransaction) is turned off by passing its binding through.
  */
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
@@ -22,6 +23,7 @@ import {
 	base58Address,
 	transactionId,
 } from '../../../packages/signer/nodes/ExpandSigner/families/tron';
+import { TransactionIdBindings } from '../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
 import { devnetCredentials } from '../../helpers/devnetCredentials';
 import { startLyingFront } from '../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
@@ -605,4 +607,74 @@ test("the API's chain/sendtransaction answers the txID of a payout the node refu
 		chainStatus: 'pending',
 		transactionHash: signed[0].transactionHash,
 	});
+});
+
+test('one transaction handed in as two payouts (two sheet rows of 1 TRX to the payee, the same unsigned bytes in both): without oneItemPerTransaction both are signed as one txID, the node lands it once, and Check Payouts reads both rows paid; with it the second is refused naming the first, and reads refused', async () => {
+	const treasury = wallet(1);
+	const payee = wallet(2);
+	const key = keyOf(1, { rpcUrls: `1001 = ${nile.rpcUrl}` });
+	const oneTransactionTwice = async (payoutIds: string[]) => {
+		const transaction = await new TronWeb({ fullHost: nile.rpcUrl }).transactionBuilder.sendTrx(
+			payee.address,
+			Number(TRX),
+			treasury.address,
+		);
+		const items = payoutIds.map((payoutId) => ({ payoutId, transaction }));
+		const parameters = { operation: 'signTransaction', payoutId: '={{ $json.payoutId }}' };
+		return { txID: transaction.txID, ...(await signAndSend(items, parameters, key)) };
+	};
+	const checked = async (payoutIds: string[]) => {
+		const result = await runPipeline(
+			[
+				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+				signer({ operation: 'listPayouts', status: 'all' }),
+				{ ...signer({ operation: 'checkPayouts' }), name: 'Check' },
+			],
+			{ ...devnetCredentials(devnet), expandTronKeyApi: key as never },
+		);
+		const rows = result.output('Check').map((item) => item.json);
+		return payoutIds.map((payoutId) => {
+			const row = rows.find((entry) => entry.payoutId === payoutId);
+			return [row?.transactionHash ?? '', row?.chainStatus];
+		});
+	};
+
+	// Rule off: every signature passes the binding of a transaction ID to one item.
+	const bindingOff = jest
+		.spyOn(TransactionIdBindings.prototype, 'once')
+		.mockImplementation(async (_chainId, _txID, _itemIndex, _signedFor, sign) => await sign());
+	let before = await trx(payee.address);
+	try {
+		const off = await oneTransactionTwice(['row-twice-1', 'row-twice-2']);
+		expect(off.signed.map((json) => json.transactionHash)).toEqual([off.txID, off.txID]);
+		expect(off.sent.map((json) => json.transactionHash)).toEqual([off.txID, off.txID]);
+		expect((await trx(payee.address)) - before).toBe(TRX);
+		expect(await checked(['row-twice-1', 'row-twice-2'])).toEqual([
+			[off.txID, 'mined'],
+			[off.txID, 'mined'],
+		]);
+	} finally {
+		bindingOff.mockRestore();
+	}
+
+	before = await trx(payee.address);
+	const on = await oneTransactionTwice(['row-twice-3', 'row-twice-4']);
+	expect(on.signed[0]).toMatchObject({ payoutId: 'row-twice-3', transactionHash: on.txID });
+	expectRefused(
+		on.signed[1],
+		on.sent[1],
+		new RegExp(
+			`^Refused by the rule "oneItemPerTransaction": transaction ${on.txID} was signed for payout ID "row-twice-3" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-twice-4", and the same transaction would land once while both read as paid; nothing was signed \\(item 1\\)$`,
+		),
+	);
+	expect((await trx(payee.address)) - before).toBe(TRX);
+	expect(await lastJournalEntry(1)).toMatchObject({
+		outcome: 'refused',
+		rule: 'oneItemPerTransaction',
+		payoutId: 'row-twice-4',
+	});
+	expect(await checked(['row-twice-3', 'row-twice-4'])).toEqual([
+		[on.txID, 'mined'],
+		['', 'refused'],
+	]);
 });

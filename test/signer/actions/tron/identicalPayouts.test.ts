@@ -1,7 +1,8 @@
 /**
  * Two payouts of the same amount to the same payee in one execution (two invoices of one supplier) on
  * the devnet's chain 1001. A Tron transaction names no nonce: two built on the same reference block with
- * the same content are the same bytes, the same txID, and the node lands only one of them.
+ * the same content and the same time would be the same bytes, the same txID, and the node would land
+ * only one of them while both read as paid. Each is made at its own time, so they are two.
  */
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
@@ -29,8 +30,17 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-test('two payout IDs paying the same payee the same TRX in one execution are two transactions, and the payee is paid twice', async () => {
-	const [treasury, payee] = [nile.wallets[0], nile.wallets[1]];
+const credentials = () => ({
+	...devnetCredentials(devnet),
+	expandTronKeyApi: {
+		keyType: 'privateKey',
+		privateKey: nile.wallets[0].privateKey,
+		payoutLedgerFolder: ledgerFolder,
+	} as never,
+});
+
+test('two payout IDs paying the same payee the same TRX in one execution are two transactions, the payee is paid twice, and Check Payouts reads each landed as its own', async () => {
+	const payee = nile.wallets[1];
 	const before = nile.chain.balance(payee.hexAddress);
 	const result = await runPipeline(
 		[
@@ -53,18 +63,38 @@ test('two payout IDs paying the same payee the same TRX in one execution are two
 			},
 			sendTransactionNode(),
 		],
-		{
-			...devnetCredentials(devnet),
-			expandTronKeyApi: {
-				keyType: 'privateKey',
-				privateKey: treasury.privateKey,
-				payoutLedgerFolder: ledgerFolder,
-			} as never,
-		},
+		credentials(),
 	);
 	expect(result.error).toBeUndefined();
 	const signed = result.output('Sign').map((item) => item.json as IDataObject);
 	expect(signed.map((json) => json.payoutId)).toEqual(['invoice-1', 'invoice-2']);
 	expect(signed[1].transactionHash).not.toBe(signed[0].transactionHash);
 	expect(nile.chain.balance(payee.hexAddress) - before).toBe(2_000_000n);
+
+	const check = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+			{
+				name: 'List',
+				type: SIGNER,
+				parameters: { chainFamily: 'tron', operation: 'listPayouts', status: 'signed' },
+			},
+			{
+				name: 'Check',
+				type: SIGNER,
+				parameters: { chainFamily: 'tron', operation: 'checkPayouts' },
+			},
+		],
+		credentials(),
+	);
+	const rows = check.output('Check').map((item) => item.json as IDataObject);
+	expect(
+		['invoice-1', 'invoice-2'].map((payoutId) => {
+			const row = rows.find((entry) => entry.payoutId === payoutId);
+			return [row?.transactionHash, row?.chainStatus];
+		}),
+	).toEqual([
+		[signed[0].transactionHash, 'mined'],
+		[signed[1].transactionHash, 'mined'],
+	]);
 });
