@@ -157,25 +157,25 @@ export class TransactionIdBindings {
 				itemIndex: current.itemIndex,
 				signedAt: new Date().toISOString(),
 			};
-			let created = false;
+			let kept = false;
 			try {
-				created = !this.store || (await this.store.create(name, record, itemIndex));
-				if (!created) {
-					const winner = await this.readRecord(name, itemIndex, transactionHash);
-					if (winner && sameSigner(winner, current)) {
-						recorded = winner;
-						created = true;
-						return fresh;
-					}
-					recorded = winner;
-					throw this.refusal(itemIndex, transactionHash, winner ?? 'signing', current);
+				if (!this.store || (await this.store.create(name, record, itemIndex))) {
+					recorded = record;
+					kept = true;
+					return fresh;
 				}
+				// Another process recorded it while `sign` ran: kept only when that was this same payout (or item).
+				const winner = await this.readRecord(name, itemIndex, transactionHash);
+				recorded = winner;
+				if (winner && sameSigner(winner, current)) {
+					kept = true;
+					return fresh;
+				}
+				throw this.refusal(itemIndex, transactionHash, winner ?? 'signing', current);
 			} finally {
 				// Not recorded for this item (another process was first, or the ledger failed): the signature never leaves.
-				if (!created) await fresh.discard?.();
+				if (!kept) await fresh.discard?.();
 			}
-			recorded = record;
-			return fresh;
 		} finally {
 			if (recorded) this.memory.set(key, recorded);
 			else this.memory.delete(key);
