@@ -9,10 +9,12 @@ import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import { id } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 import { TronWeb } from 'tronweb';
 
 import type { Devnet, DevnetTron } from '../../../../devnet';
+import { TronAccount } from '../../../../packages/signer/nodes/ExpandSigner/families/tron/keys';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { devnetPerStore } from '../../../helpers/devnetPerStore';
 import { useDevnet } from '../../../helpers/useDevnet';
@@ -112,6 +114,45 @@ describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 			),
 		);
 		expect(paid() - before).toBe(1_000_000n);
+	});
+
+	test("another worker records the transaction ID for its own payout while this one signs it: this one's signature is dropped and refused, naming the other's record; the payout ID is not used up", async () => {
+		const transaction = await unsignedTransfer();
+		const other = {
+			chainId: '1001',
+			transactionHash: transaction.txID,
+			payoutId: 'row-other',
+			executionId: 'another-worker-7',
+			node: 'Sign',
+			itemIndex: 3,
+			signedAt: '2026-11-26T12:00:00.000Z',
+		};
+		const key = TronAccount.prototype.privateKey;
+		let plantedWhileSigning = false;
+		const signing = jest.spyOn(TronAccount.prototype, 'privateKey').mockImplementation(function (
+			this: TronAccount,
+		) {
+			signing.mockRestore();
+			plantedWhileSigning = true;
+			ledger.createNow(
+				`expand-txid-1001-${id(transaction.txID).slice(2)}.json`,
+				JSON.stringify(other),
+			);
+			return key.call(this);
+		});
+		const before = paid();
+		const [raced] = await signAndSend([{ payoutId: 'row-race', transaction }]);
+		expect(plantedWhileSigning).toBe(true);
+		expect(raced).toEqual({
+			error: `Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for payout ID "row-other" (item 3 of execution another-worker-7) on 2026-11-26T12:00:00.000Z; this is payout ID "row-race", and the same transaction would land once while both read as paid; nothing was signed (item 0)`,
+		});
+		expect(paid()).toBe(before);
+		// tronweb builds on the head block and gives the transaction the block's time: only a new block makes new bytes.
+		nile().chain.mine();
+		const [again] = await signAndSend([
+			{ payoutId: 'row-race', transaction: await unsignedTransfer() },
+		]);
+		expect(again).toMatchObject({ payoutId: 'row-race', repeat: false });
 	});
 });
 
