@@ -13,13 +13,15 @@
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read: the chain's next block carries the later time, as on a live chain.
  */
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import { id } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTron } from '../../../../devnet';
+import { TransactionIdBindings } from '../../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
 import { call } from '../../../devnet/client';
 import { startLyingFront } from '../../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
@@ -217,6 +219,35 @@ test('a payout whose send was dropped reads unsent and is not re-signed while it
 	expect((await speedUp('tron-stuck', null)).error).toMatch(
 		/^Refused by the rule "rpcUrls": speeding up payout ID "tron-stuck" needs the chain's full node pinned/,
 	);
+
+	// Another worker signed the replacement's transaction ID for a payout of its own: refused, and the payout's history stays as it was.
+	const bind = TransactionIdBindings.prototype.once;
+	const taken = jest
+		.spyOn(TransactionIdBindings.prototype, 'once')
+		.mockImplementationOnce(async function (this: TransactionIdBindings, chainId, txID, ...rest) {
+			const record = {
+				chainId,
+				transactionHash: txID,
+				payoutId: 'tron-other',
+				executionId: 'another-worker',
+				node: 'Sign',
+				itemIndex: 0,
+				signedAt: '2026-11-26T12:00:00.000Z',
+			};
+			writeFileSync(
+				join(root, `expand-txid-${chainId}-${id(txID).slice(2)}.json`),
+				JSON.stringify(record),
+				{ flag: 'wx' },
+			);
+			return await bind.call(this, chainId, txID, ...rest);
+		});
+	try {
+		expect((await speedUp('tron-stuck')).error).toMatch(
+			/^Refused by the rule "oneItemPerTransaction": transaction [0-9a-f]{64} was signed for payout ID "tron-other" \(item 0 of execution another-worker\) on 2026-11-26T12:00:00\.000Z; this is payout ID "tron-stuck", and the same transaction would land once while both read as paid; nothing was signed \(item 0\)$/,
+		);
+	} finally {
+		taken.mockRestore();
+	}
 
 	const replacement = await speedUp('tron-stuck');
 	expect(replacement.error).toBeUndefined();

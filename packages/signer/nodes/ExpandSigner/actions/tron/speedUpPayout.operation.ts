@@ -20,6 +20,7 @@ import {
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
+import { TransactionIdBindings } from '../../ledger/transactionIds';
 import { checkEffect } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
@@ -124,8 +125,26 @@ async function signReplacement(
 		);
 	const refusal = checkEffect(session.policy, effect);
 	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
+	// Made at its own time, so another payout's transaction ID only when another process made it too.
+	const executionId = String(this.getExecutionId() ?? '');
+	const replacement = await new TransactionIdBindings(
+		this.getNode(),
+		executionId,
+		session.ledger?.store,
+	).once(
+		chainId,
+		decoded.txID,
+		itemIndex,
+		{
+			payoutId,
+			executionId,
+			node: this.getNode().name,
+			itemIndex,
+		},
+		async () => ({ signed: signTronTransaction(account, decoded, chainId) }),
+	);
 	return {
-		...signTronTransaction(account, decoded, chainId),
+		...replacement.signed,
 		refBlockBytes: decoded.refBlockBytes,
 		refBlockHash: decoded.refBlockHash,
 		expiration: new Date(decoded.expiration).toISOString(),
