@@ -382,7 +382,10 @@ test('policy refusals name the item, the rule and the value; with Continue On Fa
 		before[2],
 	]);
 
-	// The per-execution total counts the items of one execution: 10 + 10 USDC is above 15.
+	// The per-execution total counts the items of one execution: 10 + 10 USDC is above 15. The second,
+	// identical transfer waits for the next blockhash (the devnet mines one only when told, Solana every
+	// few hundred milliseconds) so as not to be the first's transaction.
+	const mining = setInterval(() => devnet.solana.chain.mine(), 200);
 	const usdcRun = await run(
 		[
 			signer(
@@ -398,7 +401,7 @@ test('policy refusals name the item, the rule and the value; with Continue On Fa
 		],
 		[{}, {}],
 		key,
-	);
+	).finally(() => clearInterval(mining));
 	const [first, second] = usdcRun.output('Sign').map((item) => item.json);
 	expect(first.error).toBeUndefined();
 	expect(first.amountRaw).toBe('10000000');

@@ -6,7 +6,7 @@ import { checkHistory, type SignedReader } from '../ledger/entryCheck';
 import { FormItemBindings } from '../ledger/formItems';
 import type { JournalDraft } from '../ledger/journalDraft';
 import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
-import { TransactionIdBindings } from '../ledger/transactionIds';
+import { type SignedFor, TransactionIdBindings } from '../ledger/transactionIds';
 import type { FormItem } from '../policy/formItem';
 import { Refusal, refusedItem } from '../policy/refusal';
 import type { SignedTransaction } from '../policy/vocabulary';
@@ -34,6 +34,16 @@ export function payoutIdProperty(operation: string): INodeProperties {
 		description:
 			"Your own unique ID of this payment. A payout ID already signed for this account and chain is never signed again: the earlier signed transaction is returned, marked as a repeat. Needs the signing credential's payout ledger (Payout Ledger Folder or PostgreSQL).",
 		displayOptions: { show: { operation: [operation] } },
+	};
+}
+
+/** Whom an item's signature is for (ledger/transactionIds.ts): its payout ID, else the item of this execution. */
+export function signedFor(this: IExecuteFunctions, itemIndex: number): SignedFor {
+	return {
+		payoutId: String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim(),
+		executionId: String(this.getExecutionId() ?? ''),
+		node: this.getNode().name,
+		itemIndex,
 	};
 }
 
@@ -94,22 +104,16 @@ export async function signOnce(
 	signing: ItemSigning,
 ): Promise<IDataObject> {
 	const node = this.getNode();
-	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
+	const current = signedFor.call(this, itemIndex);
+	const { payoutId, executionId } = current;
 	const { chainId, from, content, formItem } = signing;
 	draft.fill({ payoutId, chainId, account: from });
-	const executionId = String(this.getExecutionId() ?? '');
 	const bindings = new FormItemBindings(node, executionId, ledger?.store);
 	const transactionIds = new TransactionIdBindings(node, executionId, ledger?.store);
 	const { transactionId } = signing;
 	const signItem = async () =>
 		transactionId
-			? await transactionIds.once(
-					chainId,
-					transactionId,
-					itemIndex,
-					{ payoutId, executionId, node: node.name, itemIndex },
-					() => signing.sign(),
-				)
+			? await transactionIds.once(chainId, transactionId, itemIndex, current, () => signing.sign())
 			: await signing.sign();
 	const sign = async () =>
 		formItem

@@ -52,8 +52,9 @@ function signedForWords(signed: { payoutId?: string; executionId: string; itemIn
 }
 
 /**
- * One item per transaction ID: where a transaction's ID is known before it is signed (Tron's txID,
- * which names no nonce), two payouts, form items or items are never signed as the same transaction,
+ * One item per transaction ID: where a transaction's ID is known before it is signed and names no
+ * nonce (Tron's txID; a Solana transaction's signature, which Ed25519 makes the same for the same
+ * message), two payouts, form items or items are never signed as the same transaction,
  * which the chain lands once while both read as paid. In this process's memory per execution of the
  * Signer and, with a payout ledger, a record per transaction ID created exclusively, which holds across
  * executions, resumes and workers. The same payout ID (or, without one, the same item) asking again is
@@ -118,6 +119,23 @@ export class TransactionIdBindings {
 				),
 			);
 		return record;
+	}
+
+	/**
+	 * Whether the transaction ID was signed for another payout or item (what `once` refuses), in this
+	 * execution or in the ledger: a transaction the Signer builds itself is then built again.
+	 */
+	async signedForAnother(
+		chainId: string,
+		transactionHash: string,
+		itemIndex: number,
+		current: SignedFor,
+	): Promise<boolean> {
+		const known = this.memory.get(`${chainId}:${transactionHash.toLowerCase()}`);
+		if (known) return known === 'signing' || !sameSigner(known, current);
+		const name = this.recordName(chainId, transactionHash);
+		const earlier = await this.readRecord(name, itemIndex, transactionHash);
+		return earlier !== undefined && !sameSigner(earlier, current);
 	}
 
 	/**

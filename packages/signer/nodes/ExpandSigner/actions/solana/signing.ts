@@ -11,6 +11,7 @@ import {
 	prepareSolanaTransaction,
 	readWireTransaction,
 	rpcChainReader,
+	signatureOf,
 	signSolanaTransaction,
 	transactionId,
 	verifiedSignature,
@@ -236,6 +237,8 @@ export async function signSolanaItem(
 	};
 	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
+		// The same message is the same signature, which the chain lands once.
+		transactionId: await signatureOf(account, prepared.transaction),
 		chainId,
 		from: account.address,
 		content: contentOf(effect.movements),

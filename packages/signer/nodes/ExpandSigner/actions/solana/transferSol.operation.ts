@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { formatUnits } from '../../core';
-import { latestLifetime, transferSolTransaction } from '../../families/solana';
+import { transferSolTransaction } from '../../families/solana';
 import { accountOf } from '../account';
 import { payoutIdProperty } from '../signOnce';
 import {
@@ -20,6 +20,7 @@ import {
 	rpcOf,
 } from './fields';
 import type { SolanaSession } from './session';
+import { onOwnBlockhash } from './ownBlockhash';
 import { signSolanaItem } from './signing';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
@@ -64,13 +65,18 @@ export async function execute(
 	const computeUnitPrice = readComputeUnitPrice.call(this, itemIndex);
 	const account = accountOf(this, itemIndex, session);
 	const rpc = rpcOf.call(this, itemIndex, session, chainId);
-	const lifetime = await latestLifetime(rpc);
-	const transaction = transferSolTransaction({
-		from: account.address,
-		to: recipient,
-		lamports,
-		lifetime,
-		computeUnitPrice,
+	const { transaction, lifetime } = await onOwnBlockhash.call(this, itemIndex, session, {
+		chainId,
+		account,
+		rpc,
+		build: async (lifetime) =>
+			transferSolTransaction({
+				from: account.address,
+				to: recipient,
+				lamports,
+				lifetime,
+				computeUnitPrice,
+			}),
 	});
 	return await signSolanaItem.call(this, itemIndex, session, draft, {
 		chainId,

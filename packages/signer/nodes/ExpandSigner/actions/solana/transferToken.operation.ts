@@ -27,6 +27,7 @@ import {
 	rpcOf,
 } from './fields';
 import type { SolanaSession } from './session';
+import { onOwnBlockhash } from './ownBlockhash';
 import { signSolanaItem } from './signing';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
@@ -126,18 +127,29 @@ export async function execute(
 			`The recipient ${recipient} has no token account for the mint ${mint}; turn on "Create Recipient's Token Account" to create it (rent ${formatUnits(rentExemption(TOKEN_ACCOUNT_SIZE).toString(), 9)} SOL, paid by the signer). Nothing was signed`,
 		);
 	}
-	const { transaction, recipientAccount } = exists
-		? probe
-		: await transferTokenTransaction({
-				owner: account.address,
-				mint,
-				recipient,
-				amount,
-				decimals,
-				createAccount: true,
-				lifetime,
-				computeUnitPrice,
-			});
+	const { transaction, lifetime: signedLifetime } = await onOwnBlockhash.call(
+		this,
+		itemIndex,
+		session,
+		{
+			chainId,
+			account,
+			rpc,
+			build: async (fresh) =>
+				(
+					await transferTokenTransaction({
+						owner: account.address,
+						mint,
+						recipient,
+						amount,
+						decimals,
+						createAccount: !exists,
+						lifetime: fresh,
+						computeUnitPrice,
+					})
+				).transaction,
+		},
+	);
 	return await signSolanaItem.call(this, itemIndex, session, draft, {
 		chainId,
 		account,
@@ -146,13 +158,13 @@ export async function execute(
 		decimals: new Map([[mint, decimals]]),
 		details: {
 			recipient,
-			recipientTokenAccount: recipientAccount,
+			recipientTokenAccount: probe.recipientAccount,
 			recipientTokenAccountCreated: !exists,
 			mint,
 			decimals,
 			amountRaw: amount.toString(),
 			amount: formatUnits(amount.toString(), decimals),
-			lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
+			lastValidBlockHeight: signedLifetime.lastValidBlockHeight.toString(),
 		},
 	});
 }

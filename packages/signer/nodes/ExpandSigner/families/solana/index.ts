@@ -62,6 +62,7 @@ export { SolanaAccount, type SolanaKeyring, solanaKeyring, solanaPath } from './
 export {
 	messageBytes,
 	NotASigner,
+	signatureOf,
 	signSolanaMessage,
 	signSolanaTransaction,
 	type SolanaSignedTransaction,

@@ -67,6 +67,19 @@ export async function signSolanaTransaction(
 	};
 }
 
+/**
+ * The account's signature of the transaction's message, base58, made without signing the transaction:
+ * Ed25519 makes the same signature of the same message, so it is the one the signed transaction will
+ * carry (its ID when the account pays the fee).
+ */
+export async function signatureOf(
+	account: SolanaAccount,
+	transaction: Transaction,
+): Promise<string> {
+	const keyPair = await keyPairOf(account);
+	return getBase58Decoder().decode(await signBytes(keyPair.privateKey, transaction.messageBytes));
+}
+
 /** Ed25519 signature of the message bytes, as wallets' signMessage makes it (Phantom, Solflare, Sign-In With Solana). */
 export async function signSolanaMessage(
 	account: SolanaAccount,
