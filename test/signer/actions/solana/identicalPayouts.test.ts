@@ -7,14 +7,15 @@
  * for the Signer's own transfers, no wait for another blockhash); then what the Signer does: its own
  * transfers wait for the chain's next blockhash (the test mines blocks as Solana makes them, every few
  * hundred milliseconds), and the same transaction for a second payout ID or item is refused
- * (oneItemPerTransaction).
+ * (oneItemPerTransaction). A durable-nonce transaction, which is never signed under a payout ID, is
+ * bound to its first item as well (the devnet takes no durable-nonce transactions: shown at the Signer).
  */
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { getTransferSolInstruction } from '@solana-program/system';
-import { address, createNoopSigner } from '@solana/kit';
+import { getTransferSolInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
+import { AccountRole, address, createNoopSigner, generateKeyPairSigner } from '@solana/kit';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
@@ -273,4 +274,66 @@ test('one unsigned transaction handed in as two items without payout IDs (no int
 		),
 	);
 	expect(payeeBalance() - before).toBe(1002n);
+});
+
+/** A 1,000-lamport transfer to wallet 4 led by AdvanceNonceAccount: a durable-nonce transaction, valid until its nonce account advances. */
+async function durableNonceTransfer(): Promise<string> {
+	const from = address(treasury().address);
+	const nonceAccount = (await generateKeyPairSigner()).address;
+	const advance = {
+		programAddress: SYSTEM_PROGRAM_ADDRESS,
+		accounts: [
+			{ address: nonceAccount, role: AccountRole.WRITABLE },
+			{
+				address: address('SysvarRecentB1ockHashes11111111111111111111'),
+				role: AccountRole.READONLY,
+			},
+			{ address: from, role: AccountRole.WRITABLE_SIGNER },
+		],
+		data: new Uint8Array([4, 0, 0, 0]),
+	};
+	return unsignedWire(
+		solanaMessage(
+			from,
+			// The nonce account's stored value, which is no recent blockhash.
+			'GfnhkazE7Sj1oPQ3KGuVrqzhoY4kJ8pETXcjvaj3gfoX',
+			[
+				advance,
+				getTransferSolInstruction({
+					source: createNoopSigner(from),
+					destination: address(devnet.solana.wallets[4].address),
+					amount: 1000n,
+				}),
+			],
+			2n ** 64n - 1n,
+		),
+	);
+}
+
+test('a durable-nonce transaction (never under a payout ID) handed in as two items, and again in a later execution with a payout ledger: signed for the first item only, the others refused naming it', async () => {
+	const data = await durableNonceTransfer();
+	const sign = async (items: IDataObject[]) => {
+		const result = await runPipeline(
+			[
+				{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
+				{
+					name: 'Sign',
+					type: SIGNER,
+					parameters: { chainFamily: 'solana', solanaChainId: '901', operation: 'signTransaction' },
+					continueOnFail: true,
+				},
+			],
+			credentials(),
+		);
+		return result.output('Sign').map((item) => item.json);
+	};
+	const [first, second] = await sign([{ data }, { data }]);
+	expect(first).toMatchObject({ blockhash: 'GfnhkazE7Sj1oPQ3KGuVrqzhoY4kJ8pETXcjvaj3gfoX' });
+	const refused = new RegExp(
+		`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.transactionHash)} was signed for item 0 of execution [^;]+; this is another item, and the same transaction would land once while both read as paid; nothing was signed \\(item \\d\\)$`,
+	);
+	expect(second.error).toMatch(refused);
+	const [later] = await sign([{ data }]);
+	expect(later.rawTransaction).toBeUndefined();
+	expect(later.error).toMatch(refused);
 });
