@@ -21,6 +21,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { Devnet } from '../../../devnet';
+import { TransactionIdBindings } from '../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
 import { balanceOf } from '../../helpers/chainReads';
 import { LEDGER_STORES, ledgerStores } from '../../helpers/ledgerStores';
 import { EXPAND, ITEMS, SIGNER, runPipeline, runWorkflow } from '../../helpers/n8n';
@@ -297,14 +298,18 @@ describe.each(LEDGER_STORES)('with a %s payout ledger', (kind) => {
 		const [built] = (await build(devnet.baseUrl, [{ to: LEDGER_PAYEE, amount: '1' }])).map(
 			(item) => item.json,
 		);
-		// An explicit nonce (not claimed), so that only the form item's record stands between the two.
+		// An explicit nonce (not claimed), and the transaction hash's own binding (oneItemPerTransaction,
+		// which refuses the same bytes too) passed through, so that only the form item's record stands between the two.
 		const nonce = await provider().getTransactionCount(treasury(), 'pending');
+		const hashBinding = jest
+			.spyOn(TransactionIdBindings.prototype, 'once')
+			.mockImplementation(async (_chainId, _hash, _itemIndex, _signedFor, sign) => await sign());
 		const both = await Promise.all(
 			['a', 'b'].map(
 				async (row) =>
 					(await sign([{ ...built, nonce, payoutId: `race-${row}-${kind}` }], SIGN_EVM, key))[0],
 			),
-		);
+		).finally(() => hashBinding.mockRestore());
 		const signed = both.filter((item) => item.error === undefined);
 		expect(signed).toHaveLength(1);
 		const refused = both.find((item) => item.error !== undefined) as IDataObject;

@@ -70,10 +70,17 @@ export interface ItemSigning {
 	/** The form item the intent names: at most one transaction is signed for it (ledger/formItems.ts). */
 	formItem?: FormItem;
 	/**
-	 * The transaction's ID when it is known before it is signed and names no nonce (Tron's txID): it is
-	 * signed for one payout ID or item only (ledger/transactionIds.ts).
+	 * The transaction's ID when it is known before it is signed (Tron's txID; on Solana the account's
+	 * signature, which Ed25519 makes the same for the same message): it is signed for one payout ID or
+	 * item only (ledger/transactionIds.ts).
 	 */
 	transactionId?: string;
+	/**
+	 * The transaction's hash is known only once it is signed (EVM: filling in completes it), and the same
+	 * bytes are the same hash: it is bound to one payout ID or item after signing, and a signature
+	 * refused there is discarded before it leaves the node.
+	 */
+	bindsSignedHash?: boolean;
 	/** What an entry's signed bytes say (ledger/entryCheck.ts): a repeat is believed only as far as its bytes. */
 	readSigned: SignedReader;
 	/**
@@ -111,10 +118,34 @@ export async function signOnce(
 	const bindings = new FormItemBindings(node, executionId, ledger?.store);
 	const transactionIds = new TransactionIdBindings(node, executionId, ledger?.store);
 	const { transactionId } = signing;
-	const signItem = async () =>
-		transactionId
-			? await transactionIds.once(chainId, transactionId, itemIndex, current, () => signing.sign())
-			: await signing.sign();
+	const signItem = async (): Promise<FreshSignature> => {
+		if (transactionId)
+			return await transactionIds.once(chainId, transactionId, itemIndex, current, () =>
+				signing.sign(),
+			);
+		const fresh = await signing.sign();
+		if (!signing.bindsSignedHash) return fresh;
+		let discarded = false;
+		const discard = async () => {
+			if (discarded) return;
+			discarded = true;
+			await fresh.discard?.();
+		};
+		let bound = false;
+		try {
+			const kept = await transactionIds.once(
+				chainId,
+				fresh.signed.transactionHash,
+				itemIndex,
+				current,
+				async () => ({ ...fresh, discard }),
+			);
+			bound = true;
+			return kept;
+		} finally {
+			if (!bound) await discard();
+		}
+	};
 	const sign = async () =>
 		formItem
 			? await bindings.once(formItem, itemIndex, payoutId, signItem, signing.signedAs)

@@ -263,6 +263,8 @@ export async function signItem(
 	const unbound = fromInput !== undefined && !asked;
 	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked?.formItem,
+		// A nonce given in the item makes the same bytes, the same hash, for every payout handed them.
+		bindsSignedHash: true,
 		chainId,
 		from: account.address,
 		content: contentOf(fields),

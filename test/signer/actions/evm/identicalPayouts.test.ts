@@ -1,0 +1,235 @@
+/**
+ * Two payouts of the same amount to the same payee (two invoices of one supplier) on the devnet's chain
+ * 31337. An EVM transaction names its nonce: two the Signer completes itself take two automatic nonces
+ * and are two transactions. One handed in with its nonce, under two payout IDs (a sheet row copied, an
+ * input replayed), is the same bytes, and ECDSA as ethers signs it (RFC 6979) makes the same signature:
+ * one transaction hash, which the chain mines once while Check Payouts reads both payouts as mined.
+ * Shown first with the binding of a transaction hash to one payout or item passed through; then the
+ * second is refused (oneItemPerTransaction).
+ */
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { Wallet } from 'ethers';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Devnet } from '../../../../devnet';
+import { TransactionIdBindings } from '../../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
+import {
+	devnetAccount,
+	devnetCredentials,
+	devnetSignerKey,
+} from '../../../helpers/devnetCredentials';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
+import { useDevnet } from '../../../helpers/useDevnet';
+
+const CHAIN = '31337';
+const ACCOUNT = 14;
+
+const folder = mkdtempSync(join(tmpdir(), 'expand-evm-identical-'));
+// n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows.
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
+
+let devnet: Devnet;
+useDevnet((started) => (devnet = started));
+
+const credentials = () =>
+	devnetCredentials(devnet, {
+		signer: devnetSignerKey({ payoutLedgerFolder: folder, requireIntent: 'never' }),
+	});
+
+const balanceOf = async (address: string) =>
+	BigInt(await devnet.rpc<string>(CHAIN, 'eth_getBalance', [address, 'latest']));
+const nextNonce = async () =>
+	Number(
+		await devnet.rpc<string>(CHAIN, 'eth_getTransactionCount', [
+			devnetAccount(ACCOUNT).address,
+			'latest',
+		]),
+	);
+
+/** Items (one per payout ID) → Expand Signer with `parameters` → Send, in one execution; both go on past an error. */
+async function signAndSend(items: IDataObject[], parameters: IDataObject) {
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
+			{
+				name: 'Sign',
+				type: SIGNER,
+				parameters: {
+					accountIndex: ACCOUNT,
+					operation: 'signTransaction',
+					payoutId: '={{ $json.payoutId }}',
+					...parameters,
+				} as never,
+				continueOnFail: true,
+			},
+			sendTransactionNode({}, true),
+		],
+		credentials(),
+	);
+	expect(result.error).toBeUndefined();
+	return {
+		signed: result.output('Sign').map((item) => item.json),
+		sent: result.output('Send').map((item) => item.json),
+	};
+}
+
+/** Check Payouts of every payout the ledger holds: each payout ID's transaction hash and where it stands. */
+async function checked(payoutIds: string[]) {
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+			{
+				name: 'List',
+				type: SIGNER,
+				parameters: { chainFamily: 'evm', operation: 'listPayouts', status: 'all' },
+			},
+			{
+				name: 'Check',
+				type: SIGNER,
+				parameters: { chainFamily: 'evm', operation: 'checkPayouts' },
+			},
+		],
+		credentials(),
+	);
+	const rows = result.output('Check').map((item) => item.json);
+	return payoutIds.map((payoutId) => {
+		const row = rows.find((entry) => entry.payoutId === payoutId);
+		return [row?.transactionHash ?? '', row?.chainStatus];
+	});
+}
+
+/** The binding of a transaction hash to one payout or item passed through: the Signer as it was before the rule. */
+function bindingOff() {
+	const spy = jest
+		.spyOn(TransactionIdBindings.prototype, 'once')
+		.mockImplementation(async (_chainId, _hash, _itemIndex, _signedFor, sign) => await sign());
+	return () => spy.mockRestore();
+}
+
+const handedIn = [
+	{
+		given: 'every field',
+		key: 'all-fields',
+		fields: (to: string, nonce: number) => ({
+			chainId: CHAIN,
+			to,
+			value: '1000',
+			nonce,
+			gas: '21000',
+			gasPrice: '3000000000',
+		}),
+	},
+	{
+		given: 'the nonce (gas and fees filled in)',
+		key: 'nonce-only',
+		fields: (to: string, nonce: number) => ({ chainId: CHAIN, to, value: '1000', nonce }),
+	},
+];
+
+describe.each(handedIn)('one transaction handed in with $given', ({ key, fields }) => {
+	test('as two payout IDs: without the rule both are signed as one hash, the chain mines it once and both rows read mined; with it the second is refused naming the first, and reads refused', async () => {
+		const payee = Wallet.createRandom().address;
+		const run = async (rows: string[]) => {
+			const transaction = fields(payee, await nextNonce());
+			return await signAndSend(
+				rows.map((payoutId) => ({ payoutId, ...transaction })),
+				{ source: 'input' },
+			);
+		};
+		const ids = (run: string) => [`${key}-${run}-1`, `${key}-${run}-2`];
+
+		const restore = bindingOff();
+		try {
+			const off = await run(ids('off'));
+			const hash = off.signed[0].transactionHash;
+			expect(off.signed.map((json) => json.transactionHash)).toEqual([hash, hash]);
+			expect(await balanceOf(payee)).toBe(1000n);
+			expect(await checked(ids('off'))).toEqual([
+				[hash, 'mined'],
+				[hash, 'mined'],
+			]);
+		} finally {
+			restore();
+		}
+
+		const on = await run(ids('on'));
+		const hash = String(on.signed[0].transactionHash);
+		expect(on.signed[0]).toMatchObject({ payoutId: ids('on')[0], repeat: false });
+		expect(on.signed[1].error).toMatch(
+			new RegExp(
+				`^Refused by the rule "oneItemPerTransaction": transaction ${hash} was signed for payout ID "${ids('on')[0]}" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "${ids('on')[1]}", and the same transaction would land once while both read as paid; nothing was signed \\(item 1\\)$`,
+			),
+		);
+		expect(await balanceOf(payee)).toBe(2000n);
+		expect(await checked(ids('on'))).toEqual([
+			[hash, 'mined'],
+			['', 'refused'],
+		]);
+	});
+});
+
+test('two payout IDs paying the same payee the same value with automatic nonces (Define Below): two nonces, two transactions, the payee paid twice and each read mined as its own', async () => {
+	const payee = Wallet.createRandom().address;
+	const { signed } = await signAndSend([{ payoutId: 'auto-1' }, { payoutId: 'auto-2' }], {
+		source: 'fields',
+		chainId: CHAIN,
+		to: payee,
+		value: '1000',
+	});
+	expect(signed.map((json) => json.payoutId)).toEqual(['auto-1', 'auto-2']);
+	expect(Number(signed[1].nonce)).toBe(Number(signed[0].nonce) + 1);
+	expect(signed[1].transactionHash).not.toBe(signed[0].transactionHash);
+	expect(await balanceOf(payee)).toBe(2000n);
+	expect(await checked(['auto-1', 'auto-2'])).toEqual([
+		[signed[0].transactionHash, 'mined'],
+		[signed[1].transactionHash, 'mined'],
+	]);
+});
+
+test('the refused second signature gives back what it counted: under Max Per Execution of 2,000 wei, one 1,000-wei transaction handed in twice and another 1,000-wei payout are two payments, not a refusal of the third', async () => {
+	const [payee, other] = [Wallet.createRandom().address, Wallet.createRandom().address];
+	const nonce = await nextNonce();
+	const transaction = { chainId: CHAIN, value: '1000', gas: '21000', gasPrice: '3000000000' };
+	const result = await runPipeline(
+		[
+			{
+				name: 'Items',
+				type: ITEMS,
+				parameters: {
+					items: JSON.stringify([
+						{ ...transaction, to: payee, nonce, payoutId: 'counted-1' },
+						{ ...transaction, to: payee, nonce, payoutId: 'counted-2' },
+						{ ...transaction, to: other, nonce: nonce + 1, payoutId: 'counted-3' },
+					]),
+				},
+			},
+			{
+				name: 'Sign',
+				type: SIGNER,
+				parameters: {
+					accountIndex: ACCOUNT,
+					operation: 'signTransaction',
+					source: 'input',
+					payoutId: '={{ $json.payoutId }}',
+				} as never,
+				continueOnFail: true,
+			},
+		],
+		devnetCredentials(devnet, {
+			signer: devnetSignerKey({
+				payoutLedgerFolder: folder,
+				requireIntent: 'never',
+				maxPerExecution: 'native = 0.000000000000002',
+			}),
+		}),
+	);
+	const [first, second, third] = result.output('Sign').map((item) => item.json);
+	expect(first.error).toBeUndefined();
+	expect(second.error).toMatch(/^Refused by the rule "oneItemPerTransaction": /);
+	expect(third).toMatchObject({ payoutId: 'counted-3', repeat: false });
+	expect(third.error).toBeUndefined();
+});
