@@ -151,6 +151,8 @@ export async function execute(
 	const result = await signOnce.call(this, itemIndex, draft, session.ledger, {
 		// One proposal per form item, as one signature.
 		formItem: asked?.formItem,
+		// Two executions reading the Safe's next nonce at once make the same SafeTx: one safeTxHash, executed once.
+		bindsSignedHash: true,
 		chainId,
 		from: safe,
 		content: contentOf(fields),

@@ -1,0 +1,157 @@
+/**
+ * Propose to Safe, two payout IDs for the same call (two invoices of one supplier) in two executions at
+ * once: each reads the Safe's next nonce from the chain and the service's queue before the other's
+ * proposal is stored there, so both make the same SafeTx, one safeTxHash, which the Safe executes once
+ * while Check Payouts reads both payouts alike. The moment is made exact by a front on the service that
+ * answers the queue as it stood before (empty) and passes the rest on. Shown with the binding of a hash to one payout passed
+ * through; then the second is refused (oneItemPerTransaction).
+ */
+import { mkdtempSync } from 'fs';
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { Wallet } from 'ethers';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Devnet } from '../../../../devnet';
+import { TransactionIdBindings } from '../../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
+import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { proposeNode } from '../../../helpers/safeProposals';
+import { useDevnet } from '../../../helpers/useDevnet';
+
+const folder = mkdtempSync(join(tmpdir(), 'expand-safe-identical-'));
+// n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows.
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
+
+let devnet: Devnet;
+useDevnet((started) => (devnet = started));
+
+const credentials = (serviceUrl = devnet.safe.serviceUrl) =>
+	devnetCredentials(devnet, {
+		signer: devnetSignerKey({ passphrase: '', payoutLedgerFolder: folder, requireIntent: 'never' }),
+		safe: { serviceUrl },
+	});
+
+/** One execution proposing 1,000 wei from the Safe to `payee` under `payoutId`, through the service at `serviceUrl`. */
+async function propose(serviceUrl: string, payee: string, payoutId: string): Promise<IDataObject> {
+	const item = { payoutId, chainId: '31337', to: payee, value: '1000' };
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([item]) } },
+			proposeNode(devnet, { payoutId: '={{ $json.payoutId }}' }),
+		],
+		credentials(serviceUrl),
+	);
+	expect(result.error).toBeUndefined();
+	return result.output('Propose')[0].json;
+}
+
+/** Check Payouts of every payout the ledger holds: each payout ID's hash and where it stands. */
+async function checked(payoutIds: string[]) {
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+			{
+				name: 'List',
+				type: SIGNER,
+				parameters: { chainFamily: 'evm', operation: 'listPayouts', status: 'all' },
+			},
+			{
+				name: 'Check',
+				type: SIGNER,
+				parameters: { chainFamily: 'evm', operation: 'checkPayouts' },
+			},
+		],
+		credentials(),
+	);
+	const rows = result.output('Check').map((item) => item.json);
+	return payoutIds.map((payoutId) => {
+		const row = rows.find((entry) => entry.payoutId === payoutId);
+		return [row?.transactionHash ?? '', row?.chainStatus];
+	});
+}
+
+const balanceOf = async (address: string) =>
+	BigInt(await devnet.rpc<string>('31337', 'eth_getBalance', [address, 'latest']));
+
+/** The Safe's service, except that its queue of proposals reads as it stood before either execution proposed: empty. */
+async function queueReadBefore() {
+	const queue = `/safes/${devnet.safe.address.toLowerCase()}/multisig-transactions/`;
+	const front = createServer((incoming, outgoing) => {
+		void (async () => {
+			const url = incoming.url ?? '/';
+			if (incoming.method === 'GET' && url.split('?')[0].toLowerCase().endsWith(queue)) {
+				outgoing.writeHead(200, { 'content-type': 'application/json' });
+				outgoing.end(JSON.stringify({ count: 0, next: null, previous: null, results: [] }));
+				return;
+			}
+			const chunks: Buffer[] = [];
+			for await (const chunk of incoming) chunks.push(chunk as Buffer);
+			const answer = await fetch(`${devnet.safe.serviceUrl}${url}`, {
+				method: incoming.method,
+				headers: { 'content-type': 'application/json' },
+				body: incoming.method === 'GET' ? undefined : Buffer.concat(chunks).toString(),
+			});
+			outgoing.writeHead(answer.status, { 'content-type': 'application/json' });
+			outgoing.end(await answer.text());
+		})();
+	});
+	await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+		close: async () => {
+			front.closeAllConnections();
+			await new Promise((resolve) => front.close(resolve));
+		},
+	};
+}
+
+test('two executions proposing the same payment under two payout IDs at once: without the rule both are one safeTxHash, the Safe pays once and both read alike; with it the second is refused naming the first', async () => {
+	const payee = Wallet.createRandom().address;
+	const front = await queueReadBefore();
+	try {
+		const spy = jest
+			.spyOn(TransactionIdBindings.prototype, 'once')
+			.mockImplementation(async (_chainId, _hash, _itemIndex, _signedFor, sign) => await sign());
+		let off: IDataObject[];
+		try {
+			off = [
+				await propose(front.url, payee, 'safe-off-1'),
+				await propose(front.url, payee, 'safe-off-2'),
+			];
+		} finally {
+			spy.mockRestore();
+		}
+		const hash = String(off[0].safeTxHash);
+		expect(off.map((json) => [json.payoutId, json.safeTxHash, json.error])).toEqual([
+			['safe-off-1', hash, undefined],
+			['safe-off-2', hash, undefined],
+		]);
+		await devnet.safe.confirmAndExecute(hash);
+		expect(await balanceOf(payee)).toBe(1000n);
+		expect(await checked(['safe-off-1', 'safe-off-2'])).toEqual([
+			[hash, 'executed'],
+			[hash, 'executed'],
+		]);
+
+		const first = await propose(front.url, payee, 'safe-on-1');
+		const second = await propose(front.url, payee, 'safe-on-2');
+		expect(first).toMatchObject({ payoutId: 'safe-on-1', repeat: false });
+		expect(second.safeTxHash).toBeUndefined();
+		expect(second.error).toMatch(
+			new RegExp(
+				`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.safeTxHash)} was signed for payout ID "safe-on-1" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "safe-on-2", and the same transaction would land once while both read as paid; nothing was signed \\(item 0\\)$`,
+			),
+		);
+		// Run again with the first in the service's queue: the next nonce, a proposal of its own.
+		const rerun = await propose(devnet.safe.serviceUrl, payee, 'safe-on-2');
+		expect(rerun).toMatchObject({ payoutId: 'safe-on-2', repeat: false });
+		expect(rerun.safeTxHash).not.toBe(first.safeTxHash);
+		expect(Number(rerun.nonce)).toBe(Number(first.nonce) + 1);
+	} finally {
+		await front.close();
+	}
+});
