@@ -76,8 +76,8 @@ export interface ItemSigning {
 	 */
 	transactionId?: string;
 	/**
-	 * The transaction's hash is known only once it is signed (EVM: filling in completes it), and the same
-	 * bytes are the same hash: it is bound to one payout ID or item after signing, and a signature
+	 * The transaction's hash is known only once it is signed (EVM: filling in completes it; a Safe
+	 * proposal's safeTxHash: its Safe nonce is read while proposing), and the same bytes are the same hash: it is bound to one payout ID or item after signing, and a signature
 	 * refused there is discarded before it leaves the node.
 	 */
 	bindsSignedHash?: boolean;

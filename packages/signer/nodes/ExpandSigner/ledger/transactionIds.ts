@@ -55,8 +55,8 @@ function signedForWords(signed: { payoutId?: string; executionId: string; itemIn
  * One item per transaction ID: two payouts, form items or items are never signed as the same
  * transaction, which the chain lands once while both read as paid. Tron's txID names no nonce; a
  * Solana transaction is bound by the account's signature, which Ed25519 makes the same for the same
- * message; an EVM transaction's hash names its nonce, yet the same bytes handed in twice are one
- * transaction, bound once signed. In this process's memory per execution of the
+ * message; an EVM transaction's hash (or a Safe proposal's safeTxHash) names its nonce, yet the same
+ * bytes handed in twice, or made at once on one Safe nonce, are one transaction, bound once signed. In this process's memory per execution of the
  * Signer and, with a payout ledger, a record per transaction ID created exclusively, which holds across
  * executions, resumes and workers. The same payout ID (or, without one, the same item) asking again is
  * not a second payout: its signature is made again.
