@@ -154,6 +154,26 @@ export class ChainClient {
 		return await this.exchange<T>(await this.url(), method, params);
 	}
 
+	/**
+	 * One call to the chain's HTTP API at the same URL (a Tron full node's `/wallet/*`: POST with a JSON
+	 * body): its JSON answer as the node gives it, for the caller to check. A node that cannot be reached
+	 * or fails is an API error naming the path and the item, never the URL.
+	 */
+	async post<T>(path: string, body: IDataObject = {}): Promise<T> {
+		const url = `${(await this.url()).replace(/\/+$/, '')}${path}`;
+		try {
+			return (await this.context.helpers.httpRequest.call(this.context, {
+				method: 'POST',
+				url,
+				body,
+				json: true,
+				disableFollowRedirect: true,
+			})) as T;
+		} catch (caught) {
+			throw this.unreachable(caught, `The chain's node did not answer ${path}`);
+		}
+	}
+
 	private async send<T>(url: string, method: string, params: unknown[]): Promise<T> {
 		const response = await this.exchange<T>(url, method, params);
 		if (response.error || response.result === undefined) {
@@ -188,13 +208,18 @@ export class ChainClient {
 			})) as RpcAnswer<T> | undefined;
 			return typeof response === 'object' && response !== null ? response : {};
 		} catch (caught) {
-			if (isNodeError(caught)) throw asNodeError(this.context.getNode(), caught, this.itemIndex);
-			const cause = String((caught as Error | undefined)?.message ?? caught);
-			throw new NodeApiError(this.context.getNode(), { message: cause } as JsonObject, {
-				message: withItem(`The chain's JSON-RPC node did not answer ${method}`, this.itemIndex),
-				description: cause,
-				itemIndex: this.itemIndex,
-			});
+			throw this.unreachable(caught, `The chain's JSON-RPC node did not answer ${method}`);
 		}
+	}
+
+	/** The error of a call the node did not answer, in `words` (naming the method or path). */
+	private unreachable(caught: unknown, words: string): Error {
+		if (isNodeError(caught)) return asNodeError(this.context.getNode(), caught, this.itemIndex);
+		const cause = String((caught as Error | undefined)?.message ?? caught);
+		return new NodeApiError(this.context.getNode(), { message: cause } as JsonObject, {
+			message: withItem(words, this.itemIndex),
+			description: cause,
+			itemIndex: this.itemIndex,
+		});
 	}
 }

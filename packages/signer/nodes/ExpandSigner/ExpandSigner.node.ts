@@ -50,6 +50,12 @@ export class ExpandSigner implements INodeType {
 				testedBy: 'expandSolanaKeyTest',
 				displayOptions: shownWithFamily('expandSolanaKeyApi'),
 			},
+			{
+				name: 'expandTronKeyApi',
+				required: true,
+				testedBy: 'expandTronKeyTest',
+				displayOptions: shownWithFamily('expandTronKeyApi'),
+			},
 			{ name: 'expandApi', required: true, displayOptions: { show: { operation: apiOperations } } },
 			{
 				name: 'expandSafeApi',

@@ -4,10 +4,11 @@ import { accountProperties } from './account';
 import { evm } from './evm';
 import type { SignerFamily, SignerOperation } from './signerFamily';
 import { solana } from './solana';
+import { tron } from './tron';
 
 /** The Signer's chain families: the Chain Family list, each family's operations and fields, and the router's dispatch come from here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each family has its own session type
-export const families: Array<SignerFamily<any>> = [evm, solana];
+export const families: Array<SignerFamily<any>> = [evm, solana, tron];
 
 export const familiesByName = new Map(
 	families.map((family) => [String(family.option.value), family]),
@@ -21,7 +22,7 @@ export function operationOf<Session>(
 	return family.operations.find((operation) => operation.option.value === name);
 }
 
-/** The families by name, as the node's description says them: "EVM and Solana". */
+/** The families by name, as the node's description says them: "EVM, Solana and Tron". */
 const names = families.map((family) => family.option.name);
 export const familiesInWords =
 	names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');

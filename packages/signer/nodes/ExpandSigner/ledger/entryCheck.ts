@@ -1,6 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { Refusal, refusedItem } from '../policy/refusal';
+import { lifetimeOf } from '../policy/vocabulary';
 import type { LedgerEntry } from './payoutLedger';
 
 /** What a ledger entry's signed bytes themselves say, read with the chain family's own library. */
@@ -10,7 +11,7 @@ export interface SignedFacts {
 	from: string;
 	/** The chain the bytes are bound to, where they name one (EVM). */
 	chainId?: string;
-	/** The nonce (EVM) or blockhash (Solana) the bytes use. */
+	/** The nonce (EVM), blockhash (Solana) or reference block hash (Tron) the bytes use. */
 	nonce: string;
 	/**
 	 * A replacement signs a new nonce rather than its first signature's: Solana's new blockhash, signed
@@ -73,7 +74,7 @@ export async function checkHistory(
 			['transaction hash', entry.signed.transactionHash, read.transactionHash],
 			['sender', entry.from, read.from],
 			['sender', asked.from, read.from],
-			['nonce', entry.signed.nonce ?? entry.signed.blockhash, read.nonce],
+			['nonce', lifetimeOf(entry.signed), read.nonce],
 			['content', entry.content, read.content],
 			['chain', entry.chainId, read.chainId ?? entry.chainId],
 			['chain', asked.chainId, read.chainId ?? asked.chainId],

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { formatUnits } from '../core';
 import { type SpendingPolicy, writtenDecimals } from '../policy/policy';
 import type { Refusal } from '../policy/refusal';
-import type { SignedTransaction, TransactionEffect } from '../policy/vocabulary';
+import { lifetimeOf, type SignedTransaction, type TransactionEffect } from '../policy/vocabulary';
 import type {
 	JournalFacts,
 	JournalKind,
@@ -90,7 +90,7 @@ export class JournalDraft {
 	): Promise<IDataObject> {
 		const note = await this.write(outcome, {
 			transactionHash: signed.transactionHash,
-			nonce: String(signed.nonce ?? signed.blockhash ?? ''),
+			nonce: lifetimeOf(signed),
 			replaces: replaces ?? '',
 		});
 		return note && 'journalError' in note ? note : {};

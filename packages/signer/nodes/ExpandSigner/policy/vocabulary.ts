@@ -79,3 +79,8 @@ export interface SignedTransaction extends IDataObject {
 	from: string;
 	chainId: string;
 }
+
+/** What bounds a signed transaction's life, as its output names it: the nonce (EVM), the blockhash (Solana), the reference block's hash (Tron). */
+export function lifetimeOf(signed: IDataObject): string {
+	return String(signed.nonce ?? signed.blockhash ?? signed.refBlockHash ?? '');
+}

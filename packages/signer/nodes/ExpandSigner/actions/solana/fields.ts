@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ChainClient, itemError, toSmallestUnit } from '../../core';
+import { ChainClient, itemError } from '../../core';
 import {
 	SOLANA_CHAIN_IDENTITY,
 	SOLANA_CHAINS,
@@ -10,6 +10,8 @@ import {
 import { chainRefusal } from '../../policy/check';
 import { refusedItem } from '../../policy/refusal';
 import type { SolanaSession } from './session';
+
+export { amountProperties, readAmount } from '../amount';
 
 /** The Solana chain of the API an item signs for. */
 export function chainIdProperty(operation: string): INodeProperties {
@@ -26,38 +28,6 @@ export function chainIdProperty(operation: string): INodeProperties {
 			"The API's chain ID; the JSON-RPC node the API names for it must answer that cluster's genesis hash",
 		displayOptions: { show: { operation: [operation] } },
 	};
-}
-
-/** Amount Format and Amount, as on the EVM form: smallest unit by default, whole units converted exactly. */
-export function amountProperties(
-	operation: string,
-	smallestUnit: string,
-	wholeUnit: string,
-): INodeProperties[] {
-	return [
-		{
-			displayName: 'Amount Format',
-			name: 'amountFormat',
-			type: 'options',
-			options: [
-				{ name: `Smallest Unit (${smallestUnit})`, value: 'smallestUnit' },
-				{ name: `Decimal Amount (${wholeUnit})`, value: 'decimal' },
-			],
-			// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-options -- the options' names are built per operation; 'smallestUnit' is one of their values
-			default: 'smallestUnit',
-			displayOptions: { show: { operation: [operation] } },
-		},
-		{
-			displayName: 'Amount',
-			name: 'amount',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. 1500000',
-			description: `In ${smallestUnit.toLowerCase()} (a whole number), or in ${wholeUnit} with Decimal Amount (converted exactly)`,
-			displayOptions: { show: { operation: [operation] } },
-		},
-	];
 }
 
 export function readChainId(
@@ -92,24 +62,6 @@ export function readAddress(this: IExecuteFunctions, itemIndex: number, name: st
 			`The parameter "${name}" must be a Solana address (base58); got "${value}"`,
 		);
 	return value;
-}
-
-/** The amount in the smallest unit, above 0. */
-export function readAmount(this: IExecuteFunctions, itemIndex: number, decimals: number): bigint {
-	const text = String(this.getNodeParameter('amount', itemIndex, '') ?? '').trim();
-	const decimal = this.getNodeParameter('amountFormat', itemIndex, 'smallestUnit') === 'decimal';
-	const raw = decimal ? toSmallestUnit(text, decimals) : /^\d+$/.test(text) ? text : undefined;
-	if (raw === undefined || BigInt(raw) === 0n) {
-		const expected = decimal
-			? `a decimal number above 0 with at most ${decimals} decimal places`
-			: 'a whole number above 0 in the smallest unit';
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "amount" must be ${expected}; got "${text}"`,
-		);
-	}
-	return BigInt(raw);
 }
 
 /** An optional priority fee in micro-lamports per compute unit. */

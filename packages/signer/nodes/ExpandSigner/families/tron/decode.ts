@@ -101,10 +101,10 @@ function lowerHex(value: unknown): unknown {
  * Reads a transaction's raw_data_hex with tronweb's decoder, then holds the reading to the bytes:
  * the decoder drops fields it does not know, every contract after the first, and rounds int64 values
  * above 2^53, so the reading is re-encoded and must give the same bytes. Refused too: a contract signed
- * under another permission than the owner's (Permission_id), and an expiration already past or more
- * than MAX_LIFETIME_MS after `now` (milliseconds since 1970).
+ * under another permission than the owner's (Permission_id). Whatever its expiration: a signed one read
+ * back from the ledger may be long expired.
  */
-export function decodeRawDataHex(text: string, now: number): DecodedTransaction {
+export function readRawDataHex(text: string): DecodedTransaction {
 	const rawDataHex = text.replace(/^0x/, '').toLowerCase();
 	if (!/^(?:[0-9a-f]{2})+$/.test(rawDataHex))
 		throw new UndecodableTransaction('The transaction is not hex of a Tron raw_data');
@@ -133,14 +133,6 @@ export function decodeRawDataHex(text: string, now: number): DecodedTransaction 
 		);
 	const owner = base58Address(String(contract.parameter.value.owner_address ?? ''));
 	if (!owner) throw new UndecodableTransaction('The transaction names no valid owner address');
-	if (rawData.expiration <= now)
-		throw new UndecodableTransaction(
-			`The transaction expired at ${new Date(rawData.expiration).toISOString()}`,
-		);
-	if (rawData.expiration - now > MAX_LIFETIME_MS)
-		throw new UndecodableTransaction(
-			`The transaction stays valid until ${new Date(rawData.expiration).toISOString()}, more than ${MAX_LIFETIME_MS / 60_000} minutes from now`,
-		);
 	return {
 		type: contract.type,
 		owner,
@@ -154,4 +146,22 @@ export function decodeRawDataHex(text: string, now: number): DecodedTransaction 
 		rawDataHex,
 		txID: transactionId(rawDataHex),
 	};
+}
+
+/**
+ * A transaction to be signed now (`now`, milliseconds since 1970), read as readRawDataHex reads it;
+ * refused too when its expiration is already past or more than MAX_LIFETIME_MS after `now`.
+ */
+export function decodeRawDataHex(text: string, now: number): DecodedTransaction {
+	const decoded = readRawDataHex(text);
+	const { rawData } = decoded;
+	if (rawData.expiration <= now)
+		throw new UndecodableTransaction(
+			`The transaction expired at ${new Date(rawData.expiration).toISOString()}`,
+		);
+	if (rawData.expiration - now > MAX_LIFETIME_MS)
+		throw new UndecodableTransaction(
+			`The transaction stays valid until ${new Date(rawData.expiration).toISOString()}, more than ${MAX_LIFETIME_MS / 60_000} minutes from now`,
+		);
+	return decoded;
 }

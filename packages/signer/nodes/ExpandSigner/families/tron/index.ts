@@ -32,8 +32,21 @@ export {
 	type ReferenceBlock,
 } from './build';
 export {
+	blockByNumber,
+	nowBlock,
+	referencesNodeChain,
+	transactionOnChain,
+	trc20Decimals,
+	TRON_CHAIN_IDENTITY,
+	TRON_CHAINS,
+	type TronBlock,
+	type TronNode,
+	UnexpectedNodeAnswer,
+} from './chain';
+export {
 	decodeRawDataHex,
 	MAX_LIFETIME_MS,
+	readRawDataHex,
 	UndecodableTransaction,
 	type DecodedTransaction,
 } from './decode';

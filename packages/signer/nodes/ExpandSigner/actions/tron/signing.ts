@@ -1,0 +1,261 @@
+import { decodeBase64, toUtf8String } from 'ethers';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { formatUnits } from '../../core';
+import {
+	type DecodedTransaction,
+	encodeRawData,
+	nowBlock,
+	prepareTronTransaction,
+	readRawDataHex,
+	recoveredAddress,
+	referencesNodeChain,
+	signTronTransaction,
+	transactionOnChain,
+	trc20Decimals,
+	tronEffect,
+	type TronAccount,
+	type TronNode,
+	type TronTransaction,
+} from '../../families/tron';
+import type { SignedFacts } from '../../ledger/entryCheck';
+import type { JournalDraft } from '../../ledger/journalDraft';
+import type { LedgerEntry } from '../../ledger/payoutLedger';
+import {
+	askedIntentRefusal,
+	chainDecimalsOf,
+	policyDecimalsRefusal,
+	readAskedIntent,
+	typedAmountBinds,
+	typedAmountRefusal,
+} from '../../policy/askedIntent';
+import { transactionRefusal } from '../../policy/check';
+import { Refusal, refusedItem } from '../../policy/refusal';
+import type { Movement, SignedTransaction } from '../../policy/vocabulary';
+import { signOnce } from '../signOnce';
+import type { TronSession } from './session';
+
+/** What a payout ID is bound to: what moves to whom (not the reference block, which changes each time a transaction is built). */
+export function contentOf(movements: Movement[]): string {
+	return JSON.stringify(
+		movements.map((movement) => [movement.asset, movement.recipient, movement.amount.toString()]),
+	);
+}
+
+/** A signed transaction of the ledger: the JSON chain/sendtransaction takes, base64 (rawTransaction). */
+export function readSignedTransaction(entry: LedgerEntry): TronTransaction {
+	const transaction = JSON.parse(
+		toUtf8String(decodeBase64(String(entry.signed.rawTransaction))),
+	) as TronTransaction;
+	if (
+		!transaction ||
+		typeof transaction !== 'object' ||
+		typeof transaction.raw_data_hex !== 'string'
+	)
+		throw new Error('not base64 of a Tron transaction JSON');
+	return transaction;
+}
+
+/** The signed bytes of a ledger entry, read as for signing (whatever their expiration), and the one signature they carry. */
+function readSigned(entry: LedgerEntry): { decoded: DecodedTransaction; signature: string } {
+	const transaction = readSignedTransaction(entry);
+	const decoded = readRawDataHex(transaction.raw_data_hex);
+	// java-tron re-encodes raw_data and ignores raw_data_hex: both must say the same.
+	if (
+		encodeRawData(transaction.raw_data) !== decoded.rawDataHex ||
+		transaction.txID !== decoded.txID
+	)
+		throw new Error('its raw_data, raw_data_hex and txID do not agree');
+	const signature = transaction.signature?.length === 1 ? transaction.signature[0] : '';
+	return { decoded, signature };
+}
+
+/** When a signed transaction stops being valid: its expiration, in milliseconds since 1970. */
+export function expirationOf(entry: LedgerEntry): number {
+	return readSigned(entry).decoded.expiration;
+}
+
+/**
+ * Where a payout's signed transactions (the first and its replacements) stand: `landed` (the one the
+ * node has in a block, failed or not: a failed contract call lands and burns its fee too), `pending`
+ * while the latest's expiration is after the node's head block, `expired` when none can land any more
+ * (the node refuses a transaction whose expiration is not after its head block's time).
+ */
+export async function tronChainStatus(
+	node: TronNode,
+	history: LedgerEntry[],
+): Promise<{ chainStatus: 'landed' | 'pending' | 'expired'; landed?: LedgerEntry }> {
+	for (const entry of history)
+		if (await transactionOnChain(node, entry.signed.transactionHash))
+			return { chainStatus: 'landed', landed: entry };
+	const head = await nowBlock(node);
+	const latest = history[history.length - 1];
+	return { chainStatus: expirationOf(latest) > head.timestamp ? 'pending' : 'expired' };
+}
+
+/**
+ * Where a payout's signed transactions stand for a repeat: the one that landed, or else the latest
+ * while it can still land. None on the chain and the latest expired: refused.
+ */
+async function repeatStatus(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	node: TronNode,
+	history: LedgerEntry[],
+	pinned: boolean,
+): Promise<{ chainStatus: 'landed' | 'pending'; landed?: LedgerEntry }> {
+	const status = await tronChainStatus(node, history);
+	if (status.chainStatus !== 'expired')
+		return status as { chainStatus: 'landed' | 'pending'; landed?: LedgerEntry };
+	const first = history[0];
+	const ids = history.map((entry) => entry.signed.transactionHash).join(', ');
+	// "Nothing was paid" invites a second payment: said only as a pinned node says it (a node the API names can hide a landed one).
+	throw refusedItem(
+		this.getNode(),
+		itemIndex,
+		new Refusal(
+			'payoutId',
+			`payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${ids}, which is not on the chain ${
+				pinned
+					? 'while its expiration has passed; it can never land and is not signed again. Nothing was paid by it: if it is still due, Speed Up Payout signs it again under the same payout ID'
+					: `while its expiration has passed, as the chain's full node the API names says (RPC URLs pins none for chain ${first.chainId}); it is not signed again. A node that lies can hide a landed transaction: pin the chain's node in the credential's RPC URLs, then Speed Up Payout signs it again under the same payout ID only if it can no longer land; never pay it under a new payout ID on this refusal`
+			}`,
+		),
+	);
+}
+
+/** What a Tron payout's signed bytes say (ledger/entryCheck.ts): the account's signature is recovered, what moves is read as for signing. */
+export async function tronFacts(
+	entry: LedgerEntry,
+	chainId: string,
+	account: TronAccount,
+): Promise<SignedFacts> {
+	const { decoded, signature } = readSigned(entry);
+	if (
+		decoded.owner !== account.address ||
+		recoveredAddress(decoded.txID, signature) !== account.address
+	)
+		throw new Error(`no valid signature of ${account.address}`);
+	return {
+		transactionHash: decoded.txID,
+		from: account.address,
+		nonce: decoded.refBlockHash,
+		renewedByReplacements: true,
+		content: contentOf(tronEffect(decoded, chainId).movements),
+		shown: {
+			rawTransaction: entry.signed.rawTransaction,
+			transactionHash: decoded.txID,
+			signature,
+			from: account.address,
+			chainId,
+			refBlockHash: decoded.refBlockHash,
+			expiration: new Date(decoded.expiration).toISOString(),
+		},
+	};
+}
+
+/**
+ * The one path every Tron signing operation takes: reads the transaction from its bytes, checks it
+ * against the spending policy (and, From Input Item, its intent and its reference block) and signs it,
+ * once per payout ID (actions/signOnce.ts). `details` are added to the output (the amounts in words).
+ */
+export async function signTronItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: TronSession,
+	draft: JournalDraft,
+	work: {
+		chainId: string;
+		account: TronAccount;
+		rawDataHex: string;
+		node: TronNode;
+		details?: IDataObject;
+		/** Token decimals the operation knows (a contract's it read), for the journal's whole units. */
+		decimals?: Map<string, number>;
+		/** A From Input Item transaction: the intent that travelled with it (undefined when it had none). */
+		fromInput?: { intent: unknown };
+	},
+): Promise<IDataObject> {
+	const node = this.getNode();
+	const { chainId, account } = work;
+	draft.fill({ chainId, account: account.address });
+	const { decoded, effect } = prepareTronTransaction(work.rawDataHex, chainId, account, Date.now());
+	draft.fillEffect(effect, work.decimals);
+	// A transaction names no chain: only its reference block binds it to one. One built elsewhere must refer to a block of this chain's node.
+	if (
+		work.fromInput &&
+		!(await referencesNodeChain(work.node, decoded.refBlockBytes, decoded.refBlockHash))
+	)
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'allowedChainIds',
+				`the transaction refers to block ${decoded.refBlockBytes}/${decoded.refBlockHash}, which is not a recent block of chain ${chainId} as its full node answers, so it is not known which chain it pays on`,
+			),
+		);
+	const asked = work.fromInput && readAskedIntent(work.fromInput.intent, session.policy);
+	const differs =
+		asked instanceof Refusal ? asked : asked && askedIntentRefusal(asked, effect, session.policy);
+	if (differs) throw refusedItem(node, itemIndex, differs);
+	if (asked && !(asked instanceof Refusal) && typedAmountBinds(asked)) {
+		const ownDecimals = policyDecimalsRefusal(
+			asked,
+			session.policy,
+			chainId,
+			session.rpcUrls.pinned?.has(chainId) === true,
+		);
+		if (ownDecimals) throw refusedItem(node, itemIndex, ownDecimals);
+		const decimals = await chainDecimalsOf(asked, session.policy, (token) =>
+			trc20Decimals(work.node, token),
+		);
+		const wrongDecimals = typedAmountRefusal(asked, decimals);
+		if (wrongDecimals) throw refusedItem(node, itemIndex, wrongDecimals);
+	}
+	const refusal = transactionRefusal(session.policy, effect, Boolean(work.fromInput && !asked));
+	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	const facts: IDataObject = {
+		refBlockBytes: decoded.refBlockBytes,
+		refBlockHash: decoded.refBlockHash,
+		expiration: new Date(decoded.expiration).toISOString(),
+		feeLimitSun: effect.maxFee.toString(),
+		feeLimit: formatUnits(effect.maxFee.toString(), 6),
+		...(decoded.memo ? { memo: decoded.memo } : {}),
+		...work.details,
+	};
+	return await signOnce.call(this, itemIndex, draft, session.ledger, {
+		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
+		chainId,
+		from: account.address,
+		content: contentOf(effect.movements),
+		contentWords: 'recipient, amount or asset',
+		sign: async () => {
+			// Counted before signing, so concurrent executions and processes never pass a total together.
+			const reserved = await session.spending.reserve(effect, itemIndex);
+			if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
+			let signed: SignedTransaction | undefined;
+			try {
+				signed = { ...signTronTransaction(account, decoded, chainId), ...facts };
+			} finally {
+				if (!signed) await reserved.release();
+			}
+			return { signed, keep: () => undefined, discard: reserved.release };
+		},
+		readSigned: async (entry) => await tronFacts(entry, chainId, account),
+		status: async (history) => {
+			const status = await repeatStatus.call(
+				this,
+				itemIndex,
+				work.node,
+				history,
+				session.rpcUrls.pinned?.has(chainId) === true,
+			);
+			return { ...status, alreadySent: status.chainStatus === 'landed' };
+		},
+		// What moves is the same (the payout's content); the fee ceiling is the repeated signature's.
+		repeated: (entry) => {
+			const fee = String(entry.signed.feeLimitSun ?? '');
+			if (/^\d+$/.test(fee)) draft.fill({ feeCeiling: fee, feeCeilingWhole: formatUnits(fee, 6) });
+		},
+	});
+}
