@@ -541,6 +541,17 @@ describe('faults', () => {
 		expect((await call(`${mainnet.rpcUrl}/wallet/getnowblock`, undefined)).status).toBe(429);
 	});
 
+	test('cancelNext drops the forced faults no call drew, and only those of its path', async () => {
+		const head = `${nile.rpcUrl}/wallet/getnowblock`;
+		const account = `${nile.rpcUrl}/wallet/getaccount`;
+		devnet.faults.failNext(head, 'rateLimit');
+		devnet.faults.failNext(account, 'rateLimit');
+		devnet.faults.failNext(head, 'serverError');
+		expect(devnet.faults.cancelNext(head)).toBe(2);
+		expect((await call(head, undefined)).status).toBe(200);
+		expect((await call(account, undefined)).status).toBe(429);
+	});
+
 	test('shares and latency reach the Tron endpoints of the API and of the stand-in: every call delayed, 429s drawn on both', async () => {
 		const slow = await startDevnet({
 			faults: { latencyMs: 150, bareRateLimitShare: 0.5, seed: 5 },
