@@ -61,11 +61,10 @@ function paidOnce(before: string[]): string[] {
 	return after.map(String);
 }
 
-/** The rows that have landed on the chain since `before`: each payee whose USDT moved by its rows. */
-function landedRows(nile: DevnetTron, before: string[]): number {
-	const moved = usdtBalances(nile).map((balance, index) => BigInt(balance) - BigInt(before[index]));
-	return PAYEE_ROWS.filter((row) => moved[row.wallet] > 0n).length;
-}
+/** The transactions that landed on the chain from block `height` on (only the payer sends here). */
+const landedSince = (nile: DevnetTron, height: number) =>
+	nile.chain.blocks.filter((block) => block.number >= height).flatMap((block) => block.txIDs)
+		.length;
 
 async function runAgain(session: Session): Promise<TronRunResult> {
 	const { request, result } = await runPayoutRun(
@@ -80,15 +79,19 @@ async function runAgain(session: Session): Promise<TronRunResult> {
 }
 
 let beforeRuns: string[] = [];
+/** The first block after the killed run's start, and how many of its transfers landed before the kill. */
+let killedRun = { height: 0, landed: 0 };
 
 /**
- * Approved, then n8n killed while it sends: two sends are processed and answered slowly, two answered
- * 429 (not processed), and n8n dies before any answer or retry (in whatever order the four arrive).
+ * Approved, then n8n killed while it sends: of the first four sends, two are processed and answered
+ * slowly and two answered 429 (not processed), and n8n dies as the fourth is drawn, before the 429s'
+ * retries, so some rows are on the chain and some are not.
  */
 export async function tronPayoutKilled(session: Session): Promise<string> {
 	const { devnet } = session;
 	const nile = nileOf(session);
 	beforeRuns = usdtBalances(nile);
+	const height = nile.chain.blocks.length;
 	const request = await startPayoutRun(
 		session.out,
 		() => session.rest().runManually(EXAMPLE_IDS.tronPayoutRunDevnet, START),
@@ -96,33 +99,44 @@ export async function tronPayoutKilled(session: Session): Promise<string> {
 	);
 	const forced = ['slowBody', 'slowBody', 'rateLimit', 'rateLimit'] as const;
 	const from = devnet.faults.received.length;
-	const drawn = () =>
-		devnet.faults.received.slice(from).filter((call) => call.path === SEND && call.fault).length;
+	const sends = () => devnet.faults.received.slice(from).filter((call) => call.path === SEND);
 	for (const fault of forced) devnet.faults.failNext(SEND, fault);
+	let seen: string[] = [];
 	try {
-		await answerApproval(request, 'approve');
-		// Polled often: a 429's retry comes a second later (Retry-After: 1).
+		// Watched while the approval is answered, not after: n8n may answer the resume call late, and a
+		// 429's retry comes a second after it (Retry-After: 1).
+		let refused: unknown;
+		const approving = answerApproval(request, 'approve').catch((error) => (refused = error));
 		const deadline = Date.now() + 120_000;
-		while (drawn() < forced.length) {
+		while (sends().filter((call) => call.fault).length < forced.length) {
+			if (refused) throw refused;
 			if (Date.now() > deadline) throw new Error('the approved run did not reach its four sends');
 			await pause(10);
 		}
+		seen = sends().map((call) => call.fault ?? 'answered');
 		await session.crash();
+		await approving;
 	} finally {
 		devnet.faults.cancelNext(SEND);
 	}
-	const landed = landedRows(nile, beforeRuns);
+	const landed = landedSince(nile, height);
+	killedRun = { height, landed };
 	assert(landed > 0 && landed < PAYEE_ROWS.length, `killed in the middle: ${landed} of 4 landed`);
 	equal(existsSync(session.out(FILES.result)), false, 'the killed run wrote no results');
-	return `n8n killed with ${landed} of 4 transfers on the chain`;
+	return `n8n killed with ${landed} of 4 transfers on the chain (sends seen: ${seen.join(', ')})`;
 }
 
 /** The run again after the kill: each payee row paid exactly once in all, the off-list row refused by the Signer. */
 export async function tronPayoutResumed(session: Session): Promise<string> {
 	const nile = nileOf(session);
-	const landedBefore = landedRows(nile, beforeRuns);
+	const landedBefore = killedRun.landed;
 	const result = await runAgain(session);
 	equal(usdtBalances(nile), paidOnce(beforeRuns), 'USDT of every devnet Tron wallet');
+	equal(
+		landedSince(nile, killedRun.height),
+		PAYEE_ROWS.length,
+		'transfers on the chain since the killed run started: one per payee row',
+	);
 	const statuses = result.rows.map((row) => [row.rowId, row.status]);
 	equal(
 		statuses.filter(([, status]) => status === 'paid earlier').length,
