@@ -140,9 +140,12 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		// Every funded wallet, EVM, Solana and Tron, derives from the devnet's one mnemonic.
 		const solana = await startSolanaChain(DEVNET_MNEMONIC, options.solanaRpcPort ?? 0);
 		started.push(solana);
-		const tron = await startTronChains(options, started);
+		// One injector for the API and the Tron stand-in's HTTP API: the same shares, failNext() and record.
+		const faults = new FaultInjector(options.faults);
+		const tron = await startTronChains(options, faults, started);
 		const gateway = await openGateway(
 			options,
+			faults,
 			runtimes,
 			{ solana, tron },
 			safe.service,
@@ -213,9 +216,10 @@ async function startEvmChains(
 	return chains;
 }
 
-/** The Tron chains of TRON_CHAINS, each added to `started` as soon as it runs. */
+/** The Tron chains of TRON_CHAINS under the devnet's faults, each added to `started` as soon as it runs. */
 async function startTronChains(
 	options: DevnetOptions,
+	faults: FaultInjector,
 	started: Array<{ close(): Promise<void> }>,
 ): Promise<TronRuntime[]> {
 	const chains: TronRuntime[] = [];
@@ -224,6 +228,7 @@ async function startTronChains(
 			chainId,
 			DEVNET_MNEMONIC,
 			options.tronHttpPorts?.[index] ?? 0,
+			faults,
 		);
 		started.push(chain);
 		chains.push(chain);
@@ -264,10 +269,11 @@ interface SafeAccess {
 
 /**
  * The gateway's base and historical listeners, serving the chains and the Safe stand-in under the
- * options' keys, rate limit and faults.
+ * options' keys and rate limit, and `faults`.
  */
 async function openGateway(
 	options: DevnetOptions,
+	faults: FaultInjector,
 	runtimes: Map<string, ChainRuntime>,
 	{ solana, tron }: { solana: SolanaRuntime; tron: TronRuntime[] },
 	safeService: SafeTransactionService,
@@ -275,7 +281,6 @@ async function openGateway(
 ) {
 	const apiKeys = new Set(options.apiKeys?.length ? options.apiKeys : [DEFAULT_API_KEY]);
 	const meter = new Meter();
-	const faults = new FaultInjector(options.faults);
 	const gateway = createGateway({
 		chains: runtimes,
 		solana: new Map([[solana.chainId, solana]]),

@@ -17,9 +17,14 @@ import {
 	SIGNER_CREDENTIAL,
 	SOLANA_CREDENTIAL,
 	SOLANA_PAYOUT_WALLET_INDEX,
+	TRON_CREDENTIAL,
+	TRON_PAYEE_INDEXES,
+	TRON_PAYOUT_CHAIN_ID,
+	TRON_PAYOUT_WALLET_INDEX,
 	evmLedgerFolder,
 	safeLedgerFolder,
 	solanaLedgerFolder,
+	tronLedgerFolder,
 } from './prepare';
 import { ROOT } from './paths';
 
@@ -51,6 +56,8 @@ export function banner(options: {
 	const { devnet, n8n, url, login } = options;
 	const [chain] = devnet.chains;
 	const solana = devnet.solana;
+	const nile =
+		devnet.tron.find((entry) => entry.chainId === TRON_PAYOUT_CHAIN_ID) ?? devnet.tron[0];
 	const tokens = (entry: (typeof devnet.chains)[number]) =>
 		Object.values(entry.tokens).map(
 			(token) => `${token.symbol.padEnd(5)} ${token.address}  ${token.decimals} decimals`,
@@ -78,10 +85,13 @@ Credentials (imported, encrypted by n8n):
       payout ledger ${relative(safeLedgerFolder(n8n))}
   "${SOLANA_CREDENTIAL.name}"   Solana wallet ${SOLANA_PAYOUT_WALLET_INDEX} ${solana.wallets[SOLANA_PAYOUT_WALLET_INDEX].address}, chain ${solana.chainId} only,
       payout ledger ${relative(solanaLedgerFolder(n8n))}
+  "${TRON_CREDENTIAL.name}"   Tron wallet ${TRON_PAYOUT_WALLET_INDEX} ${nile.wallets[TRON_PAYOUT_WALLET_INDEX].address}, chain ${nile.chainId} only, pays Tron wallets
+      ${TRON_PAYEE_INDEXES.join(', ')} only, at most 5,000 USDT a transfer; payout ledger ${relative(tronLedgerFolder(n8n))}
 
 Chains (JSON-RPC; the devnet's accounts are unlocked, eth_sendTransaction works from any wallet below):
 ${devnet.chains.map((entry) => `  ${entry.chainId}  ${entry.rpcUrl}`).join('\n')}
   ${solana.chainId.padEnd(5)}  ${solana.rpcUrl} (Solana Devnet on litesvm)
+${devnet.tron.map((entry) => `  ${entry.chainId.padEnd(5)}  ${entry.rpcUrl} (Tron stand-in, java-tron's HTTP API /wallet/…)`).join('\n')}
   ${options.blockTime ? `A block every ${options.blockTime / 1000} s` : 'Blocks on transactions only'}; every start begins from the same fresh chains.
 
 Tokens (the same addresses on ${devnet.chains.map((entry) => entry.chainId).join(' and ')}):
@@ -90,6 +100,7 @@ ${tokens(chain)
 	.join('\n')}
   Uniswap V2 router ${chain.uniswapV2.router} (dexId ${devnet.chains.map((entry) => `${devnet.dexIds[entry.chainId]} on ${entry.chainId}`).join(', ')})
   On ${solana.chainId}: USDC mint ${solana.usdc.address}  ${solana.usdc.decimals} decimals
+${devnet.tron.map((entry) => `  On ${entry.chainId}: USDT ${entry.usdt.address}  ${entry.usdt.decimals} decimals`).join('\n')}
 
 Safe ${devnet.safe.address} on ${devnet.safe.chainId} (1.4.1, ${devnet.safe.threshold} of ${devnet.safe.owners.length}: wallets 5, 6, 7; 100 ETH, 100,000 USDC at start)
   Safe Transaction Service (devnet stand-in): ${devnet.safe.serviceUrl}
@@ -101,6 +112,8 @@ m/44'/60'/0'/0/<n>; wallets 10-19 of it are funded too, and the payout run pays 
 ${chain.wallets.map((wallet, index) => `  ${String(index).padStart(2)}  ${wallet.address}${WALLET_ROLES[index] ? `  ${WALLET_ROLES[index]}` : ''}`).join('\n')}
 Funded Solana wallets (100 SOL; wallets 0-3 with 10,000 USDC):
 ${solana.wallets.map((wallet) => `  ${wallet.index}  ${wallet.address}${wallet.index === SOLANA_PAYOUT_WALLET_INDEX ? `  the key of "${SOLANA_CREDENTIAL.name}"` : ''}`).join('\n')}
+Funded Tron wallets (both chains; 10,000 TRX and 10,000 USDT on wallets 0-3, no account for wallet 4; m/44'/195'/0'/0/<n>):
+${nile.wallets.map((wallet) => `  ${wallet.index}  ${wallet.address}${wallet.index === TRON_PAYOUT_WALLET_INDEX ? `  the key of "${TRON_CREDENTIAL.name}"` : ''}`).join('\n')}
 
 Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert,
   the large-transfer watch and the payout run via Safe's write-back (its executions, once safe-execute ran).

@@ -1,7 +1,9 @@
 /**
- * Driving the devnet stablecoin payout run (examples/stablecoin-payout-run.devnet.json) from outside:
- * it writes its approval request to payout-approval.json, waits at "Wait for approval" for one of the
- * links in it, and writes its outcome to payout-run.json, all in the instance's output folder.
+ * Driving the devnet payout runs (examples/stablecoin-payout-run.devnet.json, and
+ * tron-usdt-payout-run.devnet.json) from outside: each writes its approval request to
+ * payout-approval.json (tron-payout-approval.json), waits at "Wait for approval" for one of the links
+ * in it, and writes its outcome to payout-run.json (tron-payout-run.json), all in the instance's
+ * output folder.
  */
 import { readFileSync, rmSync } from 'node:fs';
 
@@ -38,33 +40,57 @@ function jsonFile<T>(file: string): T | undefined {
 	}
 }
 
+/** The files a payout run writes in the output folder: the stablecoin run's unless named. */
+export interface PayoutRunFiles {
+	approval: string;
+	result: string;
+}
+const STABLECOIN_RUN_FILES: PayoutRunFiles = {
+	approval: 'payout-approval.json',
+	result: 'payout-run.json',
+};
+
+/** Starts the run with `start` (the editor's button, or the REST call it makes) and waits for its approval request. */
+export async function startPayoutRun(
+	outputFile: (name: string) => string,
+	start: () => Promise<unknown>,
+	files: PayoutRunFiles = STABLECOIN_RUN_FILES,
+): Promise<PayoutApprovalRequest> {
+	rmSync(outputFile(files.approval), { force: true });
+	rmSync(outputFile(files.result), { force: true });
+	await start();
+	const [request] = await until(
+		`the approval request (${files.approval})`,
+		() => jsonFile<PayoutApprovalRequest[]>(outputFile(files.approval)),
+		120_000,
+	);
+	return request;
+}
+
+/** Answers the approval request through the Wait node's resume link. */
+export async function answerApproval(
+	request: PayoutApprovalRequest,
+	decision: 'approve' | 'reject',
+): Promise<void> {
+	// n8n saves the waiting execution before it listens for the resume call: retry while it is not waiting yet.
+	const url = decision === 'approve' ? request.approveUrl : request.rejectUrl;
+	await until(`the Wait node to accept ${url}`, async () => (await fetch(url)).ok, 30_000);
+}
+
 /**
- * Starts the run with `start` (the editor's button, or the REST call it makes), answers its approval
- * request, and returns the request and what the run wrote.
+ * Starts the run, answers its approval request, and returns the request and what the run wrote.
  */
 export async function runPayoutRun(
 	outputFile: (name: string) => string,
 	start: () => Promise<unknown>,
 	decision: 'approve' | 'reject',
+	files: PayoutRunFiles = STABLECOIN_RUN_FILES,
 ): Promise<{ request: PayoutApprovalRequest; result: PayoutRunResult }> {
-	const [approvalFile, resultFile] = [
-		outputFile('payout-approval.json'),
-		outputFile('payout-run.json'),
-	];
-	rmSync(approvalFile, { force: true });
-	rmSync(resultFile, { force: true });
-	await start();
-	const [request] = await until(
-		'the approval request (payout-approval.json)',
-		() => jsonFile<PayoutApprovalRequest[]>(approvalFile),
-		120_000,
-	);
-	// n8n saves the waiting execution before it listens for the resume call: retry while it is not waiting yet.
-	const url = decision === 'approve' ? request.approveUrl : request.rejectUrl;
-	await until(`the Wait node to accept ${url}`, async () => (await fetch(url)).ok, 30_000);
+	const request = await startPayoutRun(outputFile, start, files);
+	await answerApproval(request, decision);
 	const [result] = await until(
-		'the run result (payout-run.json)',
-		() => jsonFile<PayoutRunResult[]>(resultFile),
+		`the run result (${files.result})`,
+		() => jsonFile<PayoutRunResult[]>(outputFile(files.result)),
 		120_000,
 	);
 	return { request, result };

@@ -12,7 +12,7 @@ import {
 
 /**
  * Fixed devnet ports for the playground, so its credentials and JSON-RPC URLs stay the same from start to
- * start: the API on `first`, then historical, stream, chains 31337 and 31338, and Solana.
+ * start: the API on `first`, then historical, stream, chains 31337 and 31338, Solana, and Tron 1000 and 1001.
  */
 export function playgroundDevnetPorts(first = 9545) {
 	return {
@@ -21,6 +21,7 @@ export function playgroundDevnetPorts(first = 9545) {
 		streamPort: first + 2,
 		chainRpcPorts: [first + 3, first + 4],
 		solanaRpcPort: first + 5,
+		tronHttpPorts: [first + 6, first + 7],
 	};
 }
 
@@ -36,6 +37,7 @@ export const EXAMPLE_IDS = {
 	reconciliationDevnet: 'expandReconcileDevnet',
 	safePayoutRunDevnet: 'expandSafeRunDevnet',
 	safePayoutExecutedDevnet: 'expandSafeDoneDevnet',
+	tronPayoutRunDevnet: 'expandTronRunDevnet',
 };
 
 /** The devnet examples active in the playground: the trigger ones. */

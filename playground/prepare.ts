@@ -26,6 +26,11 @@ export const SOLANA_CREDENTIAL = {
 	name: 'Expand Solana Key (devnet wallet 1)',
 	type: 'expandSolanaKeyApi',
 };
+export const TRON_CREDENTIAL = {
+	id: 'expandTronKey01',
+	name: 'Expand Tron Key (devnet wallet 1)',
+	type: 'expandTronKeyApi',
+};
 /** The Safe Transaction Service stand-in of the devnet's Safe (the payout run via Safe and its trigger). */
 export const SAFE_API_CREDENTIAL = {
 	id: 'expandSafeApiKey01',
@@ -43,6 +48,12 @@ export const PAYOUT_WALLET_INDEX = 3;
 /** The Solana payout example pays from the devnet's Solana wallet 1. */
 export const SOLANA_PAYOUT_WALLET_INDEX = 1;
 
+/** The USDT payout run on Tron pays from the devnet's Tron wallet 1 on chain 1001. */
+export const TRON_PAYOUT_WALLET_INDEX = 1;
+export const TRON_PAYOUT_CHAIN_ID = '1001';
+/** The recipients the Tron key may pay (its Allowed Recipients): the devnet's Tron wallets 2 to 4. */
+export const TRON_PAYEE_INDEXES = [2, 3, 4];
+
 /** Where the EVM signing key credential (wallet 3) keeps signed payout IDs (the stablecoin payout run's): inside the folder n8n may write to. */
 export function evmLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
 	return path.join(n8n.outputDir, 'evm-payout-ledger');
@@ -58,10 +69,33 @@ export function solanaLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string 
 	return path.join(n8n.outputDir, 'solana-payout-ledger');
 }
 
+/** Where the Tron key credential keeps signed payout IDs and its journal: inside the folder n8n may write to. */
+export function tronLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
+	return path.join(n8n.outputDir, 'tron-payout-ledger');
+}
+
+/**
+ * The Tron key of the USDT payout run: wallet 1 on chain 1001, its node pinned, a policy as a treasury
+ * would set it (the payees listed, USDT capped per transfer as the run's settings say).
+ */
+export function tronPayoutKey(devnet: Pick<Devnet, 'tron'>, payoutLedgerFolder: string) {
+	const nile = devnet.tron.find((chain) => chain.chainId === TRON_PAYOUT_CHAIN_ID);
+	if (!nile) throw new Error(`the devnet has no Tron chain ${TRON_PAYOUT_CHAIN_ID}`);
+	return {
+		keyType: 'privateKey',
+		privateKey: nile.wallets[TRON_PAYOUT_WALLET_INDEX].privateKey,
+		allowedChainIds: nile.chainId,
+		allowedRecipients: TRON_PAYEE_INDEXES.map((index) => nile.wallets[index].address).join(', '),
+		maxPerTransaction: `${nile.usdt.address}:${nile.usdt.decimals}@${nile.chainId} = 5000`,
+		payoutLedgerFolder,
+		rpcUrls: `${nile.chainId} = ${nile.rpcUrl}`,
+	};
+}
+
 export function devnetCredentials(
 	devnet: Pick<
 		Devnet,
-		'apiKey' | 'baseUrl' | 'historicalUrl' | 'streamUrl' | 'chains' | 'solana' | 'safe'
+		'apiKey' | 'baseUrl' | 'historicalUrl' | 'streamUrl' | 'chains' | 'solana' | 'tron' | 'safe'
 	>,
 	n8n: Pick<N8nInstance, 'outputDir'>,
 ) {
@@ -108,6 +142,7 @@ export function devnetCredentials(
 				payoutLedgerFolder: solanaLedgerFolder(n8n),
 			},
 		},
+		{ ...TRON_CREDENTIAL, data: tronPayoutKey(devnet, tronLedgerFolder(n8n)) },
 	];
 }
 
@@ -123,6 +158,7 @@ export async function freshUserFolder(n8n: N8nInstance, tarballs: string[]): Pro
 	mkdirSync(solanaLedgerFolder(n8n), { recursive: true });
 	mkdirSync(evmLedgerFolder(n8n), { recursive: true });
 	mkdirSync(safeLedgerFolder(n8n), { recursive: true });
+	mkdirSync(tronLedgerFolder(n8n), { recursive: true });
 	await installPackages(n8n.userFolder, tarballs);
 }
 

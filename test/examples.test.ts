@@ -98,6 +98,41 @@ test('the payout runs sign with a Payout ID per row and send with Wait for Confi
 	).toEqual(['read', 'update']);
 });
 
+test('the USDT payout run on Tron signs Transfer TRC-20 with a Payout ID per row (a refused row does not stop the others), sends what is not on the chain, and takes each outcome from the chain through Check Payouts; production asks Slack and writes back to the sheet', () => {
+	for (const name of ['tron-usdt-payout-run.json', 'tron-usdt-payout-run.devnet.json']) {
+		const { nodes, connections } = workflow(name);
+		const signers = nodes.filter((node) => node.type.endsWith('.expandSigner'));
+		expect(signers.map((node) => [node.parameters.chainFamily, node.parameters.operation])).toEqual(
+			[
+				['tron', 'getAddress'],
+				['tron', 'transferTrc20'],
+				['tron', 'listPayouts'],
+				['tron', 'checkPayouts'],
+			],
+		);
+		const sign = signers[1] as (typeof signers)[number] & { onError?: string };
+		expect(sign.parameters.payoutId).toBe('={{ $json.payoutId }}');
+		expect(sign.onError).toBe('continueRegularOutput');
+		expect(connections['Sign payouts'].main[0].map((target) => target.node)).toEqual([
+			'Not sent yet',
+			'Wait for blocks',
+			'Payout results',
+		]);
+		expect(connections['Not sent yet'].main.flat().map((target) => target.node)).toEqual(['Send']);
+	}
+	const production = workflow('tron-usdt-payout-run.json').nodes;
+	expect(
+		production.find(
+			(node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait',
+		),
+	).toBeDefined();
+	expect(
+		production
+			.filter((node) => node.type === 'n8n-nodes-base.googleSheets')
+			.map((node) => node.parameters.operation),
+	).toEqual(['read', 'update']);
+});
+
 test('the payout runs via Safe propose from the Safe with a Payout ID per row; their executed workflows write back from the Safe Transaction Executed trigger; production uses the sheet and Slack', () => {
 	for (const suffix of ['.json', '.devnet.json']) {
 		const run = workflow(`safe-payout-run${suffix}`).nodes;

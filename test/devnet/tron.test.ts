@@ -618,4 +618,79 @@ describe('faults', () => {
 		expect(limited.status).toBe(429);
 		expect(await node(nile, '/wallet/gettransactionbyid', { value: signed.txID })).toEqual({});
 	});
+
+	test("the stand-in's own HTTP API takes them too: a broadcast dropped or answered 503 after it was processed has landed (a rebroadcast is DUP_TRANSACTION_ERROR), a 429 was not processed", async () => {
+		const [from, to] = [wallet(1), wallet(3)];
+		const broadcastUrl = `${nile.rpcUrl}/wallet/broadcasttransaction`;
+		for (const [fault, answered] of [
+			['reset', 'dropped'],
+			['serverError', 503],
+		] as const) {
+			const toBefore = await trxBalance(to.address);
+			const signed = await trxTransfer(from, to.address, 2_000_000);
+			devnet.faults.failNext(broadcastUrl, fault);
+			expect(
+				await call(broadcastUrl, undefined, { method: 'POST', body: signed }).then(
+					({ status }) => status,
+					() => 'dropped',
+				),
+			).toBe(answered);
+			expect(devnet.faults.received.at(-1)).toMatchObject({
+				path: broadcastUrl,
+				fault,
+				params: { txID: signed.txID },
+			});
+			expect(await node(nile, '/wallet/broadcasttransaction', signed)).toMatchObject({
+				code: 'DUP_TRANSACTION_ERROR',
+			});
+			expect(await trxBalance(to.address)).toBe(toBefore + 2_000_000n);
+		}
+		const signed = await trxTransfer(from, to.address, 1_000_000);
+		devnet.faults.failNext(broadcastUrl, 'rateLimit');
+		const limited = await call(broadcastUrl, undefined, { method: 'POST', body: signed });
+		expect(limited).toEqual({ status: 429, body: { message: 'Too Many Requests' } });
+		expect(await node(nile, '/wallet/gettransactionbyid', { value: signed.txID })).toEqual({});
+		// Named by URL: the same call on the other chain is not the one forced.
+		devnet.faults.failNext(`${mainnet.rpcUrl}/wallet/getnowblock`, 'rateLimit');
+		expect((await call(`${nile.rpcUrl}/wallet/getnowblock`, undefined)).status).toBe(200);
+		expect((await call(`${mainnet.rpcUrl}/wallet/getnowblock`, undefined)).status).toBe(429);
+	});
+
+	test('cancelNext drops the forced faults no call drew, and only those of its path', async () => {
+		const head = `${nile.rpcUrl}/wallet/getnowblock`;
+		const account = `${nile.rpcUrl}/wallet/getaccount`;
+		devnet.faults.failNext(head, 'rateLimit');
+		devnet.faults.failNext(account, 'rateLimit');
+		devnet.faults.failNext(head, 'serverError');
+		expect(devnet.faults.cancelNext(head)).toBe(2);
+		expect((await call(head, undefined)).status).toBe(200);
+		expect((await call(account, undefined)).status).toBe(429);
+	});
+
+	test('shares and latency reach the Tron endpoints of the API and of the stand-in: every call delayed, 429s drawn on both', async () => {
+		const slow = await startDevnet({
+			faults: { latencyMs: 150, bareRateLimitShare: 0.5, seed: 5 },
+		});
+		try {
+			const chain = slow.tron[1];
+			const urls = [
+				`${chain.rpcUrl}/wallet/getnowblock`,
+				query(slow.baseUrl, '/chain/getbalance', {
+					chainId: chain.chainId,
+					address: chain.wallets[0].address,
+				}),
+			];
+			for (const url of urls) {
+				const statuses: number[] = [];
+				for (let index = 0; index < 8; index++) {
+					const started = Date.now();
+					statuses.push((await call(url, slow.apiKey)).status);
+					expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+				}
+				expect(new Set(statuses)).toEqual(new Set([200, 429]));
+			}
+		} finally {
+			await slow.stop();
+		}
+	});
 });

@@ -13,7 +13,7 @@
  * two lists of named checks, each a module of this folder: first with `n8n execute` (the examples
  * against the chains, the month-end valuation at a past block, exactly-once payouts through a kill,
  * the install by hand), then in the started n8n (types, the credential test, the stablecoin payout run,
- * the payout run via Safe, its write-back trigger and its refusals, both payout runs against a lying API, the active examples, the polling triggers through a restart, a deactivation and changed settings).
+ * the payout run via Safe, its write-back trigger and its refusals, the USDT payout run on Tron through a kill, both payout runs against a lying API, the active examples, the polling triggers through a restart, a deactivation and changed settings).
  */
 import * as path from 'node:path';
 
@@ -57,6 +57,7 @@ import {
 	usdcReceivedExample,
 	watchedAddressesChange,
 } from './triggers';
+import { tronPayoutAgain, tronPayoutKilled, tronPayoutResumed } from './tronPayout';
 import { monthEndValuation } from './valuation';
 
 /** With `n8n execute`, before n8n starts. */
@@ -131,6 +132,18 @@ const startedChecks = (webSocket: boolean): Check[] => [
 		run: safeProposalsRefused,
 	},
 	{
+		name: 'USDT payout run on Tron, approved: n8n killed (SIGKILL) while it sends',
+		run: tronPayoutKilled,
+	},
+	{
+		name: 'USDT payout run on Tron, run again after the kill: every payee row paid exactly once to the unit (balances on the stand-in), the row off Allowed Recipients refused by the Signer naming the rule and the address',
+		run: tronPayoutResumed,
+	},
+	{
+		name: 'USDT payout run on Tron, run once more: nobody paid (payout IDs)',
+		run: tronPayoutAgain,
+	},
+	{
 		name: 'both payout runs against an API answering Erin with no transaction and Frank with two: stopped at One transfer per row naming both rows, before the approval and any signing; nothing paid, nothing proposed',
 		run: payoutsAgainstLyingApi,
 	},
@@ -177,6 +190,7 @@ const WORKFLOWS = [
 	'month-end-payout-reconciliation.devnet.json',
 	'safe-payout-run.devnet.json',
 	'safe-payout-executed.devnet.json',
+	'tron-usdt-payout-run.devnet.json',
 	BLOCK_LOG,
 	TRANSFER_LOG,
 	PAYOUT_ONCE,
@@ -229,6 +243,14 @@ async function main(): Promise<void> {
 			await running?.stop();
 			running = undefined;
 			await whileDown();
+			await start();
+		},
+		crash: async () => {
+			const pid = running?.process.pid;
+			// n8n runs in its own process group (playground/n8n.ts): the group is n8n and its task runners.
+			if (pid) process.kill(-pid, 'SIGKILL');
+			await running?.stop();
+			running = undefined;
 			await start();
 		},
 	};

@@ -16,6 +16,8 @@ export interface Session {
 	rest(): N8nRest;
 	/** Stops n8n, runs `whileDown`, starts n8n again and logs in. */
 	restart(whileDown: () => Promise<void>): Promise<void>;
+	/** Kills n8n and its task runners with SIGKILL (no clean-up, as in a crash), starts it again and logs in. */
+	crash(): Promise<void>;
 	/** The Slack stand-in the examples post to. */
 	slack: Sink;
 }

@@ -1,8 +1,9 @@
 import { id } from 'ethers';
-import { createServer, type Server } from 'http';
+import { createServer, type IncomingMessage, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
 import { readBody } from '../../readBody';
+import type { CallFaults } from '../callFaults';
 import {
 	CHAIN_PARAMETERS,
 	type LandedTronTransaction,
@@ -232,41 +233,63 @@ export function tronHttpMethods(chain: TronChain): Record<string, Method> {
 	};
 }
 
-/** The chain's HTTP API on 127.0.0.1, under /wallet/ (and /walletsolidity/: every landed block is final here). */
+/** One call's answer: its status and JSON body. */
+type Answer = { status: number; body: unknown };
+
+async function answerOf(
+	methods: Record<string, Method>,
+	request: IncomingMessage,
+	url: URL,
+	path: string,
+	faults: CallFaults | undefined,
+): Promise<Answer> {
+	const text = await readBody(request);
+	const method = methods[path.replace(/^\/walletsolidity\//, '/wallet/')];
+	if (!method) return { status: 404, body: { Error: `no such call: ${path}` } };
+	let body: Body;
+	try {
+		body = text ? (JSON.parse(text) as Body) : Object.fromEntries(url.searchParams);
+	} catch (error) {
+		return {
+			status: 200,
+			body: { Error: `class org.tron.core.exception.JsonFormat: ${(error as Error).message}` },
+		};
+	}
+	faults?.heard(request, body);
+	return { status: 200, body: method(body) };
+}
+
+/**
+ * The chain's HTTP API on 127.0.0.1, under /wallet/ (and /walletsolidity/: every landed block is
+ * final here). With `faults`, each call takes the devnet's faults as a gateway call does, named by
+ * its URL without the query (`<url>/wallet/broadcasttransaction`, lower-case, no trailing slash).
+ */
 export async function serveTronHttp(
 	chain: TronChain,
 	port = 0,
+	faults?: CallFaults,
 ): Promise<{ server: Server; url: string }> {
 	const methods = tronHttpMethods(chain);
+	let base = '';
 	const server = createServer((request, response) => {
 		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-		const path = url.pathname.replace(/^\/walletsolidity\//, '/wallet/').replace(/\/+$/, '');
-		readBody(request)
-			.then((text) => {
-				const method = methods[path];
-				if (!method) return { status: 404, body: { Error: `no such call: ${path}` } };
-				let body: Body;
-				try {
-					body = text ? (JSON.parse(text) as Body) : Object.fromEntries(url.searchParams);
-				} catch (error) {
-					return {
-						status: 200,
-						body: {
-							Error: `class org.tron.core.exception.JsonFormat: ${(error as Error).message}`,
-						},
-					};
-				}
-				return { status: 200, body: method(body) };
+		const path = url.pathname.replace(/\/+$/, '');
+		const send = ({ status, body }: Answer) => {
+			const text = JSON.stringify(body);
+			if (faults?.deliver(request, response, status, text) !== undefined) return;
+			response.writeHead(status, { 'content-type': 'application/json' });
+			response.end(text);
+		};
+		(faults
+			? faults.before(request, response, `${base}${path.toLowerCase()}`)
+			: Promise.resolve(false)
+		)
+			.then(async (answered) => {
+				if (!answered) send(await answerOf(methods, request, url, path, faults));
 			})
-			.then(({ status, body }) => {
-				response.writeHead(status, { 'content-type': 'application/json' });
-				response.end(JSON.stringify(body));
-			})
-			.catch((error: Error) => {
-				response.writeHead(500, { 'content-type': 'application/json' });
-				response.end(JSON.stringify({ Error: error.message }));
-			});
+			.catch((error: Error) => send({ status: 500, body: { Error: error.message } }));
 	});
 	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-	return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return { server, url: base };
 }

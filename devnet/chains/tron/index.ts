@@ -1,3 +1,4 @@
+import type { CallFaults } from '../callFaults';
 import { closeServer } from '../closeServer';
 import { TronChain } from './chain';
 import { type TronFixtures, deployTronFixtures, tronUsdtHexAddress } from './fixtures';
@@ -25,17 +26,18 @@ export interface TronRuntime {
 	fixtures: TronFixtures;
 }
 
-/** A Tron chain (`chainId` one of TRON_CHAINS) with its fixtures and its HTTP API on 127.0.0.1. */
+/** A Tron chain (`chainId` one of TRON_CHAINS) with its fixtures and its HTTP API on 127.0.0.1, under `faults` when given. */
 export async function startTronChain(
 	chainId: string,
 	mnemonic: string,
 	port = 0,
+	faults?: CallFaults,
 ): Promise<TronRuntime & { close(): Promise<void> }> {
 	const known = TRON_CHAINS.find((chain) => chain.chainId === chainId);
 	if (!known) throw new Error(`${chainId} is not a Tron chain of the API`);
 	const chain = new TronChain(chainId, tronUsdtHexAddress(chainId), known.genesisIdEnd);
 	const fixtures = deployTronFixtures(chain, mnemonic);
-	const { server, url } = await serveTronHttp(chain, port);
+	const { server, url } = await serveTronHttp(chain, port, faults);
 	return {
 		chainId,
 		symbol: known.symbol,

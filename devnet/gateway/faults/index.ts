@@ -84,6 +84,14 @@ export class FaultInjector {
 		this.forced.push({ path, fault });
 	}
 
+	/** Drops the faults failNext() gave `path` that no call has drawn yet (a run that never reached it); how many. */
+	cancelNext(path: string): number {
+		const kept = this.forced.filter((entry) => entry.path !== path);
+		const cancelled = this.forced.length - kept.length;
+		this.forced.splice(0, this.forced.length, ...kept);
+		return cancelled;
+	}
+
 	private draw(path: string): Fault | undefined {
 		const forced = this.forced.findIndex((entry) => entry.path === path);
 		if (forced !== -1) return this.forced.splice(forced, 1)[0].fault;
