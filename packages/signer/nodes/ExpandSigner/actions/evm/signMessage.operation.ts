@@ -1,16 +1,11 @@
 import { getBytes, hashMessage, isHexString, toUtf8Bytes } from 'ethers';
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { itemError } from '../../core';
 import { chainRefusal } from '../../policy/check';
 import { hasPolicy, type SpendingPolicy } from '../../policy/policy';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
+import { messageOf, messageProperties, signMessageOption } from '../signMessage';
 import type { EvmSession } from './session';
 
 /**
@@ -33,34 +28,11 @@ function messageRule(policy: SpendingPolicy, message: string | Uint8Array): Refu
 	);
 }
 
-export const option: INodePropertyOptions = {
-	name: 'Sign Message',
-	value: 'signMessage',
-	description: 'Sign a message (EIP-191 personal sign)',
-	action: 'Sign a message',
-};
+export const option = signMessageOption('Sign a message (EIP-191 personal sign)');
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Message',
-		name: 'message',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		default: '',
-		required: true,
-		description: 'The message to sign with the EIP-191 personal-sign prefix',
-		displayOptions: { show: { operation: ['signMessage'] } },
-	},
-	{
-		displayName: 'Message Is Hex Bytes',
-		name: 'messageIsHex',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether the message is 0x-prefixed hex to be signed as raw bytes rather than as text',
-		displayOptions: { show: { operation: ['signMessage'] } },
-	},
-];
+export const description: INodeProperties[] = messageProperties(
+	'The message to sign with the EIP-191 personal-sign prefix',
+);
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -68,16 +40,10 @@ export async function execute(
 	session: EvmSession,
 ): Promise<IDataObject> {
 	const account = accountOf(this, itemIndex, session);
-	const text = this.getNodeParameter('message', itemIndex) as string;
-	const asBytes = this.getNodeParameter('messageIsHex', itemIndex, false) as boolean;
-	if (asBytes && !isHexString(text)) {
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "message" must be 0x-prefixed hex bytes when "Message Is Hex Bytes" is on`,
-		);
-	}
-	const message = asBytes ? getBytes(text) : text;
+	const { text, asHex, bytes } = messageOf(this, itemIndex, (typed, hex) =>
+		!hex ? toUtf8Bytes(typed) : isHexString(typed) ? getBytes(typed) : undefined,
+	);
+	const message = asHex ? bytes : text;
 	const refusal = messageRule(session.policy, message);
 	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
 	return {

@@ -1,15 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { itemError } from '../../core';
 import { messageBytes, messageKind, signTronMessage } from '../../families/tron';
 import { hasPolicy, type SpendingPolicy } from '../../policy/policy';
-import { Refusal, refusedItem } from '../../policy/refusal';
-import { accountOf } from '../account';
+import { Refusal } from '../../policy/refusal';
+import { messageProperties, signMessageItem, signMessageOption } from '../signMessage';
 import type { TronSession } from './session';
 
 /**
@@ -26,60 +20,23 @@ function messageRule(policy: SpendingPolicy, bytes: Uint8Array): Refusal | undef
 	);
 }
 
-export const option: INodePropertyOptions = {
-	name: 'Sign Message',
-	value: 'signMessage',
-	description: "Sign a message as TronLink's signMessageV2 does (TIP-191)",
-	action: 'Sign a message',
-};
+export const option = signMessageOption(
+	"Sign a message as TronLink's signMessageV2 does (TIP-191)",
+);
 
-const show = { operation: ['signMessage'] };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Message',
-		name: 'message',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		default: '',
-		required: true,
-		description: 'The message to sign: its UTF-8 bytes, or the bytes of 0x-prefixed hex',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Message Is Hex Bytes',
-		name: 'messageIsHex',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether the message is 0x-prefixed hex to be signed as raw bytes rather than as text',
-		displayOptions: { show },
-	},
-];
+export const description: INodeProperties[] = messageProperties(
+	'The message to sign: its UTF-8 bytes, or the bytes of 0x-prefixed hex',
+);
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: TronSession,
 ): Promise<IDataObject> {
-	const account = accountOf(this, itemIndex, session);
-	const text = this.getNodeParameter('message', itemIndex) as string;
-	const asHex = this.getNodeParameter('messageIsHex', itemIndex, false) as boolean;
-	const bytes = messageBytes(text, asHex);
-	if (!bytes)
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			'The parameter "message" must be 0x-prefixed hex bytes when "Message Is Hex Bytes" is on',
-		);
-	const refusal = messageRule(session.policy, bytes);
-	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
-	const { signature, address } = signTronMessage(account, bytes);
-	return {
-		message: text,
-		signature,
+	return await signMessageItem(this, itemIndex, session, {
+		bytesOf: messageBytes,
+		refusalOf: messageRule,
+		sign: signTronMessage,
 		signatureEncoding: 'hex',
-		address,
-		accountIndex: account.index,
-	};
+	});
 }
