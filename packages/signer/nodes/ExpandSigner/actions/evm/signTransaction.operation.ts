@@ -1,11 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { payoutIdProperty } from '../signOnce';
+import { signTransactionOption } from '../signTransaction';
 import type { EvmSession } from './session';
 import { signItem } from './signing';
 import { dataField, eip1559AndNonceFields, feeField, formFields, sourceFields } from './fields';
@@ -13,12 +9,9 @@ import { readFromForm, readFromInput } from './transactionSource';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 
-export const option: INodePropertyOptions = {
-	name: 'Sign Transaction',
-	value: 'signTransaction',
-	description: 'Build and sign a raw transaction for Expand chain/sendtransaction',
-	action: 'Sign a transaction',
-};
+export const option = signTransactionOption(
+	'Build and sign a raw transaction for Expand chain/sendtransaction',
+);
 
 /** Fills in nonce, fees and gas from the chain's JSON-RPC, whose URL the API gives, so it needs the API credential. */
 export const usesApi = true;

@@ -1,27 +1,19 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { INTENT_KEY, itemError } from '../../core';
+import { itemError } from '../../core';
 import { readWireTransaction, type SolanaTransaction } from '../../families/solana';
 import { accountOf } from '../account';
 import { payoutIdProperty } from '../signOnce';
+import { intentOfItem, signTransactionOption } from '../signTransaction';
 import { chainIdProperty, readChainId, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { signSolanaItem } from './signing';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 
-export const option: INodePropertyOptions = {
-	name: 'Sign Transaction',
-	value: 'signTransaction',
-	description:
-		'Sign a serialized transaction an Expand Solana operation prepared (e.g. Fungible Token → Transfer), after checking each instruction',
-	action: 'Sign a transaction',
-};
+export const option = signTransactionOption(
+	'Sign a serialized transaction an Expand Solana operation prepared (e.g. Fungible Token → Transfer), after checking each instruction',
+);
 
 /** Token accounts the transaction names are read from the chain's JSON-RPC, whose URL the API gives. */
 export const usesApi = true;
@@ -87,6 +79,6 @@ export async function execute(
 		transaction,
 		rpc: rpcOf.call(this, itemIndex, session, chainId),
 		// The intent an Expand Solana write outputs beside its serialized transaction ("data").
-		fromInput: { intent: this.getInputData()[itemIndex].json[INTENT_KEY] },
+		fromInput: intentOfItem(this, itemIndex),
 	});
 }

@@ -1,27 +1,18 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { INTENT_KEY } from '../../core';
 import { rawDataHexOf } from '../../families/tron';
 import { accountOf } from '../account';
 import { payoutIdProperty } from '../signOnce';
+import { intentOfItem, signTransactionOption } from '../signTransaction';
 import { chainIdProperty, nodeOf, readChainId } from './fields';
 import type { TronSession } from './session';
 import { signTronItem } from './signing';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 
-export const option: INodePropertyOptions = {
-	name: 'Sign Transaction',
-	value: 'signTransaction',
-	description:
-		"Sign an unsigned Tron transaction from the input item (tronweb's JSON or its raw_data_hex), after reading what it does from its bytes",
-	action: 'Sign a transaction',
-};
+export const option = signTransactionOption(
+	"Sign an unsigned Tron transaction from the input item (tronweb's JSON or its raw_data_hex), after reading what it does from its bytes",
+);
 
 /** The reference block is checked against the chain's full node, whose URL the API gives. */
 export const usesApi = true;
@@ -59,6 +50,6 @@ export async function execute(
 		account,
 		rawDataHex,
 		node: nodeOf.call(this, itemIndex, session, chainId),
-		fromInput: { intent: this.getInputData()[itemIndex].json[INTENT_KEY] },
+		fromInput: intentOfItem(this, itemIndex),
 	});
 }
