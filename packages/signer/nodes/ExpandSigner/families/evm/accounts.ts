@@ -2,6 +2,7 @@ import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { type Keyring, SigningKeyError, type SigningAccount } from '../../policy/vocabulary';
+import { attempt } from '../keyring';
 
 export interface EvmKeyring extends Keyring {
 	account(index: number): EvmAccount;
@@ -13,15 +14,6 @@ export const DEFAULT_PATH = "m/44'/60'/0'/0/{index}";
 /** An EVM account: its address, and the wallet that signs for it (kept out of every output). */
 export interface EvmAccount extends SigningAccount {
 	readonly wallet: Wallet | HDNodeWallet;
-}
-
-/** The library's own errors are dropped: their text could quote the key material they were given. */
-function attempt<T>(load: () => T): T | undefined {
-	try {
-		return load();
-	} catch {
-		return undefined;
-	}
 }
 
 function checkedIndex(index: number): number {

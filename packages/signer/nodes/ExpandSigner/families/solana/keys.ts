@@ -3,7 +3,8 @@ import { Mnemonic } from 'ethers';
 import { HDKey } from 'micro-ed25519-hdkey';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { type Keyring, type SigningAccount, SigningKeyError } from '../../policy/vocabulary';
+import { type SigningAccount, SigningKeyError } from '../../policy/vocabulary';
+import { attempt, mnemonicKeyring, singleKeyKeyring, type StoredKeyring } from '../keyring';
 
 /** Solana's BIP-44 path (Phantom, Solflare, Backpack, `solana-keygen --derivation-path`): all levels hardened, as SLIP-0010 requires for ed25519. */
 export function solanaPath(index: number): string {
@@ -76,11 +77,7 @@ function accountFromKeyPair(keyPair: Uint8Array, index: number): SolanaAccount {
  * per index on m/44'/501'/index'/0' (SLIP-0010 through micro-ed25519-hdkey, as the Solana cookbook does),
  * the BIP-39 seed computed once.
  */
-export interface SolanaKeyring extends Keyring {
-	account(index: number): SolanaAccount;
-	/** Whether the accounts are derived from a mnemonic (on solanaPath(index)). */
-	readonly fromMnemonic: boolean;
-}
+export type SolanaKeyring = StoredKeyring<SolanaAccount>;
 
 export function solanaKeyring(credentials: ICredentialDataDecryptedObject): SolanaKeyring {
 	if (credentials.keyType === 'mnemonic') {
@@ -94,47 +91,13 @@ export function solanaKeyring(credentials: ICredentialDataDecryptedObject): Sola
 		}
 		const seed = Mnemonic.fromPhrase(phrase, String(credentials.passphrase ?? '')).computeSeed();
 		const master = HDKey.fromMasterSeed(seed.slice(2));
-		const accounts = new Map<number, SolanaAccount>();
-		return {
-			fromMnemonic: true,
-			shownPath: solanaPath,
-			account(index: number) {
-				if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
-					throw new SigningKeyError(
-						`Account index ${index} is not a whole number from 0 to 2147483647`,
-					);
-				}
-				let account = accounts.get(index);
-				if (!account) {
-					const key = master.derive(solanaPath(index));
-					account = accountFromKeyPair(
-						new Uint8Array([...key.privateKey, ...key.publicKeyRaw]),
-						index,
-					);
-					accounts.set(index, account);
-				}
-				return account;
-			},
-		};
+		return mnemonicKeyring((index) => {
+			const key = master.derive(solanaPath(index));
+			return accountFromKeyPair(new Uint8Array([...key.privateKey, ...key.publicKeyRaw]), index);
+		}, solanaPath);
 	}
-	const account = accountFromKeyPair(parseSecretKey(String(credentials.secretKey ?? '').trim()), 0);
-	return {
-		fromMnemonic: false,
-		account(index: number) {
-			if (index !== 0)
-				throw new SigningKeyError(
-					`Account index ${index} needs a mnemonic credential; a single secret key has only account 0`,
-				);
-			return account;
-		},
-	};
-}
-
-/** The library's own errors are dropped: their text could quote the key material they were given. */
-function attempt<T>(load: () => T): T | undefined {
-	try {
-		return load();
-	} catch {
-		return undefined;
-	}
+	return singleKeyKeyring(
+		accountFromKeyPair(parseSecretKey(String(credentials.secretKey ?? '').trim()), 0),
+		'secret key',
+	);
 }

@@ -1,7 +1,8 @@
 import { HDNodeWallet, Mnemonic, computeAddress } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { type Keyring, type SigningAccount, SigningKeyError } from '../../policy/vocabulary';
+import { type SigningAccount, SigningKeyError } from '../../policy/vocabulary';
+import { attempt, mnemonicKeyring, singleKeyKeyring, type StoredKeyring } from '../keyring';
 import { base58Address } from './address';
 
 /** Tron's BIP-44 path, as TronLink and Ledger's Tron app derive account N: coin type 195, N the last, unhardened level. */
@@ -51,11 +52,7 @@ function accountFromKey(privateKey: string, index: number): TronAccount {
  * The accounts of a Tron signing key credential: a private key has only index 0; a mnemonic derives one
  * per index on m/44'/195'/0'/0/index (BIP-32 through ethers), the BIP-39 seed computed once.
  */
-export interface TronKeyring extends Keyring {
-	account(index: number): TronAccount;
-	/** Whether the accounts are derived from a mnemonic (on tronPath(index)). */
-	readonly fromMnemonic: boolean;
-}
+export type TronKeyring = StoredKeyring<TronAccount>;
 
 export function tronKeyring(credentials: ICredentialDataDecryptedObject): TronKeyring {
 	if (credentials.keyType === 'mnemonic') {
@@ -69,24 +66,10 @@ export function tronKeyring(credentials: ICredentialDataDecryptedObject): TronKe
 		}
 		const seed = Mnemonic.fromPhrase(phrase, String(credentials.passphrase ?? '')).computeSeed();
 		const root = HDNodeWallet.fromSeed(seed);
-		const accounts = new Map<number, TronAccount>();
-		return {
-			fromMnemonic: true,
-			shownPath: tronPath,
-			account(index: number) {
-				if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) {
-					throw new SigningKeyError(
-						`Account index ${index} is not a whole number from 0 to 2147483647`,
-					);
-				}
-				let account = accounts.get(index);
-				if (!account) {
-					account = accountFromKey(root.derivePath(tronPath(index)).privateKey.slice(2), index);
-					accounts.set(index, account);
-				}
-				return account;
-			},
-		};
+		return mnemonicKeyring(
+			(index) => accountFromKey(root.derivePath(tronPath(index)).privateKey.slice(2), index),
+			tronPath,
+		);
 	}
 	const text = String(credentials.privateKey ?? '').trim();
 	const key = /^(0x)?[0-9a-fA-F]{64}$/.test(text) ? text.replace(/^0x/, '').toLowerCase() : '';
@@ -94,24 +77,5 @@ export function tronKeyring(credentials: ICredentialDataDecryptedObject): TronKe
 		throw new SigningKeyError(
 			'The private key of the Tron signing key credential must be 64 hexadecimal digits (as TronLink exports it)',
 		);
-	const account = accountFromKey(key, 0);
-	return {
-		fromMnemonic: false,
-		account(index: number) {
-			if (index !== 0)
-				throw new SigningKeyError(
-					`Account index ${index} needs a mnemonic credential; a single private key has only account 0`,
-				);
-			return account;
-		},
-	};
-}
-
-/** The library's own errors are dropped: their text could quote the key material they were given. */
-function attempt<T>(load: () => T): T | undefined {
-	try {
-		return load();
-	} catch {
-		return undefined;
-	}
+	return singleKeyKeyring(accountFromKey(key, 0), 'private key');
 }
