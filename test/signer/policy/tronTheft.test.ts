@@ -25,6 +25,7 @@ import {
 	TRON_CHAIN_IDENTITY,
 } from '../../../packages/signer/nodes/ExpandSigner/families/tron';
 import { TransactionIdBindings } from '../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
+import { apiBalance } from '../../helpers/apiBalance';
 import { devnetCredentials } from '../../helpers/devnetCredentials';
 import { startLyingFront } from '../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
@@ -133,19 +134,8 @@ async function lastJournalEntry(index: number): Promise<IDataObject> {
 	return entries[entries.length - 1];
 }
 
-async function apiBalance(address: string, tokenAddress?: string): Promise<bigint> {
-	const query = new URLSearchParams({
-		chainId: '1001',
-		address,
-		...(tokenAddress ? { tokenAddress } : {}),
-	});
-	const reply = await fetch(`${devnet.baseUrl}/chain/getbalance?${query}`, {
-		headers: { 'x-api-key': devnet.apiKey },
-	});
-	return BigInt(((await reply.json()) as { data: { balance: string } }).data.balance);
-}
-const trx = (address: string) => apiBalance(address);
-const usdt = (address: string) => apiBalance(address, nile.usdt.address);
+const trx = (address: string) => apiBalance(devnet, '1001', address);
+const usdt = (address: string) => apiBalance(devnet, '1001', address, nile.usdt.address);
 /** What the treasury `index` and the outsider hold, TRX and USDT. */
 const holdings = async (index: number) => ({
 	treasuryTrx: await trx(wallet(index).address),

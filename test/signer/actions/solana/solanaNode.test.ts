@@ -39,7 +39,9 @@ import {
 	type RunResult,
 } from '../../../helpers/n8n';
 import { outputRecorder } from '../../../helpers/outputRecorder';
+import { recordedTexts } from '../../../helpers/recordedTexts';
 import { startRecordingProxy } from '../../../helpers/recordingProxy';
+import { apiBalance } from '../../../helpers/apiBalance';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { solanaMessage, unsignedWire } from '../../../helpers/solanaMessages';
 import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
@@ -105,13 +107,7 @@ const signer = (parameters: IDataObject, continueOnFail = false): NodeSpec => ({
 const send: NodeSpec = sendTransactionNode();
 
 const sol = async (owner: string) => devnet.solana.chain.balance(address(owner));
-async function usdc(owner: string): Promise<bigint> {
-	const reply = await fetch(
-		`${devnet.baseUrl}/chain/getbalance?chainId=901&address=${owner}&tokenAddress=${devnet.solana.usdc.address}`,
-		{ headers: { 'x-api-key': devnet.apiKey } },
-	);
-	return BigInt(((await reply.json()) as { data: { balance: string } }).data.balance);
-}
+const usdc = (owner: string) => apiBalance(devnet, '901', owner, devnet.solana.usdc.address);
 
 /** The signature over the transaction's message verifies with the signer's public key (@solana/kit). */
 async function expectSignedBy(rawTransaction: string, signer: string): Promise<void> {
@@ -593,24 +589,7 @@ test('no trace of any key: requests to the API and the JSON-RPC node, responses,
 			key,
 		);
 	}
-	const outputs = runs.flatMap((result) =>
-		Object.keys(result.run.data.resultData.runData).flatMap((name) => result.output(name)),
-	);
-	const texts = [
-		...proxy.requests.map(
-			(request) =>
-				`${request.method} ${request.url} ${JSON.stringify(request.headers)} ${request.body}`,
-		),
-		...proxy.responses,
-		...outputs.map((item) => JSON.stringify(item)),
-		...runs.map((result) =>
-			[
-				JSON.stringify(result.run),
-				result.error ? `${result.error.message} ${result.error.stack ?? ''}` : '',
-			].join(' '),
-		),
-		...output.lines,
-	];
+	const texts = recordedTexts(proxy, runs, output.lines);
 	// The scan sees what it scans: Solana RPC calls, signed transactions and the engine's log lines are there.
 	expect(
 		proxy.requests.some(

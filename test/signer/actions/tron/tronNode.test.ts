@@ -13,10 +13,12 @@ import { TronWeb } from 'tronweb';
 import { verifyMessage } from 'tronweb/utils';
 
 import { type Devnet, type DevnetTron, startDevnet } from '../../../../devnet';
+import { apiBalance } from '../../../helpers/apiBalance';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { expandTronKeyTest } from '../../../helpers/signerKeyTests';
 import { ITEMS, SIGNER, runPipeline, type NodeSpec, type RunResult } from '../../../helpers/n8n';
 import { outputRecorder } from '../../../helpers/outputRecorder';
+import { recordedTexts } from '../../../helpers/recordedTexts';
 import { startRecordingProxy } from '../../../helpers/recordingProxy';
 import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
 
@@ -98,19 +100,8 @@ async function node(path: string, body: unknown): Promise<Record<string, unknown
 	});
 	return (await reply.json()) as Record<string, unknown>;
 }
-async function apiBalance(address: string, tokenAddress?: string): Promise<bigint> {
-	const query = new URLSearchParams({
-		chainId: '1001',
-		address,
-		...(tokenAddress ? { tokenAddress } : {}),
-	});
-	const reply = await fetch(`${devnet.baseUrl}/chain/getbalance?${query}`, {
-		headers: { 'x-api-key': devnet.apiKey },
-	});
-	return BigInt(((await reply.json()) as { data: { balance: string } }).data.balance);
-}
-const trx = (address: string) => apiBalance(address);
-const usdt = (address: string) => apiBalance(address, nile.usdt.address);
+const trx = (address: string) => apiBalance(devnet, '1001', address);
+const usdt = (address: string) => apiBalance(devnet, '1001', address, nile.usdt.address);
 /** The TRX a landed transaction burnt (bandwidth, energy), as the node reports it. */
 async function feeOf(txID: string): Promise<bigint> {
 	const info = await node('/wallet/gettransactioninfobyid', { value: txID });
@@ -639,24 +630,7 @@ test('no trace of any key: requests to the API and the full node, responses, out
 			[{}],
 			key,
 		);
-	const outputs = runs.flatMap((result) =>
-		Object.keys(result.run.data.resultData.runData).flatMap((name) => result.output(name)),
-	);
-	const texts = [
-		...proxy.requests.map(
-			(request) =>
-				`${request.method} ${request.url} ${JSON.stringify(request.headers)} ${request.body}`,
-		),
-		...proxy.responses,
-		...outputs.map((item) => JSON.stringify(item)),
-		...runs.map((result) =>
-			[
-				JSON.stringify(result.run),
-				result.error ? `${result.error.message} ${result.error.stack ?? ''}` : '',
-			].join(' '),
-		),
-		...output.lines,
-	];
+	const texts = recordedTexts(proxy, runs, output.lines);
 	// The scan sees what it scans: the full node's reads, signed transactions and the engine's log lines are there.
 	expect(
 		proxy.requests.some(
