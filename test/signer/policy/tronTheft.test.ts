@@ -693,3 +693,85 @@ test('one transaction handed in as two payouts (two sheet rows of 1 TRX to the p
 		['', 'refused'],
 	]);
 });
+
+test('a node that lies about decimals: the API names a node answering decimals() = 9 for USDT; taking its word (here pinned), a 5 USDT payout typed in whole units pays 5,000 USDT and the output says 5; unpinned and without a limit line it is refused naming the three ways out, a limit line giving 6 refuses the node, and in smallest units the line gives the shown decimals', async () => {
+	const [treasury, payee] = [wallet(3), wallet(1)];
+	const named = (await (
+		await fetch(`${devnet.baseUrl}/chain/getpublicrpc?chainId=1001`, {
+			headers: { 'x-api-key': devnet.apiKey },
+		})
+	).json()) as IDataObject;
+	const lyingNode = await startLyingFront(nile.rpcUrl, (path, body) =>
+		path === '/wallet/triggerconstantcontract' &&
+		(body as IDataObject).function_selector === 'decimals()'
+			? { result: { result: true }, constant_result: [(9).toString(16).padStart(64, '0')] }
+			: undefined,
+	);
+	const lyingApi = await startLyingFront(devnet.baseUrl, (path) =>
+		path === '/chain/getpublicrpc'
+			? JSON.parse(JSON.stringify(named).split(nile.rpcUrl).join(lyingNode.url))
+			: undefined,
+	);
+	const pay = async (policy: IDataObject, amount = { amountFormat: 'decimal', amount: '5' }) => {
+		const result = await runPipeline(
+			[
+				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+				signer({
+					operation: 'transferTrc20',
+					tokenAddress: nile.usdt.address,
+					recipient: payee.address,
+					feeLimit: '20',
+					...amount,
+				}),
+				sendTransactionNode({}, true),
+			],
+			{
+				...devnetCredentials(devnet, { expand: { baseUrl: lyingApi.url } }),
+				expandTronKeyApi: keyOf(3, {
+					allowedRecipients: payee.address,
+					allowedContracts: nile.usdt.address,
+					...policy,
+				}) as never,
+			},
+		);
+		expect(result.error).toBeUndefined();
+		return { signed: result.output('Sign')[0].json, sent: result.output('Send')[0].json };
+	};
+	const moved = async () => [await usdt(treasury.address), await usdt(payee.address)];
+	try {
+		// Rule off: the node's decimals taken as vouched for (as the node the API named was before).
+		const before = await moved();
+		const off = await pay({ rpcUrls: `1001 = ${lyingNode.url}` });
+		expect(off.signed).toMatchObject({ amount: '5', amountRaw: '5000000000', decimals: 9 });
+		expect(off.sent.transactionHash).toBe(off.signed.transactionHash);
+		const after = await moved();
+		expect(after[1] - before[1]).toBe(5_000n * USDT);
+		expect(before[0] - after[0]).toBe(5_000n * USDT);
+
+		const unpinned = await pay({});
+		expectRefused(
+			unpinned.signed,
+			unpinned.sent,
+			`Refused by the rule "decimals": the amount was typed in whole units as 5 of ${nile.usdt.address}, converted with 9 decimals chain 1001's node gave, and only a chain node the API names could confirm them (an API lying about decimals names one that agrees); pin chain 1001's node in the credential's RPC URLs, give the token's decimals in an amount limit line ("${nile.usdt.address}:9 = …"), or type the amount in smallest units; nothing was signed (item 0)`,
+		);
+		expect(await lastJournalEntry(3)).toMatchObject({ outcome: 'refused', rule: 'decimals' });
+		const line = { maxPerTransaction: `${nile.usdt.address}:6 = 10000` };
+		const lied = await pay(line);
+		expectRefused(
+			lied.signed,
+			lied.sent,
+			`Refused by the rule "decimals": the amount was typed in whole units as 5 of ${nile.usdt.address}, converted with 9 decimals chain 1001's node gave, but the credential's amount limits give ${nile.usdt.address} 6 decimals; nothing was signed (item 0)`,
+		);
+		expect(await moved()).toEqual(after);
+
+		// In smallest units no one converts: the node's decimals are only shown, and the line's win.
+		const raw = await pay(line, { amountFormat: 'smallestUnit', amount: '5000000' });
+		expect(raw.signed).toMatchObject({ amount: '5', amountRaw: '5000000', decimals: 6 });
+		expect(raw.sent.transactionHash).toBe(raw.signed.transactionHash);
+		const paid = await moved();
+		expect(paid[1] - after[1]).toBe(5n * USDT);
+	} finally {
+		await lyingNode.close();
+		await lyingApi.close();
+	}
+});
