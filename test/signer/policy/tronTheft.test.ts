@@ -21,6 +21,7 @@ import { TronWeb, utils } from 'tronweb';
 import { type Devnet, type DevnetTron, type TronWallet, startDevnet } from '../../../devnet';
 import {
 	base58Address,
+	referenceBlock,
 	transactionId,
 	TRON_CHAIN_IDENTITY,
 } from '../../../packages/signer/nodes/ExpandSigner/families/tron';
@@ -29,6 +30,7 @@ import { devnetCredentials } from '../../helpers/devnetCredentials';
 import { startLyingFront } from '../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
 import { sendTransactionNode } from '../../helpers/sendTransactionNode';
+import { bytesField, contract, intField, rawData } from '../../helpers/tronProtobuf';
 
 /** tronweb's protobuf classes, registered on globalThis when it loads. */
 interface RawPb {
@@ -774,4 +776,60 @@ test('a node that lies about decimals: the API names a node answering decimals()
 		await lyingNode.close();
 		await lyingApi.close();
 	}
+});
+
+test('a TRC-10 transfer of any size to an outsider under amount limits without a recipient list: no limit line can name a TRC-10 token, so with the outsider on Allowed Contracts (the setting that lets an unreadable transfer through) 9,000,000,000,000 units are signed uncapped; without it the transfer is refused as unreadable, naming the token and the amount', async () => {
+	const treasury = wallet(0);
+	const head = await node(nile, '/wallet/getnowblock', {});
+	const header = (head.block_header as IDataObject).raw_data as IDataObject;
+	const block = referenceBlock(
+		{
+			number: Number(header.number),
+			blockID: String(head.blockID),
+			timestamp: Number(header.timestamp),
+		},
+		60_000,
+	);
+	const now = Date.now();
+	// Each run its own bytes (another creation time): the same ones again would be one transaction for two items.
+	const transferAsset = (timestamp: number) =>
+		rawData({
+			contracts: [
+				contract(
+					'TransferAssetContract',
+					bytesField(1, Buffer.from('1002000').toString('hex')) +
+						bytesField(2, treasury.hexAddress) +
+						bytesField(3, outsider().hexAddress) +
+						intField(4, 9_000_000_000_000n),
+				),
+			],
+			refBlockBytes: block.refBlockBytes,
+			refBlockHash: block.refBlockHash,
+			expiration: now + 60_000,
+			timestamp,
+		});
+	const limits = {
+		maxPerTransaction: `native = 100\n${nile.usdt.address}:6 = 1000`,
+		requireIntent: 'never',
+	};
+
+	const off = await signAndSend(
+		[{ transaction: transferAsset(now) }],
+		{ operation: 'signTransaction' },
+		keyOf(0, { ...limits, allowedContracts: outsider().address }),
+	);
+	expect(off.signed[0].error).toBeUndefined();
+	expect(off.signed[0].transactionHash).toBe(transactionId(transferAsset(now)));
+
+	const on = await signAndSend(
+		[{ transaction: transferAsset(now + 1) }],
+		{ operation: 'signTransaction' },
+		keyOf(0, limits),
+	);
+	expectRefused(
+		on.signed[0],
+		on.sent[0],
+		`Refused by the rule "allowedContracts": the transaction holds TRC-10 transfer of 9000000000000 (smallest unit) of TRC-10 1002000, an asset no amount limit can name (program ${outsider().address}), which the signer cannot read as a transfer, and the program is not on Allowed Contracts and Programs; nothing was signed (item 0)`,
+	);
+	expect(await lastJournalEntry(0)).toMatchObject({ outcome: 'refused', rule: 'allowedContracts' });
 });
