@@ -833,3 +833,55 @@ test('a TRC-10 transfer of any size to an outsider under amount limits without a
 	);
 	expect(await lastJournalEntry(0)).toMatchObject({ outcome: 'refused', rule: 'allowedContracts' });
 });
+
+test('a negative TRX transfer handed in (−1,000 TRX to the payee, an int64 below 0): counted, it would lower Max Per Execution (test/signer/policy/negativeAmount.test.ts); the Signer refuses it naming the item and the field, nothing is signed and nothing moves, and the next 100 TRX rows stop at the limit', async () => {
+	const [treasury, payee] = [wallet(0), wallet(1)];
+	const head = await node(nile, '/wallet/getnowblock', {});
+	const header = (head.block_header as IDataObject).raw_data as IDataObject;
+	const block = referenceBlock(
+		{
+			number: Number(header.number),
+			blockID: String(head.blockID),
+			timestamp: Number(header.timestamp),
+		},
+		60_000,
+	);
+	const now = Date.now();
+	const negative = rawData({
+		contracts: [
+			contract(
+				'TransferContract',
+				bytesField(1, treasury.hexAddress) +
+					bytesField(2, payee.hexAddress) +
+					intField(3, (1n << 64n) - 1_000n * TRX),
+			),
+		],
+		refBlockBytes: block.refBlockBytes,
+		refBlockHash: block.refBlockHash,
+		expiration: now + 60_000,
+		timestamp: now,
+	});
+	const key = keyOf(0, {
+		maxPerExecution: 'native = 150',
+		allowedRecipients: payee.address,
+		requireIntent: 'never',
+	});
+	const before = [await trx(treasury.address), await trx(payee.address)];
+	const refused = await signAndSend(
+		[{ transaction: negative }],
+		{ operation: 'signTransaction' },
+		key,
+	);
+	expect(refused.signed[0].error).toBe(
+		'The transaction carries a negative number (amount = -1000000000): no Tron node takes a negative amount, fee limit or value (item 0)',
+	);
+	expect(refused.sent[0].transactionHash).toBeUndefined();
+	expect([await trx(treasury.address), await trx(payee.address)]).toEqual(before);
+	const rows = await signAndSend(
+		[{}, {}],
+		{ operation: 'transferTrx', recipient: payee.address, amountFormat: 'decimal', amount: '100' },
+		key,
+	);
+	expect(rows.signed[0].error).toBeUndefined();
+	expect(rows.signed[1].error).toMatch(/^Refused by the rule "maxPerExecution"/);
+});
