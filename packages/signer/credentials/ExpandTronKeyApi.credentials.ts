@@ -41,14 +41,14 @@ export class ExpandTronKeyApi implements ICredentialType {
 		allowedContracts: {
 			placeholder: 'Base58 (T…) or hex (41…) contract addresses, comma- or line-separated',
 			description:
-				'Contracts this key may call with data the Signer cannot read as a payment. While an amount limit or the recipient list is set, every such call is refused unless its contract is here (or on Allowed Recipients).',
+				'Contracts this key may call with data the Signer cannot read as a payment. While an amount limit or the recipient list is set, every such call is refused unless its contract is here (or on Allowed Recipients), and so is a TRC-10 transfer unless its recipient (or the contract called) is: no amount limit can name a TRC-10 token.',
 		},
 		allowAnyMessage:
 			'Whether messages the Signer cannot read may be signed while any policy field is set. Off: only plain UTF-8 text is signed (TIP-191, as TronLink signMessageV2).',
 		maxPerTransaction: {
 			placeholder: 'native = 100\nTR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t:6@1000 = 25000',
 			description:
-				'One limit per line, in whole units: "native = 100" (TRX, any chain), "native@1000 = 100" (one chain), "TokenAddress:decimals = 1000" for a TRC-20 token, base58 or hex (optionally @chainId). Assets without a line are not limited.',
+				'One limit per line, in whole units: "native = 100" (TRX, any chain), "native@1000 = 100" (one chain), "TokenAddress:decimals = 1000" for a TRC-20 token, base58 or hex (optionally @chainId). Assets without a line are not limited. A TRC-10 token has no line: under a limit its transfers are refused unless their recipient is on Allowed Contracts or Allowed Recipients. Its decimals also convert a TRC-20 amount typed in tokens.',
 		},
 		tokenLimit: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t:6@1000',
 		fees: [

@@ -21,6 +21,7 @@ import { TronWeb, utils } from 'tronweb';
 import { type Devnet, type DevnetTron, type TronWallet, startDevnet } from '../../../devnet';
 import {
 	base58Address,
+	referenceBlock,
 	transactionId,
 	TRON_CHAIN_IDENTITY,
 } from '../../../packages/signer/nodes/ExpandSigner/families/tron';
@@ -30,6 +31,7 @@ import { devnetCredentials } from '../../helpers/devnetCredentials';
 import { startLyingFront } from '../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
 import { sendTransactionNode } from '../../helpers/sendTransactionNode';
+import { bytesField, contract, intField, rawData } from '../../helpers/tronProtobuf';
 
 /** tronweb's protobuf classes, registered on globalThis when it loads. */
 interface RawPb {
@@ -682,4 +684,194 @@ test('one transaction handed in as two payouts (two sheet rows of 1 TRX to the p
 		[on.txID, 'mined'],
 		['', 'refused'],
 	]);
+});
+
+test('a node that lies about decimals: the API names a node answering decimals() = 9 for USDT; taking its word (here pinned), a 5 USDT payout typed in whole units pays 5,000 USDT and the output says 5; unpinned and without a limit line it is refused naming the three ways out, a limit line giving 6 refuses the node, and in smallest units the line gives the shown decimals', async () => {
+	const [treasury, payee] = [wallet(3), wallet(1)];
+	const named = (await (
+		await fetch(`${devnet.baseUrl}/chain/getpublicrpc?chainId=1001`, {
+			headers: { 'x-api-key': devnet.apiKey },
+		})
+	).json()) as IDataObject;
+	const lyingNode = await startLyingFront(nile.rpcUrl, (path, body) =>
+		path === '/wallet/triggerconstantcontract' &&
+		(body as IDataObject).function_selector === 'decimals()'
+			? { result: { result: true }, constant_result: [(9).toString(16).padStart(64, '0')] }
+			: undefined,
+	);
+	const lyingApi = await startLyingFront(devnet.baseUrl, (path) =>
+		path === '/chain/getpublicrpc'
+			? JSON.parse(JSON.stringify(named).split(nile.rpcUrl).join(lyingNode.url))
+			: undefined,
+	);
+	const pay = async (policy: IDataObject, amount = { amountFormat: 'decimal', amount: '5' }) => {
+		const result = await runPipeline(
+			[
+				{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
+				signer({
+					operation: 'transferTrc20',
+					tokenAddress: nile.usdt.address,
+					recipient: payee.address,
+					feeLimit: '20',
+					...amount,
+				}),
+				sendTransactionNode({}, true),
+			],
+			{
+				...devnetCredentials(devnet, { expand: { baseUrl: lyingApi.url } }),
+				expandTronKeyApi: keyOf(3, {
+					allowedRecipients: payee.address,
+					allowedContracts: nile.usdt.address,
+					...policy,
+				}) as never,
+			},
+		);
+		expect(result.error).toBeUndefined();
+		return { signed: result.output('Sign')[0].json, sent: result.output('Send')[0].json };
+	};
+	const moved = async () => [await usdt(treasury.address), await usdt(payee.address)];
+	try {
+		// Rule off: the node's decimals taken as vouched for (as the node the API named was before).
+		const before = await moved();
+		const off = await pay({ rpcUrls: `1001 = ${lyingNode.url}` });
+		expect(off.signed).toMatchObject({ amount: '5', amountRaw: '5000000000', decimals: 9 });
+		expect(off.sent.transactionHash).toBe(off.signed.transactionHash);
+		const after = await moved();
+		expect(after[1] - before[1]).toBe(5_000n * USDT);
+		expect(before[0] - after[0]).toBe(5_000n * USDT);
+
+		const unpinned = await pay({});
+		expectRefused(
+			unpinned.signed,
+			unpinned.sent,
+			`Refused by the rule "decimals": the amount was typed in whole units as 5 of ${nile.usdt.address}, converted with 9 decimals chain 1001's node gave, and only a chain node the API names could confirm them (an API lying about decimals names one that agrees); pin chain 1001's node in the credential's RPC URLs, give the token's decimals in an amount limit line ("${nile.usdt.address}:9 = …"), or type the amount in smallest units; nothing was signed (item 0)`,
+		);
+		expect(await lastJournalEntry(3)).toMatchObject({ outcome: 'refused', rule: 'decimals' });
+		const line = { maxPerTransaction: `${nile.usdt.address}:6 = 10000` };
+		const lied = await pay(line);
+		expectRefused(
+			lied.signed,
+			lied.sent,
+			`Refused by the rule "decimals": the amount was typed in whole units as 5 of ${nile.usdt.address}, converted with 9 decimals chain 1001's node gave, but the credential's amount limits give ${nile.usdt.address} 6 decimals; nothing was signed (item 0)`,
+		);
+		expect(await moved()).toEqual(after);
+
+		// In smallest units no one converts: the node's decimals are only shown, and the line's win.
+		const raw = await pay(line, { amountFormat: 'smallestUnit', amount: '5000000' });
+		expect(raw.signed).toMatchObject({ amount: '5', amountRaw: '5000000', decimals: 6 });
+		expect(raw.sent.transactionHash).toBe(raw.signed.transactionHash);
+		const paid = await moved();
+		expect(paid[1] - after[1]).toBe(5n * USDT);
+	} finally {
+		await lyingNode.close();
+		await lyingApi.close();
+	}
+});
+
+test('a TRC-10 transfer of any size to an outsider under amount limits without a recipient list: no limit line can name a TRC-10 token, so with the outsider on Allowed Contracts (the setting that lets an unreadable transfer through) 9,000,000,000,000 units are signed uncapped; without it the transfer is refused as unreadable, naming the token and the amount', async () => {
+	const treasury = wallet(0);
+	const head = await node(nile, '/wallet/getnowblock', {});
+	const header = (head.block_header as IDataObject).raw_data as IDataObject;
+	const block = referenceBlock(
+		{
+			number: Number(header.number),
+			blockID: String(head.blockID),
+			timestamp: Number(header.timestamp),
+		},
+		60_000,
+	);
+	const now = Date.now();
+	// Each run its own bytes (another creation time): the same ones again would be one transaction for two items.
+	const transferAsset = (timestamp: number) =>
+		rawData({
+			contracts: [
+				contract(
+					'TransferAssetContract',
+					bytesField(1, Buffer.from('1002000').toString('hex')) +
+						bytesField(2, treasury.hexAddress) +
+						bytesField(3, outsider().hexAddress) +
+						intField(4, 9_000_000_000_000n),
+				),
+			],
+			refBlockBytes: block.refBlockBytes,
+			refBlockHash: block.refBlockHash,
+			expiration: now + 60_000,
+			timestamp,
+		});
+	const limits = {
+		maxPerTransaction: `native = 100\n${nile.usdt.address}:6 = 1000`,
+		requireIntent: 'never',
+	};
+
+	const off = await signAndSend(
+		[{ transaction: transferAsset(now) }],
+		{ operation: 'signTransaction' },
+		keyOf(0, { ...limits, allowedContracts: outsider().address }),
+	);
+	expect(off.signed[0].error).toBeUndefined();
+	expect(off.signed[0].transactionHash).toBe(transactionId(transferAsset(now)));
+
+	const on = await signAndSend(
+		[{ transaction: transferAsset(now + 1) }],
+		{ operation: 'signTransaction' },
+		keyOf(0, limits),
+	);
+	expectRefused(
+		on.signed[0],
+		on.sent[0],
+		`Refused by the rule "allowedContracts": the transaction holds TRC-10 transfer of 9000000000000 (smallest unit) of TRC-10 1002000, an asset no amount limit can name (program ${outsider().address}), which the signer cannot read as a transfer, and the program is not on Allowed Contracts and Programs; nothing was signed (item 0)`,
+	);
+	expect(await lastJournalEntry(0)).toMatchObject({ outcome: 'refused', rule: 'allowedContracts' });
+});
+
+test('a negative TRX transfer handed in (−1,000 TRX to the payee, an int64 below 0): counted, it would lower Max Per Execution (test/signer/policy/negativeAmount.test.ts); the Signer refuses it naming the item and the field, nothing is signed and nothing moves, and the next 100 TRX rows stop at the limit', async () => {
+	const [treasury, payee] = [wallet(0), wallet(1)];
+	const head = await node(nile, '/wallet/getnowblock', {});
+	const header = (head.block_header as IDataObject).raw_data as IDataObject;
+	const block = referenceBlock(
+		{
+			number: Number(header.number),
+			blockID: String(head.blockID),
+			timestamp: Number(header.timestamp),
+		},
+		60_000,
+	);
+	const now = Date.now();
+	const negative = rawData({
+		contracts: [
+			contract(
+				'TransferContract',
+				bytesField(1, treasury.hexAddress) +
+					bytesField(2, payee.hexAddress) +
+					intField(3, (1n << 64n) - 1_000n * TRX),
+			),
+		],
+		refBlockBytes: block.refBlockBytes,
+		refBlockHash: block.refBlockHash,
+		expiration: now + 60_000,
+		timestamp: now,
+	});
+	const key = keyOf(0, {
+		maxPerExecution: 'native = 150',
+		allowedRecipients: payee.address,
+		requireIntent: 'never',
+	});
+	const before = [await trx(treasury.address), await trx(payee.address)];
+	const refused = await signAndSend(
+		[{ transaction: negative }],
+		{ operation: 'signTransaction' },
+		key,
+	);
+	expect(refused.signed[0].error).toBe(
+		'The transaction carries a negative number (amount = -1000000000): no Tron node takes a negative amount, fee limit or value (item 0)',
+	);
+	expect(refused.sent[0].transactionHash).toBeUndefined();
+	expect([await trx(treasury.address), await trx(payee.address)]).toEqual(before);
+	const rows = await signAndSend(
+		[{}, {}],
+		{ operation: 'transferTrx', recipient: payee.address, amountFormat: 'decimal', amount: '100' },
+		key,
+	);
+	expect(rows.signed[0].error).toBeUndefined();
+	expect(rows.signed[1].error).toMatch(/^Refused by the rule "maxPerExecution"/);
 });

@@ -175,7 +175,8 @@ test('a TRX and a USDT payout (mnemonic, account 1) are signed and sent with cha
 			send,
 		],
 		payees,
-		mnemonicKey(),
+		// USDT in whole units: its decimals are vouched for by the node the credential pins.
+		mnemonicKey({ rpcUrls: `1001 = ${nile.rpcUrl}` }),
 	);
 	expect(usdtRun.error).toBeUndefined();
 	const usdtSigned = usdtRun.output('Sign').map((item) => item.json);

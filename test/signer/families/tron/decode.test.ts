@@ -246,6 +246,71 @@ test.each([
 	expect(() => decodeRawDataHex(handWritten(change), NOW)).toThrow(message);
 });
 
+/** An int64 as its two's complement varint: how a negative number travels in a Tron transaction. */
+const int64 = (value: bigint) => (value < 0n ? (1n << 64n) + value : value);
+const onUsdt = (fields: string) =>
+	contract(
+		'TriggerSmartContract',
+		bytesField(1, hex(OWNER)) + bytesField(2, hex(USDT)) + fields + bytesField(4, 'a9059cbb'),
+	);
+
+test.each([
+	[
+		'a TRX transfer of −5,000 TRX',
+		[
+			contract(
+				'TransferContract',
+				transferMessage(hex(OWNER), hex(RECIPIENT), int64(-5_000_000_000n)),
+			),
+		],
+		undefined,
+		'amount = -5000000000',
+	],
+	[
+		'a TRC-10 transfer of −1',
+		[
+			contract(
+				'TransferAssetContract',
+				bytesField(1, Buffer.from('1002000').toString('hex')) +
+					bytesField(2, hex(OWNER)) +
+					bytesField(3, hex(RECIPIENT)) +
+					intField(4, int64(-1n)),
+			),
+		],
+		undefined,
+		'amount = -1',
+	],
+	[
+		'a call_value of −7 TRX',
+		[onUsdt(intField(3, int64(-7_000_000n)))],
+		undefined,
+		'call_value = -7000000',
+	],
+	[
+		'a call_token_value of −2',
+		[onUsdt(intField(5, int64(-2n)) + intField(6, 1_002_000))],
+		undefined,
+		'call_token_value = -2',
+	],
+	['a fee_limit of −1 sun', [onUsdt('')], int64(-1n), 'fee_limit = -1'],
+])(
+	'a transaction with %s is refused as a negative number, naming its field',
+	(_, contracts, feeLimit, field) => {
+		const raw = rawData({
+			contracts,
+			refBlockBytes: 'abcd',
+			refBlockHash: '5e'.repeat(8),
+			expiration: NOW + 60_000,
+			timestamp: NOW,
+			feeLimit,
+		});
+		expect(() => readRawDataHex(raw)).toThrow(UndecodableTransaction);
+		expect(() => readRawDataHex(raw)).toThrow(
+			`The transaction carries a negative number (${field})`,
+		);
+	},
+);
+
 test("readRawDataHex reads a payout's signed bytes long after they expired, and what else decodeRawDataHex refuses it still refuses", () => {
 	const expired = handWritten({ expiration: NOW - 3_600_000 });
 	expect(() => decodeRawDataHex(expired, NOW)).toThrow(/expired at/);

@@ -91,7 +91,13 @@ test('a TRC-10 transfer moves the token its ID names', () => {
 			action: 'transfer',
 		},
 	]);
-	expect(effect.opaque).toEqual([]);
+	// No amount limit can name a TRC-10 token: its transfer is also unreadable to the spending rules.
+	expect(effect.opaque).toEqual([
+		{
+			to: RECIPIENT,
+			what: 'TRC-10 transfer of 750 (smallest unit) of TRC-10 1002000, an asset no amount limit can name',
+		},
+	]);
 });
 
 test('a TRC-20 transfer moves the token to its recipient; fee_limit is the fee ceiling', () => {
@@ -171,6 +177,12 @@ test("a contract call's TRX and TRC-10 go to the contract, beside what its data 
 			via: 'TRC-10 token sent with a contract call',
 		},
 		{ asset: USDT, recipient: RECIPIENT, amount: 1n, via: 'TRC-20 transfer' },
+	]);
+	expect(effect.opaque).toEqual([
+		{
+			to: USDT,
+			what: 'TRC-10 token sent with a contract call of 40 (smallest unit) of TRC-10 1002000, an asset no amount limit can name',
+		},
 	]);
 });
 

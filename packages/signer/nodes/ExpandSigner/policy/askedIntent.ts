@@ -150,13 +150,53 @@ export async function chainDecimalsOf(
 		: undefined;
 }
 
+/** An amount typed in whole units of a token, the decimals it was converted with and who gave them. */
+export interface TypedTokenAmount {
+	token: string;
+	amount: string;
+	decimals: number;
+	/** Who gave the decimals, in words: "the API", "the chain node the API names". */
+	givenBy: string;
+}
+
 /**
- * The decimals of an amount typed in whole units come from the API, which also names the chain node
- * that would confirm them unless RPC URLs pins one: an API lying about decimals can name a node that
- * agrees, and "1 USDC" is signed as 1,000. So a token's decimals must be vouched for by the owner: by
- * an amount limit line giving the token's decimals (`0xToken:6 = …`, which must then agree), or by a
- * node the credential pins for the chain (whose answer typedAmountRefusal then holds them to).
- * Otherwise the amount is refused; one typed in smallest units is the API's to convert at no point.
+ * The decimals of an amount typed in whole units come from the API, or from the chain node it names
+ * unless RPC URLs pins one: an API lying about decimals can name a node that agrees, and "1 USDC" is
+ * signed as 1,000. So a token's decimals must be vouched for by the owner: by an amount limit line
+ * giving the token's decimals (`0xToken:6 = …`, which must then agree), or by a node the credential
+ * pins for the chain. Otherwise the amount is refused under `rule`; one typed in smallest units is
+ * converted by no one. The intent's and a built transfer's (Tron's Transfer TRC-20) alike.
+ */
+export function unvouchedDecimalsRefusal(
+	rule: string,
+	typed: TypedTokenAmount,
+	policy: SpendingPolicy,
+	chainId: string,
+	pinnedNode: boolean,
+): Refusal | undefined {
+	const token = tokenText(typed.token);
+	const key = policy.format.key(typed.token);
+	const lines = amountLimits(policy).filter(
+		(limit) => limit.asset === key && (limit.chainId === undefined || limit.chainId === chainId),
+	);
+	const converted = `the amount was typed in whole units as ${typed.amount} of ${token}, converted with ${typed.decimals} decimals ${typed.givenBy} gave`;
+	const other = lines.find((limit) => limit.decimals !== typed.decimals);
+	if (other)
+		return new Refusal(
+			rule,
+			`${converted}, but the credential's amount limits give ${token} ${other.decimals} decimals${other.chainId ? ` on chain ${other.chainId}` : ''}`,
+		);
+	if (lines.length || pinnedNode) return undefined;
+	return new Refusal(
+		rule,
+		`${converted}, and only a chain node the API names could confirm them (an API lying about decimals names one that agrees); pin chain ${chainId}'s node in the credential's RPC URLs, give the token's decimals in an amount limit line ("${token}:${typed.decimals} = …"), or type the amount in smallest units`,
+	);
+}
+
+/**
+ * The intent's amount typed in whole units (whose decimals the API gave and its intent carries) held
+ * to what the owner vouches for: unvouchedDecimalsRefusal under the rule "intent". A pinned node's
+ * answer then binds them too (typedAmountRefusal).
  */
 export function policyDecimalsRefusal(
 	asked: AskedIntent,
@@ -167,20 +207,12 @@ export function policyDecimalsRefusal(
 	const { typed, token } = asked;
 	if (!typed || token === undefined || isNativeToken(token) || !policy.format.isAddress(token))
 		return undefined;
-	const key = policy.format.key(token);
-	const lines = amountLimits(policy).filter(
-		(limit) => limit.asset === key && (limit.chainId === undefined || limit.chainId === chainId),
-	);
-	const other = lines.find((limit) => limit.decimals !== typed.decimals);
-	if (other)
-		return new Refusal(
-			'intent',
-			`the amount was typed in whole units as ${typed.amount} of ${tokenText(token)}, converted with ${typed.decimals} decimals the API gave, but the credential's amount limits give ${tokenText(token)} ${other.decimals} decimals${other.chainId ? ` on chain ${other.chainId}` : ''}`,
-		);
-	if (lines.length || pinnedNode) return undefined;
-	return new Refusal(
+	return unvouchedDecimalsRefusal(
 		'intent',
-		`the amount was typed in whole units as ${typed.amount} of ${tokenText(token)}, converted with ${typed.decimals} decimals the API gave, and only a chain node the API names could confirm them (an API lying about decimals names one that agrees); pin chain ${chainId}'s node in the credential's RPC URLs, give the token's decimals in an amount limit line ("${tokenText(token)}:${typed.decimals} = …"), or type the amount in smallest units`,
+		{ token, ...typed, givenBy: 'the API' },
+		policy,
+		chainId,
+		pinnedNode,
 	);
 }
 

@@ -54,6 +54,20 @@ function knownContract(policy: SpendingPolicy, contract: string): boolean {
 }
 
 /**
+ * A movement of less than nothing, whatever the policy: no chain pays one, and counted it would lower
+ * the totals of Max Per Execution, Day and 30 Days, after which more payments pass. Every family's
+ * decoder refuses negative amounts; this holds for any reading that lets one through.
+ */
+function negativeRefusal(effect: TransactionEffect): Refusal | undefined {
+	const movement = effect.movements.find((entry) => entry.amount < 0n);
+	if (!movement) return undefined;
+	return new Refusal(
+		'amount',
+		`${movement.via} of ${amountText(movement.amount, undefined)} of ${assetName(movement.asset)} to ${shownAddress(movement.recipient)} is negative, which no chain pays and the spending totals would count as money coming back`,
+	);
+}
+
+/**
  * What the spending rules refuse of what the Signer cannot read: a deployment (unless allowed) and
  * every call whose contract (program) is on neither list.
  */
@@ -107,6 +121,8 @@ export function checkEffect(
 ): Refusal | undefined {
 	const wrongChain = chainRefusal(policy, effect.chainId);
 	if (wrongChain) return wrongChain;
+	const negative = negativeRefusal(effect);
+	if (negative) return negative;
 	if (guarded(policy)) {
 		const refusal = unreadRefusal(policy, effect);
 		if (refusal) return refusal;

@@ -12,7 +12,11 @@ import {
 	transactionTimestamp,
 	transferTrc20Transaction,
 	trc20Decimals,
+	type TronNode,
 } from '../../families/tron';
+import { unvouchedDecimalsRefusal } from '../../policy/askedIntent';
+import { writtenDecimals } from '../../policy/policy';
+import { refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
 import { payoutIdProperty } from '../signOnce';
 import {
@@ -55,7 +59,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
-		description: 'The TRC-20 contract (base58 T… or hex 41…); its decimals are read from the chain',
+		description:
+			'The TRC-20 contract (base58 T… or hex 41…); an amount in tokens needs its decimals from an amount limit line of the credential or from a node RPC URLs pins',
 		displayOptions: { show },
 	},
 	{
@@ -73,6 +78,41 @@ export const description: INodeProperties[] = [
 	payoutIdProperty('transferTrc20'),
 ];
 
+/**
+ * The token's decimals: they convert an amount in whole units, and are shown beside one in smallest
+ * units. The node that answers decimals() is the one the API names unless RPC URLs pins it, so a whole
+ * amount is converted only with decimals the owner vouches for (an amount limit line, which the node
+ * must agree with, or the pinned node): a node saying 9 for USDT would make "5" pay 5,000.
+ */
+async function amountDecimals(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: TronSession,
+	chainId: string,
+	node: TronNode,
+	token: string,
+): Promise<number> {
+	const answered = await trc20Decimals(node, token);
+	if (answered === undefined)
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The parameter "tokenAddress" must be a TRC-20 contract on chain ${chainId}; ${token} answers no decimals()`,
+		);
+	if (this.getNodeParameter('amountFormat', itemIndex, 'smallestUnit') !== 'decimal')
+		return writtenDecimals(session.policy, token, chainId) ?? answered;
+	const typed = String(this.getNodeParameter('amount', itemIndex, '') ?? '').trim();
+	const unvouched = unvouchedDecimalsRefusal(
+		'decimals',
+		{ token, amount: typed, decimals: answered, givenBy: `chain ${chainId}'s node` },
+		session.policy,
+		chainId,
+		session.rpcUrls.pinned?.has(chainId) === true,
+	);
+	if (unvouched) throw refusedItem(this.getNode(), itemIndex, unvouched);
+	return answered;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -85,14 +125,9 @@ export async function execute(
 	const feeLimit = readFeeLimit.call(this, itemIndex, session);
 	const account = accountOf(this, itemIndex, session);
 	const node = nodeOf.call(this, itemIndex, session, chainId);
-	// The decimals only convert a decimal amount: the call carries the amount in the token's smallest unit.
-	const decimals = await trc20Decimals(node, token);
-	if (decimals === undefined)
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "tokenAddress" must be a TRC-20 contract on chain ${chainId}; ${token} answers no decimals()`,
-		);
+	// A refusal of the amount's decimals is journaled for this account and chain.
+	draft.fill({ chainId, account: account.address });
+	const decimals = await amountDecimals.call(this, itemIndex, session, chainId, node, token);
 	const amount = readAmount.call(this, itemIndex, decimals);
 	const block = referenceBlock(await nowBlock(node), TRANSACTION_LIFETIME_MS);
 	const transaction = transferTrc20Transaction({

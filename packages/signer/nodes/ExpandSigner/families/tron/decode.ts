@@ -81,10 +81,11 @@ function read(type: string, rawDataHex: string): TronRawData | undefined {
 	}
 }
 
-/** Every number tronweb read, however deep: a JS number above 2^53 is a rounded int64. */
-function numbersOf(value: unknown): number[] {
-	if (typeof value === 'number') return [value];
-	if (value && typeof value === 'object') return Object.values(value).flatMap(numbersOf);
+/** Every number tronweb read, however deep, with its field's name: a JS number above 2^53 is a rounded int64. */
+function numbersOf(value: unknown, field = ''): Array<[string, number]> {
+	if (typeof value === 'number') return [[field, value]];
+	if (value && typeof value === 'object')
+		return Object.entries(value).flatMap(([key, inner]) => numbersOf(inner, key));
 	return [];
 }
 
@@ -117,9 +118,16 @@ export function readRawDataHex(text: string): DecodedTransaction {
 		throw new UndecodableTransaction(
 			'The transaction cannot be read as a Tron transaction with a contract the Signer knows',
 		);
-	if (!numbersOf(decoded).every((value) => Number.isSafeInteger(value)))
+	const numbers = numbersOf(decoded);
+	if (!numbers.every(([, value]) => Number.isSafeInteger(value)))
 		throw new UndecodableTransaction(
 			'The transaction carries a number above 2^53, which the Signer cannot read exactly',
+		);
+	// An int64 field may hold a negative number: java-tron refuses every one, and counted a negative amount would lower the spending totals.
+	const negative = numbers.find(([, value]) => value < 0);
+	if (negative)
+		throw new UndecodableTransaction(
+			`The transaction carries a negative number (${negative[0]} = ${negative[1]}): no Tron node takes a negative amount, fee limit or value`,
 		);
 	const rawData = lowerHex(decoded) as TronRawData;
 	if (encodeRawData(rawData) !== rawDataHex)

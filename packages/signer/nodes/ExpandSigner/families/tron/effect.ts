@@ -8,6 +8,17 @@ import { decodeTrc20Call } from './trc20';
 /** A TRC-10 token as a movement's asset: its ID (a number), which no address can be mistaken for. */
 export const trc10Asset = (id: string) => `TRC-10 ${id}`;
 
+/**
+ * A TRC-10 movement is also unreadable to the spending rules: no amount limit line can name a TRC-10
+ * token, so under amount limits alone one of any size would be signed uncapped. As an opaque call it
+ * is refused while an amount limit or the recipient list is set, unless its recipient (a transfer's)
+ * or contract (a call's) is listed.
+ */
+const trc10Opaque = (movement: Movement): OpaqueCall => ({
+	to: movement.recipient,
+	what: `${movement.via} of ${movement.amount} (smallest unit) of ${movement.asset}, an asset no amount limit can name`,
+});
+
 /** The text of a hex field (TRC-10 IDs travel as the hex of their decimal digits). */
 const textOf = (hex: unknown) => new TextDecoder().decode(getBytes(`0x${String(hex)}`));
 
@@ -17,14 +28,19 @@ const address = (hex: unknown) => base58Address(String(hex)) ?? String(hex);
  * What a decoded transaction does to its owner, in the spending policy's terms: TRX sent
  * (TransferContract), a TRC-10 token sent (TransferAssetContract), and for a contract call
  * (TriggerSmartContract) the TRX and TRC-10 it carries and the TRC-20 operation its data encodes
- * (transfer, transferFrom, approve, increaseApproval); a call that is none of those is opaque, and so
- * is every other contract type (freezing, voting, permissions, …), named by its type, which no
- * allowlist can hold. Its fee ceiling is fee_limit, the most a contract call may burn in energy.
+ * (transfer, transferFrom, approve, increaseApproval); a call that is none of those is opaque, so is
+ * a TRC-10 movement (trc10Opaque), and so is every other contract type (freezing, voting,
+ * permissions, …), named by its type, which no allowlist can hold. Its fee ceiling is fee_limit,
+ * the most a contract call may burn in energy.
  */
 export function tronEffect(decoded: DecodedTransaction, chainId: string): TransactionEffect {
 	const { value } = decoded;
 	const movements: Movement[] = [];
 	const opaque: OpaqueCall[] = [];
+	const trc10 = (movement: Movement) => {
+		movements.push(movement);
+		opaque.push(trc10Opaque(movement));
+	};
 	switch (decoded.type) {
 		case 'TransferContract':
 			movements.push({
@@ -36,7 +52,7 @@ export function tronEffect(decoded: DecodedTransaction, chainId: string): Transa
 			});
 			break;
 		case 'TransferAssetContract':
-			movements.push({
+			trc10({
 				asset: trc10Asset(textOf(value.asset_name)),
 				recipient: address(value.to_address),
 				amount: BigInt(value.amount as number),
@@ -57,7 +73,7 @@ export function tronEffect(decoded: DecodedTransaction, chainId: string): Transa
 					action: 'transfer',
 				});
 			if (tokenValue > 0n)
-				movements.push({
+				trc10({
 					asset: trc10Asset(String(value.token_id)),
 					recipient: contract,
 					amount: tokenValue,

@@ -16,5 +16,5 @@ export const TRON_POLICY_FORMAT: PolicyFormat = {
 	defaultMaxTotalFee: '30',
 	gasRules: false,
 	readableCalls:
-		'TRX and TRC-10 transfers, TRC-20 transfers, transferFrom, approvals and increaseApproval; other contract calls refused unless their contract is listed, other contract types always',
+		'TRX transfers, TRC-20 transfers, transferFrom, approvals and increaseApproval; TRC-10 transfers (no amount limit names them) and other contract calls refused unless their recipient or contract is listed, other contract types always',
 };
