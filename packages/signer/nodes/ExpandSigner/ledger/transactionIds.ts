@@ -25,6 +25,8 @@ export interface SignedFor {
 }
 
 const EXECUTIONS_IN_MEMORY = 256;
+/** Bindings of one transaction ID given up (each a record of its own, `….<generation>.json`) beyond this are refused. */
+const MAX_GENERATIONS = 64;
 const signedInMemory = new Map<string, Map<string, TransactionIdRecord | 'signing'>>();
 
 function memoryOf(execution: string): Map<string, TransactionIdRecord | 'signing'> {
@@ -97,8 +99,45 @@ export class TransactionIdBindings {
 		this.memory = memoryOf(execution);
 	}
 
-	private recordName(chainId: string, transactionHash: string): string {
-		return `expand-txid-${chainId}-${id(transactionHash.toLowerCase()).slice(2)}.json`;
+	private recordName(chainId: string, transactionHash: string, generation: number): string {
+		return `expand-txid-${chainId}-${id(transactionHash.toLowerCase()).slice(2)}${generation ? `.${generation}` : ''}.json`;
+	}
+
+	/** The record beside a binding that gives it up (`release`). */
+	private releasedName(name: string): string {
+		return name.replace(/\.json$/, '.released.json');
+	}
+
+	/**
+	 * The ledger's binding of the transaction ID: the newest record not given up, or, when there is
+	 * none, the name the next one is created under (a released record is followed by a generation).
+	 */
+	private async holder(
+		chainId: string,
+		transactionHash: string,
+		itemIndex: number,
+	): Promise<{ name: string; record?: TransactionIdRecord }> {
+		for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
+			const name = this.recordName(chainId, transactionHash, generation);
+			const record = await this.readRecord(name, itemIndex, transactionHash);
+			if (!record) return { name };
+			const released = await this.store?.readJson(
+				this.releasedName(name),
+				itemIndex,
+				`the release of transaction ${transactionHash}`,
+				'oneItemPerTransaction',
+			);
+			if (released?.value === undefined && released?.unreadable === undefined)
+				return { name, record };
+		}
+		throw refusedItem(
+			this.node,
+			itemIndex,
+			new Refusal(
+				'oneItemPerTransaction',
+				`transaction ${transactionHash} was bound and given up ${MAX_GENERATIONS} times; check its records in ${this.store?.described} by hand`,
+			),
+		);
 	}
 
 	private refusal(
@@ -159,8 +198,7 @@ export class TransactionIdBindings {
 	): Promise<boolean> {
 		const known = this.memory.get(`${chainId}:${transactionHash.toLowerCase()}`);
 		if (known) return known === 'signing' || !recordLets(known, current);
-		const name = this.recordName(chainId, transactionHash);
-		const earlier = await this.readRecord(name, itemIndex, transactionHash);
+		const { record: earlier } = await this.holder(chainId, transactionHash, itemIndex);
 		return earlier !== undefined && !recordLets(earlier, current);
 	}
 
@@ -183,8 +221,7 @@ export class TransactionIdBindings {
 		this.memory.set(key, 'signing');
 		let recorded = known;
 		try {
-			const name = this.recordName(chainId, transactionHash);
-			const earlier = await this.readRecord(name, itemIndex, transactionHash);
+			const { name, record: earlier } = await this.holder(chainId, transactionHash, itemIndex);
 			if (earlier) {
 				recorded = earlier;
 				if (!recordLets(earlier, current))
@@ -229,5 +266,34 @@ export class TransactionIdBindings {
 			if (recorded) this.memory.set(key, recorded);
 			else this.memory.delete(key);
 		}
+	}
+
+	/**
+	 * Gives up the binding this item made without a payout ID, when what it signed certainly never left
+	 * (a Safe proposal the service answered with an error and then does not hold): the transaction may
+	 * then be signed for another item or payout ID. A payout ID's binding is never given up: its payout
+	 * gets the transaction back. True when it was given up.
+	 */
+	async release(
+		chainId: string,
+		transactionHash: string,
+		itemIndex: number,
+		current: SignedFor,
+	): Promise<boolean> {
+		const key = `${chainId}:${transactionHash.toLowerCase()}`;
+		const known = this.memory.get(key);
+		const own = (record?: TransactionIdRecord | 'signing') =>
+			record !== undefined &&
+			record !== 'signing' &&
+			!record.payoutId &&
+			sameSigner(record, current);
+		if (!own(known)) return false;
+		if (this.store) {
+			const { name, record } = await this.holder(chainId, transactionHash, itemIndex);
+			if (!own(record)) return false;
+			await this.store.create(this.releasedName(name), { released: true }, itemIndex);
+		}
+		this.memory.delete(key);
+		return true;
 	}
 }
