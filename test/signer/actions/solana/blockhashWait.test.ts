@@ -94,3 +94,19 @@ test('the execution cancelled while the second identical transfer waits: the wai
 		signal.mockRestore();
 	}
 }, 60_000);
+
+test('two executions without payout IDs paying the same payee the same SOL on one blockhash: the second is built on the next blockhash, a transaction of its own, not signed again as the first (which only a retry of the same bytes is)', async () => {
+	devnet.solana.chain.mine();
+	const [first] = await transfer(['']);
+	expect(first.error).toBeUndefined();
+	const timer = setInterval(() => devnet.solana.chain.mine(), 200);
+	let second: IDataObject;
+	try {
+		[second] = await transfer(['']);
+	} finally {
+		clearInterval(timer);
+	}
+	expect(second.error).toBeUndefined();
+	expect(second.transactionHash).not.toBe(first.transactionHash);
+	expect(second.blockhash).not.toBe(first.blockhash);
+}, 60_000);

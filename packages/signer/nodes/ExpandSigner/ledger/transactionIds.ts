@@ -187,8 +187,9 @@ export class TransactionIdBindings {
 	}
 
 	/**
-	 * Whether the transaction ID was signed for another payout or item (what `once` refuses), in this
-	 * execution or in the ledger: a transaction the Signer builds itself is then built again.
+	 * Whether the transaction ID was signed for another payout or item, in this execution or in the
+	 * ledger: a transaction the Signer builds itself is then built again. Stricter than `once`: a
+	 * transfer built without a payout ID in another execution is another payment, not a retry of its bytes.
 	 */
 	async signedForAnother(
 		chainId: string,
@@ -197,9 +198,9 @@ export class TransactionIdBindings {
 		current: SignedFor,
 	): Promise<boolean> {
 		const known = this.memory.get(`${chainId}:${transactionHash.toLowerCase()}`);
-		if (known) return known === 'signing' || !recordLets(known, current);
+		if (known) return known === 'signing' || !sameSigner(known, current);
 		const { record: earlier } = await this.holder(chainId, transactionHash, itemIndex);
-		return earlier !== undefined && !recordLets(earlier, current);
+		return earlier !== undefined && !sameSigner(earlier, current);
 	}
 
 	/**
