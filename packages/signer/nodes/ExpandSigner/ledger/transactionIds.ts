@@ -49,10 +49,10 @@ function sameSigner(earlier: TransactionIdRecord, current: SignedFor): boolean {
 }
 
 /**
- * Whether a record (in the ledger, or one this execution read from it) lets `current` sign: the same signer, or, without payout IDs on either
- * side, another execution (a rerun, a retry after a failed send). Without payout IDs nothing is kept
- * exactly once across executions, and the same bytes signed again are the same transaction, which
- * cannot pay twice; two items of one execution are still refused (`sameSigner`, in memory).
+ * Whether a record (in the ledger, or one this execution read from it) lets `current` sign: the same
+ * signer, or, without payout IDs on either side, another execution (a rerun, a retry after a failed
+ * send). Without payout IDs nothing is kept exactly once across executions, and the same bytes signed
+ * again are the same transaction, which cannot pay twice; two items of one execution are still refused.
  */
 function recordLets(earlier: TransactionIdRecord, current: SignedFor): boolean {
 	if (sameSigner(earlier, current)) return true;
@@ -270,7 +270,7 @@ export class TransactionIdBindings {
 	}
 
 	/**
-	 * Gives up the binding this item made without a payout ID, when what it signed certainly never left
+	 * Gives up the binding this item made without a payout ID, when what it signed certainly went nowhere
 	 * (a Safe proposal the service answered with an error and then does not hold): the transaction may
 	 * then be signed for another item or payout ID. A payout ID's binding is never given up: its payout
 	 * gets the transaction back. True when it was given up.
