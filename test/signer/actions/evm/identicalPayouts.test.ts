@@ -161,7 +161,7 @@ describe.each(handedIn)('one transaction handed in with $given', ({ key, fields 
 		expect(on.signed[0]).toMatchObject({ payoutId: ids('on')[0], repeat: false });
 		expect(on.signed[1].error).toMatch(
 			new RegExp(
-				`^Refused by the rule "oneItemPerTransaction": transaction ${hash} was signed for payout ID "${ids('on')[0]}" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "${ids('on')[1]}", and the same transaction would land once while both read as paid; nothing was signed \\(item 1\\)$`,
+				`^Refused by the rule "oneItemPerTransaction": transaction ${hash} was signed for payout ID "${ids('on')[0]}" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "${ids('on')[1]}", and the same transaction would land once while both read as paid; payout ID "${ids('on')[1]}" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 1\\)$`,
 			),
 		);
 		expect(await balanceOf(payee)).toBe(2000n);
@@ -232,4 +232,81 @@ test('the refused second signature gives back what it counted: under Max Per Exe
 	expect(second.error).toMatch(/^Refused by the rule "oneItemPerTransaction": /);
 	expect(third).toMatchObject({ payoutId: 'counted-3', repeat: false });
 	expect(third.error).toBeUndefined();
+});
+
+/** Expand Signer (Sign Transaction, From Input Item, the item's payout ID) alone, in an execution of its own. */
+async function signOnly(
+	items: IDataObject[],
+	ledger: IDataObject = { payoutLedgerFolder: folder },
+) {
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
+			{
+				name: 'Sign',
+				type: SIGNER,
+				parameters: {
+					accountIndex: ACCOUNT,
+					operation: 'signTransaction',
+					source: 'input',
+					payoutId: '={{ $json.payoutId ?? "" }}',
+				} as never,
+				continueOnFail: true,
+			},
+		],
+		devnetCredentials(devnet, {
+			signer: devnetSignerKey({ ...ledger, requireIntent: 'never' }),
+		}),
+	);
+	expect(result.error).toBeUndefined();
+	return result.output('Sign').map((item) => item.json);
+}
+
+test('one transaction handed in with its nonce and no payout ID, its send failed, signed again in a later execution (a retry): the same hash, sent once, the payee paid once; under a payout ID it is refused, saying the earlier signature is this transaction', async () => {
+	const payee = Wallet.createRandom().address;
+	const transaction = {
+		chainId: CHAIN,
+		to: payee,
+		value: '1000',
+		nonce: await nextNonce(),
+		gas: '21000',
+		gasPrice: '3000000000',
+	};
+	const [first] = await signOnly([transaction]);
+	expect(first.error).toBeUndefined();
+	const [again] = await signOnly([transaction]);
+	expect(again).toMatchObject({
+		transactionHash: first.transactionHash,
+		rawTransaction: first.rawTransaction,
+		repeat: false,
+	});
+	const { sent } = await signAndSend([transaction], { source: 'input' });
+	expect(sent[0].error).toBeUndefined();
+	expect(await balanceOf(payee)).toBe(1000n);
+
+	const [withId] = await signOnly([{ ...transaction, payoutId: 'late-id' }]);
+	expect(withId.error).toMatch(
+		new RegExp(
+			`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.transactionHash)} was signed for item 0 of execution [^ ]+ on [0-9T:.-]+Z; this is payout ID "late-id", and the same transaction would land once while both read as paid; the earlier signature, made without a payout ID, is byte for byte this transaction: if this is that payment, send it again .+; nothing was signed \\(item 0\\)$`,
+		),
+	);
+	expect(await balanceOf(payee)).toBe(1000n);
+});
+
+test('one transaction handed in with its nonce as two items of one execution, no payout IDs and no payout ledger (a saved 0.1.0 workflow): the second is refused naming the first, so it never reads signed while its payment cannot happen', async () => {
+	const transaction = {
+		chainId: CHAIN,
+		to: Wallet.createRandom().address,
+		value: '1000',
+		nonce: await nextNonce(),
+		gas: '21000',
+		gasPrice: '3000000000',
+	};
+	const [first, second] = await signOnly([transaction, transaction], {});
+	expect(first.error).toBeUndefined();
+	expect(second.error).toMatch(
+		new RegExp(
+			`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.transactionHash)} was signed for item 0 of execution [^ ]+ on [0-9T:.-]+Z; this is another item, and the same transaction would land once while both read as paid; the earlier signature is byte for byte this transaction: send that one; .+; nothing was signed \\(item 1\\)$`,
+		),
+	);
 });

@@ -8,7 +8,8 @@
  * transfers wait for the chain's next blockhash (the test mines blocks as Solana makes them, every few
  * hundred milliseconds), and the same transaction for a second payout ID or item is refused
  * (oneItemPerTransaction). A durable-nonce transaction, which is never signed under a payout ID, is
- * bound to its first item as well (the devnet takes no durable-nonce transactions: shown at the Signer).
+ * bound to its first item of an execution as well (the devnet takes no durable-nonce transactions:
+ * shown at the Signer).
  */
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
@@ -238,7 +239,7 @@ test('one unsigned transaction handed in as two payout IDs: without the rule bot
 	expect(on.signed[0]).toMatchObject({ payoutId: 'row-twice-3', repeat: false });
 	expect(on.signed[1].error).toMatch(
 		new RegExp(
-			`^Refused by the rule "oneItemPerTransaction": transaction ${signature} was signed for payout ID "row-twice-3" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-twice-4", and the same transaction would land once while both read as paid; nothing was signed \\(item 1\\)$`,
+			`^Refused by the rule "oneItemPerTransaction": transaction ${signature} was signed for payout ID "row-twice-3" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-twice-4", and the same transaction would land once while both read as paid; payout ID "row-twice-4" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 1\\)$`,
 		),
 	);
 	expect(on.sent[1].error).toBeDefined();
@@ -270,7 +271,7 @@ test('one unsigned transaction handed in as two items without payout IDs (no int
 	const signed = result.output('Sign').map((item) => item.json);
 	expect(signed[1].error).toMatch(
 		new RegExp(
-			`^Refused by the rule "oneItemPerTransaction": transaction ${String(signed[0].transactionHash)} was signed for item 0 of execution [^;]+; this is another item, and the same transaction would land once while both read as paid; nothing was signed \\(item 1\\)$`,
+			`^Refused by the rule "oneItemPerTransaction": transaction ${String(signed[0].transactionHash)} was signed for item 0 of execution [^;]+; this is another item, and the same transaction would land once while both read as paid; the earlier signature is byte for byte this transaction: send that one; this item needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 1\\)$`,
 		),
 	);
 	expect(payeeBalance() - before).toBe(1002n);
@@ -310,7 +311,7 @@ async function durableNonceTransfer(): Promise<string> {
 	);
 }
 
-test('a durable-nonce transaction (never under a payout ID) handed in as two items, and again in a later execution with a payout ledger: signed for the first item only, the others refused naming it', async () => {
+test('a durable-nonce transaction (never under a payout ID) handed in as two items: signed for the first item only, the second refused naming it; in a later execution with a payout ledger it is signed again for its first item, the same signature, and refused for the second (no payout ID keeps anything exactly once across executions, and one transaction lands once)', async () => {
 	const data = await durableNonceTransfer();
 	const sign = async (items: IDataObject[]) => {
 		const result = await runPipeline(
@@ -330,10 +331,13 @@ test('a durable-nonce transaction (never under a payout ID) handed in as two ite
 	const [first, second] = await sign([{ data }, { data }]);
 	expect(first).toMatchObject({ blockhash: 'GfnhkazE7Sj1oPQ3KGuVrqzhoY4kJ8pETXcjvaj3gfoX' });
 	const refused = new RegExp(
-		`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.transactionHash)} was signed for item 0 of execution [^;]+; this is another item, and the same transaction would land once while both read as paid; nothing was signed \\(item \\d\\)$`,
+		`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.transactionHash)} was signed for item 0 of execution [^;]+; this is another item, and the same transaction would land once while both read as paid; the earlier signature is byte for byte this transaction: send that one; this item needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item \\d\\)$`,
 	);
 	expect(second.error).toMatch(refused);
-	const [later] = await sign([{ data }]);
-	expect(later.rawTransaction).toBeUndefined();
-	expect(later.error).toMatch(refused);
+	const [later, laterSecond] = await sign([{ data }, { data }]);
+	expect(later).toMatchObject({
+		transactionHash: first.transactionHash,
+		rawTransaction: first.rawTransaction,
+	});
+	expect(laterSecond.error).toMatch(refused);
 });

@@ -2,8 +2,10 @@
  * One item per Tron transaction ID across executions, in the folder and in the PostgreSQL ledger: a
  * Tron transaction names no nonce, so the same unsigned bytes handed in again (a replayed input item,
  * a sheet row copied under a new payout ID) are the same transaction, which lands once. The ledger's
- * record of each signed transaction ID, created exclusively, refuses it for another payout ID or item
- * in a later execution, naming what it was signed for; the same payout ID gets its transaction back.
+ * record of each signed transaction ID, created exclusively, refuses it for another payout ID in a
+ * later execution, naming what it was signed for, and between a payout ID and an item without one;
+ * the same payout ID gets its transaction back. Without payout IDs on either side it is signed again
+ * (nothing is kept exactly once across executions without them, and the same bytes pay once).
  */
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
@@ -90,7 +92,7 @@ describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 		const [second] = await signAndSend([{ payoutId: 'row-2', transaction }]);
 		expect(second.error).toMatch(
 			new RegExp(
-				`^Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for payout ID "row-1" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-2", and the same transaction would land once while both read as paid; nothing was signed \\(item 0\\)$`,
+				`^Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for payout ID "row-1" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-2", and the same transaction would land once while both read as paid; payout ID "row-2" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 0\\)$`,
 			),
 		);
 		const [again] = await signAndSend([{ payoutId: 'row-1', transaction }]);
@@ -102,18 +104,36 @@ describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 		expect(paid() - before).toBe(1_000_000n);
 	});
 
-	test('without payout IDs: the bytes signed for item 0 of one execution are refused in the next, naming that item and execution', async () => {
+	test("without payout IDs: the bytes signed for item 0 of one execution are signed again in the next (a retry after a failed send), the same transaction, which pays once; a payout ID is refused for them, and an item without one for a payout ID's, each saying what to do", async () => {
 		const transaction = await unsignedTransfer();
 		const before = paid();
 		const [first] = await signAndSend([{ transaction }]);
 		expect(first).toMatchObject({ transactionHash: transaction.txID, repeat: false });
-		const [second] = await signAndSend([{ transaction }]);
-		expect(second.error).toMatch(
+		const [again] = await signAndSend([{ transaction }]);
+		expect(again).toMatchObject({ transactionHash: transaction.txID, repeat: false });
+		expect(again.rawTransaction).toBe(first.rawTransaction);
+		expect(paid() - before).toBe(1_000_000n);
+
+		const [withId] = await signAndSend([{ payoutId: 'row-late', transaction }]);
+		expect(withId.error).toMatch(
 			new RegExp(
-				`^Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for item 0 of execution [^ ]+ on [0-9T:.-]+Z; this is another item, and the same transaction would land once while both read as paid; nothing was signed \\(item 0\\)$`,
+				`^Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for item 0 of execution [^ ]+ on [0-9T:.-]+Z; this is payout ID "row-late", and the same transaction would land once while both read as paid; the earlier signature, made without a payout ID, is byte for byte this transaction: if this is that payment, send it again \\(give payouts a payout ID from their first run, so reruns get their transaction back\\); else payout ID "row-late" needs a transaction of its own: .+; nothing was signed \\(item 0\\)$`,
 			),
 		);
-		expect(paid() - before).toBe(1_000_000n);
+
+		nile().chain.mine();
+		const other = await unsignedTransfer();
+		expect((await signAndSend([{ payoutId: 'row-named', transaction: other }]))[0]).toMatchObject({
+			payoutId: 'row-named',
+			transactionHash: other.txID,
+		});
+		const [anonymous] = await signAndSend([{ transaction: other }]);
+		expect(anonymous.error).toMatch(
+			new RegExp(
+				`^Refused by the rule "oneItemPerTransaction": transaction ${other.txID} was signed for payout ID "row-named" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is another item, and the same transaction would land once while both read as paid; if this is that payout, run it with payout ID "row-named" to get its transaction back; else this item needs a transaction of its own: .+; nothing was signed \\(item 0\\)$`,
+			),
+		);
+		expect(paid() - before).toBe(2_000_000n);
 	});
 
 	test("another worker records the transaction ID for its own payout while this one signs it: this one's signature is dropped and refused, naming the other's record; the payout ID is not used up", async () => {
@@ -144,7 +164,7 @@ describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 		const [raced] = await signAndSend([{ payoutId: 'row-race', transaction }]);
 		expect(plantedWhileSigning).toBe(true);
 		expect(raced).toEqual({
-			error: `Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for payout ID "row-other" (item 3 of execution another-worker-7) on 2026-11-26T12:00:00.000Z; this is payout ID "row-race", and the same transaction would land once while both read as paid; nothing was signed (item 0)`,
+			error: `Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for payout ID "row-other" (item 3 of execution another-worker-7) on 2026-11-26T12:00:00.000Z; this is payout ID "row-race", and the same transaction would land once while both read as paid; payout ID "row-race" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes (another nonce, blockhash or reference block); nothing was signed (item 0)`,
 		});
 		expect(paid()).toBe(before);
 		// tronweb builds on the head block and gives the transaction the block's time: only a new block makes new bytes.
@@ -166,7 +186,7 @@ describe('no payout ledger', () => {
 		expect(first).toMatchObject({ transactionHash: transaction.txID });
 		expect(second.error).toMatch(
 			new RegExp(
-				`^Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for item 0 of execution [^ ]+ on [0-9T:.-]+Z; this is another item, and the same transaction would land once while both read as paid; nothing was signed \\(item 1\\)$`,
+				`^Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for item 0 of execution [^ ]+ on [0-9T:.-]+Z; this is another item, and the same transaction would land once while both read as paid; the earlier signature is byte for byte this transaction: send that one; this item needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 1\\)$`,
 			),
 		);
 		expect(paid() - before).toBe(1_000_000n);

@@ -25,6 +25,8 @@ export interface SignedFor {
 }
 
 const EXECUTIONS_IN_MEMORY = 256;
+/** Bindings of one transaction ID given up (each a record of its own, `….<generation>.json`) beyond this are refused. */
+const MAX_GENERATIONS = 64;
 const signedInMemory = new Map<string, Map<string, TransactionIdRecord | 'signing'>>();
 
 function memoryOf(execution: string): Map<string, TransactionIdRecord | 'signing'> {
@@ -46,6 +48,30 @@ function sameSigner(earlier: TransactionIdRecord, current: SignedFor): boolean {
 	);
 }
 
+/**
+ * Whether a record (in the ledger, or one this execution read from it) lets `current` sign: the same
+ * signer, or, without payout IDs on either side, another execution (a rerun, a retry after a failed
+ * send). Without payout IDs nothing is kept exactly once across executions, and the same bytes signed
+ * again are the same transaction, which cannot pay twice; two items of one execution are still refused.
+ */
+function recordLets(earlier: TransactionIdRecord, current: SignedFor): boolean {
+	if (sameSigner(earlier, current)) return true;
+	return !earlier.payoutId && !current.payoutId && earlier.executionId !== current.executionId;
+}
+
+/** What to do about a refusal, by what the transaction was signed for and what asks for it now. */
+function advice(earlier: TransactionIdRecord | 'signing', current: SignedFor): string {
+	const own = current.payoutId ? `payout ID "${current.payoutId}"` : 'this item';
+	const anew = `${own} needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes (another nonce, blockhash or reference block)`;
+	if (earlier === 'signing' || (!earlier.payoutId && !current.payoutId))
+		return `the earlier signature is byte for byte this transaction: send that one; ${anew}`;
+	if (!earlier.payoutId)
+		return `the earlier signature, made without a payout ID, is byte for byte this transaction: if this is that payment, send it again (give payouts a payout ID from their first run, so reruns get their transaction back); else ${anew}`;
+	if (!current.payoutId)
+		return `if this is that payout, run it with payout ID "${earlier.payoutId}" to get its transaction back; else ${anew}`;
+	return anew;
+}
+
 function signedForWords(signed: { payoutId?: string; executionId: string; itemIndex: number }) {
 	const item = `item ${signed.itemIndex} of ${signed.executionId ? `execution ${signed.executionId}` : 'an unsaved execution'}`;
 	return signed.payoutId ? `payout ID "${signed.payoutId}" (${item})` : item;
@@ -58,8 +84,9 @@ function signedForWords(signed: { payoutId?: string; executionId: string; itemIn
  * message; an EVM transaction's hash (or a Safe proposal's safeTxHash) names its nonce, yet the same
  * bytes handed in twice, or made at once on one Safe nonce, are one transaction, bound once signed. In this process's memory per execution of the
  * Signer and, with a payout ledger, a record per transaction ID created exclusively, which holds across
- * executions, resumes and workers. The same payout ID (or, without one, the same item) asking again is
- * not a second payout: its signature is made again.
+ * executions, resumes and workers, for payout IDs. The same payout ID (or, without one, the same item)
+ * asking again is not a second payout: its signature is made again; so is a transaction signed
+ * without a payout ID asked for again without one in another execution (`recordLets`).
  */
 export class TransactionIdBindings {
 	private readonly memory: Map<string, TransactionIdRecord | 'signing'>;
@@ -72,8 +99,45 @@ export class TransactionIdBindings {
 		this.memory = memoryOf(execution);
 	}
 
-	private recordName(chainId: string, transactionHash: string): string {
-		return `expand-txid-${chainId}-${id(transactionHash.toLowerCase()).slice(2)}.json`;
+	private recordName(chainId: string, transactionHash: string, generation: number): string {
+		return `expand-txid-${chainId}-${id(transactionHash.toLowerCase()).slice(2)}${generation ? `.${generation}` : ''}.json`;
+	}
+
+	/** The record beside a binding that gives it up (`release`). */
+	private releasedName(name: string): string {
+		return name.replace(/\.json$/, '.released.json');
+	}
+
+	/**
+	 * The ledger's binding of the transaction ID: the newest record not given up, or, when there is
+	 * none, the name the next one is created under (a released record is followed by a generation).
+	 */
+	private async holder(
+		chainId: string,
+		transactionHash: string,
+		itemIndex: number,
+	): Promise<{ name: string; record?: TransactionIdRecord }> {
+		for (let generation = 0; generation < MAX_GENERATIONS; generation++) {
+			const name = this.recordName(chainId, transactionHash, generation);
+			const record = await this.readRecord(name, itemIndex, transactionHash);
+			if (!record) return { name };
+			const released = await this.store?.readJson(
+				this.releasedName(name),
+				itemIndex,
+				`the release of transaction ${transactionHash}`,
+				'oneItemPerTransaction',
+			);
+			if (released?.value === undefined && released?.unreadable === undefined)
+				return { name, record };
+		}
+		throw refusedItem(
+			this.node,
+			itemIndex,
+			new Refusal(
+				'oneItemPerTransaction',
+				`transaction ${transactionHash} was bound and given up ${MAX_GENERATIONS} times; check its records in ${this.store?.described} by hand`,
+			),
+		);
 	}
 
 	private refusal(
@@ -91,7 +155,7 @@ export class TransactionIdBindings {
 			itemIndex,
 			new Refusal(
 				'oneItemPerTransaction',
-				`transaction ${transactionHash} ${before}; this is ${current.payoutId ? `payout ID "${current.payoutId}"` : 'another item'}, and the same transaction would land once while both read as paid`,
+				`transaction ${transactionHash} ${before}; this is ${current.payoutId ? `payout ID "${current.payoutId}"` : 'another item'}, and the same transaction would land once while both read as paid; ${advice(earlier, current)}`,
 			),
 		);
 	}
@@ -123,8 +187,9 @@ export class TransactionIdBindings {
 	}
 
 	/**
-	 * Whether the transaction ID was signed for another payout or item (what `once` refuses), in this
-	 * execution or in the ledger: a transaction the Signer builds itself is then built again.
+	 * Whether the transaction ID was signed for another payout or item, in this execution or in the
+	 * ledger: a transaction the Signer builds itself is then built again. Stricter than `once`: a
+	 * transfer built without a payout ID in another execution is another payment, not a retry of its bytes.
 	 */
 	async signedForAnother(
 		chainId: string,
@@ -134,8 +199,7 @@ export class TransactionIdBindings {
 	): Promise<boolean> {
 		const known = this.memory.get(`${chainId}:${transactionHash.toLowerCase()}`);
 		if (known) return known === 'signing' || !sameSigner(known, current);
-		const name = this.recordName(chainId, transactionHash);
-		const earlier = await this.readRecord(name, itemIndex, transactionHash);
+		const { record: earlier } = await this.holder(chainId, transactionHash, itemIndex);
 		return earlier !== undefined && !sameSigner(earlier, current);
 	}
 
@@ -153,20 +217,17 @@ export class TransactionIdBindings {
 	): Promise<T> {
 		const key = `${chainId}:${transactionHash.toLowerCase()}`;
 		const known = this.memory.get(key);
-		if (known && (known === 'signing' || !sameSigner(known, current)))
+		if (known && (known === 'signing' || !recordLets(known, current)))
 			throw this.refusal(itemIndex, transactionHash, known, current);
 		this.memory.set(key, 'signing');
 		let recorded = known;
 		try {
-			const name = this.recordName(chainId, transactionHash);
-			const earlier = await this.readRecord(name, itemIndex, transactionHash);
+			const { name, record: earlier } = await this.holder(chainId, transactionHash, itemIndex);
 			if (earlier) {
 				recorded = earlier;
-				if (!sameSigner(earlier, current))
+				if (!recordLets(earlier, current))
 					throw this.refusal(itemIndex, transactionHash, earlier, current);
 			}
-			const fresh = await sign();
-			if (earlier) return fresh;
 			const record: TransactionIdRecord = {
 				chainId,
 				transactionHash,
@@ -176,6 +237,12 @@ export class TransactionIdBindings {
 				itemIndex: current.itemIndex,
 				signedAt: new Date().toISOString(),
 			};
+			const fresh = await sign();
+			if (earlier) {
+				// Another execution's record without a payout ID stays; this execution's other items are held to this one.
+				if (!sameSigner(earlier, current)) recorded = record;
+				return fresh;
+			}
 			let kept = false;
 			try {
 				if (!this.store || (await this.store.create(name, record, itemIndex))) {
@@ -183,10 +250,11 @@ export class TransactionIdBindings {
 					kept = true;
 					return fresh;
 				}
-				// Another process recorded it while `sign` ran: kept only when that was this same payout (or item).
+				// Another process recorded it while `sign` ran: kept only when its record lets this one sign.
 				const winner = await this.readRecord(name, itemIndex, transactionHash);
 				recorded = winner;
-				if (winner && sameSigner(winner, current)) {
+				if (winner && recordLets(winner, current)) {
+					if (!sameSigner(winner, current)) recorded = record;
 					kept = true;
 					return fresh;
 				}
@@ -199,5 +267,34 @@ export class TransactionIdBindings {
 			if (recorded) this.memory.set(key, recorded);
 			else this.memory.delete(key);
 		}
+	}
+
+	/**
+	 * Gives up the binding this item made without a payout ID, when what it signed certainly went nowhere
+	 * (a Safe proposal the service answered with an error and then does not hold): the transaction may
+	 * then be signed for another item or payout ID. A payout ID's binding is never given up: its payout
+	 * gets the transaction back. True when it was given up.
+	 */
+	async release(
+		chainId: string,
+		transactionHash: string,
+		itemIndex: number,
+		current: SignedFor,
+	): Promise<boolean> {
+		const key = `${chainId}:${transactionHash.toLowerCase()}`;
+		const known = this.memory.get(key);
+		const own = (record?: TransactionIdRecord | 'signing') =>
+			record !== undefined &&
+			record !== 'signing' &&
+			!record.payoutId &&
+			sameSigner(record, current);
+		if (!own(known)) return false;
+		if (this.store) {
+			const { name, record } = await this.holder(chainId, transactionHash, itemIndex);
+			if (!own(record)) return false;
+			await this.store.create(this.releasedName(name), { released: true }, itemIndex);
+		}
+		this.memory.delete(key);
+		return true;
 	}
 }

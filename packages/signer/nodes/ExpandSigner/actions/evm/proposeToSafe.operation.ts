@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { ChainClient } from '../../core';
+import { asNodeError, ChainClient } from '../../core';
 import type { EvmAccount } from '../../families/evm/accounts';
 import { evmEffect } from '../../families/evm/effect';
 import type { SignedProposal } from '../../families/evm/safeTx';
@@ -26,6 +26,7 @@ import {
 	proposalWords,
 	cachedSafeExtensions,
 	proposedCall,
+	releaseUnposted,
 	signProposal,
 } from './safeProposal';
 import type { EvmSession } from './session';
@@ -167,14 +168,22 @@ export async function execute(
 		...result,
 		safeTx: (result as unknown as SignedProposal).safeTx,
 	} as unknown as SignedProposal;
-	const stored = await postProposal.call(
-		this,
-		itemIndex,
-		credentials,
-		safe,
-		signed,
-		Boolean(result.alreadySent),
-	);
+	let stored;
+	try {
+		stored = await postProposal.call(
+			this,
+			itemIndex,
+			credentials,
+			safe,
+			signed,
+			Boolean(result.alreadySent),
+		);
+	} catch (error) {
+		// A payout ID's proposal stays its own: its rerun gets it back and posts it again.
+		if (result.payoutId === undefined)
+			await releaseUnposted.call(this, itemIndex, credentials, session, signed, error);
+		throw asNodeError(node, error, itemIndex);
+	}
 	const status = proposalStatus(stored);
 	return {
 		...status,

@@ -23,7 +23,9 @@ import { safeWalletUrl } from '../../families/evm/safeWallet';
 import { normalizeFields, type TransactionFields } from '../../families/evm/normalize';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
+import { TransactionIdBindings } from '../../ledger/transactionIds';
 import { Refusal, refusedItem } from '../../policy/refusal';
+import { signedFor } from '../signOnce';
 import { storedProposal } from './safe';
 import type { EvmSession } from './session';
 import { contentOf } from './signing';
@@ -238,4 +240,55 @@ export async function postProposal(
 			`The Safe API holds the proposal ${signed.transactionHash} with another ${differing} than was proposed; check it in Safe{Wallet} before anyone confirms it`,
 		);
 	return stored;
+}
+
+/**
+ * After a failed post of a proposal made without a payout ID: when the service then does not hold it,
+ * it never joined the queue, and its safeTxHash (which a rerun makes again, on the same Safe nonce) is
+ * given up (oneItemPerTransaction), so another item or payout ID may propose it. When the service
+ * cannot be asked, whether it holds it is unknown: the binding stays, and the error says so. Either
+ * way the error says what happened to the binding.
+ */
+export async function releaseUnposted(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	credentials: SafeApiCredentials,
+	session: EvmSession,
+	signed: SignedProposal,
+	error: unknown,
+): Promise<void> {
+	if (!(error instanceof Error)) return;
+	const hash = signed.transactionHash;
+	let held: boolean | undefined;
+	try {
+		held = (await getMultisigTransaction.call(this, credentials, hash, itemIndex)) !== undefined;
+	} catch {
+		held = undefined;
+	}
+	if (held) return;
+	const bindings = new TransactionIdBindings(
+		this.getNode(),
+		String(this.getExecutionId() ?? ''),
+		session.ledger?.store,
+	);
+	const say = (words: string) => {
+		error.message = `${error.message.replace(/ \(item \d+\)$/, '')}. ${words} (item ${itemIndex})`;
+	};
+	if (held === undefined) {
+		say(
+			`Whether the Safe API holds proposal ${hash} is unknown: its safeTxHash stays bound to this item, and a payout ID is refused for it; run this again without a payout ID to post it again, or check the Safe's queue in Safe{Wallet}`,
+		);
+		return;
+	}
+	const released = await bindings.release(
+		signed.chainId,
+		hash,
+		itemIndex,
+		signedFor.call(this, itemIndex),
+	);
+	say(
+		released
+			? `The Safe API does not hold proposal ${hash}: nothing was proposed, and a rerun proposes it again`
+			: `The Safe API does not hold proposal ${hash}: nothing was proposed; its safeTxHash stays bound to the item that first made it in an earlier execution, so run this again without a payout ID to propose it again`,
+	);
 }

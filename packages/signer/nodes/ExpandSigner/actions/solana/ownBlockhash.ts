@@ -1,5 +1,7 @@
 import { type IExecuteFunctions, sleep } from 'n8n-workflow';
 
+import { itemError } from '../../core';
+
 import {
 	type Lifetime,
 	latestLifetime,
@@ -9,6 +11,7 @@ import {
 	signatureOf,
 } from '../../families/solana';
 import { TransactionIdBindings } from '../../ledger/transactionIds';
+import { Refusal, refusedItem } from '../../policy/refusal';
 import { signedFor } from '../signOnce';
 import type { SolanaSession } from './session';
 
@@ -21,7 +24,8 @@ const WAIT_MS = 10_000;
  * payee on one blockhash are the same message and so the same signature: the chain lands one while
  * both payouts read as paid. While the built transfer is one signed for another payout ID or item
  * (oneItemPerTransaction), it waits for the chain's next blockhash and is built again; when none comes
- * within WAIT_MS, it is left to the rule, which refuses it.
+ * within WAIT_MS it is refused as a chain that makes no blocks (not as a duplicate payout), and a
+ * cancelled execution stops the wait.
  */
 export async function onOwnBlockhash(
 	this: IExecuteFunctions,
@@ -50,7 +54,22 @@ export async function onOwnBlockhash(
 	let lifetime = await latestLifetime(work.rpc);
 	let transaction = await work.build(lifetime);
 	const deadline = Date.now() + WAIT_MS;
-	while (Date.now() < deadline && (await signedForAnother(transaction))) {
+	while (await signedForAnother(transaction)) {
+		if (this.getExecutionCancelSignal?.()?.aborted)
+			throw itemError(
+				this.getNode(),
+				itemIndex,
+				`The execution was cancelled while the transfer waited for a new blockhash after ${lifetime.blockhash}; nothing was signed`,
+			);
+		if (Date.now() >= deadline)
+			throw refusedItem(
+				this.getNode(),
+				itemIndex,
+				new Refusal(
+					'oneItemPerTransaction',
+					`the chain's node showed no new blockhash within ${WAIT_MS / 1000} s after ${lifetime.blockhash}, and on it this transfer is the transaction signed for another payout or item; run again once it makes blocks`,
+				),
+			);
 		await sleep(POLL_MS);
 		const next = await latestLifetime(work.rpc);
 		if (next.blockhash === lifetime.blockhash) continue;

@@ -25,7 +25,7 @@ import { checkEffect } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
-import { speedUpOnce } from '../signOnce';
+import { signedFor, speedUpOnce } from '../signOnce';
 import { chainIdProperty, nodeOf, readChainId, TRANSACTION_LIFETIME_MS } from './fields';
 import { FAILED_ADVICE, landedWords, payoutOnChain } from './payoutStatus';
 import type { TronSession } from './session';
@@ -126,21 +126,16 @@ async function signReplacement(
 	const refusal = checkEffect(session.policy, effect);
 	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
 	// Made at its own time, so another payout's transaction ID only when another process made it too.
-	const executionId = String(this.getExecutionId() ?? '');
+	const current = signedFor.call(this, itemIndex);
 	const replacement = await new TransactionIdBindings(
 		this.getNode(),
-		executionId,
+		current.executionId,
 		session.ledger?.store,
 	).once(
 		chainId,
 		decoded.txID,
 		itemIndex,
-		{
-			payoutId,
-			executionId,
-			node: this.getNode().name,
-			itemIndex,
-		},
+		current,
 		async () => ({ signed: signTronTransaction(account, decoded, chainId) }),
 	);
 	return {
