@@ -131,13 +131,9 @@ async function signReplacement(
 		this.getNode(),
 		current.executionId,
 		session.ledger?.store,
-	).once(
-		chainId,
-		decoded.txID,
-		itemIndex,
-		current,
-		async () => ({ signed: signTronTransaction(account, decoded, chainId) }),
-	);
+	).once(chainId, decoded.txID, itemIndex, current, async () => ({
+		signed: signTronTransaction(account, decoded, chainId),
+	}));
 	return {
 		...replacement.signed,
 		refBlockBytes: decoded.refBlockBytes,
