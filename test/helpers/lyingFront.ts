@@ -3,13 +3,21 @@ import type { AddressInfo } from 'net';
 
 import { readBody } from '../../devnet/readBody';
 
-/** What a front answers in place of its origin: a JSON body, or undefined to pass the request on. */
-export type Lie = (path: string, body: unknown) => unknown;
+/** An answer of a front in place of its origin's with a status of its own (a bare body is answered 200). */
+export class FrontAnswer {
+	constructor(
+		readonly status: number,
+		readonly body: unknown,
+	) {}
+}
+
+/** What a front answers in place of its origin: a JSON body or a FrontAnswer, or undefined to pass the request on. */
+export type Lie = (path: string, body: unknown, method: string) => unknown;
 
 /**
- * A server on 127.0.0.1 in front of an origin (the devnet's API or a chain's JSON-RPC node) that
- * passes every request on unchanged, except those the test lies about. It records the paths and
- * JSON-RPC methods it was asked.
+ * A server on 127.0.0.1 in front of an origin (the devnet's API, a chain's JSON-RPC node or the Safe
+ * service's base URL, whose path leads every request's) that passes every request on unchanged,
+ * except those the test lies about. It records the paths and JSON-RPC methods it was asked.
  */
 export async function startLyingFront(origin: string, lie: Lie) {
 	const asked: string[] = [];
@@ -24,16 +32,18 @@ export async function startLyingFront(origin: string, lie: Lie) {
 			}
 			const method = (body as { method?: unknown } | undefined)?.method;
 			asked.push(typeof method === 'string' ? method : url.split('?')[0]);
-			const answer = lie(url.split('?')[0], body);
+			const answer = lie(url.split('?')[0], body, incoming.method ?? 'GET');
 			if (answer !== undefined) {
-				outgoing.writeHead(200, { 'content-type': 'application/json' });
-				outgoing.end(JSON.stringify(answer));
+				const { status, body: answered } =
+					answer instanceof FrontAnswer ? answer : new FrontAnswer(200, answer);
+				outgoing.writeHead(status, { 'content-type': 'application/json' });
+				outgoing.end(JSON.stringify(answered));
 				return;
 			}
 			const headers = { ...incoming.headers } as Record<string, string>;
 			delete headers.host;
 			delete headers['content-length'];
-			const reply = await fetch(new URL(url, origin), {
+			const reply = await fetch(`${origin.replace(/\/+$/, '')}${url}`, {
 				method: incoming.method,
 				headers,
 				body: incoming.method === 'GET' || incoming.method === 'HEAD' ? undefined : text,

@@ -7,8 +7,6 @@
  * through; then the second is refused (oneItemPerTransaction).
  */
 import { mkdtempSync } from 'fs';
-import { createServer } from 'http';
-import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -18,6 +16,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Devnet } from '../../../../devnet';
 import { TransactionIdBindings } from '../../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
 import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import { startLyingFront } from '../../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { proposeNode } from '../../../helpers/safeProposals';
 import { useDevnet } from '../../../helpers/useDevnet';
@@ -80,33 +79,11 @@ const balanceOf = async (address: string) =>
 /** The Safe's service, except that its queue of proposals reads as it stood before either execution proposed: empty. */
 async function queueReadBefore() {
 	const queue = `/safes/${devnet.safe.address.toLowerCase()}/multisig-transactions/`;
-	const front = createServer((incoming, outgoing) => {
-		void (async () => {
-			const url = incoming.url ?? '/';
-			if (incoming.method === 'GET' && url.split('?')[0].toLowerCase().endsWith(queue)) {
-				outgoing.writeHead(200, { 'content-type': 'application/json' });
-				outgoing.end(JSON.stringify({ count: 0, next: null, previous: null, results: [] }));
-				return;
-			}
-			const chunks: Buffer[] = [];
-			for await (const chunk of incoming) chunks.push(chunk as Buffer);
-			const answer = await fetch(`${devnet.safe.serviceUrl}${url}`, {
-				method: incoming.method,
-				headers: { 'content-type': 'application/json' },
-				body: incoming.method === 'GET' ? undefined : Buffer.concat(chunks).toString(),
-			});
-			outgoing.writeHead(answer.status, { 'content-type': 'application/json' });
-			outgoing.end(await answer.text());
-		})();
-	});
-	await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
-		close: async () => {
-			front.closeAllConnections();
-			await new Promise((resolve) => front.close(resolve));
-		},
-	};
+	return await startLyingFront(devnet.safe.serviceUrl, (path, _body, method) =>
+		method === 'GET' && path.toLowerCase().endsWith(queue)
+			? { count: 0, next: null, previous: null, results: [] }
+			: undefined,
+	);
 }
 
 test('two executions proposing the same payment under two payout IDs at once: without the rule both are one safeTxHash, the Safe pays once and both read alike; with it the second is refused naming the first', async () => {

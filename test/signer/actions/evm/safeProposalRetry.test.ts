@@ -7,8 +7,6 @@
  * posts it again. A front on the devnet's service answers 503 where the test says.
  */
 import { mkdtempSync } from 'fs';
-import { createServer } from 'http';
-import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -17,6 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
 import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
+import { FrontAnswer, startLyingFront } from '../../../helpers/lyingFront';
 import { ITEMS, runPipeline } from '../../../helpers/n8n';
 import { proposeNode } from '../../../helpers/safeProposals';
 import { useDevnet } from '../../../helpers/useDevnet';
@@ -29,35 +28,10 @@ let devnet: Devnet;
 useDevnet((started) => (devnet = started));
 
 /** A front on the devnet's service answering 503 to the requests `failing` picks, passing the rest on. */
-async function failingFront(failing: (method: string, url: string) => boolean) {
-	const front = createServer((incoming, outgoing) => {
-		void (async () => {
-			const url = incoming.url ?? '/';
-			if (failing(incoming.method ?? 'GET', url)) {
-				outgoing.writeHead(503, { 'content-type': 'application/json' });
-				outgoing.end('{"detail":"unavailable"}');
-				return;
-			}
-			const chunks: Buffer[] = [];
-			for await (const chunk of incoming) chunks.push(chunk as Buffer);
-			const answer = await fetch(`${devnet.safe.serviceUrl}${url}`, {
-				method: incoming.method,
-				headers: { 'content-type': 'application/json' },
-				body: incoming.method === 'GET' ? undefined : Buffer.concat(chunks).toString(),
-			});
-			outgoing.writeHead(answer.status, { 'content-type': 'application/json' });
-			outgoing.end(await answer.text());
-		})();
-	});
-	await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
-		close: async () => {
-			front.closeAllConnections();
-			await new Promise((resolve) => front.close(resolve));
-		},
-	};
-}
+const failingFront = async (failing: (method: string, path: string) => boolean) =>
+	await startLyingFront(devnet.safe.serviceUrl, (path, _body, method) =>
+		failing(method, path) ? new FrontAnswer(503, { detail: 'unavailable' }) : undefined,
+	);
 
 /** One execution proposing 1,000 wei from the Safe to `payee` through the service at `serviceUrl`. */
 async function propose(serviceUrl: string, payee: string, payoutId = ''): Promise<IDataObject> {
@@ -85,7 +59,7 @@ const failedHash = (error: unknown) => /proposal (0x[0-9a-f]{64})/.exec(String(e
 test('the post answered 503 and the service then does not hold the proposal: the binding is given up, and a rerun under a payout ID proposes the same safeTxHash on the same Safe nonce', async () => {
 	const payee = Wallet.createRandom().address;
 	const front = await failingFront(
-		(method, url) => method === 'POST' && url.includes('multisig-transactions'),
+		(method, path) => method === 'POST' && path.includes('multisig-transactions'),
 	);
 	let failed: IDataObject;
 	try {
@@ -105,9 +79,9 @@ test('the post answered 503 and the service cannot say whether it holds the prop
 	const payee = Wallet.createRandom().address;
 	// The post, and the service's answer for the one proposal (not the queue the nonce is read from).
 	const front = await failingFront(
-		(method, url) =>
-			(method === 'POST' && url.includes('multisig-transactions')) ||
-			url.includes('/api/v1/multisig-transactions/'),
+		(method, path) =>
+			(method === 'POST' && path.includes('multisig-transactions')) ||
+			path.includes('/api/v1/multisig-transactions/'),
 	);
 	let failed: IDataObject;
 	try {
