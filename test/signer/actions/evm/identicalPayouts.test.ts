@@ -15,14 +15,15 @@ import { Wallet } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
-import { TransactionIdBindings } from '../../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
 import {
 	devnetAccount,
 	devnetCredentials,
 	devnetSignerKey,
 } from '../../../helpers/devnetCredentials';
+import { checkedPayouts } from '../../../helpers/checkedPayouts';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
-import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
+import { signAndSend as signItemsAndSend } from '../../../helpers/signAndSend';
+import { transactionIdBindingOff } from '../../../helpers/transactionIdBindingOff';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '31337';
@@ -51,64 +52,21 @@ const nextNonce = async () =>
 	);
 
 /** Items (one per payout ID) → Expand Signer with `parameters` → Send, in one execution; both go on past an error. */
-async function signAndSend(items: IDataObject[], parameters: IDataObject) {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Sign',
-				type: SIGNER,
-				parameters: {
-					accountIndex: ACCOUNT,
-					operation: 'signTransaction',
-					payoutId: '={{ $json.payoutId }}',
-					...parameters,
-				} as never,
-				continueOnFail: true,
-			},
-			sendTransactionNode({}, true),
-		],
+const signAndSend = async (items: IDataObject[], parameters: IDataObject) =>
+	await signItemsAndSend(
+		items,
+		{
+			accountIndex: ACCOUNT,
+			operation: 'signTransaction',
+			payoutId: '={{ $json.payoutId }}',
+			...parameters,
+		} as never,
 		credentials(),
 	);
-	expect(result.error).toBeUndefined();
-	return {
-		signed: result.output('Sign').map((item) => item.json),
-		sent: result.output('Send').map((item) => item.json),
-	};
-}
 
 /** Check Payouts of every payout the ledger holds: each payout ID's transaction hash and where it stands. */
-async function checked(payoutIds: string[]) {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-			{
-				name: 'List',
-				type: SIGNER,
-				parameters: { chainFamily: 'evm', operation: 'listPayouts', status: 'all' },
-			},
-			{
-				name: 'Check',
-				type: SIGNER,
-				parameters: { chainFamily: 'evm', operation: 'checkPayouts' },
-			},
-		],
-		credentials(),
-	);
-	const rows = result.output('Check').map((item) => item.json);
-	return payoutIds.map((payoutId) => {
-		const row = rows.find((entry) => entry.payoutId === payoutId);
-		return [row?.transactionHash ?? '', row?.chainStatus];
-	});
-}
-
-/** The binding of a transaction hash to one payout or item passed through: the Signer as it was before the rule. */
-function bindingOff() {
-	const spy = jest
-		.spyOn(TransactionIdBindings.prototype, 'once')
-		.mockImplementation(async (_chainId, _hash, _itemIndex, _signedFor, sign) => await sign());
-	return () => spy.mockRestore();
-}
+const checked = async (payoutIds: string[]) =>
+	await checkedPayouts('evm', credentials(), payoutIds);
 
 const handedIn = [
 	{
@@ -142,7 +100,7 @@ describe.each(handedIn)('one transaction handed in with $given', ({ key, fields 
 		};
 		const ids = (run: string) => [`${key}-${run}-1`, `${key}-${run}-2`];
 
-		const restore = bindingOff();
+		const restore = transactionIdBindingOff();
 		try {
 			const off = await run(ids('off'));
 			const hash = off.signed[0].transactionHash;

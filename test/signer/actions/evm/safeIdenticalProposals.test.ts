@@ -14,11 +14,12 @@ import { Wallet } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
-import { TransactionIdBindings } from '../../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
+import { checkedPayouts } from '../../../helpers/checkedPayouts';
 import { devnetCredentials, devnetSignerKey } from '../../../helpers/devnetCredentials';
 import { startLyingFront } from '../../../helpers/lyingFront';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { ITEMS, runPipeline } from '../../../helpers/n8n';
 import { proposeNode } from '../../../helpers/safeProposals';
+import { transactionIdBindingOff } from '../../../helpers/transactionIdBindingOff';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const folder = mkdtempSync(join(tmpdir(), 'expand-safe-identical-'));
@@ -49,29 +50,8 @@ async function propose(serviceUrl: string, payee: string, payoutId: string): Pro
 }
 
 /** Check Payouts of every payout the ledger holds: each payout ID's hash and where it stands. */
-async function checked(payoutIds: string[]) {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-			{
-				name: 'List',
-				type: SIGNER,
-				parameters: { chainFamily: 'evm', operation: 'listPayouts', status: 'all' },
-			},
-			{
-				name: 'Check',
-				type: SIGNER,
-				parameters: { chainFamily: 'evm', operation: 'checkPayouts' },
-			},
-		],
-		credentials(),
-	);
-	const rows = result.output('Check').map((item) => item.json);
-	return payoutIds.map((payoutId) => {
-		const row = rows.find((entry) => entry.payoutId === payoutId);
-		return [row?.transactionHash ?? '', row?.chainStatus];
-	});
-}
+const checked = async (payoutIds: string[]) =>
+	await checkedPayouts('evm', credentials(), payoutIds);
 
 const balanceOf = async (address: string) =>
 	BigInt(await devnet.rpc<string>('31337', 'eth_getBalance', [address, 'latest']));
@@ -90,9 +70,7 @@ test('two executions proposing the same payment under two payout IDs at once: wi
 	const payee = Wallet.createRandom().address;
 	const front = await queueReadBefore();
 	try {
-		const spy = jest
-			.spyOn(TransactionIdBindings.prototype, 'once')
-			.mockImplementation(async (_chainId, _hash, _itemIndex, _signedFor, sign) => await sign());
+		const restore = transactionIdBindingOff();
 		let off: IDataObject[];
 		try {
 			off = [
@@ -100,7 +78,7 @@ test('two executions proposing the same payment under two payout IDs at once: wi
 				await propose(front.url, payee, 'safe-off-2'),
 			];
 		} finally {
-			spy.mockRestore();
+			restore();
 		}
 		const hash = String(off[0].safeTxHash);
 		expect(off.map((json) => [json.payoutId, json.safeTxHash, json.error])).toEqual([

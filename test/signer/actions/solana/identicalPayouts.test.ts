@@ -17,14 +17,16 @@ import { join } from 'path';
 
 import { getTransferSolInstruction, SYSTEM_PROGRAM_ADDRESS } from '@solana-program/system';
 import { AccountRole, address, createNoopSigner, generateKeyPairSigner } from '@solana/kit';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
-import { TransactionIdBindings } from '../../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
+import { checkedPayouts } from '../../../helpers/checkedPayouts';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
-import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../../helpers/n8n';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
+import { signAndSend as signItemsAndSend } from '../../../helpers/signAndSend';
 import { solanaMessage, unsignedWire } from '../../../helpers/solanaMessages';
+import { transactionIdBindingOff } from '../../../helpers/transactionIdBindingOff';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const folder = mkdtempSync(join(tmpdir(), 'expand-solana-identical-'));
@@ -53,67 +55,24 @@ async function usdcOf(owner: string): Promise<bigint> {
 }
 
 /** Items (one per payout ID) → Expand Signer with `parameters` → Send, in one execution; Send goes on past a refusal. */
-async function signAndSend(items: IDataObject[], parameters: IDataObject) {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Sign',
-				type: SIGNER,
-				parameters: {
-					chainFamily: 'solana',
-					solanaChainId: '901',
-					payoutId: '={{ $json.payoutId }}',
-					...parameters,
-				},
-				continueOnFail: true,
-			} as NodeSpec,
-			sendTransactionNode({}, true),
-		],
+const signAndSend = async (items: IDataObject[], parameters: IDataObject) =>
+	await signItemsAndSend(
+		items,
+		{
+			chainFamily: 'solana',
+			solanaChainId: '901',
+			payoutId: '={{ $json.payoutId }}',
+			...parameters,
+		} as INodeParameters,
 		credentials(),
 	);
-	expect(result.error).toBeUndefined();
-	return {
-		signed: result.output('Sign').map((item) => item.json),
-		sent: result.output('Send').map((item) => item.json),
-	};
-}
 
 /** Check Payouts of every payout the ledger holds: each payout ID's signature and where it stands. */
-async function checked(payoutIds: string[]) {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-			{
-				name: 'List',
-				type: SIGNER,
-				parameters: { chainFamily: 'solana', operation: 'listPayouts', status: 'all' },
-			},
-			{
-				name: 'Check',
-				type: SIGNER,
-				parameters: { chainFamily: 'solana', operation: 'checkPayouts' },
-			},
-		],
-		credentials(),
-	);
-	const rows = result.output('Check').map((item) => item.json);
-	return payoutIds.map((payoutId) => {
-		const row = rows.find((entry) => entry.payoutId === payoutId);
-		return [row?.transactionHash ?? '', row?.chainStatus];
-	});
-}
+const checked = async (payoutIds: string[]) =>
+	await checkedPayouts('solana', credentials(), payoutIds);
 
 /** The binding of a transaction ID to one payout or item passed through: the Signer as it was before the rule. */
-function bindingOff() {
-	const spies = [
-		jest
-			.spyOn(TransactionIdBindings.prototype, 'once')
-			.mockImplementation(async (_chainId, _id, _itemIndex, _signedFor, sign) => await sign()),
-		jest.spyOn(TransactionIdBindings.prototype, 'signedForAnother').mockResolvedValue(false),
-	];
-	return () => spies.forEach((spy) => spy.mockRestore());
-}
+const bindingOff = () => transactionIdBindingOff({ ownBlockhashToo: true });
 
 /** Solana makes a block every few hundred milliseconds; the devnet makes one only with a transaction unless mined. */
 function blocksComing() {
