@@ -57,6 +57,8 @@ export interface DevnetCredentialSet {
 	signer?: CredentialData;
 	/** The Solana signing credential, whole. */
 	solana?: CredentialData;
+	/** The Tron signing credential, whole. */
+	tron?: CredentialData;
 	/** The Safe API credential: `true` for the stand-in service as it is, or fields over it. */
 	safe?: CredentialData | true;
 }
@@ -70,6 +72,7 @@ export function devnetCredentials(
 		expandApi: devnetExpandApi(devnet, set.expand),
 		...(set.signer ? { expandSignerApi: set.signer } : {}),
 		...(set.solana ? { expandSolanaKeyApi: set.solana } : {}),
+		...(set.tron ? { expandTronKeyApi: set.tron } : {}),
 		...(set.safe
 			? { expandSafeApi: devnetSafeApi(devnet, set.safe === true ? {} : set.safe) }
 			: {}),

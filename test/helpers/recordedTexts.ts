@@ -30,3 +30,13 @@ export function recordedTexts(
 		...logLines,
 	];
 }
+
+/**
+ * The no-trace key scan: it sees what it scans (the texts hold signed transactions, the log lines
+ * the engine's), and no text holds any of `secrets`.
+ */
+export function expectNoTrace(texts: string[], logLines: string[], secrets: string[]): void {
+	expect(texts.some((text) => text.includes('rawTransaction'))).toBe(true);
+	expect(logLines.some((line) => line.includes('Running node "Sign"'))).toBe(true);
+	for (const text of texts) for (const secret of secrets) expect(text.includes(secret)).toBe(false);
+}

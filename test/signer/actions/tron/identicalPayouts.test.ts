@@ -31,14 +31,14 @@ afterAll(async () => {
 	await devnet.stop();
 });
 
-const credentials = () => ({
-	...devnetCredentials(devnet),
-	expandTronKeyApi: {
-		keyType: 'privateKey',
-		privateKey: nile.wallets[0].privateKey,
-		payoutLedgerFolder: ledgerFolder,
-	} as never,
-});
+const credentials = () =>
+	devnetCredentials(devnet, {
+		tron: {
+			keyType: 'privateKey',
+			privateKey: nile.wallets[0].privateKey,
+			payoutLedgerFolder: ledgerFolder,
+		},
+	});
 
 test('two payout IDs paying the same payee the same TRX in one execution are two transactions, the payee is paid twice, and Check Payouts reads each landed as its own', async () => {
 	const payee = nile.wallets[1];
