@@ -29,14 +29,16 @@ export interface PaceState {
 	learnedInFlight?: number;
 }
 
-/** Events of the last second, counted per 100 ms (constant cost whatever the rate). */
+/** Accepted requests by their start, counted per 100 ms over the last second (constant cost whatever the rate). */
 class LastSecond {
 	private readonly counts = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 	private readonly slots = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1];
 
-	add(now: number): void {
-		const slot = Math.floor(now / 100);
+	add(at: number): void {
+		const slot = Math.floor(at / 100);
 		const index = slot % 10;
+		// A start more than a second older than one already counted in its place is out of every window asked.
+		if (this.slots[index] > slot) return;
 		if (this.slots[index] !== slot) {
 			this.slots[index] = slot;
 			this.counts[index] = 0;
@@ -44,11 +46,14 @@ class LastSecond {
 		this.counts[index]++;
 	}
 
-	total(now: number): number {
-		const slot = Math.floor(now / 100);
+	/** Events in the second up to `at` (none after it). */
+	total(at: number): number {
+		const slot = Math.floor(at / 100);
 		let sum = 0;
-		for (let index = 0; index < 10; index++)
-			if (slot - this.slots[index] < 10) sum += this.counts[index];
+		for (let index = 0; index < 10; index++) {
+			const age = slot - this.slots[index];
+			if (age >= 0 && age < 10) sum += this.counts[index];
+		}
 		return sum;
 	}
 }
@@ -59,7 +64,7 @@ class LastSecond {
  * (a stalled event loop then delays the next ones instead of letting a burst through). N is the
  * credential's Max Requests per Second, or lower what 429s without Retry-After taught, as TCP's
  * congestion control learns a path: on such a 429 (at most one a second) the pace drops to the
- * requests the API accepted in the last second, and the requests in flight to one fewer than were
+ * requests the API accepted that started in the second before the refused one started, and the requests in flight to one fewer than were
  * in flight; while requests
  * succeed both rise again slowly (by one per N successes, or a tenth per success above 10), and the
  * configured rate stays a ceiling. A 429 with Retry-After holds every request of the credential
@@ -119,7 +124,8 @@ class Pacer {
 		this.waiting.shift()?.();
 		const now = Date.now();
 		if (how === 'answered') {
-			this.accepted.add(now);
+			// Counted at its start, as the API counts it on arrival: when a busy process read the answer does not matter.
+			this.accepted.add(start.at);
 			if (start.epoch !== this.epoch || this.learnedPerSecond === undefined) return undefined;
 			const before = Math.floor(this.perSecond(ceiling) as number);
 			this.speedUp(ceiling);
@@ -131,7 +137,7 @@ class Pacer {
 		if (how === 'retryAfter' || now - this.loweredAt < 1000) return undefined;
 		this.loweredAt = now;
 		this.epoch++;
-		const accepted = this.accepted.total(now);
+		const accepted = this.accepted.total(start.at);
 		this.learnedPerSecond = Math.max(
 			MIN_LEARNED_PER_SECOND,
 			Math.min(this.perSecond(ceiling) ?? Infinity, accepted),
