@@ -9,7 +9,7 @@ import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
 import { type SignedFor, TransactionIdBindings } from '../ledger/transactionIds';
 import type { FormItem } from '../policy/formItem';
 import { Refusal, refusedItem } from '../policy/refusal';
-import type { SignedTransaction } from '../policy/vocabulary';
+import type { Movement, SignedTransaction } from '../policy/vocabulary';
 
 /** The refusal of a payout ID when the credential has no payout ledger. */
 function noLedger(node: INode, itemIndex: number, payoutId: string) {
@@ -20,6 +20,20 @@ function noLedger(node: INode, itemIndex: number, payoutId: string) {
 			'payoutLedgerFolder',
 			`payout ID "${payoutId}" needs a payout ledger (folder or PostgreSQL) on the signing credential, where signed payout IDs are kept`,
 		),
+	);
+}
+
+/**
+ * What a payout ID is bound to when a transaction is a list of movements (Solana, Tron): what moves to
+ * whom, not what keeps the transaction valid for a while (a blockhash, a reference block), which changes
+ * each time it is built. Costs are left out: a rerun after the first transaction created the
+ * recipient's token account no longer pays that rent, yet pays the same.
+ */
+export function movementsContent(movements: Movement[]): string {
+	return JSON.stringify(
+		movements
+			.filter((movement) => !movement.cost)
+			.map((movement) => [movement.asset, movement.recipient, movement.amount.toString()]),
 	);
 }
 

@@ -29,22 +29,9 @@ import {
 } from '../../policy/askedIntent';
 import { transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
-import type { Movement, SignedTransaction } from '../../policy/vocabulary';
-import { signOnce } from '../signOnce';
+import type { SignedTransaction } from '../../policy/vocabulary';
+import { movementsContent, signOnce } from '../signOnce';
 import type { SolanaSession } from './session';
-
-/**
- * What a payout ID is bound to: what moves to whom (not the blockhash, which changes each time a
- * transaction is built). Costs are left out: a rerun after the first transaction created the
- * recipient's token account no longer pays that rent, yet pays the same.
- */
-export function contentOf(movements: Movement[]): string {
-	return JSON.stringify(
-		movements
-			.filter((movement) => !movement.cost)
-			.map((movement) => [movement.asset, movement.recipient, movement.amount.toString()]),
-	);
-}
 
 /**
  * Where a payout's signed transactions (the first and its replacements) stand: `landed` (the one on
@@ -151,7 +138,7 @@ export async function solanaFacts(
 		from: account.address,
 		nonce: decoded.blockhash,
 		renewedByReplacements: true,
-		content: contentOf(prepared.effect.movements),
+		content: movementsContent(prepared.effect.movements),
 		shown: {
 			rawTransaction: entry.signed.rawTransaction,
 			transactionHash,
@@ -241,7 +228,7 @@ export async function signSolanaItem(
 		transactionId: await signatureOf(account, prepared.transaction),
 		chainId,
 		from: account.address,
-		content: contentOf(effect.movements),
+		content: movementsContent(effect.movements),
 		contentWords: 'recipient, amount or asset',
 		sign: async () => {
 			// Counted before signing, so concurrent executions and processes never pass a total together.

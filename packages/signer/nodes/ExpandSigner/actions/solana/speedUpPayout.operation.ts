@@ -23,10 +23,10 @@ import { checkEffect } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
-import { speedUpOnce } from '../signOnce';
+import { movementsContent, speedUpOnce } from '../signOnce';
 import { chainIdProperty, readChainId, readComputeUnitPrice, rpcOf } from './fields';
 import type { SolanaSession } from './session';
-import { contentOf, landedEntry, readSignedTransaction, solanaFacts } from './signing';
+import { landedEntry, readSignedTransaction, solanaFacts } from './signing';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 
@@ -161,10 +161,10 @@ async function signReplacement(
 	);
 	const { effect } = prepared;
 	draft.fillEffect(effect);
-	if (contentOf(effect.movements) !== history[0].content)
+	if (movementsContent(effect.movements) !== history[0].content)
 		throw refuse(
 			'payoutId',
-			`payout ID "${payoutId}" re-read from its signed bytes moves ${contentOf(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
+			`payout ID "${payoutId}" re-read from its signed bytes moves ${movementsContent(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
 		);
 	const refusal = checkEffect(session.policy, effect);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);

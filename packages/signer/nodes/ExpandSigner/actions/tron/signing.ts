@@ -29,17 +29,10 @@ import {
 } from '../../policy/askedIntent';
 import { transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
-import type { Movement, SignedTransaction } from '../../policy/vocabulary';
-import { signOnce } from '../signOnce';
+import type { SignedTransaction } from '../../policy/vocabulary';
+import { movementsContent, signOnce } from '../signOnce';
 import { payoutOnChain } from './payoutStatus';
 import type { TronSession } from './session';
-
-/** What a payout ID is bound to: what moves to whom (not the reference block, which changes each time a transaction is built). */
-export function contentOf(movements: Movement[]): string {
-	return JSON.stringify(
-		movements.map((movement) => [movement.asset, movement.recipient, movement.amount.toString()]),
-	);
-}
 
 /** A signed transaction of the ledger: the JSON chain/sendtransaction takes, base64 (rawTransaction). */
 export function readSignedTransaction(entry: LedgerEntry): TronTransaction {
@@ -169,7 +162,7 @@ export async function tronFacts(
 		from: account.address,
 		nonce: decoded.refBlockHash,
 		renewedByReplacements: true,
-		content: contentOf(tronEffect(decoded, chainId).movements),
+		content: movementsContent(tronEffect(decoded, chainId).movements),
 		shown: {
 			rawTransaction: entry.signed.rawTransaction,
 			transactionHash: decoded.txID,
@@ -256,7 +249,7 @@ export async function signTronItem(
 		transactionId: decoded.txID,
 		chainId,
 		from: account.address,
-		content: contentOf(effect.movements),
+		content: movementsContent(effect.movements),
 		contentWords: 'recipient, amount or asset',
 		sign: async () => {
 			// Counted before signing, so concurrent executions and processes never pass a total together.

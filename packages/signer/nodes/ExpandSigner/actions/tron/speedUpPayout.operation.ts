@@ -25,11 +25,11 @@ import { checkEffect } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
-import { signedFor, speedUpOnce } from '../signOnce';
+import { movementsContent, signedFor, speedUpOnce } from '../signOnce';
 import { chainIdProperty, nodeOf, readChainId, TRANSACTION_LIFETIME_MS } from './fields';
 import { FAILED_ADVICE, landedWords, payoutOnChain } from './payoutStatus';
 import type { TronSession } from './session';
-import { contentOf, ownSignedTransaction, tronFacts } from './signing';
+import { ownSignedTransaction, tronFacts } from './signing';
 
 export const option: INodePropertyOptions = {
 	name: 'Speed Up Payout',
@@ -119,9 +119,9 @@ async function signReplacement(
 		Date.now(),
 	);
 	draft.fillEffect(effect);
-	if (contentOf(effect.movements) !== history[0].content)
+	if (movementsContent(effect.movements) !== history[0].content)
 		throw refuse(
-			`re-read from its signed bytes moves ${contentOf(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
+			`re-read from its signed bytes moves ${movementsContent(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
 		);
 	const refusal = checkEffect(session.policy, effect);
 	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
