@@ -124,6 +124,25 @@ async function main(): Promise<void> {
 	);
 	for (const wallet of tron.wallets)
 		console.log(`    ${wallet.index}  ${wallet.address}  ${wallet.privateKey}`);
+	for (const ton of devnet.ton) {
+		console.log(
+			`\n  Chain ${ton.chainId} (${ton.symbol}, TON on @ton/sandbox)  toncenter v2 API ${ton.rpcUrl}`,
+		);
+		console.log(
+			`    ${ton.usdt.symbol}  ${ton.usdt.bounceable}  ${ton.usdt.decimals} decimals, standard jetton minter (TEP-74)`,
+		);
+		for (const wallet of ton.wallets)
+			console.log(
+				`    ${wallet.version}  ${wallet.source} ${wallet.index ?? ''}  ${wallet.bounceable}`,
+			);
+	}
+	const [ton] = devnet.ton;
+	console.log(
+		`    Wallets: "${ton.mnemonic}" on m/44'/607'/i' (i = 0-2) and the TON mnemonic "${ton.tonMnemonic}", W5 and v4R2 each; 1,000 TON and 1,000,000 USDT each.`,
+	);
+	console.log('    Ed25519 seeds (hex); development keys, never use them elsewhere:');
+	for (const wallet of ton.wallets.filter((candidate) => candidate.version === 'v5r1'))
+		console.log(`    ${wallet.source} ${wallet.index ?? ''}  ${wallet.secretKey}`);
 	console.log('\nCtrl-C stops the devnet.');
 	const stop = async () => {
 		await devnet.stop();

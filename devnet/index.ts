@@ -8,6 +8,14 @@ import {
 	startSolanaChain,
 } from './chains/solana';
 import {
+	TON_CHAINS,
+	type TonChain,
+	type TonFixtures,
+	type TonRuntime,
+	type TonWallet,
+	startTonChain,
+} from './chains/ton';
+import {
 	TRON_CHAINS,
 	type TronChain,
 	type TronFixtures,
@@ -39,6 +47,7 @@ export type {
 	DevnetWallet,
 	FaultOptions,
 	SolanaWallet,
+	TonWallet,
 	TransactionLie,
 	TronWallet,
 	UsageItem,
@@ -57,6 +66,8 @@ export interface DevnetOptions {
 	solanaRpcPort?: number;
 	/** Ports of the Tron chains' HTTP APIs, in the order of TRON_CHAINS (0 or missing: a free port). */
 	tronHttpPorts?: number[];
+	/** Ports of the TON chains' toncenter APIs, in the order of TON_CHAINS (0 or missing: a free port). */
+	tonHttpPorts?: number[];
 	/** Accepted keys; the default key when none are given. */
 	apiKeys?: string[];
 	rateLimitPerSecond?: number;
@@ -96,6 +107,19 @@ export interface DevnetTron extends TronFixtures {
 	chain: TronChain;
 }
 
+/**
+ * A TON chain (1100 TON, 1101 TTON): the real TVM with the real wallet and jetton code (@ton/sandbox)
+ * behind a toncenter v2 API (devnet/chains/ton).
+ */
+export interface DevnetTon extends TonFixtures {
+	chainId: string;
+	symbol: string;
+	/** The toncenter v2 base URL (…/api/v2). */
+	rpcUrl: string;
+	/** The chain itself, for tests that read accounts, mine empty blocks or advance its clock (chain.advance(seconds)). */
+	chain: TonChain;
+}
+
 export interface Devnet {
 	baseUrl: string;
 	historicalUrl: string;
@@ -105,6 +129,7 @@ export interface Devnet {
 	chains: DevnetChain[];
 	solana: DevnetSolana;
 	tron: DevnetTron[];
+	ton: DevnetTon[];
 	/** dexId of the Uniswap V2 fixture on the first chain (31337): 1000, the API's default dexId. */
 	dexId: string;
 	/** dexId the Uniswap V2 fixture answers to, per chain ID. */
@@ -128,7 +153,7 @@ export interface Devnet {
 	stop(): Promise<void>;
 }
 
-/** Starts the EVM, Solana and Tron chains, deploys the fixtures and opens the gateway's base and historical listeners. */
+/** Starts the EVM, Solana, Tron and TON chains, deploys the fixtures and opens the gateway's base and historical listeners. */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
 	const started: Array<{ close(): Promise<void> }> = [];
 	try {
@@ -137,22 +162,23 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			apiKeys: new Set(options.safeApiKeys ?? []),
 			limiter: new RateLimiter(options.safeRateLimitPerSecond),
 		};
-		// Every funded wallet, EVM, Solana and Tron, derives from the devnet's one mnemonic.
+		// Every funded wallet, EVM, Solana, Tron and TON (beside TON's own mnemonic), derives from the devnet's one mnemonic.
 		const solana = await startSolanaChain(DEVNET_MNEMONIC, options.solanaRpcPort ?? 0);
 		started.push(solana);
-		// One injector for the API and the Tron stand-in's HTTP API: the same shares, failNext() and record.
+		// One injector for the API and the Tron and TON stand-ins' HTTP APIs: the same shares, failNext() and record.
 		const faults = new FaultInjector(options.faults);
 		const tron = await startTronChains(options, faults, started);
+		const ton = await startTonChains(options, faults, started);
 		const gateway = await openGateway(
 			options,
 			faults,
 			runtimes,
-			{ solana, tron },
+			{ solana, tron, ton },
 			safe.service,
 			safeAccess,
 		);
 		const stream = await startTickerStream([...runtimes.values()][0], gateway, options.streamPort);
-		const blocks = await watchBlocks(runtimes, [solana, ...tron]);
+		const blocks = await watchBlocks(runtimes, [solana, ...tron, ...ton]);
 		blocks.onBlock((chainId) => {
 			if (chainId === stream.chainId) void stream.publish().catch(() => undefined);
 		});
@@ -162,8 +188,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			historicalUrl: gateway.historical.url,
 			streamUrl: stream.url,
 			apiKey: [...gateway.apiKeys][0],
-			...chainsOf(runtimes, solana, tron),
-			...chainControls(runtimes, [solana, ...tron]),
+			...chainsOf(runtimes, solana, tron, ton),
+			...chainControls(runtimes, [solana, ...tron, ...ton]),
 			usage: (apiKey) => gateway.meter.items(apiKey ?? [...gateway.apiKeys][0]),
 			onBlock: (listener) => blocks.onBlock(listener),
 			stream,
@@ -236,6 +262,26 @@ async function startTronChains(
 	return chains;
 }
 
+/** The TON chains of TON_CHAINS under the devnet's faults, each added to `started` as soon as it runs. */
+async function startTonChains(
+	options: DevnetOptions,
+	faults: FaultInjector,
+	started: Array<{ close(): Promise<void> }>,
+): Promise<TonRuntime[]> {
+	const chains: TonRuntime[] = [];
+	for (const [index, { chainId }] of TON_CHAINS.entries()) {
+		const chain = await startTonChain(
+			chainId,
+			DEVNET_MNEMONIC,
+			options.tonHttpPorts?.[index] ?? 0,
+			faults,
+		);
+		started.push(chain);
+		chains.push(chain);
+	}
+	return chains;
+}
+
 type StartedSafe = Awaited<ReturnType<typeof startSafe>>;
 
 /** Deploys the fixtures on every EVM chain, and the Safe with its stand-in service on SAFE_CHAIN_ID. */
@@ -275,7 +321,7 @@ async function openGateway(
 	options: DevnetOptions,
 	faults: FaultInjector,
 	runtimes: Map<string, ChainRuntime>,
-	{ solana, tron }: { solana: SolanaRuntime; tron: TronRuntime[] },
+	{ solana, tron, ton }: { solana: SolanaRuntime; tron: TronRuntime[]; ton: TonRuntime[] },
 	safeService: SafeTransactionService,
 	safeAccess: SafeAccess,
 ) {
@@ -285,6 +331,7 @@ async function openGateway(
 		chains: runtimes,
 		solana: new Map([[solana.chainId, solana]]),
 		tron: new Map(tron.map((runtime) => [runtime.chainId, runtime])),
+		ton: new Map(ton.map((runtime) => [runtime.chainId, runtime])),
 		meter,
 		apiKeys,
 		rateLimitPerSecond: options.rateLimitPerSecond,
@@ -338,7 +385,8 @@ function chainsOf(
 	runtimes: Map<string, ChainRuntime>,
 	solana: SolanaRuntime,
 	tron: TronRuntime[],
-): Pick<Devnet, 'chains' | 'solana' | 'tron' | 'dexId' | 'dexIds'> {
+	ton: TonRuntime[],
+): Pick<Devnet, 'chains' | 'solana' | 'tron' | 'ton' | 'dexId' | 'dexIds'> {
 	return {
 		chains: [...runtimes.values()].map((runtime) => ({
 			chainId: runtime.chainId,
@@ -353,6 +401,13 @@ function chainsOf(
 			...solana.fixtures,
 		},
 		tron: tron.map((runtime) => ({
+			chainId: runtime.chainId,
+			symbol: runtime.symbol,
+			rpcUrl: runtime.rpcUrl,
+			chain: runtime.chain,
+			...runtime.fixtures,
+		})),
+		ton: ton.map((runtime) => ({
 			chainId: runtime.chainId,
 			symbol: runtime.symbol,
 			rpcUrl: runtime.rpcUrl,

@@ -11,6 +11,8 @@ const SERVED_SCOPES = ['EVM', 'UniswapV2', '*'];
 export const SOLANA_SCOPES = ['Solana', '*'];
 /** The variants a call on a Tron chain (1000, 1001) is answered as. */
 export const TRON_SCOPES = ['Tron', '*'];
+/** The variants a call on a TON chain (1100, 1101) is answered as. */
+export const TON_SCOPES = ['TON', '*'];
 
 /** The documented variant of an endpoint that the devnet answers as, if the table documents one. */
 export function servedVariant(path: string, scopes = SERVED_SCOPES): Variant | undefined {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'net';
 
 import { endpointOf } from '../api';
 import type { SolanaRuntime } from '../chains/solana';
+import type { TonRuntime } from '../chains/ton';
 import type { TronRuntime } from '../chains/tron';
 import { readBody } from '../readBody';
 import { DateFormatError, type Meter, computeUnitsFor } from '../metering';
@@ -13,10 +14,11 @@ import type { FaultInjector } from './faults';
 import { chainHandlers } from './handlers/chain';
 import { protocolHandlers } from './handlers/protocols';
 import { solanaRoute } from './handlers/solana';
+import { tonRoute } from './handlers/ton';
 import { tronRoute } from './handlers/tron';
 import type { Params } from './params';
 import { RateLimiter } from './rateLimiter';
-import { SOLANA_SCOPES, TRON_SCOPES, checkRequired } from './required';
+import { SOLANA_SCOPES, TON_SCOPES, TRON_SCOPES, checkRequired } from './required';
 
 export type HostName = 'base' | 'historical';
 
@@ -31,6 +33,8 @@ export interface GatewayOptions {
 	solana?: Map<string, SolanaRuntime>;
 	/** Tron chains by chain ID: calls naming one are answered by the Tron handlers. */
 	tron?: Map<string, TronRuntime>;
+	/** TON chains by chain ID: calls naming one are answered by the TON handlers. */
+	ton?: Map<string, TonRuntime>;
 	meter: Meter;
 	apiKeys: Set<string>;
 	/** Requests per second and key; unlimited when undefined. */
@@ -202,9 +206,13 @@ async function answerCall(
 		return { status: 400, body: { status: 400, msg: 'invalid request' } };
 	}
 	options.faults?.heard(request, params);
-	const solanaHandler = solanaRoute(path, params, options.solana ?? new Map());
-	const tronHandler = tronRoute(path, params, options.tron ?? new Map());
-	const handler = solanaHandler ?? tronHandler ?? handlers[path];
+	// A call naming a chain of a non-EVM family is answered by that family's handlers, as its variants.
+	const family = [
+		{ handler: solanaRoute(path, params, options.solana ?? new Map()), scopes: SOLANA_SCOPES },
+		{ handler: tronRoute(path, params, options.tron ?? new Map()), scopes: TRON_SCOPES },
+		{ handler: tonRoute(path, params, options.ton ?? new Map()), scopes: TON_SCOPES },
+	].find((candidate) => candidate.handler);
+	const handler = family?.handler ?? handlers[path];
 	const context = createContext(params, options.chains);
 	const chainId = () =>
 		context.chainId ?? (params.chainId === undefined ? '' : String(params.chainId));
@@ -212,11 +220,7 @@ async function answerCall(
 		// The chain family answers with the invalidInput code (400), as its backend does; the catalogue's own code elsewhere.
 		if (!handler)
 			throw new ApiFailure(MESSAGES.notApplicable, endpoint.resource === 'chain' ? 400 : 406);
-		checkRequired(
-			path,
-			params,
-			solanaHandler ? SOLANA_SCOPES : tronHandler ? TRON_SCOPES : undefined,
-		);
+		checkRequired(path, params, family?.scopes);
 		const data = options.faults
 			? await options.faults.answer(request, params, (asked) =>
 					handler(asked === params ? context : createContext(asked, options.chains)),
