@@ -30,11 +30,12 @@ const refuse = (reason: string) =>
 
 const stateInitCell = (init: StateInit) => beginCell().store(storeStateInit(init)).endCell();
 
-/** An internal message a wallet sends, read whole: Toncoin only (no extra currency), to a standard address. */
+/**
+ * An internal message a wallet sends: Toncoin only (no extra currency), to a standard address. Its body is
+ * what follows the header (inline) or its reference, as @ton/core reads it.
+ */
 function outMessage(cell: Cell, mode: number): TonOutMessage {
-	const slice = cell.beginParse();
-	const message = loadMessageRelaxed(slice);
-	slice.endParse();
+	const message = loadMessageRelaxed(cell.beginParse());
 	if (message.info.type !== 'internal') throw refuse('an out message is not an internal message');
 	if (message.info.value.other && message.info.value.other.size)
 		throw refuse('an out message carries extra currencies');
@@ -147,9 +148,7 @@ function readMessage(rawTransaction: string, account: TonAccount): ReadMessage {
 	const wallet = account.wallet();
 	const cells = Cell.fromBoc(Buffer.from(rawTransaction, 'base64'));
 	if (cells.length !== 1) throw refuse('it is not one cell');
-	const slice = cells[0].beginParse();
-	const message = loadMessage(slice);
-	slice.endParse();
+	const message = loadMessage(cells[0].beginParse());
 	if (message.info.type !== 'external-in') throw refuse('it is not an external message');
 	if (!message.info.dest.equals(wallet.address))
 		throw refuse(
