@@ -44,9 +44,9 @@ const jettonTransfer = (p: { comment?: string; response?: string } = {}) =>
 		forwardTonAmount: 1n,
 		comment: p.comment,
 	});
-const policy = (fields: Record<string, string> = {}) =>
+const policy = (fields: Record<string, string | boolean> = {}) =>
 	readPolicy(fields, TON_POLICY_FORMAT, undefined);
-const refusalOf = (messages: TonOutMessage[], fields: Record<string, string> = {}) =>
+const refusalOf = (messages: TonOutMessage[], fields: Record<string, string | boolean> = {}) =>
 	transactionRefusal(policy(fields), effectOf(...messages), false);
 
 test("every message's TON is a native movement to its destination, summed by the per-transaction limit", () => {
@@ -282,7 +282,10 @@ test('a mode that carries the whole balance or destroys the wallet hands it over
 		expect(effectOf(message).handsOver).toBe(
 			`sends to ${RECIPIENT} with mode ${mode}, which ${words}`,
 		);
-		for (const fields of [{}, { allowedRecipients: RECIPIENT, maxPerTransaction: 'native = 1000' }])
+		for (const fields of [
+			{} as Record<string, string>,
+			{ allowedRecipients: RECIPIENT, maxPerTransaction: 'native = 1000' },
+		])
 			expect(refusalOf([message], fields)?.message).toBe(
 				`Refused by the rule "handsOver": the transaction sends to ${RECIPIENT} with mode ${mode}, which ${words}, which hands the account over or empties it; the signer never signs that, whatever the policy says; nothing was signed`,
 			);
@@ -314,7 +317,7 @@ test('a state init deploys a contract: refused under a spending rule unless Allo
 	expect(
 		refusalOf([message], {
 			maxPerTransaction: 'native = 1',
-			allowContractDeployment: true as unknown as string,
+			allowContractDeployment: true,
 		}),
 	).toBeUndefined();
 });

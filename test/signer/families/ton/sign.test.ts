@@ -195,7 +195,10 @@ test("W5's extended actions and out actions other than a message sent are refuse
 	expect(refusal(externalTo(wallet.address, disable), account)).toMatch(/extended actions/);
 	const setCode = wallet.createRequest({
 		...base,
-		actions: [{ type: 'setCode', newCode: beginCell().endCell() }],
+		// @ton/ton's types leave set_code out of W5's actions; its serializer writes it as any out action.
+		actions: [{ type: 'setCode', newCode: beginCell().endCell() }] as unknown as Parameters<
+			typeof wallet.createRequest
+		>[0]['actions'],
 	});
 	expect(refusal(externalTo(wallet.address, setCode), account)).toBe(
 		'The signed TON message cannot be read: its out list holds an action that is not a message sent',
