@@ -16,5 +16,5 @@ export const TON_POLICY_FORMAT: PolicyFormat = {
 	defaultMaxTotalFee: '0.5',
 	gasRules: false,
 	readableCalls:
-		'TON transfers with or without a text comment, jetton transfers and burns from the sender’s own jetton wallets; other message bodies refused unless their destination is listed, modes that empty or destroy the wallet always',
+		"TON transfers with or without a text comment, jetton transfers and burns from the sender's own jetton wallets; other message bodies refused unless their destination is listed, modes that empty or destroy the wallet always",
 };
