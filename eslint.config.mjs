@@ -150,6 +150,30 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The Signer's TON family reads, builds and signs with TON's own libraries: @ton/core (cells, messages),
+		// @ton/crypto (Ed25519, the TON mnemonic's word list), @ton/ton (the W5 and v4R2 wallet contracts, used
+		// offline: no client), and micro-ed25519-hdkey for the SLIP-0010 path m/44'/607'/n'. For its folder only,
+		// the signer's allow-list is extended by these.
+		files: ['./packages/signer/nodes/ExpandSigner/families/ton/**/*.ts'],
+		rules: {
+			'@n8n/community-nodes/no-restricted-imports': 'off',
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex:
+								'^(?!(@ton/(core|crypto|ton)|micro-ed25519-hdkey|ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message:
+								"The TON family may import only the signer's libraries and @ton/core, @ton/crypto, @ton/ton and micro-ed25519-hdkey.",
+						},
+						THROUGH_THE_DOOR,
+					],
+				},
+			],
+		},
+	},
+	{
 		// The PostgreSQL ledger store talks to its database through the official client, pg: for that folder only,
 		// the signer's allow-list is extended by it.
 		files: ['./packages/signer/nodes/ExpandSigner/ledger/postgres/**/*.ts'],

@@ -27,13 +27,20 @@ function noLedger(node: INode, itemIndex: number, payoutId: string) {
  * What a payout ID is bound to when a transaction is a list of movements (Solana, Tron): what moves to
  * whom, not what keeps the transaction valid for a while (a blockhash, a reference block), which changes
  * each time it is built. Costs are left out: a rerun after the first transaction created the
- * recipient's token account no longer pays that rent, yet pays the same.
+ * recipient's token account no longer pays that rent, yet pays the same. A memo (a TON comment, which
+ * identifies the payment to its recipient) is bound with its movement, written only when there is one so
+ * the ledgers of the families without memos keep their strings.
  */
 export function movementsContent(movements: Movement[]): string {
 	return JSON.stringify(
 		movements
 			.filter((movement) => !movement.cost)
-			.map((movement) => [movement.asset, movement.recipient, movement.amount.toString()]),
+			.map((movement) => [
+				movement.asset,
+				movement.recipient,
+				movement.amount.toString(),
+				...(movement.memo === undefined ? [] : [movement.memo]),
+			]),
 	);
 }
 

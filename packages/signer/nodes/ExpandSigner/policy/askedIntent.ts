@@ -27,6 +27,8 @@ export interface AskedIntent {
 	typed?: { amount: string; decimals: number };
 	/** The form item that asked it: at most one transaction is signed for it. */
 	formItem?: FormItem;
+	/** The text the payment must carry to its recipient (a TON comment), when the form asked one. */
+	memo?: string;
 }
 
 /** What the form did not ask, when the form is not there: an intent that cannot be read is refused, never ignored. */
@@ -88,6 +90,10 @@ export function readAskedIntent(
 		if (!/^\d+$/.test(amount))
 			return unreadable(`amount "${amount}" is not a whole number in the smallest unit`);
 		asked.amount = BigInt(amount);
+	}
+	if (raw.memo !== undefined && raw.memo !== null && raw.memo !== '') {
+		if (typeof raw.memo !== 'string') return unreadable('memo is not a text');
+		asked.memo = raw.memo;
 	}
 	const typed = readTyped(field('amountTyped'), field('decimals'));
 	if (typed instanceof Refusal) return typed;
@@ -357,6 +363,10 @@ function differences(
 	if (asked.amount !== payment.amount)
 		found.push(
 			`amount: asked ${amountText(asked.amount as bigint)}, the transaction ${payment.action === 'approve' ? 'approves' : 'moves'} ${amountText(payment.amount)}`,
+		);
+	if (asked.memo !== undefined && asked.memo !== payment.memo)
+		found.push(
+			`memo: asked ${JSON.stringify(asked.memo)}, the transaction carries ${payment.memo === undefined ? 'none' : JSON.stringify(payment.memo)}`,
 		);
 	return found;
 }

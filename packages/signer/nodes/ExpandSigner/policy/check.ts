@@ -121,6 +121,11 @@ export function checkEffect(
 ): Refusal | undefined {
 	const wrongChain = chainRefusal(policy, effect.chainId);
 	if (wrongChain) return wrongChain;
+	if (effect.handsOver)
+		return new Refusal(
+			'handsOver',
+			`the transaction ${effect.handsOver}, which hands the account over or empties it; the signer never signs that, whatever the policy says`,
+		);
 	const negative = negativeRefusal(effect);
 	if (negative) return negative;
 	if (guarded(policy)) {

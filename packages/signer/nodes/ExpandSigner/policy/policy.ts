@@ -104,28 +104,28 @@ function amountOf(field: string, text: string, decimals: number): bigint {
 	return BigInt(raw);
 }
 
-/** `native = 0.5`, `native@137 = 200`, `0xToken:6 = 1000`, `0xToken:6@1 = 1000`, one per line (a Solana mint in place of 0xToken). */
+/** `native = 0.5`, `native@137 = 200`, `0xToken:6 = 1000`, `0xToken:6@1 = 1000`, one per line (a Solana mint, a TON jetton master in any form, in place of 0xToken). */
 function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimit[] {
 	const lines = String(text ?? '')
 		.split(/\r?\n/)
 		.map((line) => line.trim())
 		.filter((line) => line && !line.startsWith('#'));
 	return lines.map((line, index) => {
-		const match = /^(native|[0-9A-Za-z]{32,44}:\d{1,2})(?:@(\d+))?\s*=\s*(\S+)$/.exec(line);
+		// The address is what comes before the last colon (a raw TON address holds one), checked by the format.
+		const match = /^(?:native|(\S+):(\d{1,2}))(?:@(\d+))?\s*=\s*(\S+)$/.exec(line);
 		if (!match) {
 			throw new CredentialFieldError(
 				`Line ${index + 1} of the policy field "${field}" must read "native = 0.5", "native@137 = 200" or "0xTokenAddress:decimals = 1000" (optionally @chainId after the asset); got "${line}"`,
 			);
 		}
-		const [, assetText, chainId, amountText] = match;
-		const [address, decimalsText] = assetText.split(':');
+		const [, token, decimalsText, chainId, amountText] = match;
 		const decimals = decimalsText === undefined ? format.nativeDecimals : Number(decimalsText);
-		if (address !== 'native' && !format.isAddress(address))
+		if (token !== undefined && !format.isAddress(token))
 			throw new CredentialFieldError(
-				`Line ${index + 1} of the policy field "${field}" names an invalid token address "${address}"`,
+				`Line ${index + 1} of the policy field "${field}" names an invalid token address "${token}"`,
 			);
 		return {
-			asset: address === 'native' ? 'native' : format.key(address),
+			asset: token === undefined ? 'native' : format.key(token),
 			chainId,
 			decimals,
 			amount: amountOf(field, amountText, decimals),

@@ -46,6 +46,8 @@ export interface Movement {
 	contract?: string;
 	/** A cost of carrying the payment out (the rent of a token account it creates), not a payment to the recipient. */
 	cost?: true;
+	/** The text the payment carries to its recipient (a TON comment), which identifies the payment to them. */
+	memo?: string;
 }
 
 /** A call of a contract (a program's instruction) that could not be read as a token operation. */
@@ -68,6 +70,11 @@ export interface TransactionEffect {
 	opaque: OpaqueCall[];
 	/** The transaction creates a contract. */
 	deploys?: true;
+	/**
+	 * What in the transaction hands the account over or empties it beyond its movements (a TON send mode that
+	 * carries the whole balance or destroys the account), in words: refused whatever the policy says.
+	 */
+	handsOver?: string;
 	/** The most the transaction can cost in fees, in the native asset's smallest unit. */
 	maxFee: bigint;
 }

@@ -1,0 +1,124 @@
+/**
+ * From Input Item's TON shapes: one message, or TON Connect's request with messages. Each is sent with
+ * mode 3, its bounce flag the one given or its address form's; anything else is refused, never guessed.
+ */
+import { beginCell, Cell } from '@ton/core';
+
+import {
+	commentBody,
+	messagesFromInput,
+	readComment,
+	UndecodableTonTransaction,
+} from '../../../../packages/signer/nodes/ExpandSigner/families/ton';
+import { devnetKeyring } from './fixtures';
+
+const account = devnetKeyring('W5').account(0, '1101');
+const raw = account.address;
+const boc = (cell: Cell) => cell.toBoc().toString('base64');
+
+const refused = (value: unknown, reason: string) =>
+	expect(() => messagesFromInput(value)).toThrow(
+		new UndecodableTonTransaction(
+			`The TON transaction of the input item cannot be read: ${reason}`,
+		),
+	);
+
+test('one message, in either field names, with a body, a payload or a comment', () => {
+	const body = beginCell().storeUint(0xdeadbeef, 32).endCell();
+	const [plain] = messagesFromInput({ to: account.nonBounceable, value: '1000000000' });
+	expect(plain).toEqual({ to: raw, value: 1_000_000_000n, bounce: false, mode: 3 });
+	const [withBody] = messagesFromInput({
+		address: account.bounceable,
+		amount: 5,
+		payload: boc(body),
+	});
+	expect(withBody).toMatchObject({ to: raw, value: 5n, bounce: true, mode: 3 });
+	expect(withBody.body?.equals(body)).toBe(true);
+	const [commented] = messagesFromInput({ to: raw, value: '1', comment: 'order 9' });
+	expect(commented.bounce).toBe(true);
+	expect(readComment(commented.body as Cell)).toBe('order 9');
+	const [given] = messagesFromInput({
+		to: account.bounceable,
+		value: '1',
+		bounce: false,
+		data: '',
+	});
+	expect(given).toEqual({ to: raw, value: 1n, bounce: false, mode: 3 });
+});
+
+test("TON Connect's messages, each with its own payload and state init", () => {
+	const init = beginCell()
+		.storeBit(false)
+		.storeBit(false)
+		.storeMaybeRef(beginCell().storeUint(1, 8).endCell())
+		.storeMaybeRef(beginCell().storeUint(2, 8).endCell())
+		.storeBit(false)
+		.endCell();
+	const messages = messagesFromInput({
+		validUntil: 1_900_000_000,
+		messages: [
+			{ address: account.nonBounceable, amount: '7' },
+			{ address: raw, amount: '8', payload: boc(commentBody('x')), stateInit: boc(init) },
+		],
+	});
+	expect(messages.map(({ body, stateInit, ...message }) => message)).toEqual([
+		{ to: raw, value: 7n, bounce: false, mode: 3 },
+		{ to: raw, value: 8n, bounce: true, mode: 3 },
+	]);
+	expect(messages[1].stateInit?.equals(init)).toBe(true);
+	expect(readComment(messages[1].body as Cell)).toBe('x');
+});
+
+test('anything else is refused', () => {
+	refused(null, 'it is neither one message nor a TON Connect request with messages');
+	refused([{ to: raw }], 'it is neither one message nor a TON Connect request with messages');
+	refused({ messages: [] }, 'its messages are not a list of at least one message');
+	refused({ messages: 'x' }, 'its messages are not a list of at least one message');
+	refused(
+		{ messages: Array(256).fill({ address: raw, amount: '1' }) },
+		'it holds 256 messages, more than a wallet sends at once (255)',
+	);
+	refused({ value: '1' }, 'the message names no TON address to send to');
+	refused(
+		{ to: '0x5fbdb2315678afecb367f032d93f642f64180aa3', value: '1' },
+		'the message names no TON address to send to',
+	);
+	refused({ to: raw, address: raw, value: '1' }, 'the message names both to and address');
+	refused(
+		{ to: raw, value: '1', body: boc(Cell.EMPTY), comment: 'x' },
+		'the message names both body and comment',
+	);
+	refused({ to: raw, value: '1.5' }, 'the amount of the message is not a whole number of nanotons');
+	refused({ to: raw, value: -1 }, 'the amount of the message is not a whole number of nanotons');
+	refused({ to: raw }, 'the amount of the message is not a whole number of nanotons');
+	refused(
+		{ to: raw, value: (2n ** 120n).toString() },
+		'the amount of the message is more than a message can carry',
+	);
+	refused(
+		{ to: raw, value: '1', body: 'not a boc!' },
+		'the body of the message is not a base64 BOC',
+	);
+	refused(
+		{ to: raw, value: '1', body: Buffer.from('nope').toString('base64') },
+		'the body of the message is not a base64 BOC',
+	);
+	refused({ to: raw, value: '1', comment: 5 }, 'the comment of the message is not a text');
+	refused(
+		{ to: raw, value: '1', bounce: 'yes' },
+		'the bounce flag of the message is not true or false',
+	);
+	refused(
+		{ to: raw, value: '1', stateInit: boc(beginCell().storeUint(7, 3).endCell()) },
+		'the stateInit of the message is not a StateInit',
+	);
+	refused(
+		{
+			messages: [
+				{ address: raw, amount: '1' },
+				{ to: raw, amount: '1' },
+			],
+		},
+		'message 2 names no TON address to send to',
+	);
+});
