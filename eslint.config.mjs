@@ -150,6 +150,29 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The Signer's TON family reads cells and addresses, builds and signs wallet messages with @ton/core,
+		// @ton/crypto and @ton/ton, TON's own libraries, used offline: it makes no TON client, so they call no
+		// node. For its folder only, the signer's allow-list is extended by them.
+		files: ['./packages/signer/nodes/ExpandSigner/families/ton/**/*.ts'],
+		rules: {
+			'@n8n/community-nodes/no-restricted-imports': 'off',
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex:
+								'^(?!(@ton/core|@ton/crypto|@ton/ton|ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message:
+								"The TON family may import only the signer's libraries and @ton/core, @ton/crypto and @ton/ton.",
+						},
+						THROUGH_THE_DOOR,
+					],
+				},
+			],
+		},
+	},
+	{
 		// The PostgreSQL ledger store talks to its database through the official client, pg: for that folder only,
 		// the signer's allow-list is extended by it.
 		files: ['./packages/signer/nodes/ExpandSigner/ledger/postgres/**/*.ts'],

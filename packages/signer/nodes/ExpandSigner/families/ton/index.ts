@@ -1,0 +1,4 @@
+export * from './standIn';
+export * from './addressForm';
+export * from './chain';
+export * from './status';
