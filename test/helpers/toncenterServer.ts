@@ -194,7 +194,7 @@ export function tonNodeAt(url: string): TonNode {
 		get: async <T>(method: string, query: Record<string, string | number> = {}) =>
 			await call<T>(
 				{ method: 'GET' },
-				`${method}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
+				`${method}?${new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, String(value)]))}`,
 			),
 		post: async <T>(method: string, body: Record<string, unknown>) =>
 			await call<T>(
