@@ -45,7 +45,7 @@ export const TON_CHAIN_IDENTITY: ChainIdentity = {
 		get: true,
 		refusalsInBody: true,
 		answered: (reported, expected) =>
-			`with the zero state ${reported}, not chain's ${expected}: it serves another TON network`,
+			`with the zero state ${reported}, not ${expected}: it serves another TON network`,
 	},
 	read: (answer) => {
 		const result = isObject(answer) && answer.ok === true ? answer.result : undefined;
