@@ -104,21 +104,27 @@ function amountOf(field: string, text: string, decimals: number): bigint {
 	return BigInt(raw);
 }
 
-/** `native = 0.5`, `native@137 = 200`, `0xToken:6 = 1000`, `0xToken:6@1 = 1000`, one per line (a Solana mint in place of 0xToken). */
+/**
+ * `native = 0.5`, `native@137 = 200`, `0xToken:6 = 1000`, `0xToken:6@1 = 1000`, one per line (a Solana
+ * mint, a Tron contract or a TON jetton master in place of 0xToken: a TON address can hold `-`, `_` and,
+ * raw, a colon, so the decimals are after the last one).
+ */
 function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimit[] {
 	const lines = String(text ?? '')
 		.split(/\r?\n/)
 		.map((line) => line.trim())
 		.filter((line) => line && !line.startsWith('#'));
 	return lines.map((line, index) => {
-		const match = /^(native|[0-9A-Za-z]{32,44}:\d{1,2})(?:@(\d+))?\s*=\s*(\S+)$/.exec(line);
+		const match = /^(native|[-\w:]{32,70}:\d{1,2})(?:@(\d+))?\s*=\s*(\S+)$/.exec(line);
 		if (!match) {
 			throw new CredentialFieldError(
 				`Line ${index + 1} of the policy field "${field}" must read "native = 0.5", "native@137 = 200" or "0xTokenAddress:decimals = 1000" (optionally @chainId after the asset); got "${line}"`,
 			);
 		}
 		const [, assetText, chainId, amountText] = match;
-		const [address, decimalsText] = assetText.split(':');
+		const colon = assetText.lastIndexOf(':');
+		const [address, decimalsText] =
+			colon < 0 ? [assetText] : [assetText.slice(0, colon), assetText.slice(colon + 1)];
 		const decimals = decimalsText === undefined ? format.nativeDecimals : Number(decimalsText);
 		if (address !== 'native' && !format.isAddress(address))
 			throw new CredentialFieldError(
