@@ -22,10 +22,17 @@ export interface ChainIdentity {
 	/** The JSON-RPC method that names the chain, asked without parameters; with `http`, a path of the node's HTTP API (`wallet/getblockbynum`). */
 	method: string;
 	/**
-	 * A node whose HTTP API names its chain rather than JSON-RPC (a Tron full node's `/wallet/*`): the
-	 * JSON body posted to `method`, and how a refusal words an answer that is not the expected one.
+	 * A node whose HTTP API names its chain rather than JSON-RPC (a Tron full node's `/wallet/*`, a
+	 * toncenter API's `getMasterchainInfo`): the JSON body posted to `method` (with `get`, the query of
+	 * a GET), and how a refusal words an answer that is not the expected one.
 	 */
-	http?: { body: IDataObject; answered(reported: string, expected: string): string };
+	http?: {
+		body: IDataObject;
+		get?: true;
+		/** The node answers a refusal with an HTTP error status and its reason in the JSON body (toncenter's `{ok:false,error}`): read as an answer. */
+		refusalsInBody?: true;
+		answered(reported: string, expected: string): string;
+	};
 	read(answer: unknown): string;
 	expected(chainId: string): string | undefined;
 }
@@ -139,7 +146,7 @@ export class ChainClient {
 	): Promise<void> {
 		const { method, http } = this.identity;
 		const answer = http
-			? await this.postTo(url, `/${method}`, http.body)
+			? await this.callTo(url, http.get ? 'GET' : 'POST', `/${method}`, http.body)
 			: await this.send<unknown>(url, method, []);
 		const reported = this.identity.read(answer);
 		if (reported !== expected) {
@@ -173,17 +180,29 @@ export class ChainClient {
 	 * or fails is an API error naming the path and the item, never the URL.
 	 */
 	async post<T>(path: string, body: IDataObject = {}): Promise<T> {
-		return await this.postTo<T>(await this.url(), path, body);
+		return await this.callTo<T>(await this.url(), 'POST', path, body);
 	}
 
-	private async postTo<T>(base: string, path: string, body: IDataObject): Promise<T> {
+	/** One GET of the chain's HTTP API at the same URL (a toncenter API's `/getTransactions?…`), as `post`. */
+	async get<T>(path: string, query: IDataObject = {}): Promise<T> {
+		return await this.callTo<T>(await this.url(), 'GET', path, query);
+	}
+
+	/** `values` are the JSON body of a POST, the query of a GET. */
+	private async callTo<T>(
+		base: string,
+		method: 'GET' | 'POST',
+		path: string,
+		values: IDataObject,
+	): Promise<T> {
 		const url = `${base.replace(/\/+$/, '')}${path}`;
 		try {
 			return (await this.context.helpers.httpRequest.call(this.context, {
-				method: 'POST',
+				method,
 				url,
-				body,
+				...(method === 'GET' ? { qs: values } : { body: values }),
 				json: true,
+				...(this.identity.http?.refusalsInBody ? { ignoreHttpStatusErrors: true } : {}),
 				disableFollowRedirect: true,
 			})) as T;
 		} catch (caught) {

@@ -26,6 +26,14 @@ export interface SigningKeyForm {
 	mnemonic: string;
 	/** Fields of the mnemonic between the phrase and the passphrase (EVM's Derivation Path). */
 	mnemonicFields?: INodeProperties[];
+	/**
+	 * Other recovery phrases the family reads (TON's own 24-word mnemonic), listed first in Key Type, the
+	 * first of them its default: each is typed in the Mnemonic field, with its own description and no
+	 * BIP-39 passphrase.
+	 */
+	otherPhrases?: Array<{ name: string; value: string; description: string }>;
+	/** Fields of every key type after the key (TON's Wallet Version). */
+	keyFields?: INodeProperties[];
 	allowedChainIds: Hint;
 	allowedRecipients: Hint;
 	allowedContracts: Hint;
@@ -52,17 +60,28 @@ const options = (show: Record<string, string[]>) => ({ displayOptions: { show } 
 
 function keyProperties(form: SigningKeyForm): INodeProperties[] {
 	const withMnemonic = options({ keyType: ['mnemonic'] });
+	const otherPhrases = form.otherPhrases ?? [];
 	return [
 		{
 			displayName: 'Key Type',
 			name: 'keyType',
 			type: 'options',
 			options: [
+				...otherPhrases.map(({ name, value }) => ({ name, value })),
 				{ name: form.key.displayName, value: form.key.name },
-				{ name: 'Mnemonic', value: 'mnemonic' },
+				{ name: otherPhrases.length ? 'Mnemonic (BIP-39)' : 'Mnemonic', value: 'mnemonic' },
 			],
-			default: form.key.name,
+			default: otherPhrases[0]?.value ?? form.key.name,
 		},
+		...otherPhrases.map((phrase): INodeProperties => ({
+			displayName: 'Mnemonic',
+			name: 'mnemonic',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: phrase.description,
+			...options({ keyType: [phrase.value] }),
+		})),
 		{ ...form.key, ...options({ keyType: [form.key.name] }) },
 		{
 			displayName: 'Mnemonic',
@@ -83,6 +102,7 @@ function keyProperties(form: SigningKeyForm): INodeProperties[] {
 			description: 'Optional BIP-39 passphrase',
 			...withMnemonic,
 		},
+		...(form.keyFields ?? []),
 	];
 }
 

@@ -56,6 +56,12 @@ export class ExpandSigner implements INodeType {
 				testedBy: 'expandTronKeyTest',
 				displayOptions: shownWithFamily('expandTronKeyApi'),
 			},
+			{
+				name: 'expandTonKeyApi',
+				required: true,
+				testedBy: 'expandTonKeyTest',
+				displayOptions: shownWithFamily('expandTonKeyApi'),
+			},
 			{ name: 'expandApi', required: true, displayOptions: { show: { operation: apiOperations } } },
 			{
 				name: 'expandSafeApi',

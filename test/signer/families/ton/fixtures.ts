@@ -11,7 +11,7 @@ export const TON_MNEMONIC =
 export { DEVNET_MNEMONIC };
 
 export const tonMnemonicKeyring = (walletVersion: TonWalletVersion = 'W5') =>
-	tonKeyring({ keyKind: 'tonMnemonic', mnemonic: TON_MNEMONIC, walletVersion });
+	tonKeyring({ keyType: 'tonMnemonic', mnemonic: TON_MNEMONIC, walletVersion });
 
 export const devnetKeyring = (walletVersion: TonWalletVersion = 'W5') =>
-	tonKeyring({ keyKind: 'mnemonic', mnemonic: DEVNET_MNEMONIC, walletVersion });
+	tonKeyring({ keyType: 'mnemonic', mnemonic: DEVNET_MNEMONIC, walletVersion });

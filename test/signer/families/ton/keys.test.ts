@@ -126,7 +126,7 @@ test("the devnet's BIP-39 mnemonic derives m/44'/607'/N' as @ton/crypto's derive
 	expect(tonPath(7)).toBe("m/44'/607'/7'");
 	// A passphrase is a different seed, as on Solana's.
 	const other = tonKeyring({
-		keyKind: 'mnemonic',
+		keyType: 'mnemonic',
 		mnemonic: DEVNET_MNEMONIC,
 		passphrase: 'extra',
 	}).account(0, '1100');
@@ -138,10 +138,10 @@ test('a secret key of 64 or 128 hex digits, with or without 0x, is its one accou
 	const seed = reference.secretKey.subarray(0, 32).toString('hex');
 	const full = reference.secretKey.toString('hex');
 	for (const privateKey of [seed, `0x${seed}`, full, `0x${full.toUpperCase()}`]) {
-		const account = tonKeyring({ keyKind: 'privateKey', privateKey }).account(0, '1100');
+		const account = tonKeyring({ keyType: 'privateKey', privateKey }).account(0, '1100');
 		expect(account.address).toBe(TON_MNEMONIC_WALLETS.W5['1100'][0]);
 	}
-	expect(() => tonKeyring({ keyKind: 'privateKey', privateKey: seed }).account(1, '1100')).toThrow(
+	expect(() => tonKeyring({ keyType: 'privateKey', privateKey: seed }).account(1, '1100')).toThrow(
 		new SigningKeyError(
 			'Account index 1 needs a mnemonic credential; a single secret key has only account 0',
 		),
@@ -155,31 +155,31 @@ test('a key that cannot be loaded is refused without quoting it, and the secret 
 	const mismatched = `${seed}${'cd'.repeat(32)}`;
 	const refusals: Array<[Record<string, string>, string]> = [
 		[
-			{ keyKind: 'privateKey', privateKey: seed.slice(2) },
+			{ keyType: 'privateKey', privateKey: seed.slice(2) },
 			'The secret key of the TON signing key credential must be 64 or 128 hexadecimal digits (an Ed25519 seed, or seed and public key)',
 		],
 		[
-			{ keyKind: 'privateKey', privateKey: mismatched },
+			{ keyType: 'privateKey', privateKey: mismatched },
 			"The secret key of the TON signing key credential is 64 bytes whose second half is not the first half's public key",
 		],
 		[
-			{ keyKind: 'tonMnemonic', mnemonic: DEVNET_MNEMONIC },
+			{ keyType: 'tonMnemonic', mnemonic: DEVNET_MNEMONIC },
 			'The mnemonic of the TON signing key credential is not a valid TON mnemonic (24 words, as Tonkeeper shows them)',
 		],
 		[
-			{ keyKind: 'tonMnemonic', mnemonic: TON_MNEMONIC.replace('pill', 'move') },
+			{ keyType: 'tonMnemonic', mnemonic: TON_MNEMONIC.replace('pill', 'move') },
 			'The mnemonic of the TON signing key credential is not a valid TON mnemonic (24 words, as Tonkeeper shows them)',
 		],
 		[
-			{ keyKind: 'mnemonic', mnemonic: TON_MNEMONIC },
+			{ keyType: 'mnemonic', mnemonic: TON_MNEMONIC },
 			'The mnemonic of the TON signing key credential is not a valid BIP-39 phrase',
 		],
 		[
-			{ keyKind: 'privateKey', privateKey: seed, walletVersion: 'v3R2' },
+			{ keyType: 'privateKey', privateKey: seed, walletVersion: 'v3R2' },
 			'The wallet version of the TON signing key credential must be one of W5, v4R2; got "v3R2"',
 		],
 		[
-			{ keyKind: 'seed', privateKey: seed },
+			{ keyType: 'seed', privateKey: seed },
 			'The key kind of the TON signing key credential must be tonMnemonic, mnemonic or privateKey; got "seed"',
 		],
 	];
@@ -194,7 +194,7 @@ test('a key that cannot be loaded is refused without quoting it, and the secret 
 		expect((thrown as Error).message).toBe(message);
 		expect(describeTonError(thrown)).toBe(message);
 	}
-	const account = tonKeyring({ keyKind: 'privateKey', privateKey: seed }).account(0, '1101');
+	const account = tonKeyring({ keyType: 'privateKey', privateKey: seed }).account(0, '1101');
 	const shown = JSON.stringify({ account }) + Object.keys(account).join();
 	expect(shown).not.toContain(seed);
 	expect(JSON.parse(JSON.stringify(account))).toEqual({

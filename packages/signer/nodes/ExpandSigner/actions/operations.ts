@@ -4,11 +4,12 @@ import { accountProperties } from './account';
 import { evm } from './evm';
 import type { SignerFamily, SignerOperation } from './signerFamily';
 import { solana } from './solana';
+import { ton } from './ton';
 import { tron } from './tron';
 
 /** The Signer's chain families: the Chain Family list, each family's operations and fields, and the router's dispatch come from here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each family has its own session type
-export const families: Array<SignerFamily<any>> = [evm, solana, tron];
+export const families: Array<SignerFamily<any>> = [evm, solana, tron, ton];
 
 export const familiesByName = new Map(
 	families.map((family) => [String(family.option.value), family]),

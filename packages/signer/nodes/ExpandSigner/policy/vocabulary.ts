@@ -15,7 +15,8 @@ export class CredentialFieldError extends Error {}
  * (the seed is computed once), a single private key has only index 0.
  */
 export interface Keyring {
-	account(index: number): SigningAccount;
+	/** `chainId`: where the address depends on the chain (a TON W5 wallet's), the family asks it for one. */
+	account(index: number, chainId?: string): SigningAccount;
 	/** The derivation path an account is shown with, where the family shows one (Solana's, from a mnemonic). */
 	shownPath?(index: number): string | undefined;
 }
@@ -87,7 +88,7 @@ export interface SignedTransaction extends IDataObject {
 	chainId: string;
 }
 
-/** What bounds a signed transaction's life, as its output names it: the nonce (EVM), the blockhash (Solana), the reference block's hash (Tron). */
+/** What bounds a signed transaction's life, as its output names it: the nonce (EVM), the blockhash (Solana), the reference block's hash (Tron), the wallet's seqno (TON). */
 export function lifetimeOf(signed: IDataObject): string {
-	return String(signed.nonce ?? signed.blockhash ?? signed.refBlockHash ?? '');
+	return String(signed.nonce ?? signed.blockhash ?? signed.refBlockHash ?? signed.seqno ?? '');
 }

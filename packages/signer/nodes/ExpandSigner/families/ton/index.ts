@@ -31,3 +31,6 @@ export { TON_CHAINS, tonChain, UnknownTonChain } from './networks';
 export { TON_POLICY_FORMAT } from './policyFormat';
 export { readSignedTransfer } from './read';
 export { signTonTransfer, type TonSignedTransfer } from './sign';
+export { bouncesByForm } from './addressForm';
+export * from './chain';
+export * from './status';

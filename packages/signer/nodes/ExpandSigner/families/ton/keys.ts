@@ -109,7 +109,7 @@ function keyPairs(credentials: ICredentialDataDecryptedObject): {
 		const keyring = singleKeyKeyring({ address: '', index: 0, keyPair }, keyName);
 		return { keyPair: (index: number) => keyring.account(index).keyPair };
 	};
-	const kind = String(credentials.keyKind ?? '');
+	const kind = String(credentials.keyType ?? '');
 	if (kind === 'tonMnemonic') {
 		const seed = tonMnemonicSeed(phraseOf(credentials).split(' '));
 		if (!seed)

@@ -1,0 +1,201 @@
+/**
+ * Check Payouts and Speed Up Payout on TON, on the devnet (the real TVM behind a toncenter-v2 API, chain
+ * 1101): a payout the wallet accepted reads mined with its transaction and fee and is not signed
+ * again; the items of one execution take the wallet's seqnos one after another; a payout never sent
+ * reads pending while its valid_until is to come and is not re-signed, then dropped once it has
+ * passed with the seqno not past it, and Speed Up Payout re-signs it once: the new message is
+ * accepted, the old one never can be, the recipient is paid once. A pinned node that hides an
+ * accepted message (no transaction for it while the seqno moved) does not get a re-sign when its
+ * answers do not hold together.
+ *
+ * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
+ * read.
+ *
+ * Written against the devnet's TON chains as they were announced ({chainId, rpcUrl: the toncenter
+ * base, wallets, usdt}); finished once they are in the devnet.
+ */
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Devnet } from '../../../../devnet';
+import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
+import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { useDevnet } from '../../../helpers/useDevnet';
+
+/** The devnet's TON chain as announced: its toncenter API, its funded wallets (raw addresses) and its USDT-like jetton. */
+interface DevnetTon {
+	chainId: string;
+	rpcUrl: string;
+	wallets: Array<{ address: string }>;
+	usdt: { master: string; balanceOf(owner: string): Promise<bigint> };
+}
+
+const CHAIN = '1101';
+/** Past the default Valid For (300 s). */
+const PAST_VALID_UNTIL_MS = 6 * 60 * 1000;
+
+const root = mkdtempSync(join(tmpdir(), 'expand-ton-payouts-'));
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+
+let devnet: Devnet;
+let testnet: DevnetTon;
+useDevnet((started) => {
+	devnet = started;
+	testnet = (started as unknown as { ton: DevnetTon[] }).ton.find(
+		(chain) => chain.chainId === CHAIN,
+	) as DevnetTon;
+});
+
+const realNow = Date.now.bind(Date);
+let skew = 0;
+beforeAll(() => {
+	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
+});
+afterAll(() => {
+	jest.restoreAllMocks();
+	rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs the Signer (and `then` after it) on `items`, with the devnet mnemonic's account 1 (W5); `rpcUrl` pinned unless null. */
+async function signer(
+	parameters: IDataObject,
+	options: { items?: IDataObject[]; then?: IDataObject; rpcUrl?: string | null } = {},
+): Promise<IDataObject[]> {
+	const rpcUrl = options.rpcUrl === undefined ? testnet.rpcUrl : options.rpcUrl;
+	const step = (name: string, stepParameters: IDataObject) => ({
+		name,
+		type: SIGNER,
+		parameters: {
+			chainFamily: 'ton',
+			tonChainId: CHAIN,
+			accountIndex: 1,
+			...stepParameters,
+		} as never,
+		continueOnFail: true,
+	});
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(options.items ?? [{}]) } },
+			step('Sign', parameters),
+			...(options.then ? [step('Then', options.then)] : []),
+		],
+		{
+			...devnetCredentials(devnet),
+			expandTonKeyApi: {
+				keyType: 'mnemonic',
+				mnemonic: DEVNET_MNEMONIC,
+				walletVersion: 'W5',
+				payoutLedgerFolder: root,
+				...(rpcUrl ? { rpcUrls: `${CHAIN} = ${rpcUrl}` } : {}),
+			},
+		},
+	);
+	expect(result.error).toBeUndefined();
+	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);
+}
+
+const pay = async (payoutId: string, nanotons: string, items?: IDataObject[]) =>
+	await signer(
+		{
+			operation: 'transferTon',
+			payoutId,
+			recipient: testnet.wallets[2].address,
+			amount: nanotons,
+		},
+		{ items },
+	);
+const speedUp = async (payoutId: string) =>
+	(await signer({ operation: 'speedUpPayout', payoutId }))[0];
+
+/** List Payouts → Check Payouts: the row of each message hash asked. */
+async function checked(hashes: unknown[]): Promise<IDataObject[]> {
+	const rows = await signer(
+		{ operation: 'listPayouts', status: 'signed' },
+		{ then: { operation: 'checkPayouts' } },
+	);
+	return hashes.map(
+		(hash) => rows.find((row) => row.transactionHash === hash) ?? { missing: String(hash) },
+	);
+}
+
+/** Sends a signed output as chain/sendtransaction hands it on: its BOC to the toncenter API's sendBoc. */
+async function send(signed: IDataObject): Promise<Record<string, unknown>> {
+	const reply = await fetch(`${testnet.rpcUrl}/sendBoc`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ boc: signed.rawTransaction }),
+	});
+	return (await reply.json()) as Record<string, unknown>;
+}
+
+test('a payout the wallet accepted reads mined with its transaction and fee; a rerun returns it; Speed Up Payout refuses it', async () => {
+	const [paid] = await pay('ton-landed', '1500000');
+	expect(paid).toMatchObject({ payoutId: 'ton-landed', repeat: false, chainId: CHAIN });
+	expect(await send(paid)).toMatchObject({ ok: true });
+	const [row] = await checked([paid.transactionHash]);
+	expect(row).toMatchObject({ chainStatus: 'mined', success: 'true' });
+	expect(BigInt(String(row.feePaid))).toBeGreaterThan(0n);
+	const [again] = await pay('ton-landed', '1500000');
+	expect(again).toMatchObject({
+		repeat: true,
+		alreadySent: true,
+		transactionHash: paid.transactionHash,
+	});
+	expect(String((await speedUp('ton-landed')).error)).toMatch(/was accepted by the wallet/);
+});
+
+test("the items of one execution take the wallet's seqnos one after another, and all are accepted", async () => {
+	const signed = await signer(
+		{ operation: 'transferTon', recipient: testnet.wallets[2].address, amount: '1000' },
+		{ items: [{}, {}, {}] },
+	);
+	const seqnos = signed.map((item) => Number(item.seqno));
+	expect(seqnos).toEqual([seqnos[0], seqnos[0] + 1, seqnos[0] + 2]);
+	for (const item of signed) expect(await send(item)).toMatchObject({ ok: true });
+});
+
+test('a payout never sent reads pending, is not re-signed, then dropped once its valid_until passed; Speed Up Payout re-signs it once and the recipient is paid once', async () => {
+	const [first] = await pay('ton-unsent', '2000000');
+	expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'pending' });
+	expect(String((await speedUp('ton-unsent')).error)).toMatch(/can still accept it/);
+	skew += PAST_VALID_UNTIL_MS;
+	expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'dropped' });
+	const replacement = await speedUp('ton-unsent');
+	expect(replacement).toMatchObject({ replaces: first.transactionHash, replacements: 1 });
+	expect(await send(replacement)).toMatchObject({ ok: true });
+	expect(await send(first)).toMatchObject({ ok: false });
+	expect(String((await speedUp('ton-unsent')).error)).toMatch(/was accepted by the wallet/);
+	const [rerun] = await pay('ton-unsent', '2000000');
+	expect(rerun).toMatchObject({ repeat: true, transactionHash: replacement.transactionHash });
+	expect(await checked([first.transactionHash, replacement.transactionHash])).toMatchObject([
+		{ chainStatus: 'replaced', replacedBy: replacement.transactionHash },
+		{ chainStatus: 'mined', success: 'true' },
+	]);
+});
+
+test('Transfer Jetton pays USDT from the own jetton wallet the master names, its decimals vouched by an amount line', async () => {
+	const before = await testnet.usdt.balanceOf(testnet.wallets[2].address);
+	const [paid] = await signer({
+		operation: 'transferJetton',
+		jettonMaster: testnet.usdt.master,
+		recipient: testnet.wallets[2].address,
+		amountFormat: 'smallestUnit',
+		amount: '1500000',
+		comment: 'invoice 1042',
+	});
+	expect(paid).toMatchObject({ amountRaw: '1500000', comment: 'invoice 1042' });
+	expect(await send(paid)).toMatchObject({ ok: true });
+	expect(await testnet.usdt.balanceOf(testnet.wallets[2].address)).toBe(before + 1_500_000n);
+	const [whole] = await signer({
+		operation: 'transferJetton',
+		jettonMaster: testnet.usdt.master,
+		recipient: testnet.wallets[2].address,
+		amountFormat: 'decimal',
+		amount: '1.5',
+	});
+	expect(String(whole.error)).toMatch(/decimals no amount limit line/);
+});
