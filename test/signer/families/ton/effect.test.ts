@@ -321,3 +321,21 @@ test('a state init deploys a contract: refused under a spending rule unless Allo
 		}),
 	).toBeUndefined();
 });
+
+test('a jetton comment is no memo when forward_ton_amount is 0: the jetton wallet then sends its recipient no notification carrying it', () => {
+	const silent = jettonTransferBody({
+		queryId: 1n,
+		amount: 2_500_000n,
+		destination: RECIPIENT,
+		responseDestination: SENDER,
+		forwardTonAmount: 0n,
+		comment: 'deposit 42',
+	});
+	const [jetton] = effectOf(send(JETTON_WALLET, 50_000_000n, { body: silent })).movements;
+	expect(jetton).toMatchObject({ asset: MASTER, amount: 2_500_000n });
+	expect(jetton.memo).toBeUndefined();
+	expect(
+		effectOf(send(JETTON_WALLET, 50_000_000n, { body: jettonTransfer({ comment: 'deposit 42' }) }))
+			.movements[0].memo,
+	).toBe('deposit 42');
+});

@@ -114,7 +114,8 @@ export function tonEffect(
 			via: `jetton ${jetton.kind}`,
 			action: 'transfer',
 			contract: master,
-			...(jetton.kind === 'transfer' && jetton.comment !== undefined
+			// The recipient is notified with the comment only when forward_ton_amount pays the notification.
+			...(jetton.kind === 'transfer' && jetton.comment !== undefined && jetton.forwardTonAmount > 0n
 				? { memo: jetton.comment }
 				: {}),
 		});
