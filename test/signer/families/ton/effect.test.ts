@@ -74,7 +74,8 @@ test("every message's TON is a native movement to its destination, summed by the
 			},
 		],
 		opaque: [],
-		maxFee: 0n,
+		// Forwarding the two messages and importing the external message that carries them.
+		maxFee: 3_373_200n,
 	});
 	expect(
 		refusalOf([send(RECIPIENT, 400_000_000n), send(RECIPIENT, 700_000_000n)], {
@@ -121,7 +122,8 @@ test("a jetton transfer through the sender's own jetton wallet moves the master'
 			cost: true,
 		},
 	]);
-	expect([effect.opaque, effect.maxFee]).toEqual([[], 50_000_000n]);
+	// The attached TON and the forwarding of the message and its import.
+	expect([effect.opaque, effect.maxFee]).toEqual([[], 50_000_000n + 2_866_400n]);
 	// Max Total Fee (0.5 TON unless set) bounds the attached TON.
 	// Under a recipient list the jetton must be known, as a TRC-20 or ERC-20 token: by a limit line or listed.
 	expect(refusalOf([message], { allowedRecipients: RECIPIENT })?.rule).toBe('allowedContracts');
@@ -133,7 +135,7 @@ test("a jetton transfer through the sender's own jetton wallet moves the master'
 	).toBeUndefined();
 	const heavy = send(JETTON_WALLET, 600_000_000n, { body: jettonTransfer() });
 	expect(refusalOf([heavy])?.message).toBe(
-		'Refused by the rule "maxTotalFee": the fee can reach 0.6 native units (600000000 nanoton), above the limit of 0.5; nothing was signed',
+		'Refused by the rule "maxTotalFee": the fee can reach 0.6027288 native units (602728800 nanoton), above the limit of 0.5; nothing was signed',
 	);
 	expect(refusalOf([heavy], { maxTotalFee: '1' })).toBeUndefined();
 	// Limit lines name the jetton by its master, in any form.
@@ -320,4 +322,22 @@ test('a state init deploys a contract: refused under a spending rule unless Allo
 			allowContractDeployment: true,
 		}),
 	).toBeUndefined();
+});
+
+test('a jetton comment is no memo when forward_ton_amount is 0: the jetton wallet then sends its recipient no notification carrying it', () => {
+	const silent = jettonTransferBody({
+		queryId: 1n,
+		amount: 2_500_000n,
+		destination: RECIPIENT,
+		responseDestination: SENDER,
+		forwardTonAmount: 0n,
+		comment: 'deposit 42',
+	});
+	const [jetton] = effectOf(send(JETTON_WALLET, 50_000_000n, { body: silent })).movements;
+	expect(jetton).toMatchObject({ asset: MASTER, amount: 2_500_000n });
+	expect(jetton.memo).toBeUndefined();
+	expect(
+		effectOf(send(JETTON_WALLET, 50_000_000n, { body: jettonTransfer({ comment: 'deposit 42' }) }))
+			.movements[0].memo,
+	).toBe('deposit 42');
 });

@@ -122,3 +122,29 @@ test('anything else is refused', () => {
 		'message 2 names no TON address to send to',
 	);
 });
+
+test("a field the signer would drop is refused: another shape's name in a TON Connect message, extra currencies", () => {
+	refused(
+		{ messages: [{ address: raw, amount: '1', body: boc(commentBody('deposit 42')) }] },
+		'message 1 names body, which the signer would not send',
+	);
+	refused(
+		{ messages: [{ address: raw, amount: '1', to: '0:' + '11'.repeat(32) }] },
+		'message 1 names to, which the signer would not send',
+	);
+	refused(
+		{ messages: [{ address: raw, amount: '1', value: '1000000000' }] },
+		'message 1 names value, which the signer would not send',
+	);
+	refused(
+		{ messages: [{ address: raw, amount: '1', extra_currency: { '100': '5' } }] },
+		'message 1 names extra_currency, which the signer would not send',
+	);
+	refused(
+		{ to: raw, value: '1', extraCurrency: { '100': '5' } },
+		'the message names extraCurrency, which the signer would not send',
+	);
+	expect(
+		messagesFromInput({ messages: [{ address: raw, amount: '1', extra_currency: {} }] }),
+	).toHaveLength(1);
+});

@@ -119,3 +119,22 @@ test('a comment is op 0 and UTF-8 across as many cells as it needs; anything els
 	expect(readComment(twoRefs)).toBeUndefined();
 	expect(readComment(Cell.EMPTY)).toBeUndefined();
 });
+
+test('an anycast destination reads as nothing: @ton/core would name the address with its prefix rewritten in, the jetton wallet does not pay it', () => {
+	const anycast = beginCell()
+		.storeUint(JETTON_TRANSFER, 32)
+		.storeUint(0, 64)
+		.storeCoins(500)
+		.storeUint(0b10, 2)
+		.storeBit(true)
+		.storeUint(8, 5)
+		.storeUint(0x11, 8)
+		.storeInt(0, 8)
+		.storeBuffer(Buffer.alloc(32, 0xab))
+		.storeAddress(Address.parse(SENDER))
+		.storeBit(false)
+		.storeCoins(0)
+		.storeBit(false)
+		.endCell();
+	expect(decodeJettonBody(anycast)).toBeUndefined();
+});

@@ -7,7 +7,7 @@ export function commentBody(text: string): Cell {
 
 /**
  * The text of a snake string that fills the slice to its end: whole bytes in each cell, at most one
- * reference, continuing it; valid UTF-8. Undefined for anything else, never guessed.
+ * reference, continuing it; valid UTF-8, every byte read. Undefined for anything else, never guessed.
  */
 export function readSnakeText(slice: Slice): string | undefined {
 	const bytes: Buffer[] = [];
@@ -18,7 +18,8 @@ export function readSnakeText(slice: Slice): string | undefined {
 		cell = cell.remainingRefs ? cell.loadRef().beginParse() : undefined;
 	}
 	try {
-		return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(bytes));
+		// ignoreBOM keeps a leading byte order mark: the decoder would drop it, a recipient compares it.
+		return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(bytes));
 	} catch {
 		return undefined;
 	}

@@ -1,5 +1,6 @@
 import type { Movement, OpaqueCall, TransactionEffect } from '../../policy/vocabulary';
 import { isEmptyBody, readComment } from './comment';
+import { forwardingFees } from './fees';
 import { decodeJettonBody, type JettonBurn, type JettonTransfer } from './jetton';
 import type { TonAccount } from './keys';
 import { type TonOutMessage, type TonTransfer, UndecodableTonTransaction } from './message';
@@ -48,7 +49,8 @@ function unreadJetton(
  * as the masters name them) moves the master's jetton to its destination (a burn: to the master), its
  * attached TON a cost of carrying it out and the most it can cost in fees; every other body (not a text
  * comment) is an opaque call. A mode that carries the whole balance or destroys the wallet hands it over
- * (refused always); a state init deploys a contract.
+ * (refused always); a state init deploys a contract. The fee also counts what carrying the messages
+ * costs, which grows with their size.
  */
 export function tonEffect(
 	transfer: TonTransfer,
@@ -58,7 +60,11 @@ export function tonEffect(
 	const from = account.address;
 	const movements: Movement[] = [];
 	const opaque: OpaqueCall[] = [];
-	let maxFee = 0n;
+	const { init } = account.wallet();
+	let maxFee = forwardingFees(
+		transfer.messages,
+		transfer.deployWallet ? [init.code, init.data] : [],
+	);
 	let deploys = false;
 	const handsOver: string[] = [];
 	for (const message of transfer.messages) {
@@ -114,7 +120,8 @@ export function tonEffect(
 			via: `jetton ${jetton.kind}`,
 			action: 'transfer',
 			contract: master,
-			...(jetton.kind === 'transfer' && jetton.comment !== undefined
+			// The recipient is notified with the comment only when forward_ton_amount pays the notification.
+			...(jetton.kind === 'transfer' && jetton.comment !== undefined && jetton.forwardTonAmount > 0n
 				? { memo: jetton.comment }
 				: {}),
 		});

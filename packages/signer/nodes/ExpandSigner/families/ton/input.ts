@@ -59,10 +59,13 @@ function nanotons(value: unknown, where: string): bigint {
 	return amount;
 }
 
+/** Fields a message could mean to be sent with that the Signer does not send: extra currencies. */
+const UNSENT = ['extra_currency', 'extraCurrency'];
+
 function messageOf(
 	raw: unknown,
 	where: string,
-	fields: { to: string[]; value: string[]; body: string[] },
+	fields: { to: string[]; value: string[]; body: string[]; other: string[] },
 ): TonOutMessage {
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw))
 		throw refuse(`${where} is not an object`);
@@ -70,6 +73,19 @@ function messageOf(
 	const address = oneOf(entry, fields.to, where);
 	const to = typeof address === 'string' ? tonAddressKey(address) : undefined;
 	if (!to) throw refuse(`${where} names no TON address to send to`);
+	// A field of the other shape (a TON Connect message's "to" or "body") or extra currencies would be dropped.
+	const dropped = [...fields.other, ...UNSENT].find(
+		(name) =>
+			entry[name] !== undefined &&
+			entry[name] !== null &&
+			entry[name] !== '' &&
+			!(
+				typeof entry[name] === 'object' &&
+				!Array.isArray(entry[name]) &&
+				!Object.keys(entry[name] as IDataObject).length
+			),
+	);
+	if (dropped) throw refuse(`${where} names ${dropped}, which the signer would not send`);
 	const bodyText = oneOf(entry, [...fields.body, 'comment'], where);
 	let body: Cell | undefined;
 	if (entry.comment !== undefined && entry.comment !== null) {
@@ -95,7 +111,8 @@ function messageOf(
  * The messages of a From Input Item transaction: one message `{to|address, value|amount, body|payload|data
  * | comment, stateInit?, bounce?}`, or TON Connect's `{validUntil?, messages: [{address, amount, payload?,
  * stateInit?}]}`. Each is sent with mode 3 as wallet apps send; its bounce flag is the one given, else the
- * address form's (EQ… bounces, UQ… does not, a raw address bounces). Anything else is refused.
+ * address form's (EQ… bounces, UQ… does not, a raw address bounces). Anything else is refused, and so is a
+ * field that would not be sent (another shape's name in a TON Connect message, extra currencies).
  */
 export function messagesFromInput(value: unknown): TonOutMessage[] {
 	if (!value || typeof value !== 'object' || Array.isArray(value))
@@ -107,6 +124,7 @@ export function messagesFromInput(value: unknown): TonOutMessage[] {
 				to: ['to', 'address'],
 				value: ['value', 'amount'],
 				body: ['body', 'payload', 'data'],
+				other: [],
 			}),
 		];
 	if (!Array.isArray(raw.messages) || !raw.messages.length)
@@ -120,6 +138,7 @@ export function messagesFromInput(value: unknown): TonOutMessage[] {
 			to: ['address'],
 			value: ['amount'],
 			body: ['payload'],
+			other: ['to', 'value', 'body', 'data'],
 		}),
 	);
 }

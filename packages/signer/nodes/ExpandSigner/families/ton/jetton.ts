@@ -53,8 +53,15 @@ export function jettonTransferBody(p: {
 		.endCell();
 }
 
-/** An address field that must be addr_std or addr_none (null); anything else throws. */
-const loadOwner = (slice: Slice): Address | null => slice.loadMaybeAddress();
+/** addr_std's tag (10) and no anycast (0): @ton/core would read an anycast address with its prefix rewritten in. */
+const ADDR_STD_NO_ANYCAST = 0b100;
+
+/** An address field that must be addr_std without anycast or addr_none (null); anything else throws. */
+function loadOwner(slice: Slice): Address | null {
+	if (slice.preloadUint(2) === 0b10 && slice.preloadUint(3) !== ADDR_STD_NO_ANYCAST)
+		throw new Error('an anycast address');
+	return slice.loadMaybeAddress();
+}
 
 /** Either Cell ^Cell, read to the end of the slice: inline bits of the body, or its only reference. */
 function loadEither(slice: Slice): Cell | undefined {
