@@ -364,9 +364,11 @@ function differences(
 		found.push(
 			`amount: asked ${amountText(asked.amount as bigint)}, the transaction ${payment.action === 'approve' ? 'approves' : 'moves'} ${amountText(payment.amount)}`,
 		);
-	if (asked.memo !== undefined && asked.memo !== payment.memo)
+	const askedMemo =
+		asked.memo === undefined ? undefined : (policy.format.intentMemo?.(asked.memo) ?? asked.memo);
+	if (askedMemo !== undefined && askedMemo !== payment.memo)
 		found.push(
-			`memo: asked ${JSON.stringify(asked.memo)}, the transaction carries ${payment.memo === undefined ? 'none' : JSON.stringify(payment.memo)}`,
+			`memo: asked ${JSON.stringify(askedMemo)}, the transaction carries ${payment.memo === undefined ? 'none' : JSON.stringify(payment.memo)}`,
 		);
 	return found;
 }

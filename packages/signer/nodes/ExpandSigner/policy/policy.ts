@@ -60,6 +60,10 @@ export interface PolicyFormat {
 	gasRules: boolean;
 	/** What the recipient allowlist reads, in words. */
 	readableCalls: string;
+	/** The decimals every token of the family has (Stellar's 7): an amount line may leave them out, and may not write others. */
+	tokenDecimals?: number;
+	/** An intent's memo as the family's movements write theirs (a Stellar plain text memo as `text:…`); undefined: as it is. */
+	intentMemo?(memo: string): string;
 }
 
 export interface AssetLimit {
@@ -112,14 +116,31 @@ function limitsOf(field: string, text: unknown, format: PolicyFormat): AssetLimi
 		.filter((line) => line && !line.startsWith('#'));
 	return lines.map((line, index) => {
 		// The address is what comes before the last colon (a raw TON address holds one), checked by the format.
-		const match = /^(?:native|(\S+):(\d{1,2}))(?:@(\d+))?\s*=\s*(\S+)$/.exec(line);
+		const match =
+			/^(?:native|(\S+):(\d{1,2}))(?:@(\d+))?\s*=\s*(\S+)$/.exec(line) ??
+			(format.tokenDecimals === undefined
+				? null
+				: /^(?!native\b)(\S+?)()(?:@(\d+))?\s*=\s*(\S+)$/.exec(line));
 		if (!match) {
 			throw new CredentialFieldError(
 				`Line ${index + 1} of the policy field "${field}" must read "native = 0.5", "native@137 = 200" or "0xTokenAddress:decimals = 1000" (optionally @chainId after the asset); got "${line}"`,
 			);
 		}
 		const [, token, decimalsText, chainId, amountText] = match;
-		const decimals = decimalsText === undefined ? format.nativeDecimals : Number(decimalsText);
+		const decimals =
+			token === undefined
+				? format.nativeDecimals
+				: decimalsText
+					? Number(decimalsText)
+					: (format.tokenDecimals as number);
+		if (
+			token !== undefined &&
+			format.tokenDecimals !== undefined &&
+			decimals !== format.tokenDecimals
+		)
+			throw new CredentialFieldError(
+				`Line ${index + 1} of the policy field "${field}" writes ${decimals} decimals for "${token}"; every token of this chain family has ${format.tokenDecimals}`,
+			);
 		if (token !== undefined && !format.isAddress(token))
 			throw new CredentialFieldError(
 				`Line ${index + 1} of the policy field "${field}" names an invalid token address "${token}"`,
