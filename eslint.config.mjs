@@ -174,6 +174,29 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The Signer's Stellar family reads, builds and signs with @stellar/stellar-base, Stellar's official XDR and
+		// key library (offline: it has no client), and micro-ed25519-hdkey for SEP-0005's SLIP-0010 path
+		// m/44'/148'/n'. For its folder only, the signer's allow-list is extended by these.
+		files: ['./packages/signer/nodes/ExpandSigner/families/stellar/**/*.ts'],
+		rules: {
+			'@n8n/community-nodes/no-restricted-imports': 'off',
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex:
+								'^(?!(@stellar/stellar-base|micro-ed25519-hdkey|ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message:
+								"The Stellar family may import only the signer's libraries and @stellar/stellar-base and micro-ed25519-hdkey.",
+						},
+						THROUGH_THE_DOOR,
+					],
+				},
+			],
+		},
+	},
+	{
 		// The PostgreSQL ledger store talks to its database through the official client, pg: for that folder only,
 		// the signer's allow-list is extended by it.
 		files: ['./packages/signer/nodes/ExpandSigner/ledger/postgres/**/*.ts'],

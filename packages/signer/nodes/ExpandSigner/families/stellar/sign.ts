@@ -1,5 +1,6 @@
-import { FeeBumpTransaction, Transaction, TransactionBuilder } from '@stellar/stellar-base';
+import { Transaction, TransactionBuilder } from '@stellar/stellar-base';
 
+import { attempt } from '../keyring';
 import { checkOwnTransaction, type DecodedStellarTransaction } from './decode';
 import { UndecodableStellarTransaction } from './errors';
 import type { StellarAccount } from './keys';
@@ -43,19 +44,18 @@ export function feeBump(
 			'A fee bump wraps a signed transaction; this one carries no signature',
 		);
 	const { passphrase } = stellarChain(inner.chainId);
-	let bump: FeeBumpTransaction | undefined;
-	try {
-		bump = TransactionBuilder.buildFeeBumpTransaction(
+	const bump = attempt(() =>
+		TransactionBuilder.buildFeeBumpTransaction(
 			account.address,
 			fee.toString(),
 			new Transaction(inner.transaction.toEnvelope(), passphrase),
 			passphrase,
-		);
-	} catch {
+		),
+	);
+	if (!bump)
 		throw new UndecodableStellarTransaction(
 			`A fee bump of ${fee} stroops per operation is below the inner transaction's fee per operation or out of range`,
 		);
-	}
 	bump.sign(account.keypair());
 	return {
 		rawTransaction: bump.toXDR(),
