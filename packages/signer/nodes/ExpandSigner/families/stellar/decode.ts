@@ -89,9 +89,10 @@ function read(transaction: Transaction, chainId: string): DecodedStellarTransact
 			`calls Soroban (${soroban.join(', ') || 'Soroban resources'}), whose effects the Signer cannot read`,
 		);
 	if (transaction.ledgerBounds) refuse('has ledger bounds, which the Signer does not sign');
+	// Even 0 (as stellar-base writes it beside the other V2 preconditions) lets any lower sequence apply it.
 	if (transaction.minAccountSequence !== undefined)
 		refuse('has a minimum account sequence, which lets another sequence number apply it');
-	if (transaction.minAccountSequenceAge)
+	if (BigInt(String(transaction.minAccountSequenceAge ?? 0)) !== 0n)
 		refuse('has a minimum account sequence age, which the Signer does not sign');
 	if (transaction.minAccountSequenceLedgerGap)
 		refuse('has a minimum account sequence ledger gap, which the Signer does not sign');
