@@ -22,6 +22,7 @@ import {
 	readSignedStellarTransaction,
 	signStellarTransaction,
 	STELLAR_CHAINS,
+	stellarEffect,
 	UndecodableStellarTransaction,
 } from '../../../../packages/signer/nodes/ExpandSigner/families/stellar';
 import { envelope, NOW, NOW_SECONDS, other, pay, RECIPIENT_42, signer } from './fixtures';
@@ -135,6 +136,7 @@ test('a muxed form of the account is its own, as source and as operation source'
 	expect(ownMuxed.source).toBe(muxed.accountId());
 	expect(ownMuxed.source).toMatch(/^M/);
 	expect(() => checkOwnTransaction(ownMuxed, signer)).not.toThrow();
+	expect(stellarEffect(ownMuxed, false).from).toBe(signer.address);
 	expect(signStellarTransaction(signer, ownMuxed).transactionHash).toBe(ownMuxed.hash);
 	const otherMuxed = new MuxedAccount(new Account(other.address, '100'), '9');
 	const foreign = decodeStellarTransaction(

@@ -1,7 +1,7 @@
 import { xdr } from '@stellar/stellar-base';
 
 import type { Movement, OpaqueCall, TransactionEffect } from '../../policy/vocabulary';
-import { accountIdKey, keyOfAsset, muxedKey } from './address';
+import { accountIdKey, baseOfKey, keyOfAsset, muxedKey } from './address';
 import { type DecodedStellarTransaction, operationsOf } from './decode';
 import { UndecodableStellarTransaction } from './errors';
 import { memoKey } from './memo';
@@ -222,7 +222,8 @@ export function stellarEffect(
 	});
 	return {
 		chainId: decoded.chainId,
-		from: decoded.source,
+		// The signing account: a muxed source (M…) is the same account, as intents and limits name it.
+		from: baseOfKey(decoded.source),
 		movements,
 		opaque,
 		...(handsOver.length ? { handsOver: handsOver.join('; ') } : {}),
