@@ -272,3 +272,14 @@ test('a negative amount is refused', () => {
 	expect(() => effectOf([operation])).toThrow(UndecodableStellarTransaction);
 	expect(() => effectOf([operation])).toThrow(/negative operation 1 \(payment\) amount: -5/);
 });
+
+test('operations are built in stroops with BigInt, up to int64, with no float on the way', () => {
+	const largest = 9223372036854775807n;
+	expect(effectOf([pay(largest)]).movements[0].amount).toBe(largest);
+	expect(effectOf([pay(1n)]).movements[0].amount).toBe(1n);
+	expect(changeTrustOperation(USDC, 1000n).body().changeTrustOp().limit().toString()).toBe('1000');
+	expect(changeTrustOperation(USDC).body().changeTrustOp().limit().toString()).toBe(
+		largest.toString(),
+	);
+	expect(() => pay(-1n)).toThrow(/cannot be negative/);
+});

@@ -152,6 +152,8 @@ test("an intent's memo binds typed; a plain one means a text memo", () => {
 	expect(askedIntentRefusal(intent('payout 1'), text, policy)).toBeUndefined();
 	expect(askedIntentRefusal(intent('text:payout 1'), text, policy)).toBeUndefined();
 	expect(askedIntentRefusal(intent('id:7'), id, policy)).toBeUndefined();
+	const hash = effectOf({ type: 'hash', value: 'ab'.repeat(32) });
+	expect(askedIntentRefusal(intent(`hash:${'AB'.repeat(32)}`), hash, policy)).toBeUndefined();
 	expect(askedIntentRefusal(intent('7'), id, policy)?.message).toMatch(
 		/memo: asked "text:7", the transaction carries "id:7"/,
 	);

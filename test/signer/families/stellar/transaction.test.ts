@@ -257,6 +257,18 @@ test.each([
 		/Soroban \(restoreFootprint\)/,
 	],
 	[
+		'a text memo that is not UTF-8',
+		() => {
+			const transaction = xdr.TransactionEnvelope.fromXDR(envelope([pay()]), 'base64');
+			transaction
+				.v1()
+				.tx()
+				.memo(xdr.Memo.memoText(Buffer.from([0xff, 0x41])));
+			return transaction.toXDR('base64');
+		},
+		/text memo that is not UTF-8/,
+	],
+	[
 		'a fee bump',
 		() => {
 			const inner = new Transaction(envelope([pay()]), TESTNET);

@@ -55,7 +55,8 @@ export function memoKey(memo: StellarMemo): string | undefined {
 	return memo.type === 'none' ? undefined : `${memo.type}:${memo.value}`;
 }
 
-/** An intent's memo as compared: typed as memoKey writes it, or plain text meaning a text memo. */
+/** An intent's memo as compared: typed as memoKey writes it (a hash in lower-case hex), or plain text meaning a text memo. */
 export function intentMemoKey(memo: string): string {
-	return MEMO_TYPES.test(memo) ? memo : `text:${memo}`;
+	if (!MEMO_TYPES.test(memo)) return `text:${memo}`;
+	return /^(hash|return):/.test(memo) ? memo.toLowerCase() : memo;
 }
