@@ -27,7 +27,7 @@ export interface AskedIntent {
 	typed?: { amount: string; decimals: number };
 	/** The form item that asked it: at most one transaction is signed for it. */
 	formItem?: FormItem;
-	/** The text the payment must carry to its recipient (a TON comment), when the form asked one. */
+	/** What the payment must carry to its recipient (a TON comment, a Stellar memo), when the form asked one; compared as the family's intentMemo reads it. */
 	memo?: string;
 }
 

@@ -47,7 +47,7 @@ export interface Movement {
 	contract?: string;
 	/** A cost of carrying the payment out (the rent of a token account it creates), not a payment to the recipient. */
 	cost?: true;
-	/** The text the payment carries to its recipient (a TON comment), which identifies the payment to them. */
+	/** What the payment carries to its recipient to identify it: a TON comment as it is, a Stellar memo typed (`text:…`, `id:…`, `hash:<hex>`, `return:<hex>`). */
 	memo?: string;
 }
 

@@ -48,8 +48,10 @@ function changesAuthority(options: xdr.SetOptionsOp): boolean {
  * ID), with the transaction's memo (`text:…`, `id:…`, `hash:…`, `return:…`). Offers move the most of
  * their selling asset that can leave to the Stellar DEX ('SDEX') and are opaque calls of 'SDEX', so under
  * a spending rule they need SDEX listed. Account merge and set options that change signers, thresholds,
- * the master weight or flags hand the account over, refused always unless `allowAccountManagement`, and
- * then opaque. Trustlines, their flags, the sequence and the home domain move nothing; anything else is
+ * the master weight or flags hand the account over, refused always unless `allowAccountManagement`; with
+ * it, such set options are read (they move nothing) and a merge is an opaque call of its destination (it
+ * moves the whole balance, which the transaction does not say), so under a spending rule the destination
+ * must be listed. Trustlines, their flags, the sequence and the home domain move nothing; anything else is
  * an opaque call named by its operation type.
  */
 export function stellarEffect(
@@ -69,9 +71,10 @@ export function stellarEffect(
 			action: 'transfer',
 			...(memo === undefined ? {} : { memo }),
 		});
-	const management = (what: string, to: string) => {
-		if (allowAccountManagement) opaque.push({ to, what });
-		else handsOver.push(what);
+	/** Allowed, a merge still empties the account by an amount the transaction does not say: opaque, its destination listable. */
+	const management = (what: string, emptiesInto?: string) => {
+		if (!allowAccountManagement) handsOver.push(what);
+		else if (emptiesInto) opaque.push({ to: emptiesInto, what });
 	};
 	operationsOf(decoded.transaction).forEach((operation, index) => {
 		const body = operation.body();
@@ -187,7 +190,6 @@ export function stellarEffect(
 				if (changesAuthority(op))
 					management(
 						'set options changing the signers, thresholds, master weight or flags of the account',
-						type,
 					);
 				else if (op.inflationDest())
 					opaque.push({ to: type, what: 'set options naming an inflation destination' });
