@@ -360,7 +360,7 @@ export class StellarChain {
 			successful,
 			ledger: sequence,
 			closedAt: this.head.closedAt,
-			sourceAccount: transaction.source,
+			sourceAccount: baseAccount(transaction.source),
 			sourceAccountSequence: transaction.sequence,
 			operationCount: transaction.operations.length,
 			memo: transaction.memo,
