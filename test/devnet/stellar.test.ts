@@ -324,6 +324,10 @@ describe('what stellar-core applies', () => {
 		expect((await horizonSubmit(testnet, late.toXDR())).body.extras.result_codes).toEqual({
 			transaction: 'tx_too_late',
 		});
+		// The latest ledger follows the chain's clock, as a live network closes one every 5 s.
+		const { body } = await horizon(testnet, '/ledgers?order=desc&limit=1');
+		const closedAt = Date.parse(body._embedded.records[0].closed_at) / 1000;
+		expect(closedAt).toBeGreaterThanOrEqual(now + 31);
 	});
 
 	test('signer weights against thresholds: a payment under the medium threshold is refused (op_bad_auth), both signers pass it', async () => {

@@ -79,6 +79,9 @@ export class RefusedTransaction extends Error {
 
 type Envelope = Transaction | FeeBumpTransaction;
 
+/** Stellar's ledger close interval, about 5 s. */
+const LEDGER_INTERVAL_SECONDS = 5;
+
 /**
  * One Stellar network as a ledger stand-in: accounts, trustlines, offers and claimable balances, and the
  * checks and effects stellar-core applies to a submitted envelope under the network's passphrase. Its clock
@@ -115,6 +118,16 @@ export class StellarChain {
 
 	get head(): StellarLedger {
 		return this.ledgers[this.ledgers.length - 1];
+	}
+
+	/**
+	 * The latest ledger as a live network shows it: Stellar closes one about every 5 s, so when the newest is
+	 * older than that an empty one is closed first. Clients take the latest `closed_at` as the chain's time
+	 * (for time bounds), which would otherwise fall behind the clock while the devnet sits idle or after advance().
+	 */
+	liveHead(): StellarLedger {
+		if (this.now - this.head.closedAt > LEDGER_INTERVAL_SECONDS) this.mine();
+		return this.head;
 	}
 
 	account(id: string): StellarAccount | undefined {

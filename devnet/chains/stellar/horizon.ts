@@ -73,6 +73,7 @@ function submit(chain: StellarChain, envelopeXdr: string | undefined): Answer {
 }
 
 function ledgers(chain: StellarChain, url: URL): Answer {
+	chain.liveHead();
 	const limit = Math.min(Math.max(Number(url.searchParams.get('limit') ?? 10) || 10, 1), 200);
 	const ordered = chain.ledgers.map((ledger, index) =>
 		ledgerJson(ledger, chain.ledgers[index - 1]),

@@ -16,7 +16,7 @@ export const notFound = {
 };
 
 export function rootJson(chain: StellarChain) {
-	const { head } = chain;
+	const head = chain.liveHead();
 	return {
 		horizon_version: 'devnet',
 		core_version: 'stellar-core devnet stand-in',
