@@ -2,7 +2,11 @@
 import {
 	Account,
 	Asset,
+	type AuthFlag,
+	AuthClawbackEnabledFlag,
 	AuthRequiredFlag,
+	AuthRevocableFlag,
+	Claimant,
 	Keypair,
 	Memo,
 	Operation,
@@ -810,6 +814,98 @@ describe("the API's Stellar endpoints", () => {
 		expect(
 			(await horizonSubmit(testnet, revoke.toXDR())).body.extras.result_codes.operations,
 		).toEqual(['op_cant_revoke']);
+	});
+
+	test('offers are recorded without matching (a subentry each, deleted at amount 0); a claimable balance takes its amount; clawback takes from a clawback-enabled trustline', async () => {
+		const issuer = await freshAccount(testnet);
+		const holder = await freshAccount(testnet);
+		const asset = new Asset('CLAW', issuer.publicKey());
+		const flags = await build(testnet, issuer, [
+			Operation.setOptions({ setFlags: (AuthRevocableFlag | AuthClawbackEnabledFlag) as AuthFlag }),
+		]);
+		expect((await horizonSubmit(testnet, flags.toXDR())).status).toBe(200);
+		const trust = await build(testnet, holder, [Operation.changeTrust({ asset })]);
+		expect((await horizonSubmit(testnet, trust.toXDR())).status).toBe(200);
+		const issue = await build(testnet, issuer, [
+			Operation.payment({ destination: holder.publicKey(), asset, amount: '50' }),
+		]);
+		expect((await horizonSubmit(testnet, issue.toXDR())).status).toBe(200);
+		const line = (await accountOf(testnet, holder.publicKey())).balances[0];
+		expect(line).toMatchObject({
+			asset_code: 'CLAW',
+			balance: '50.0000000',
+			is_clawback_enabled: true,
+		});
+
+		const offer = await build(testnet, holder, [
+			Operation.manageSellOffer({
+				selling: asset,
+				buying: Asset.native(),
+				amount: '10',
+				price: '2',
+			}),
+		]);
+		const created = await horizonSubmit(testnet, offer.toXDR());
+		expect(created.status).toBe(200);
+		const offerResult = xdr.TransactionResult.fromXDR(created.body.result_xdr, 'base64')
+			.result()
+			.results()[0]
+			.tr()
+			.manageSellOfferResult()
+			.success()
+			.offer();
+		expect(offerResult.switch().name).toBe('manageOfferCreated');
+		const offerId = offerResult.offer().offerId().toString();
+		expect((await accountOf(testnet, holder.publicKey())).num_subentries).toBe(2);
+		expect(await assetBalance(testnet, holder.publicKey(), 'CLAW', issuer.publicKey())).toBe(
+			50n * UNIT,
+		);
+		const tooMuch = await build(testnet, holder, [
+			Operation.manageSellOffer({
+				selling: asset,
+				buying: Asset.native(),
+				amount: '60',
+				price: '2',
+			}),
+		]);
+		expect(
+			(await horizonSubmit(testnet, tooMuch.toXDR())).body.extras.result_codes.operations,
+		).toEqual(['op_underfunded']);
+		const removal = await build(testnet, holder, [
+			Operation.manageSellOffer({
+				selling: asset,
+				buying: Asset.native(),
+				amount: '0',
+				price: '2',
+				offerId,
+			}),
+		]);
+		expect((await horizonSubmit(testnet, removal.toXDR())).status).toBe(200);
+		expect((await accountOf(testnet, holder.publicKey())).num_subentries).toBe(1);
+
+		const claimable = await build(testnet, holder, [
+			Operation.createClaimableBalance({
+				asset,
+				amount: '5',
+				claimants: [new Claimant(issuer.publicKey(), Claimant.predicateUnconditional())],
+			}),
+		]);
+		expect((await horizonSubmit(testnet, claimable.toXDR())).status).toBe(200);
+		expect(await assetBalance(testnet, holder.publicKey(), 'CLAW', issuer.publicKey())).toBe(
+			45n * UNIT,
+		);
+
+		const clawback = await build(testnet, issuer, [
+			Operation.clawback({ asset, from: holder.publicKey(), amount: '45' }),
+		]);
+		expect((await horizonSubmit(testnet, clawback.toXDR())).status).toBe(200);
+		expect(await assetBalance(testnet, holder.publicKey(), 'CLAW', issuer.publicKey())).toBe(0n);
+		const more = await build(testnet, issuer, [
+			Operation.clawback({ asset, from: holder.publicKey(), amount: '1' }),
+		]);
+		expect(
+			(await horizonSubmit(testnet, more.toXDR())).body.extras.result_codes.operations,
+		).toEqual(['op_underfunded']);
 	});
 
 	test('account merge needs the high threshold and no subentries beyond signers; the balance moves to the destination', async () => {

@@ -397,7 +397,8 @@ export class StellarChain {
 			hash,
 			successfulTransactionCount: landed?.successful ? 1 : 0,
 			failedTransactionCount: landed && !landed.successful ? 1 : 0,
-			operationCount: landed?.operations ?? 0,
+			// Horizon's operation_count counts the operations of successful transactions only.
+			operationCount: landed?.successful ? landed.operations : 0,
 		});
 		if (!landed && this.ledgers.length > 1)
 			this.listeners.forEach((listener) => listener(sequence));
