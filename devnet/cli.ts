@@ -143,6 +143,21 @@ async function main(): Promise<void> {
 	console.log('    Ed25519 seeds (hex); development keys, never use them elsewhere:');
 	for (const wallet of ton.wallets.filter((candidate) => candidate.version === 'v5r1'))
 		console.log(`    ${wallet.source} ${wallet.index ?? ''}  ${wallet.secretKey}`);
+	for (const stellar of devnet.stellar) {
+		console.log(
+			`\n  Chain ${stellar.chainId} (${stellar.symbol}, Stellar stand-in, "${stellar.passphrase}")  Horizon ${stellar.rpcUrl}`,
+		);
+		console.log(
+			`    USDC  ${stellar.usdc.asset}  issuer secret ${stellar.usdc.issuerSecret}; RWA1  ${stellar.rwa.asset} (auth_required, auth_revocable)`,
+		);
+	}
+	const [stellar] = devnet.stellar;
+	console.log(
+		`    Wallets (both chains): "${stellar.mnemonic}" on m/44'/148'/i' (SEP-0005); 10,000 XLM and 100,000 USDC each; wallet 3 issues RWA1.`,
+	);
+	console.log('    Secret seeds; development keys, never use them elsewhere:');
+	for (const wallet of stellar.wallets)
+		console.log(`    ${wallet.index}  ${wallet.publicKey}  ${wallet.secret}`);
 	console.log('\nCtrl-C stops the devnet.');
 	const stop = async () => {
 		await devnet.stop();

@@ -16,6 +16,14 @@ import {
 	startTonChain,
 } from './chains/ton';
 import {
+	STELLAR_CHAINS,
+	type StellarChain,
+	type StellarFixtures,
+	type StellarRuntime,
+	type StellarWallet,
+	startStellarChain,
+} from './chains/stellar';
+import {
 	TRON_CHAINS,
 	type TronChain,
 	type TronFixtures,
@@ -47,6 +55,7 @@ export type {
 	DevnetWallet,
 	FaultOptions,
 	SolanaWallet,
+	StellarWallet,
 	TonWallet,
 	TransactionLie,
 	TronWallet,
@@ -68,6 +77,8 @@ export interface DevnetOptions {
 	tronHttpPorts?: number[];
 	/** Ports of the TON chains' toncenter APIs, in the order of TON_CHAINS (0 or missing: a free port). */
 	tonHttpPorts?: number[];
+	/** Ports of the Stellar chains' Horizon APIs, in the order of STELLAR_CHAINS (0 or missing: a free port). */
+	stellarHttpPorts?: number[];
 	/** Accepted keys; the default key when none are given. */
 	apiKeys?: string[];
 	rateLimitPerSecond?: number;
@@ -120,6 +131,19 @@ export interface DevnetTon extends TonFixtures {
 	chain: TonChain;
 }
 
+/**
+ * A Stellar chain (1500 XLM, 1501 TXLM): a ledger stand-in applying what stellar-core applies to the
+ * classic operations a payout or the API's RWA and SDEX envelopes use, behind a Horizon subset (devnet/chains/stellar).
+ */
+export interface DevnetStellar extends StellarFixtures {
+	chainId: string;
+	symbol: string;
+	/** The Horizon base URL. */
+	rpcUrl: string;
+	/** The chain itself, for tests that read accounts, close empty ledgers or advance its clock (chain.advance(seconds)). */
+	chain: StellarChain;
+}
+
 export interface Devnet {
 	baseUrl: string;
 	historicalUrl: string;
@@ -130,6 +154,7 @@ export interface Devnet {
 	solana: DevnetSolana;
 	tron: DevnetTron[];
 	ton: DevnetTon[];
+	stellar: DevnetStellar[];
 	/** dexId of the Uniswap V2 fixture on the first chain (31337): 1000, the API's default dexId. */
 	dexId: string;
 	/** dexId the Uniswap V2 fixture answers to, per chain ID. */
@@ -153,7 +178,7 @@ export interface Devnet {
 	stop(): Promise<void>;
 }
 
-/** Starts the EVM, Solana, Tron and TON chains, deploys the fixtures and opens the gateway's base and historical listeners. */
+/** Starts the EVM, Solana, Tron, TON and Stellar chains, deploys the fixtures and opens the gateway's base and historical listeners. */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
 	const started: Array<{ close(): Promise<void> }> = [];
 	try {
@@ -169,16 +194,17 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		const faults = new FaultInjector(options.faults);
 		const tron = await startTronChains(options, faults, started);
 		const ton = await startTonChains(options, faults, started);
+		const stellar = await startStellarChains(options, faults, started);
 		const gateway = await openGateway(
 			options,
 			faults,
 			runtimes,
-			{ solana, tron, ton },
+			{ solana, tron, ton, stellar },
 			safe.service,
 			safeAccess,
 		);
 		const stream = await startTickerStream([...runtimes.values()][0], gateway, options.streamPort);
-		const blocks = await watchBlocks(runtimes, [solana, ...tron, ...ton]);
+		const blocks = await watchBlocks(runtimes, [solana, ...tron, ...ton, ...stellar]);
 		blocks.onBlock((chainId) => {
 			if (chainId === stream.chainId) void stream.publish().catch(() => undefined);
 		});
@@ -188,8 +214,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			historicalUrl: gateway.historical.url,
 			streamUrl: stream.url,
 			apiKey: [...gateway.apiKeys][0],
-			...chainsOf(runtimes, solana, tron, ton),
-			...chainControls(runtimes, [solana, ...tron, ...ton]),
+			...chainsOf(runtimes, solana, { tron, ton, stellar }),
+			...chainControls(runtimes, [solana, ...tron, ...ton, ...stellar]),
 			usage: (apiKey) => gateway.meter.items(apiKey ?? [...gateway.apiKeys][0]),
 			onBlock: (listener) => blocks.onBlock(listener),
 			stream,
@@ -282,6 +308,26 @@ async function startTonChains(
 	return chains;
 }
 
+/** The Stellar chains of STELLAR_CHAINS under the devnet's faults, each added to `started` as soon as it runs. */
+async function startStellarChains(
+	options: DevnetOptions,
+	faults: FaultInjector,
+	started: Array<{ close(): Promise<void> }>,
+): Promise<StellarRuntime[]> {
+	const chains: StellarRuntime[] = [];
+	for (const [index, { chainId }] of STELLAR_CHAINS.entries()) {
+		const chain = await startStellarChain(
+			chainId,
+			DEVNET_MNEMONIC,
+			options.stellarHttpPorts?.[index] ?? 0,
+			faults,
+		);
+		started.push(chain);
+		chains.push(chain);
+	}
+	return chains;
+}
+
 type StartedSafe = Awaited<ReturnType<typeof startSafe>>;
 
 /** Deploys the fixtures on every EVM chain, and the Safe with its stand-in service on SAFE_CHAIN_ID. */
@@ -321,7 +367,12 @@ async function openGateway(
 	options: DevnetOptions,
 	faults: FaultInjector,
 	runtimes: Map<string, ChainRuntime>,
-	{ solana, tron, ton }: { solana: SolanaRuntime; tron: TronRuntime[]; ton: TonRuntime[] },
+	{
+		solana,
+		tron,
+		ton,
+		stellar,
+	}: { solana: SolanaRuntime; tron: TronRuntime[]; ton: TonRuntime[]; stellar: StellarRuntime[] },
 	safeService: SafeTransactionService,
 	safeAccess: SafeAccess,
 ) {
@@ -332,6 +383,7 @@ async function openGateway(
 		solana: new Map([[solana.chainId, solana]]),
 		tron: new Map(tron.map((runtime) => [runtime.chainId, runtime])),
 		ton: new Map(ton.map((runtime) => [runtime.chainId, runtime])),
+		stellar: new Map(stellar.map((runtime) => [runtime.chainId, runtime])),
 		meter,
 		apiKeys,
 		rateLimitPerSecond: options.rateLimitPerSecond,
@@ -384,9 +436,8 @@ function chainOf(runtimes: Map<string, ChainRuntime>, chainId: string): ChainRun
 function chainsOf(
 	runtimes: Map<string, ChainRuntime>,
 	solana: SolanaRuntime,
-	tron: TronRuntime[],
-	ton: TonRuntime[],
-): Pick<Devnet, 'chains' | 'solana' | 'tron' | 'ton' | 'dexId' | 'dexIds'> {
+	{ tron, ton, stellar }: { tron: TronRuntime[]; ton: TonRuntime[]; stellar: StellarRuntime[] },
+): Pick<Devnet, 'chains' | 'solana' | 'tron' | 'ton' | 'stellar' | 'dexId' | 'dexIds'> {
 	return {
 		chains: [...runtimes.values()].map((runtime) => ({
 			chainId: runtime.chainId,
@@ -408,6 +459,13 @@ function chainsOf(
 			...runtime.fixtures,
 		})),
 		ton: ton.map((runtime) => ({
+			chainId: runtime.chainId,
+			symbol: runtime.symbol,
+			rpcUrl: runtime.rpcUrl,
+			chain: runtime.chain,
+			...runtime.fixtures,
+		})),
+		stellar: stellar.map((runtime) => ({
 			chainId: runtime.chainId,
 			symbol: runtime.symbol,
 			rpcUrl: runtime.rpcUrl,

@@ -21,6 +21,9 @@ export const MESSAGES = {
 	invalidInput: 'Please provide proper input data',
 	invalidPublicKey: 'Not a valid Solana Address',
 	invalidSPLToken: 'Invalid SPL token address',
+	invalidUserAddress: 'Invalid User Address',
+	invalidIssuer: 'Invalid Asset Issuer',
+	assetNotFound: 'Asset Not Found',
 } as const;
 
 /** A failure answered as HTTP 400 with the API's failure envelope. */

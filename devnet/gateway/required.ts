@@ -13,6 +13,8 @@ export const SOLANA_SCOPES = ['Solana', '*'];
 export const TRON_SCOPES = ['Tron', '*'];
 /** The variants a call on a TON chain (1100, 1101) is answered as. */
 export const TON_SCOPES = ['TON', '*'];
+/** The variants a call on a Stellar chain (1500, 1501) is answered as: SDEX for dex/swap. */
+export const STELLAR_SCOPES = ['Stellar', 'SDEX', '*'];
 
 /** The documented variant of an endpoint that the devnet answers as, if the table documents one. */
 export function servedVariant(path: string, scopes = SERVED_SCOPES): Variant | undefined {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'net';
 
 import { endpointOf } from '../api';
 import type { SolanaRuntime } from '../chains/solana';
+import type { StellarRuntime } from '../chains/stellar';
 import type { TonRuntime } from '../chains/ton';
 import type { TronRuntime } from '../chains/tron';
 import { readBody } from '../readBody';
@@ -14,11 +15,12 @@ import type { FaultInjector } from './faults';
 import { chainHandlers } from './handlers/chain';
 import { protocolHandlers } from './handlers/protocols';
 import { solanaRoute } from './handlers/solana';
+import { stellarRoute } from './handlers/stellar';
 import { tonRoute } from './handlers/ton';
 import { tronRoute } from './handlers/tron';
 import type { Params } from './params';
 import { RateLimiter } from './rateLimiter';
-import { SOLANA_SCOPES, TON_SCOPES, TRON_SCOPES, checkRequired } from './required';
+import { SOLANA_SCOPES, STELLAR_SCOPES, TON_SCOPES, TRON_SCOPES, checkRequired } from './required';
 
 export type HostName = 'base' | 'historical';
 
@@ -35,6 +37,8 @@ export interface GatewayOptions {
 	tron?: Map<string, TronRuntime>;
 	/** TON chains by chain ID: calls naming one are answered by the TON handlers. */
 	ton?: Map<string, TonRuntime>;
+	/** Stellar chains by chain ID: calls naming one (or an SDEX dexId) are answered by the Stellar handlers. */
+	stellar?: Map<string, StellarRuntime>;
 	meter: Meter;
 	apiKeys: Set<string>;
 	/** Requests per second and key; unlimited when undefined. */
@@ -211,6 +215,10 @@ async function answerCall(
 		{ handler: solanaRoute(path, params, options.solana ?? new Map()), scopes: SOLANA_SCOPES },
 		{ handler: tronRoute(path, params, options.tron ?? new Map()), scopes: TRON_SCOPES },
 		{ handler: tonRoute(path, params, options.ton ?? new Map()), scopes: TON_SCOPES },
+		{
+			handler: stellarRoute(path, params, options.stellar ?? new Map()),
+			scopes: STELLAR_SCOPES,
+		},
 	].find((candidate) => candidate.handler);
 	const handler = family?.handler ?? handlers[path];
 	const context = createContext(params, options.chains);
