@@ -174,6 +174,29 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The Signer's Stellar family reads, builds and signs with Stellar's official library,
+		// @stellar/stellar-base (XDR, StrKey, Ed25519 keys; no Horizon client). For its folder only, the
+		// signer's allow-list is extended by it.
+		files: ['./packages/signer/nodes/ExpandSigner/families/stellar/**/*.ts'],
+		rules: {
+			'@n8n/community-nodes/no-restricted-imports': 'off',
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex:
+								'^(?!(@stellar/stellar-base|ethers|n8n-workflow|lodash|moment|p-limit|luxon|zod|crypto|node:crypto)$|\\.{1,2}/)',
+							message:
+								"The Stellar family may import only the signer's libraries and @stellar/stellar-base.",
+						},
+						THROUGH_THE_DOOR,
+					],
+				},
+			],
+		},
+	},
+	{
 		// The PostgreSQL ledger store talks to its database through the official client, pg: for that folder only,
 		// the signer's allow-list is extended by it.
 		files: ['./packages/signer/nodes/ExpandSigner/ledger/postgres/**/*.ts'],
