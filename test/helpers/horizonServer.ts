@@ -145,7 +145,7 @@ export function horizonNodeAt(url: string): HorizonNode {
 	return {
 		get: async <T>(path: string, query: Record<string, string | number> = {}) => {
 			const search = new URLSearchParams(
-				Object.entries(query).map(([key, value]) => [key, String(value)]),
+				Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
 			).toString();
 			const response = await fetch(`${url}${path}${search ? `?${search}` : ''}`);
 			return (await response.json()) as T;
