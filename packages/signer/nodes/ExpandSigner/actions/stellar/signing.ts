@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { formatUnits } from '../../core';
+import { formatUnits, itemError } from '../../core';
 import {
 	checkOwnTransaction,
 	decodeStellarTransaction,
@@ -195,6 +195,13 @@ export async function signStellarItem(
 	if (asked instanceof Refusal) throw refusedItem(node, itemIndex, asked);
 	const decoded = decodeStellarTransaction(work.envelope, chainId, Math.floor(Date.now() / 1000));
 	checkOwnTransaction(decoded, account);
+	const taken = session.sequences.get(sequenceKey(chainId, account));
+	if (taken !== undefined && decoded.sequence <= taken)
+		throw itemError(
+			node,
+			itemIndex,
+			`The transaction's sequence number ${decoded.sequence} is not past ${taken}, which an earlier item of this execution signed for ${account.address}: only one of them could apply`,
+		);
 	const own: OwnSigned = { hash: decoded.hash, decoded, fee: decoded.fee, feeBump: false };
 	const effect = effectOf(own, session.allowAccountManagement);
 	draft.fillEffect(effect);
