@@ -49,7 +49,13 @@ export function readOwnSigned(
 	account: StellarAccount,
 ): OwnSigned {
 	const bump = readSignedFeeBump(rawTransaction, chainId, account);
-	if (bump) return { hash: bump.hash, decoded: bump.inner, fee: bump.fee, feeBump: true };
+	if (bump)
+		return {
+			hash: bump.hash,
+			decoded: readSignedStellarTransaction(bump.innerRawTransaction, chainId, account),
+			fee: bump.fee,
+			feeBump: true,
+		};
 	const decoded = readSignedStellarTransaction(rawTransaction, chainId, account);
 	return { hash: decoded.hash, decoded, fee: decoded.fee, feeBump: false };
 }

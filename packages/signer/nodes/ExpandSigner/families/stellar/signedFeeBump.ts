@@ -1,34 +1,28 @@
-import { FeeBumpTransaction, TransactionBuilder } from '@stellar/stellar-base';
+import { FeeBumpTransaction, type Keypair, TransactionBuilder } from '@stellar/stellar-base';
 
 import { attempt } from '../keyring';
-import {
-	type DecodedStellarTransaction,
-	readSignedStellarTransaction,
-	type StellarAccount,
-	STELLAR_CHAINS,
-	UndecodableStellarTransaction,
-} from './standIn';
+import { STELLAR_CHAINS, UndecodableStellarTransaction } from './standIn';
 
-/** A fee bump the account signed, read back from its envelope: its own hash and fee, and the inner transaction as signing reads it. */
+/** A fee bump the account signed, read back from its envelope: its own hash and fee, and the inner transaction's signed envelope. */
 export interface SignedFeeBump {
+	/** Hex of the fee bump's hash under the chain's passphrase. */
 	hash: string;
 	/** The most the bump may charge, in stroops. */
 	fee: bigint;
-	inner: DecodedStellarTransaction;
-	/** The inner transaction's signed envelope. */
+	/** The inner transaction's signed envelope, XDR in base64, for readSignedStellarTransaction. */
 	innerRawTransaction: string;
 }
 
 /**
  * A fee bump envelope of the account (a Speed Up Payout's, while its transaction is pending): the
- * account pays its fee and signed it under the chain's passphrase, and its inner transaction is the
- * account's own, read as readSignedStellarTransaction reads one. Undefined when the envelope is not a
- * fee bump; anything else that does not hold is refused.
+ * account pays its fee and signed it under the chain's passphrase. Undefined when the envelope is not a
+ * fee bump; anything else that does not hold is refused. Its inner transaction is the caller's to read
+ * as signing reads one.
  */
 export function readSignedFeeBump(
 	rawTransaction: string,
 	chainId: string,
-	account: StellarAccount,
+	account: { address: string; keypair(): Keypair },
 ): SignedFeeBump | undefined {
 	const passphrase = STELLAR_CHAINS[chainId]?.passphrase;
 	if (!passphrase)
@@ -37,18 +31,19 @@ export function readSignedFeeBump(
 	if (!envelope) throw new UndecodableStellarTransaction('The signed envelope is not Stellar XDR');
 	if (!(envelope instanceof FeeBumpTransaction)) return undefined;
 	const hash = envelope.hash();
-	const signedByAccount = envelope.signatures.some((signature) =>
-		account.keypair().verify(hash, signature.signature()),
+	const keypair = account.keypair();
+	const signedByAccount = envelope.signatures.some(
+		(signature) =>
+			signature.hint().equals(keypair.signatureHint()) &&
+			keypair.verify(hash, signature.signature()),
 	);
 	if (envelope.feeSource !== account.address || !signedByAccount)
 		throw new UndecodableStellarTransaction(
 			`The fee bump is not paid and signed by the account ${account.address}`,
 		);
-	const innerRawTransaction = envelope.innerTransaction.toEnvelope().toXDR('base64');
 	return {
 		hash: hash.toString('hex'),
 		fee: BigInt(envelope.fee),
-		inner: readSignedStellarTransaction(innerRawTransaction, chainId, account),
-		innerRawTransaction,
+		innerRawTransaction: envelope.innerTransaction.toEnvelope().toXDR('base64'),
 	};
 }
