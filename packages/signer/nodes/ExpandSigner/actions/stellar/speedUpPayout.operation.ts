@@ -128,6 +128,10 @@ async function replacementKind(
 	return 'resign';
 }
 
+/** What an envelope offers per operation, as the network ranks it: a fee bump counts itself as one more operation. */
+const feeRate = (signed: OwnSigned) =>
+	signed.fee / BigInt(signed.decoded.transaction.operations.length + (signed.feeBump ? 1 : 0));
+
 /**
  * The replacement of a Stellar payout's latest signature, read back from its signed bytes: a fee bump
  * of the same inner transaction (pending), or the same operations and memo with the account's next
@@ -163,9 +167,9 @@ async function signReplacement(
 		const bump = feeBump(account, latest.decoded, feePerOperation);
 		replacement = readOwnSigned(bump.rawTransaction, chainId, account);
 		rawTransaction = bump.rawTransaction;
-		if (replacement.fee <= latest.fee)
+		if (feeRate(replacement) <= feeRate(latest))
 			throw refuse(
-				`was signed with a fee of ${latest.fee} stroops; a fee bump of ${replacement.fee} stroops (${feePerOperation} per operation) does not raise it`,
+				`was signed with a fee of ${feeRate(latest)} stroops per operation; a fee bump of ${feePerOperation} per operation does not raise it`,
 			);
 	} else {
 		const sequence = await nextSequence.call(
