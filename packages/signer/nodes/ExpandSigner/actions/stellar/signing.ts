@@ -77,6 +77,10 @@ export const lifetimeOf = (signed: OwnSigned): StellarLifetime => ({
 	maxTime: signed.decoded.maxTime,
 });
 
+/** Every asset an effect moves has 7 decimals (XDR's), for the journal's whole amounts. */
+export const decimalsOfEffect = (effect: TransactionEffect) =>
+	new Map(effect.movements.map((movement) => [movement.asset, STELLAR_DECIMALS]));
+
 /** What an envelope does, read as the policy reads it; a fee bump may charge its own fee. */
 export function effectOf(signed: OwnSigned, allowAccountManagement: boolean): TransactionEffect {
 	return { ...stellarEffect(signed.decoded, allowAccountManagement), maxFee: signed.fee };
@@ -210,7 +214,7 @@ export async function signStellarItem(
 		);
 	const own: OwnSigned = { hash: decoded.hash, decoded, fee: decoded.fee, feeBump: false };
 	const effect = effectOf(own, session.allowAccountManagement);
-	draft.fillEffect(effect);
+	draft.fillEffect(effect, decimalsOfEffect(effect));
 	const differs = asked && askedIntentRefusal(asked, effect, session.policy);
 	if (differs) throw refusedItem(node, itemIndex, differs);
 	if (asked && typedAmountBinds(asked)) {

@@ -37,6 +37,7 @@ import {
 } from './fields';
 import type { StellarSession } from './session';
 import {
+	decimalsOfEffect,
 	effectOf,
 	lifetimeOf,
 	type OwnSigned,
@@ -201,7 +202,7 @@ async function signReplacement(
 		rawTransaction = signature.rawTransaction;
 	}
 	const effect = effectOf(replacement, session.allowAccountManagement);
-	draft.fillEffect(effect);
+	draft.fillEffect(effect, decimalsOfEffect(effect));
 	if (movementsContent(effect.movements) !== history[0].content)
 		throw refuse(
 			`re-read from its signed bytes moves ${movementsContent(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
