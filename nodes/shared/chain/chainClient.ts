@@ -151,7 +151,7 @@ export class ChainClient {
 		const reported = this.identity.read(answer);
 		if (reported !== expected) {
 			const node = http
-				? `node ${source} for chain ${chainId} answers ${method} ${http.answered(reported, expected)}`
+				? `node ${source} for chain ${chainId} answers ${[method, http.answered(reported, expected)].filter(Boolean).join(' ')}`
 				: `JSON-RPC node ${source} for chain ${chainId} answers ${method} ${reported}`;
 			throw itemError(
 				this.context.getNode(),

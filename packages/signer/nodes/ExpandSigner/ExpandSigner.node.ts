@@ -62,6 +62,12 @@ export class ExpandSigner implements INodeType {
 				testedBy: 'expandTonKeyTest',
 				displayOptions: shownWithFamily('expandTonKeyApi'),
 			},
+			{
+				name: 'expandStellarKeyApi',
+				required: true,
+				testedBy: 'expandStellarKeyTest',
+				displayOptions: shownWithFamily('expandStellarKeyApi'),
+			},
 			{ name: 'expandApi', required: true, displayOptions: { show: { operation: apiOperations } } },
 			{
 				name: 'expandSafeApi',

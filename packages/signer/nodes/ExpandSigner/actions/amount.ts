@@ -7,6 +7,7 @@ export function amountProperties(
 	operation: string,
 	smallestUnit: string,
 	wholeUnit: string,
+	defaultFormat: 'smallestUnit' | 'decimal' = 'smallestUnit',
 ): INodeProperties[] {
 	return [
 		{
@@ -17,8 +18,7 @@ export function amountProperties(
 				{ name: `Smallest Unit (${smallestUnit})`, value: 'smallestUnit' },
 				{ name: `Decimal Amount (${wholeUnit})`, value: 'decimal' },
 			],
-			// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-options -- the options' names are built per operation; 'smallestUnit' is one of their values
-			default: 'smallestUnit',
+			default: defaultFormat,
 			displayOptions: { show: { operation: [operation] } },
 		},
 		{

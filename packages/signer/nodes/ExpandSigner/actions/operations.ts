@@ -4,12 +4,13 @@ import { accountProperties } from './account';
 import { evm } from './evm';
 import type { SignerFamily, SignerOperation } from './signerFamily';
 import { solana } from './solana';
+import { stellar } from './stellar';
 import { ton } from './ton';
 import { tron } from './tron';
 
 /** The Signer's chain families: the Chain Family list, each family's operations and fields, and the router's dispatch come from here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each family has its own session type
-export const families: Array<SignerFamily<any>> = [evm, solana, tron, ton];
+export const families: Array<SignerFamily<any>> = [evm, solana, tron, ton, stellar];
 
 export const familiesByName = new Map(
 	families.map((family) => [String(family.option.value), family]),

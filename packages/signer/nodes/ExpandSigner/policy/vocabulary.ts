@@ -88,7 +88,14 @@ export interface SignedTransaction extends IDataObject {
 	chainId: string;
 }
 
-/** What bounds a signed transaction's life, as its output names it: the nonce (EVM), the blockhash (Solana), the reference block's hash (Tron), the wallet's seqno (TON). */
+/** What bounds a signed transaction's life, as its output names it: the nonce (EVM), the blockhash (Solana), the reference block's hash (Tron), the wallet's seqno (TON), the account's sequence number (Stellar). */
 export function lifetimeOf(signed: IDataObject): string {
-	return String(signed.nonce ?? signed.blockhash ?? signed.refBlockHash ?? signed.seqno ?? '');
+	return String(
+		signed.nonce ??
+			signed.blockhash ??
+			signed.refBlockHash ??
+			signed.seqno ??
+			signed.sequence ??
+			'',
+	);
 }

@@ -1,0 +1,213 @@
+/**
+ * Payouts on Stellar, on the devnet (its ledger stand-in behind a Horizon, chain 1501): a payout
+ * applied reads mined with its ledger and fee and is not signed again; the items of one execution take
+ * the account's sequence numbers one after another; a USDC payout carries its memo; a payout never
+ * sent reads pending and gets a fee bump of the same transaction (never a second transaction), then
+ * reads dropped once its maxTime passed with the account's sequence below it, and Speed Up Payout
+ * re-signs it once: the new transaction applies, the old one and its bump never can, the recipient is
+ * paid once.
+ *
+ * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
+ * read.
+ *
+ * Written against the devnet's Stellar chains as they were announced ({chainId, horizonUrl, accounts:
+ * [{address, secret}], usdc: {code, issuer}}); finished once they are in the devnet.
+ */
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Devnet } from '../../../../devnet';
+import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
+import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { useDevnet } from '../../../helpers/useDevnet';
+
+/** The devnet's Stellar chain as announced: its Horizon, its funded accounts and its USDC-like asset. */
+interface DevnetStellar {
+	chainId: string;
+	horizonUrl: string;
+	accounts: Array<{ address: string; secret: string }>;
+	usdc: { code: string; issuer: string };
+}
+
+const CHAIN = '1501';
+/** Past the default Valid For (300 s). */
+const PAST_MAX_TIME_MS = 6 * 60 * 1000;
+
+const root = mkdtempSync(join(tmpdir(), 'expand-stellar-payouts-'));
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+
+let devnet: Devnet;
+let testnet: DevnetStellar;
+useDevnet((started) => {
+	devnet = started;
+	testnet = (started as unknown as { stellar: DevnetStellar[] }).stellar.find(
+		(chain) => chain.chainId === CHAIN,
+	) as DevnetStellar;
+});
+
+const realNow = Date.now.bind(Date);
+let skew = 0;
+beforeAll(() => {
+	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
+});
+afterAll(() => {
+	jest.restoreAllMocks();
+	rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs the Signer (and `then` after it) on `items`, with the devnet mnemonic's account 1; the Horizon pinned unless null. */
+async function signer(
+	parameters: IDataObject,
+	options: { items?: IDataObject[]; then?: IDataObject; horizonUrl?: string | null } = {},
+): Promise<IDataObject[]> {
+	const horizonUrl = options.horizonUrl === undefined ? testnet.horizonUrl : options.horizonUrl;
+	const step = (name: string, stepParameters: IDataObject) => ({
+		name,
+		type: SIGNER,
+		parameters: {
+			chainFamily: 'stellar',
+			stellarChainId: CHAIN,
+			accountIndex: 1,
+			...stepParameters,
+		} as never,
+		continueOnFail: true,
+	});
+	const result = await runPipeline(
+		[
+			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(options.items ?? [{}]) } },
+			step('Sign', parameters),
+			...(options.then ? [step('Then', options.then)] : []),
+		],
+		{
+			...devnetCredentials(devnet),
+			expandStellarKeyApi: {
+				keyType: 'mnemonic',
+				mnemonic: DEVNET_MNEMONIC,
+				payoutLedgerFolder: root,
+				...(horizonUrl ? { rpcUrls: `${CHAIN} = ${horizonUrl}` } : {}),
+			},
+		},
+	);
+	expect(result.error).toBeUndefined();
+	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);
+}
+
+const pay = async (payoutId: string, xlm: string, items?: IDataObject[]) =>
+	await signer(
+		{ operation: 'transferXlm', payoutId, recipient: testnet.accounts[2].address, amount: xlm },
+		{ items },
+	);
+const speedUp = async (payoutId: string, feePerOperation = '1000') =>
+	(await signer({ operation: 'speedUpPayout', payoutId, feePerOperation }))[0];
+
+/** List Payouts → Check Payouts: the row of each transaction hash asked. */
+async function checked(hashes: unknown[]): Promise<IDataObject[]> {
+	const rows = await signer(
+		{ operation: 'listPayouts', status: 'signed' },
+		{ then: { operation: 'checkPayouts' } },
+	);
+	return hashes.map(
+		(hash) => rows.find((row) => row.transactionHash === hash) ?? { missing: String(hash) },
+	);
+}
+
+/** Submits a signed output as chain/sendtransaction hands it on: its envelope to Horizon's POST /transactions. */
+async function send(
+	signed: IDataObject,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+	const reply = await fetch(`${testnet.horizonUrl}/transactions`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ tx: String(signed.rawTransaction) }).toString(),
+	});
+	return { status: reply.status, body: (await reply.json()) as Record<string, unknown> };
+}
+
+/** An account's balance of `asset` ('native' or CODE:ISSUER), in stroops, as Horizon shows it. */
+async function balanceOf(address: string, asset: string): Promise<bigint> {
+	const account = (await (await fetch(`${testnet.horizonUrl}/accounts/${address}`)).json()) as {
+		balances: Array<{
+			asset_type: string;
+			asset_code?: string;
+			asset_issuer?: string;
+			balance: string;
+		}>;
+	};
+	const line = account.balances.find((balance) =>
+		asset === 'native'
+			? balance.asset_type === 'native'
+			: `${balance.asset_code}:${balance.asset_issuer}` === asset,
+	);
+	return BigInt((line?.balance ?? '0.0000000').replace('.', ''));
+}
+
+test('a payout applied reads mined with its ledger and fee; a rerun returns it; Speed Up Payout refuses it', async () => {
+	const [paid] = await pay('stellar-applied', '1.5');
+	expect(paid).toMatchObject({ payoutId: 'stellar-applied', repeat: false, chainId: CHAIN });
+	expect(await send(paid)).toMatchObject({ status: 200, body: { successful: true } });
+	const [row] = await checked([paid.transactionHash]);
+	expect(row).toMatchObject({ chainStatus: 'mined', success: 'true', feePaid: '100' });
+	const [again] = await pay('stellar-applied', '1.5');
+	expect(again).toMatchObject({
+		repeat: true,
+		alreadySent: true,
+		transactionHash: paid.transactionHash,
+	});
+	expect(String((await speedUp('stellar-applied')).error)).toMatch(/was applied as/);
+});
+
+test("the items of one execution take the account's sequence numbers one after another, and all apply", async () => {
+	const signed = await signer(
+		{ operation: 'transferXlm', recipient: testnet.accounts[2].address, amount: '0.001' },
+		{ items: [{}, {}, {}] },
+	);
+	const sequences = signed.map((item) => BigInt(String(item.sequence)));
+	expect(sequences).toEqual([sequences[0], sequences[0] + 1n, sequences[0] + 2n]);
+	for (const item of signed) expect(await send(item)).toMatchObject({ status: 200 });
+});
+
+test('Transfer Asset pays USDC with its memo', async () => {
+	const usdc = `${testnet.usdc.code}:${testnet.usdc.issuer}`;
+	const before = await balanceOf(testnet.accounts[2].address, usdc);
+	const [paid] = await signer({
+		operation: 'transferAsset',
+		asset: usdc,
+		recipient: testnet.accounts[2].address,
+		amount: '2.5',
+		memoType: 'text',
+		memo: 'invoice 1042',
+	});
+	expect(paid).toMatchObject({ amountRaw: '25000000', memoType: 'text', memo: 'invoice 1042' });
+	expect(await send(paid)).toMatchObject({ status: 200 });
+	expect(await balanceOf(testnet.accounts[2].address, usdc)).toBe(before + 25_000_000n);
+});
+
+test('a payout never sent gets a fee bump while pending, reads dropped once its maxTime passed, is re-signed once and paid once', async () => {
+	const before = await balanceOf(testnet.accounts[2].address, 'native');
+	const [first] = await pay('stellar-unsent', '2');
+	expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'pending' });
+	const bump = await speedUp('stellar-unsent');
+	expect(bump).toMatchObject({
+		replaces: first.transactionHash,
+		innerTransactionHash: first.transactionHash,
+		sequence: first.sequence,
+	});
+	skew += PAST_MAX_TIME_MS;
+	expect(await checked([first.transactionHash, bump.transactionHash])).toMatchObject([
+		{ chainStatus: 'dropped' },
+		{ chainStatus: 'dropped' },
+	]);
+	const replacement = await speedUp('stellar-unsent', '100');
+	expect(replacement).toMatchObject({ replaces: bump.transactionHash });
+	expect(await send(first)).toMatchObject({ status: 400 });
+	expect(await send(bump)).toMatchObject({ status: 400 });
+	expect(await send(replacement)).toMatchObject({ status: 200 });
+	expect(String((await speedUp('stellar-unsent')).error)).toMatch(/was applied as/);
+	const [rerun] = await pay('stellar-unsent', '2');
+	expect(rerun).toMatchObject({ repeat: true, transactionHash: replacement.transactionHash });
+	expect(await balanceOf(testnet.accounts[2].address, 'native')).toBe(before + 20_000_000n);
+});
