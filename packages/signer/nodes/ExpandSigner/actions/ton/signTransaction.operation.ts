@@ -37,7 +37,7 @@ export const description: INodeProperties[] = [
 		default: '={{ $json.transaction }}',
 		required: true,
 		description:
-			'The messages to send from the wallet (an object or its JSON text): one message {to, value (nanotons), body (base64 BOC) or comment, stateInit?, bounce?}, or TON Connect\'s {validUntil?, messages: [{address, amount, payload?, stateInit?}]}. Anything else is refused; a body the Signer cannot read is an unreadable call. The item\'s "intent", when it has one, binds it.',
+			'The messages to send from the wallet (an object or its JSON text): one message {to, value (nanotons), body (base64 BOC) or comment, stateInit?, bounce?, mode? (else 3)}, or TON Connect\'s {validUntil?, messages: [{address, amount, payload?, stateInit?}]}. Anything else is refused; a body the Signer cannot read is an unreadable call. The item\'s "intent", when it has one, binds it.',
 		displayOptions: { show },
 	},
 	validForProperty('signTransaction'),

@@ -36,7 +36,8 @@ import type { TonSession } from './session';
 /**
  * The account's own jetton wallets for the jetton masters the item could move (the policy's amount
  * lines on this chain, the intent's token, the form's master), as each master's get_wallet_address
- * answers on the chain's node: a message to one of them is read as a transfer of that jetton.
+ * answers on the chain's node: a message to one of them is read as a transfer of that jetton. One
+ * that two masters answer is left out, so a message to it is a call the Signer cannot read.
  */
 export async function ownJettonWallets(
 	node: TonNode,
@@ -57,8 +58,16 @@ export async function ownJettonWallets(
 			.map((master) => session.policy.format.key(master)),
 	);
 	const wallets = new Map<string, string>();
-	for (const master of keys)
-		wallets.set(await ownJettonWallet(node, master, account.address), master);
+	const claimedTwice = new Set<string>();
+	for (const master of keys) {
+		const wallet = await ownJettonWallet(node, master, account.address);
+		// Any contract answers get_wallet_address as it likes, and the intent's token is the item's word: a
+		// master claiming another jetton's wallet must not turn a capped jetton's transfer into its own.
+		if (wallets.has(wallet) || claimedTwice.has(wallet)) {
+			wallets.delete(wallet);
+			claimedTwice.add(wallet);
+		} else wallets.set(wallet, master);
+	}
 	return wallets;
 }
 
