@@ -78,9 +78,9 @@ export class ExpandTonKeyApi implements ICredentialType {
 				displayName: 'Max Total Fee (TON)',
 				name: 'maxTotalFee',
 				type: 'string',
-				default: '1',
+				default: '0.5',
 				description:
-					'The most TON one transaction may spend on carrying its messages, in TON; empty means 1. Bounds the TON a jetton transfer attaches to the jetton wallet (fees and the Forward TON Amount).',
+					'The most TON one transaction may spend on carrying its messages, in TON; empty means 0.5. Bounds the TON a jetton transfer attaches to the jetton wallet (fees and the Forward TON Amount).',
 			},
 		],
 		ledgerFolder:
