@@ -6,7 +6,7 @@
  * bound to what they pay; messages From Input Item; a v4R2 message's replay on the other chain; and no
  * trace of any key in anything the runs leave.
  */
-import { mkdtempSync } from 'fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -249,6 +249,16 @@ test('a rerun of the same payout IDs pays nobody (repeat: true), and a payout ID
 		/^Refused by the rule "payoutId": payout ID "ton-memo-1" was already signed on .* for other content \(recipient, amount, asset or comment\); a payout ID is never signed for new content; nothing was signed \(item 0\)$/,
 	);
 	expect(otherMemo.output('Sign')[0].pairedItem).toEqual({ item: 0 });
+	const listed = await run([signer({ operation: 'listPayouts' })], [{}], bip39Key());
+	expect(
+		jsonOf(listed, 'Sign')
+			.filter((entry) => entry.payoutId === 'ton-memo-1')
+			.map((entry) => [entry.outcome, entry.family, entry.chainId, entry.transactionHash]),
+	).toEqual([
+		['signed', 'ton', '1101', jsonOf(first, 'Sign')[0].transactionHash],
+		['repeat', 'ton', '1101', jsonOf(first, 'Sign')[0].transactionHash],
+		['refused', 'ton', '1101', ''],
+	]);
 	expect(jsonOf(otherMemo, 'Sign')[0].rawTransaction).toBeUndefined();
 	expect(
 		received(testnet, payee, wallet(0).address, since).map(({ body }) => readComment(body)),
@@ -490,5 +500,10 @@ test('no trace of any key: requests to the API and the TON node, responses, outp
 	).toBe(true);
 	const hidden = secrets();
 	expect(hidden.length).toBeGreaterThan(40);
-	expectNoTrace(recordedTexts(proxy, runs, output.lines), output.lines, hidden);
+	// The payout ledger and journal the runs wrote: what was signed, repeated and refused.
+	const ledger = readdirSync(ledgerFolder).map((name) =>
+		readFileSync(join(ledgerFolder, name), 'utf8'),
+	);
+	expect(ledger.some((text) => text.includes('ton-memo-1') && text.includes('refused'))).toBe(true);
+	expectNoTrace([...recordedTexts(proxy, runs, output.lines), ...ledger], output.lines, hidden);
 });
