@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import { Address } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTon } from '../../../../devnet';
@@ -176,6 +177,40 @@ test('a payout never sent reads pending, is not re-signed, then dropped once its
 		{ chainStatus: 'replaced', replacedBy: replacement.transactionHash },
 		{ chainStatus: 'mined', success: 'true' },
 	]);
+});
+
+test('a payout whose seqno another message took reads dropped; Speed Up Payout re-signs it with the next seqno, and of the two sent only the replacement lands', async () => {
+	const payer = Address.parse(
+		testnet.wallets.find(
+			(wallet) => wallet.source === 'bip39' && wallet.index === 1 && wallet.version === 'v5r1',
+		)!.address,
+	);
+	const since = testnet.chain.blockchain.snapshot().transactions.length;
+	const [overtaken] = await pay('ton-overtaken', '3000000');
+	const [overtaker] = await pay('ton-overtaker', '1000');
+	expect(overtaker.seqno).toBe(overtaken.seqno);
+	expect((await checked([overtaken.transactionHash]))[0]).toMatchObject({ chainStatus: 'pending' });
+	expect(await send(overtaker)).toMatchObject({ ok: true });
+	expect((await checked([overtaken.transactionHash]))[0]).toMatchObject({ chainStatus: 'dropped' });
+	const replacement = await speedUp('ton-overtaken');
+	expect(replacement).toMatchObject({
+		replaces: overtaken.transactionHash,
+		seqno: Number(overtaken.seqno) + 1,
+	});
+	expect(await send(overtaken)).toMatchObject({ ok: false });
+	expect(await send(replacement)).toMatchObject({ ok: true });
+	const paid = testnet.chain.blockchain
+		.snapshot()
+		.transactions.slice(since)
+		.map((transaction) => transaction.inMessage)
+		.filter(
+			(message) =>
+				message?.info.type === 'internal' &&
+				message.info.src.equals(payer) &&
+				message.info.dest.equals(Address.parse(payee())),
+		)
+		.map((message) => (message?.info.type === 'internal' ? message.info.value.coins : 0n));
+	expect(paid).toEqual([1000n, 3_000_000n]);
 });
 
 test('Transfer Jetton pays USDT from the own jetton wallet the master names, its decimals vouched by an amount line', async () => {
