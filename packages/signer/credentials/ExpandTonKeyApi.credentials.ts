@@ -53,7 +53,7 @@ export class ExpandTonKeyApi implements ICredentialType {
 		allowedChainIds: {
 			placeholder: '1100',
 			description:
-				'Chains this key may sign for, comma-separated (1100 TON, 1101 TON testnet); empty allows both',
+				'Chains this key may sign for, comma-separated (1100 TON, 1101 TON testnet); empty allows both. A v4R2 wallet signs only while both are allowed: its message names no network, so one signed for either chain is valid on the other',
 		},
 		allowedRecipients: {
 			placeholder: 'TON addresses in any form (EQ…, UQ…, 0:…), comma- or line-separated',

@@ -265,30 +265,34 @@ test('a rerun of the same payout IDs pays nobody (repeat: true), and a payout ID
 	).toEqual(['deposit 7781', 'deposit 7782']);
 });
 
-test('several items of one execution take consecutive seqnos and all land when sent in order', async () => {
+test('several items of one execution take consecutive seqnos, a refused one none, and all land when sent in order', async () => {
 	const from = wallet(1, 'v4r2');
 	const seqno = await seqnoOf(testnet, from.address);
 	const result = await run(
 		[
-			signer({
-				operation: 'transferTon',
-				accountIndex: 1,
-				recipient: wallet(2).address,
-				amount: '={{ $json.amount }}',
-			}),
-			send(),
+			signer(
+				{
+					operation: 'transferTon',
+					accountIndex: 1,
+					recipient: wallet(2).address,
+					amount: '={{ $json.amount }}',
+				},
+				true,
+			),
+			send(true),
 		],
-		[{ amount: '1000' }, { amount: '2000' }, { amount: '3000' }],
-		bip39Key('v4r2'),
+		[{ amount: '1000' }, { amount: '2000' }, { amount: '20000000000' }, { amount: '3000' }],
+		bip39Key('v4r2', { maxPerTransaction: 'native = 10' }),
 	);
 	expect(result.error).toBeUndefined();
-	expect(jsonOf(result, 'Sign').map((signed) => signed.seqno)).toEqual([
-		seqno,
-		seqno + 1,
-		seqno + 2,
-	]);
+	const signed = jsonOf(result, 'Sign');
+	expect(signed.map((json) => json.seqno)).toEqual([seqno, seqno + 1, undefined, seqno + 2]);
+	// A refused item takes no seqno: the next one is not left waiting behind a message never signed.
+	expect(String(signed[2].error)).toMatch(
+		/^Refused by the rule "maxPerTransaction": .*20 .*10.*; nothing was signed \(item 2\)$/,
+	);
 	expect(result.output('Sign').map((item) => item.pairedItem)).toEqual(
-		[0, 1, 2].map((item) => ({ item })),
+		[0, 1, 2, 3].map((item) => ({ item })),
 	);
 	expect(await seqnoOf(testnet, from.address)).toBe(seqno + 3);
 });
