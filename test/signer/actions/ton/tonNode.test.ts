@@ -232,7 +232,9 @@ test('a rerun of the same payout IDs pays nobody (repeat: true), and a payout ID
 	const since = transactionCount(testnet);
 	const first = await run([signer(parameters), send()], items, bip39Key());
 	expect(first.error).toBeUndefined();
-	const again = await run([signer(parameters)], items, bip39Key());
+	// Run again as the workflow is, Send included: the repeats are the messages already accepted, which the wallet refuses.
+	const again = await run([signer(parameters), send(true)], items, bip39Key());
+	expect(jsonOf(again, 'Send').every((json) => json.error !== undefined)).toBe(true);
 	expect(jsonOf(again, 'Sign')).toMatchObject(
 		jsonOf(first, 'Sign').map((signed) => ({
 			repeat: true,
@@ -345,6 +347,71 @@ test('From Input Item: one message and TON Connect messages[] are read, held to 
 	expect(
 		received(testnet, payee, wallet(undefined).address, since).map(({ value }) => value),
 	).toEqual([3_000_000n, 4_000_000n]);
+});
+
+test("From Input Item, a TON Connect jetton transfer with a comment is held to its intent's jetton, recipient, amount and memo; another memo is refused", async () => {
+	const payer = wallet(1);
+	const payee = wallet(0);
+	/** TEP-74 transfer: the payee as destination, the payer as response_destination, the comment as forward payload in a reference. */
+	const jettonTransfer = (memo: string) =>
+		beginCell()
+			.storeUint(0x0f8a7ea5, 32)
+			.storeUint(0, 64)
+			.storeCoins(2_500_000n)
+			.storeAddress(Address.parse(payee.address))
+			.storeAddress(Address.parse(payer.address))
+			.storeBit(false)
+			.storeCoins(1n)
+			.storeBit(true)
+			.storeRef(beginCell().storeUint(0, 32).storeStringTail(memo).endCell())
+			.endCell()
+			.toBoc()
+			.toString('base64');
+	const item = (memo: string, askedMemo: string) => ({
+		tx: {
+			messages: [
+				{ address: payer.jettonWallet, amount: '50000000', payload: jettonTransfer(memo) },
+			],
+		},
+		intent: {
+			effect: 'transfer',
+			chainId: '1101',
+			token: testnet.usdt.address,
+			recipient: payee.address,
+			amount: '2500000',
+			memo: askedMemo,
+		},
+	});
+	const before = await usdt(payee.address);
+	const since = transactionCount(testnet);
+	const result = await run(
+		[
+			signer(
+				{
+					operation: 'signTransaction',
+					accountIndex: 1,
+					transaction: '={{ $json.tx }}',
+				},
+				true,
+			),
+			send(true),
+		],
+		[item('order 55', 'order 55'), item('order 56', 'order 55')],
+		bip39Key(),
+	);
+	expect(result.error).toBeUndefined();
+	const [signed, refused] = jsonOf(result, 'Sign');
+	expect(signed.error).toBeUndefined();
+	expect(String(refused.error)).toBe(
+		'Refused by the rule "intent": the transaction is not what the form asked ((not named)): memo: asked "order 55", the transaction carries "order 56"; nothing was signed (item 1)',
+	);
+	expect(jsonOf(result, 'Send')[0].transactionHash).toBe(signed.transactionHash);
+	expect(await usdt(payee.address)).toBe(before + 2_500_000n);
+	expect(
+		received(testnet, payee.address, payee.jettonWallet, since).map(({ body }) =>
+			notifiedComment(body),
+		),
+	).toEqual([{ amount: 2_500_000n, comment: 'order 55' }]);
 });
 
 test("a v4R2 message signed for 1101 is accepted by the same wallet on 1100 when the seqnos match; W5's is refused there (its wallet_id names the network)", async () => {
