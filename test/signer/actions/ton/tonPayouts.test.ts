@@ -93,7 +93,10 @@ async function signer(
 		},
 	);
 	expect(result.error).toBeUndefined();
-	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);
+	const output = result.output(options.then ? 'Then' : 'Sign');
+	// Every item, signed, listed, checked or refused, says which input item it answers.
+	for (const [index, item] of output.entries()) expect(item.pairedItem).toEqual({ item: index });
+	return output.map((item) => item.json);
 }
 
 const pay = async (payoutId: string, nanotons: string, items?: IDataObject[]) =>
