@@ -578,3 +578,33 @@ test('no trace of any key: requests to the API and the TON node, responses, outp
 	expect(ledger.some((text) => text.includes('ton-memo-1') && text.includes('refused'))).toBe(true);
 	expectNoTrace([...recordedTexts(proxy, runs, output.lines), ...ledger], output.lines, hidden);
 });
+
+// Last: it moves the clock (and so the chain's time) past the payout's valid_until.
+test('Speed Up Payout of a v4R2 payout is refused once Allowed Chain IDs leave out the other chain', async () => {
+	const parameters = {
+		operation: 'transferTon',
+		accountIndex: 0,
+		recipient: wallet(2).address,
+		amount: '1000',
+		payoutId: 'v4r2-narrowed',
+	};
+	const [signed] = jsonOf(await run([signer(parameters)], [{}], bip39Key('v4r2')), 'Sign');
+	expect(signed).toMatchObject({ walletVersion: 'v4R2', repeat: false });
+	const realNow = Date.now.bind(Date);
+	const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 6 * 60 * 1000);
+	try {
+		testnet.chain.mine();
+		const speedUp = signer({ operation: 'speedUpPayout', payoutId: 'v4r2-narrowed' }, true);
+		const narrowed = await run([speedUp], [{}], bip39Key('v4r2', { allowedChainIds: '1101' }));
+		expect(String(jsonOf(narrowed, 'Sign')[0].error)).toMatch(
+			/^Refused by the rule "allowedChainIds": a v4R2 wallet's message names no network: signed for chain 1101, it is just as valid on chain 1100, .*nothing was signed \(item 0\)$/,
+		);
+		const both = await run([speedUp], [{}], bip39Key('v4r2'));
+		expect(jsonOf(both, 'Sign')[0]).toMatchObject({
+			replaces: signed.transactionHash,
+			walletVersion: 'v4R2',
+		});
+	} finally {
+		clock.mockRestore();
+	}
+});
