@@ -30,6 +30,7 @@ import { amountLimits, writtenDecimals } from '../../policy/policy';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { movementsContent, signOnce } from '../signOnce';
+import { crossChainRefusal } from './crossChain';
 import { nextSeqno, seqnoKey } from './fields';
 import type { TonSession } from './session';
 
@@ -211,6 +212,8 @@ export async function signTonItem(
 	const node = this.getNode();
 	const { chainId, account } = work;
 	draft.fill({ chainId, account: account.address });
+	const replayable = crossChainRefusal(session.policy, account);
+	if (replayable) throw refusedItem(node, itemIndex, replayable);
 	const asked = work.fromInput && readAskedIntent(work.fromInput.intent, session.policy);
 	if (asked instanceof Refusal) throw refusedItem(node, itemIndex, asked);
 	const jettonWallets = await ownJettonWallets(work.node, session, chainId, account, [
