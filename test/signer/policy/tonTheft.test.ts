@@ -204,7 +204,7 @@ test('a substituted message: the intent asks 10 USDT to the payee, the message p
 	expectRefused(
 		on.signed[0],
 		on.sent[0],
-		`Refused by the rule "intent": the transaction is not what the form asked (transfer): recipient: asked ${payee().address}, the transaction pays ${outsider().address}; what it does: the transaction also pays the rent of a token account for ${outsider().address}, whom the form did not name; nothing was signed (item 0)`,
+		`Refused by the rule "intent": the transaction is not what the form asked (transfer): recipient: asked ${payee().address}, the transaction pays ${outsider().address}; what it does: the transaction also pays TON attached to a jetton transfer for ${outsider().address}, whom the form did not name; nothing was signed (item 0)`,
 	);
 	expect(await lastJournalEntry(0)).toMatchObject({ outcome: 'refused', rule: 'intent' });
 	expect(await holdings(0)).toEqual(after);

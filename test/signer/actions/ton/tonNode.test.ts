@@ -349,6 +349,39 @@ test('From Input Item: one message and TON Connect messages[] are read, held to 
 	).toEqual([3_000_000n, 4_000_000n]);
 });
 
+test('From Input Item: a TON Connect request made for another network or another wallet is refused, naming the field, and nothing is signed', async () => {
+	const payee = wallet(2).address;
+	const own = wallet(undefined).address;
+	const request = (extra: object) => ({
+		validUntil: Math.floor(Date.now() / 1000) + 120,
+		messages: [{ address: payee, amount: '1000000' }],
+		...extra,
+	});
+	const since = transactionCount(testnet);
+	const result = await run(
+		[signer({ operation: 'signTransaction', transaction: '={{ $json.tx }}' }, true)],
+		[
+			{ tx: request({ network: '-239', from: own }) },
+			{ tx: request({ network: '-3', from: wallet(0).address }) },
+			{ tx: request({ network: '-3', from: own }) },
+		],
+		tonMnemonicKey(),
+	);
+	const signed = jsonOf(result, 'Sign');
+	expect(String(signed[0].error)).toBe(
+		'The transaction\'s network "-239" is not chain 1101\'s (-3): it was made for another TON network (item 0)',
+	);
+	expect(String(signed[1].error)).toBe(
+		`The transaction's from "${wallet(0).address}" is not this account's wallet (${own}): it was made for another wallet (item 1)`,
+	);
+	expect(signed.slice(0, 2).map((json) => json.rawTransaction)).toEqual([undefined, undefined]);
+	expect(typeof signed[2].rawTransaction).toBe('string');
+	expect(result.output('Sign').map((item) => item.pairedItem)).toEqual(
+		[0, 1, 2].map((item) => ({ item })),
+	);
+	expect(transactionCount(testnet)).toBe(since);
+});
+
 test("From Input Item, a TON Connect jetton transfer with a comment is held to its intent's jetton, recipient, amount and memo; another memo is refused", async () => {
 	const payer = wallet(1);
 	const payee = wallet(0);
