@@ -61,8 +61,8 @@ export const TRON_PAYEE_INDEXES = [2, 3, 4];
 
 /** The USDT payout run on TON pays from the W5 wallet of the devnet's TON mnemonic (Tonkeeper's kind) on chain 1101. */
 export const TON_PAYOUT_CHAIN_ID = '1101';
-/** The recipients the TON key may pay (its Allowed Recipients), by devnet TON wallet: the W5 wallets of BIP-39 accounts 1 and 2, the v4R2 wallet of account 1. */
-export const TON_PAYEE_WALLETS = [2, 4, 3];
+/** The recipients the TON key may pay (its Allowed Recipients), by devnet TON wallet: BIP-39 account 1's W5 and v4R2 wallets, account 2's W5 wallet. */
+export const TON_PAYEE_WALLETS = [2, 3, 4];
 
 /** Where the EVM signing key credential (wallet 3) keeps signed payout IDs (the stablecoin payout run's): inside the folder n8n may write to. */
 export function evmLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
