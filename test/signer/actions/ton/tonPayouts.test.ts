@@ -159,6 +159,23 @@ test("the items of one execution take the wallet's seqnos one after another, and
 	for (const item of signed) expect(await send(item)).toMatchObject({ ok: true });
 });
 
+test('a payout returned unsent holds its seqno: a payout signed after it in the same execution takes the next one, and both are accepted in order', async () => {
+	const [held] = await pay('ton-held', '3000');
+	const signed = await signer(
+		{
+			operation: 'transferTon',
+			recipient: testnet.wallets[2].address,
+			amount: '3000',
+			payoutId: '={{ $json.payoutId }}',
+		},
+		{ items: [{ payoutId: 'ton-held' }, { payoutId: 'ton-after-held' }] },
+	);
+	expect(signed[0]).toMatchObject({ repeat: true, transactionHash: held.transactionHash });
+	expect(Number(signed[1].seqno)).toBe(Number(held.seqno) + 1);
+	expect(await send(signed[0])).toMatchObject({ ok: true });
+	expect(await send(signed[1])).toMatchObject({ ok: true });
+});
+
 test('a payout never sent reads pending, is not re-signed, then dropped once its valid_until passed; Speed Up Payout re-signs it once and the recipient is paid once', async () => {
 	const [first] = await pay('ton-unsent', '2000000');
 	expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'pending' });

@@ -159,6 +159,17 @@ export async function tonChainStatus(
 	};
 }
 
+/**
+ * A payout returned unsent keeps its seqno: the execution's next new message takes the one after it,
+ * not the wallet's seqno, which the unsent message is still waiting for.
+ */
+function holdSeqno(session: TonSession, account: TonAccount, history: LedgerEntry[]): void {
+	const latest = history[history.length - 1];
+	const { seqno } = readSignedTransfer(String(latest.signed.rawTransaction), account);
+	const key = seqnoKey(account);
+	session.seqnos.set(key, Math.max(session.seqnos.get(key) ?? 0, seqno + 1));
+}
+
 /** Where a payout stands for a repeat: landed, or the latest still pending. Expired or unknown: refused. */
 async function repeatStatus(
 	this: IExecuteFunctions,
@@ -278,6 +289,7 @@ export async function signTonItem(
 		readSigned: async (entry) => await tonFacts(entry, account, jettonWallets),
 		status: async (history) => {
 			const status = await repeatStatus.call(this, itemIndex, work.node, account, history);
+			if (status.chainStatus === 'pending') holdSeqno(session, account, history);
 			return { ...status, alreadySent: status.chainStatus === 'landed' };
 		},
 	});
