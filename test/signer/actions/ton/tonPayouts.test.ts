@@ -164,7 +164,7 @@ test('a payout returned unsent holds its seqno: a payout signed after it in the 
 	const signed = await signer(
 		{
 			operation: 'transferTon',
-			recipient: testnet.wallets[2].address,
+			recipient: payee(),
 			amount: '3000',
 			payoutId: '={{ $json.payoutId }}',
 		},
