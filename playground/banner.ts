@@ -17,6 +17,11 @@ import {
 	SIGNER_CREDENTIAL,
 	SOLANA_CREDENTIAL,
 	SOLANA_PAYOUT_WALLET_INDEX,
+	TON_CREDENTIAL,
+	TON_PAYEE_WALLETS,
+	tonLedgerFolder,
+	tonPayoutChain,
+	tonPayoutWallet,
 	TRON_CREDENTIAL,
 	TRON_PAYEE_INDEXES,
 	TRON_PAYOUT_CHAIN_ID,
@@ -58,6 +63,8 @@ export function banner(options: {
 	const solana = devnet.solana;
 	const nile =
 		devnet.tron.find((entry) => entry.chainId === TRON_PAYOUT_CHAIN_ID) ?? devnet.tron[0];
+	const tonTestnet = tonPayoutChain(devnet);
+	const tonPayer = tonPayoutWallet(devnet);
 	const tokens = (entry: (typeof devnet.chains)[number]) =>
 		Object.values(entry.tokens).map(
 			(token) => `${token.symbol.padEnd(5)} ${token.address}  ${token.decimals} decimals`,
@@ -87,11 +94,14 @@ Credentials (imported, encrypted by n8n):
       payout ledger ${relative(solanaLedgerFolder(n8n))}
   "${TRON_CREDENTIAL.name}"   Tron wallet ${TRON_PAYOUT_WALLET_INDEX} ${nile.wallets[TRON_PAYOUT_WALLET_INDEX].address}, chain ${nile.chainId} only, pays Tron wallets
       ${TRON_PAYEE_INDEXES.join(', ')} only, at most 5,000 USDT a transfer; payout ledger ${relative(tronLedgerFolder(n8n))}
+  "${TON_CREDENTIAL.name}"   the TON mnemonic's W5 wallet ${tonPayer.nonBounceable}, chain ${tonTestnet.chainId} only,
+      pays TON wallets ${TON_PAYEE_WALLETS.join(', ')} only, at most 5,000 USDT a transfer; payout ledger ${relative(tonLedgerFolder(n8n))}
 
 Chains (JSON-RPC; the devnet's accounts are unlocked, eth_sendTransaction works from any wallet below):
 ${devnet.chains.map((entry) => `  ${entry.chainId}  ${entry.rpcUrl}`).join('\n')}
   ${solana.chainId.padEnd(5)}  ${solana.rpcUrl} (Solana Devnet on litesvm)
 ${devnet.tron.map((entry) => `  ${entry.chainId.padEnd(5)}  ${entry.rpcUrl} (Tron stand-in, java-tron's HTTP API /wallet/…)`).join('\n')}
+${devnet.ton.map((entry) => `  ${entry.chainId.padEnd(5)}  ${entry.rpcUrl} (TON on the real TVM, @ton/sandbox; toncenter v2 API)`).join('\n')}
   ${options.blockTime ? `A block every ${options.blockTime / 1000} s` : 'Blocks on transactions only'}; every start begins from the same fresh chains.
 
 Tokens (the same addresses on ${devnet.chains.map((entry) => entry.chainId).join(' and ')}):
@@ -101,6 +111,7 @@ ${tokens(chain)
   Uniswap V2 router ${chain.uniswapV2.router} (dexId ${devnet.chains.map((entry) => `${devnet.dexIds[entry.chainId]} on ${entry.chainId}`).join(', ')})
   On ${solana.chainId}: USDC mint ${solana.usdc.address}  ${solana.usdc.decimals} decimals
 ${devnet.tron.map((entry) => `  On ${entry.chainId}: USDT ${entry.usdt.address}  ${entry.usdt.decimals} decimals`).join('\n')}
+${devnet.ton.map((entry) => `  On ${entry.chainId}: USDT (jetton master) ${entry.usdt.bounceable}  ${entry.usdt.decimals} decimals`).join('\n')}
 
 Safe ${devnet.safe.address} on ${devnet.safe.chainId} (1.4.1, ${devnet.safe.threshold} of ${devnet.safe.owners.length}: wallets 5, 6, 7; 100 ETH, 100,000 USDC at start)
   Safe Transaction Service (devnet stand-in): ${devnet.safe.serviceUrl}
@@ -114,6 +125,9 @@ Funded Solana wallets (100 SOL; wallets 0-3 with 10,000 USDC):
 ${solana.wallets.map((wallet) => `  ${wallet.index}  ${wallet.address}${wallet.index === SOLANA_PAYOUT_WALLET_INDEX ? `  the key of "${SOLANA_CREDENTIAL.name}"` : ''}`).join('\n')}
 Funded Tron wallets (both chains; 10,000 TRX and 10,000 USDT on wallets 0-3, no account for wallet 4; m/44'/195'/0'/0/<n>):
 ${nile.wallets.map((wallet) => `  ${wallet.index}  ${wallet.address}${wallet.index === TRON_PAYOUT_WALLET_INDEX ? `  the key of "${TRON_CREDENTIAL.name}"` : ''}`).join('\n')}
+Funded TON wallets on ${tonTestnet.chainId} (1,000 TON and 1,000,000 USDT each; the mnemonic above on m/44'/607'/<n>', and the TON mnemonic
+"${tonTestnet.tonMnemonic}"):
+${tonTestnet.wallets.map((wallet, index) => `  ${index}  ${wallet.nonBounceable}  ${wallet.source === 'bip39' ? `account ${wallet.index}` : 'TON mnemonic'} ${wallet.version}${wallet === tonPayer ? `  the key of "${TON_CREDENTIAL.name}"` : ''}`).join('\n')}
 
 Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert,
   the large-transfer watch and the payout run via Safe's write-back (its executions, once safe-execute ran).

@@ -12,7 +12,8 @@ import {
 
 /**
  * Fixed devnet ports for the playground, so its credentials and JSON-RPC URLs stay the same from start to
- * start: the API on `first`, then historical, stream, chains 31337 and 31338, Solana, and Tron 1000 and 1001.
+ * start: the API on `first`, then historical, stream, chains 31337 and 31338, Solana, Tron 1000 and 1001, and
+ * the toncenter APIs of TON 1100 and 1101.
  */
 export function playgroundDevnetPorts(first = 9545) {
 	return {
@@ -22,6 +23,7 @@ export function playgroundDevnetPorts(first = 9545) {
 		chainRpcPorts: [first + 3, first + 4],
 		solanaRpcPort: first + 5,
 		tronHttpPorts: [first + 6, first + 7],
+		tonHttpPorts: [first + 8, first + 9],
 	};
 }
 
@@ -38,6 +40,7 @@ export const EXAMPLE_IDS = {
 	safePayoutRunDevnet: 'expandSafeRunDevnet',
 	safePayoutExecutedDevnet: 'expandSafeDoneDevnet',
 	tronPayoutRunDevnet: 'expandTronRunDevnet',
+	tonPayoutRunDevnet: 'expandTonRunDevnet',
 };
 
 /** The devnet examples active in the playground: the trigger ones. */

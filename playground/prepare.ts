@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import type { Devnet } from '../devnet';
+import type { Devnet, DevnetTon } from '../devnet';
 import { type N8nInstance, n8nCli } from './n8n';
 import { installPackages } from './pack';
 import { EXAMPLES } from './paths';
@@ -31,6 +31,11 @@ export const TRON_CREDENTIAL = {
 	name: 'Expand Tron Key (devnet wallet 1)',
 	type: 'expandTronKeyApi',
 };
+export const TON_CREDENTIAL = {
+	id: 'expandTonKey01',
+	name: 'Expand TON Key (devnet TON mnemonic)',
+	type: 'expandTonKeyApi',
+};
 /** The Safe Transaction Service stand-in of the devnet's Safe (the payout run via Safe and its trigger). */
 export const SAFE_API_CREDENTIAL = {
 	id: 'expandSafeApiKey01',
@@ -54,6 +59,11 @@ export const TRON_PAYOUT_CHAIN_ID = '1001';
 /** The recipients the Tron key may pay (its Allowed Recipients): the devnet's Tron wallets 2 to 4. */
 export const TRON_PAYEE_INDEXES = [2, 3, 4];
 
+/** The USDT payout run on TON pays from the W5 wallet of the devnet's TON mnemonic (Tonkeeper's kind) on chain 1101. */
+export const TON_PAYOUT_CHAIN_ID = '1101';
+/** The recipients the TON key may pay (its Allowed Recipients), by devnet TON wallet: BIP-39 account 1's W5 and v4R2 wallets, account 2's W5 wallet. */
+export const TON_PAYEE_WALLETS = [2, 3, 4];
+
 /** Where the EVM signing key credential (wallet 3) keeps signed payout IDs (the stablecoin payout run's): inside the folder n8n may write to. */
 export function evmLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
 	return path.join(n8n.outputDir, 'evm-payout-ledger');
@@ -74,6 +84,11 @@ export function tronLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
 	return path.join(n8n.outputDir, 'tron-payout-ledger');
 }
 
+/** Where the TON key credential keeps signed payout IDs and its journal: inside the folder n8n may write to. */
+export function tonLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
+	return path.join(n8n.outputDir, 'ton-payout-ledger');
+}
+
 /**
  * The Tron key of the USDT payout run: wallet 1 on chain 1001, its node pinned, a policy as a treasury
  * would set it (the payees listed, USDT capped per transfer as the run's settings say).
@@ -92,10 +107,56 @@ export function tronPayoutKey(devnet: Pick<Devnet, 'tron'>, payoutLedgerFolder: 
 	};
 }
 
+/** The devnet's TON chain of the USDT payout run on TON. */
+export function tonPayoutChain(devnet: Pick<Devnet, 'ton'>): DevnetTon {
+	const testnet = devnet.ton.find((chain) => chain.chainId === TON_PAYOUT_CHAIN_ID);
+	if (!testnet) throw new Error(`the devnet has no TON chain ${TON_PAYOUT_CHAIN_ID}`);
+	return testnet;
+}
+
+/** The wallet the USDT payout run on TON pays from: the TON mnemonic's W5 wallet on its chain. */
+export function tonPayoutWallet(devnet: Pick<Devnet, 'ton'>): DevnetTon['wallets'][number] {
+	const wallet = tonPayoutChain(devnet).wallets.find(
+		(entry) => entry.source === 'ton-mnemonic' && entry.version === 'v5r1',
+	);
+	if (!wallet)
+		throw new Error(
+			`the devnet's TON chain ${TON_PAYOUT_CHAIN_ID} has no W5 wallet of its TON mnemonic`,
+		);
+	return wallet;
+}
+
+/**
+ * The TON key of the USDT payout run: the devnet's TON mnemonic (W5) on chain 1101, its toncenter API
+ * pinned, a policy as a treasury would set it (the payees listed, USDT capped per transfer as the
+ * run's settings say).
+ */
+export function tonPayoutKey(devnet: Pick<Devnet, 'ton'>, payoutLedgerFolder: string) {
+	const testnet = tonPayoutChain(devnet);
+	return {
+		keyType: 'tonMnemonic',
+		mnemonic: testnet.tonMnemonic,
+		walletVersion: 'W5',
+		allowedChainIds: testnet.chainId,
+		allowedRecipients: TON_PAYEE_WALLETS.map((index) => testnet.wallets[index].address).join(', '),
+		maxPerTransaction: `${testnet.usdt.address}:${testnet.usdt.decimals}@${testnet.chainId} = 5000`,
+		payoutLedgerFolder,
+		rpcUrls: `${testnet.chainId} = ${testnet.rpcUrl}`,
+	};
+}
+
 export function devnetCredentials(
 	devnet: Pick<
 		Devnet,
-		'apiKey' | 'baseUrl' | 'historicalUrl' | 'streamUrl' | 'chains' | 'solana' | 'tron' | 'safe'
+		| 'apiKey'
+		| 'baseUrl'
+		| 'historicalUrl'
+		| 'streamUrl'
+		| 'chains'
+		| 'solana'
+		| 'tron'
+		| 'ton'
+		| 'safe'
 	>,
 	n8n: Pick<N8nInstance, 'outputDir'>,
 ) {
@@ -143,6 +204,7 @@ export function devnetCredentials(
 			},
 		},
 		{ ...TRON_CREDENTIAL, data: tronPayoutKey(devnet, tronLedgerFolder(n8n)) },
+		{ ...TON_CREDENTIAL, data: tonPayoutKey(devnet, tonLedgerFolder(n8n)) },
 	];
 }
 
@@ -159,6 +221,7 @@ export async function freshUserFolder(n8n: N8nInstance, tarballs: string[]): Pro
 	mkdirSync(evmLedgerFolder(n8n), { recursive: true });
 	mkdirSync(safeLedgerFolder(n8n), { recursive: true });
 	mkdirSync(tronLedgerFolder(n8n), { recursive: true });
+	mkdirSync(tonLedgerFolder(n8n), { recursive: true });
 	await installPackages(n8n.userFolder, tarballs);
 }
 

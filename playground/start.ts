@@ -51,10 +51,10 @@ async function main(): Promise<void> {
 		Number(option('devnet-port') ?? process.env.EXPAND_DEVNET_PORT ?? 9545),
 	);
 	const blockTime = Number(option('block-time') ?? 10_000);
-	const taken = await busyPorts(devnetPorts.port, 8);
+	const taken = await busyPorts(devnetPorts.port, 10);
 	if (taken.length > 0)
 		throw new Error(
-			`Port ${taken.join(', ')} on 127.0.0.1 is in use: the devnet needs ${devnetPorts.port} to ${devnetPorts.port + 7}; choose others with --devnet-port <n>`,
+			`Port ${taken.join(', ')} on 127.0.0.1 is in use: the devnet needs ${devnetPorts.port} to ${devnetPorts.port + 9}; choose others with --devnet-port <n>`,
 		);
 	await ensureN8n();
 	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });

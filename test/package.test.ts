@@ -39,16 +39,22 @@ const N8N_ALLOWED_IMPORTS = [
 	'crypto',
 	'node:crypto',
 ];
-const SOLANA_LIBRARIES = [
-	'@solana-program/compute-budget',
-	'@solana-program/system',
-	'@solana-program/token',
-	'@solana/kit',
-	'micro-ed25519-hdkey',
-];
+/** Each chain family's own libraries, imported only from its folder (families/<family>/). */
+const FAMILY_LIBRARIES: Record<string, string[]> = {
+	solana: [
+		'@solana-program/compute-budget',
+		'@solana-program/system',
+		'@solana-program/token',
+		'@solana/kit',
+	],
+	ton: ['@ton/core', '@ton/crypto', '@ton/ton'],
+};
+/** SLIP-0010 derivation (Ed25519 keys from a BIP-39 seed), shared by the families whose keys are Ed25519. */
+const SLIP10 = { library: 'micro-ed25519-hdkey', families: ['solana', 'ton'] };
 const TRON_LIBRARIES = ['tronweb'];
 /** What the Tron family imports of tronweb: its utilities (it never makes a TronWeb client, which calls nodes). */
 const TRON_MODULES = ['tronweb/utils'];
+const OWN_LIBRARIES = [...Object.values(FAMILY_LIBRARIES).flat(), SLIP10.library];
 
 test.each([
 	['n8n-nodes-expand-network', root, manifest],
@@ -93,9 +99,9 @@ test("the core package has no runtime dependencies and loads only modules n8n's 
 	expect(compiled.some((path) => path.includes('ExpandSigner'))).toBe(false);
 });
 
-test("the signer's runtime dependencies are ethers, Solana's and Tron's libraries and pg, imported only by its own files", () => {
+test("the signer's runtime dependencies are ethers, each chain family's libraries and pg, imported only by their own files", () => {
 	expect(Object.keys(signerManifest.dependencies).sort()).toEqual(
-		[...SOLANA_LIBRARIES, ...TRON_LIBRARIES, 'ethers', 'pg'].sort(),
+		[...OWN_LIBRARIES, ...TRON_LIBRARIES, 'ethers', 'pg'].sort(),
 	);
 	const compiled = files(join(signerRoot, 'dist')).filter((path) => path.endsWith('.js'));
 	const importersOf = (library: string) =>
@@ -105,12 +111,21 @@ test("the signer's runtime dependencies are ethers, Solana's and Tron's librarie
 	const ethersImporters = importersOf('ethers');
 	expect(ethersImporters.length).toBeGreaterThan(0);
 	for (const path of ethersImporters) expect(path).toMatch(/^dist\/nodes\/ExpandSigner\//);
-	for (const library of SOLANA_LIBRARIES) {
-		const importers = importersOf(library);
-		expect(importers.length).toBeGreaterThan(0);
-		for (const path of importers)
-			expect(path).toMatch(/^dist\/nodes\/ExpandSigner\/families\/solana\//);
-	}
+	for (const [family, libraries] of Object.entries(FAMILY_LIBRARIES))
+		for (const library of libraries) {
+			const importers = importersOf(library);
+			expect(importers.length).toBeGreaterThan(0);
+			for (const path of importers)
+				expect(path).toMatch(`dist/nodes/ExpandSigner/families/${family}/`);
+		}
+	const slip10Importers = importersOf(SLIP10.library);
+	expect(slip10Importers.length).toBeGreaterThan(0);
+	for (const path of slip10Importers)
+		expect(
+			SLIP10.families.some((family) =>
+				path.startsWith(`dist/nodes/ExpandSigner/families/${family}/`),
+			),
+		).toBe(true);
 	for (const module of TRON_MODULES) {
 		const importers = importersOf(module);
 		expect(importers.length).toBeGreaterThan(0);
@@ -127,9 +142,7 @@ test("the signer's runtime dependencies are ethers, Solana's and Tron's librarie
 	expect(
 		external.filter(
 			(name) =>
-				![...N8N_ALLOWED_IMPORTS, ...SOLANA_LIBRARIES, ...TRON_MODULES, 'ethers', 'pg'].includes(
-					name,
-				),
+				![...N8N_ALLOWED_IMPORTS, ...OWN_LIBRARIES, ...TRON_MODULES, 'ethers', 'pg'].includes(name),
 		),
 	).toEqual([]);
 });

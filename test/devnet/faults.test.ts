@@ -238,8 +238,11 @@ test('100 items at --rate-limit 10 with Max Requests per Second 10: all succeed,
 		// the same second as ten others: that slip is retried. Unpaced, dozens are refused
 		// (test/transport/pacing.test.ts).
 		expect(devnet.rateLimit.refused).toBeLessThanOrEqual(2);
-		expect(debugLines).toHaveLength(devnet.rateLimit.refused);
-		for (const line of debugLines) expect(line).toMatch(/HTTP 429, try 1 failed; retrying in/);
+		// Each slip is retried once, and the pace it teaches is logged: nothing else.
+		const retries = debugLines.filter((line) => /HTTP 429, try 1 failed; retrying in/.test(line));
+		expect(retries).toHaveLength(devnet.rateLimit.refused);
+		for (const line of debugLines.filter((line) => !retries.includes(line)))
+			expect(line).toMatch(/pace (lowered|raised) to [\d.]+ requests per second/);
 		// Paced 100 ms apart: 99 gaps.
 		expect(elapsed).toBeGreaterThanOrEqual(9900);
 	});

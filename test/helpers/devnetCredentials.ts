@@ -59,6 +59,8 @@ export interface DevnetCredentialSet {
 	solana?: CredentialData;
 	/** The Tron signing credential, whole. */
 	tron?: CredentialData;
+	/** The TON signing credential, whole. */
+	ton?: CredentialData;
 	/** The Safe API credential: `true` for the stand-in service as it is, or fields over it. */
 	safe?: CredentialData | true;
 }
@@ -73,6 +75,7 @@ export function devnetCredentials(
 		...(set.signer ? { expandSignerApi: set.signer } : {}),
 		...(set.solana ? { expandSolanaKeyApi: set.solana } : {}),
 		...(set.tron ? { expandTronKeyApi: set.tron } : {}),
+		...(set.ton ? { expandTonKeyApi: set.ton } : {}),
 		...(set.safe
 			? { expandSafeApi: devnetSafeApi(devnet, set.safe === true ? {} : set.safe) }
 			: {}),

@@ -20,7 +20,13 @@ export async function nodeAndCredentialTypes({ rest }: Session): Promise<void> {
 		'the Signer is not offered to AI agents',
 	);
 	const credentials = (await rest().credentialTypes()).map((credential) => credential.name);
-	for (const name of ['expandApi', 'expandSignerApi', 'expandSolanaKeyApi', 'expandTronKeyApi'])
+	for (const name of [
+		'expandApi',
+		'expandSignerApi',
+		'expandSolanaKeyApi',
+		'expandTronKeyApi',
+		'expandTonKeyApi',
+	])
 		assert(credentials.includes(name), `${name} in /types/credentials.json`);
 }
 

@@ -13,7 +13,7 @@
  * two lists of named checks, each a module of this folder: first with `n8n execute` (the examples
  * against the chains, the month-end valuation at a past block, exactly-once payouts through a kill,
  * the install by hand), then in the started n8n (types, the credential test, the stablecoin payout run,
- * the payout run via Safe, its write-back trigger and its refusals, the USDT payout run on Tron through a kill, both payout runs against a lying API, the active examples, the polling triggers through a restart, a deactivation and changed settings).
+ * the payout run via Safe, its write-back trigger and its refusals, the USDT payout runs on Tron and TON through a kill, both payout runs against a lying API, the active examples, the polling triggers through a restart, a deactivation and changed settings).
  */
 import * as path from 'node:path';
 
@@ -57,6 +57,7 @@ import {
 	usdcReceivedExample,
 	watchedAddressesChange,
 } from './triggers';
+import { tonPayoutAgain, tonPayoutKilled, tonPayoutResumed } from './tonPayout';
 import { tronPayoutAgain, tronPayoutKilled, tronPayoutResumed } from './tronPayout';
 import { monthEndValuation } from './valuation';
 
@@ -144,6 +145,18 @@ const startedChecks = (webSocket: boolean): Check[] => [
 		run: tronPayoutAgain,
 	},
 	{
+		name: 'USDT payout run on TON, approved: n8n killed (SIGKILL) once every row is signed and two messages are sent',
+		run: tonPayoutKilled,
+	},
+	{
+		name: 'USDT payout run on TON, run again after the kill: the unsent messages sent in seqno order, every payee row paid exactly once to the unit (balances on the TVM), the row off Allowed Recipients refused by the Signer naming the rule and the address',
+		run: tonPayoutResumed,
+	},
+	{
+		name: 'USDT payout run on TON, run once more: nobody paid (payout IDs)',
+		run: tonPayoutAgain,
+	},
+	{
 		name: 'both payout runs against an API answering Erin with no transaction and Frank with two: stopped at One transfer per row naming both rows, before the approval and any signing; nothing paid, nothing proposed',
 		run: payoutsAgainstLyingApi,
 	},
@@ -191,6 +204,7 @@ const WORKFLOWS = [
 	'safe-payout-run.devnet.json',
 	'safe-payout-executed.devnet.json',
 	'tron-usdt-payout-run.devnet.json',
+	'ton-usdt-payout-run.devnet.json',
 	BLOCK_LOG,
 	TRANSFER_LOG,
 	PAYOUT_ONCE,

@@ -53,7 +53,7 @@ export class ExpandTonKeyApi implements ICredentialType {
 		allowedChainIds: {
 			placeholder: '1100',
 			description:
-				'Chains this key may sign for, comma-separated (1100 TON, 1101 TON testnet); empty allows both',
+				'Chains this key may sign for, comma-separated (1100 TON, 1101 TON testnet); empty allows both. A v4R2 wallet signs only while both are allowed: its message names no network, so one signed for either chain is valid on the other',
 		},
 		allowedRecipients: {
 			placeholder: 'TON addresses in any form (EQ…, UQ…, 0:…), comma- or line-separated',
@@ -78,9 +78,9 @@ export class ExpandTonKeyApi implements ICredentialType {
 				displayName: 'Max Total Fee (TON)',
 				name: 'maxTotalFee',
 				type: 'string',
-				default: '1',
+				default: '0.5',
 				description:
-					'The most TON one transaction may spend on carrying its messages, in TON; empty means 1. Bounds the TON a jetton transfer attaches to the jetton wallet (fees and the Forward TON Amount).',
+					'The most TON one transaction may spend on carrying its messages, in TON; empty means 0.5. Bounds the TON a jetton transfer attaches to the jetton wallet (fees and the Forward TON Amount).',
 			},
 		],
 		ledgerFolder:

@@ -426,7 +426,7 @@ test("Solana: the form asks 1 USDC to R and the API builds 5,000 USDC to an outs
 		formItem: builtFormItem,
 	});
 	expect(signed.error).toBe(
-		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): recipient: asked ${recipient}, the transaction pays ${thief.address}; amount: asked 1000000 (smallest unit), the transaction moves 5000000000 (smallest unit); what it does: the transaction also pays the rent of a token account for ${thief.address}, whom the form did not name; nothing was signed (item 0)`,
+		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): recipient: asked ${recipient}, the transaction pays ${thief.address}; amount: asked 1000000 (smallest unit), the transaction moves 5000000000 (smallest unit); what it does: the transaction also pays rent of the recipient's new token account for ${thief.address}, whom the form did not name; nothing was signed (item 0)`,
 	);
 
 	// Without the rule: signed and landed, then the outsider's key moves the USDC out of its new account.
@@ -606,7 +606,7 @@ test("Solana: a transfer that also creates a token account for an outsider at th
 	const key = { expandSolanaKeyApi: { keyType: 'secretKey', secretKey: payer.secretKey } };
 	const refused = await signItem({ data, intent }, sign, key);
 	expect(refused.error).toBe(
-		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): what it does: the transaction also pays the rent of a token account for ${thief.address}, whom the form did not name; nothing was signed (item 0)`,
+		`Refused by the rule "intent": the transaction is not what the form asked (fungibletoken/transfer): what it does: the transaction also pays rent of the recipient's new token account for ${thief.address}, whom the form did not name; nothing was signed (item 0)`,
 	);
 
 	// Without the rule: signed and landed; the outsider closes the account and takes its rent.

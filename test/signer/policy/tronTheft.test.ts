@@ -671,7 +671,7 @@ test('one transaction handed in as two payouts (two sheet rows of 1 TRX to the p
 		on.signed[1],
 		on.sent[1],
 		new RegExp(
-			`^Refused by the rule "oneItemPerTransaction": transaction ${on.txID} was signed for payout ID "row-twice-3" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-twice-4", and the same transaction would land once while both read as paid; payout ID "row-twice-4" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 1\\)$`,
+			`^Refused by the rule "oneItemPerTransaction": transaction ${on.txID} was signed for payout ID "row-twice-3" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-twice-4", and the same transaction would land once while both read as paid; payout ID "row-twice-4" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash, reference block or seqno\\); nothing was signed \\(item 1\\)$`,
 		),
 	);
 	expect((await trx(payee.address)) - before).toBe(TRX);

@@ -119,7 +119,7 @@ describe.each(handedIn)('one transaction handed in with $given', ({ key, fields 
 		expect(on.signed[0]).toMatchObject({ payoutId: ids('on')[0], repeat: false });
 		expect(on.signed[1].error).toMatch(
 			new RegExp(
-				`^Refused by the rule "oneItemPerTransaction": transaction ${hash} was signed for payout ID "${ids('on')[0]}" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "${ids('on')[1]}", and the same transaction would land once while both read as paid; payout ID "${ids('on')[1]}" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 1\\)$`,
+				`^Refused by the rule "oneItemPerTransaction": transaction ${hash} was signed for payout ID "${ids('on')[0]}" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "${ids('on')[1]}", and the same transaction would land once while both read as paid; payout ID "${ids('on')[1]}" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash, reference block or seqno\\); nothing was signed \\(item 1\\)$`,
 			),
 		);
 		expect(await balanceOf(payee)).toBe(2000n);

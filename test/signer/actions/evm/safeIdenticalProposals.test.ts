@@ -98,7 +98,7 @@ test('two executions proposing the same payment under two payout IDs at once: wi
 		expect(second.safeTxHash).toBeUndefined();
 		expect(second.error).toMatch(
 			new RegExp(
-				`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.safeTxHash)} was signed for payout ID "safe-on-1" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "safe-on-2", and the same transaction would land once while both read as paid; payout ID "safe-on-2" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 0\\)$`,
+				`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.safeTxHash)} was signed for payout ID "safe-on-1" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "safe-on-2", and the same transaction would land once while both read as paid; payout ID "safe-on-2" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash, reference block or seqno\\); nothing was signed \\(item 0\\)$`,
 			),
 		);
 		// Run again with the first in the service's queue: the next nonce, a proposal of its own.

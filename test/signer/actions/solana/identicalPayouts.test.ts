@@ -198,7 +198,7 @@ test('one unsigned transaction handed in as two payout IDs: without the rule bot
 	expect(on.signed[0]).toMatchObject({ payoutId: 'row-twice-3', repeat: false });
 	expect(on.signed[1].error).toMatch(
 		new RegExp(
-			`^Refused by the rule "oneItemPerTransaction": transaction ${signature} was signed for payout ID "row-twice-3" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-twice-4", and the same transaction would land once while both read as paid; payout ID "row-twice-4" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 1\\)$`,
+			`^Refused by the rule "oneItemPerTransaction": transaction ${signature} was signed for payout ID "row-twice-3" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-twice-4", and the same transaction would land once while both read as paid; payout ID "row-twice-4" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash, reference block or seqno\\); nothing was signed \\(item 1\\)$`,
 		),
 	);
 	expect(on.sent[1].error).toBeDefined();
@@ -230,7 +230,7 @@ test('one unsigned transaction handed in as two items without payout IDs (no int
 	const signed = result.output('Sign').map((item) => item.json);
 	expect(signed[1].error).toMatch(
 		new RegExp(
-			`^Refused by the rule "oneItemPerTransaction": transaction ${String(signed[0].transactionHash)} was signed for item 0 of execution [^;]+; this is another item, and the same transaction would land once while both read as paid; the earlier signature is byte for byte this transaction: send that one; this item needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 1\\)$`,
+			`^Refused by the rule "oneItemPerTransaction": transaction ${String(signed[0].transactionHash)} was signed for item 0 of execution [^;]+; this is another item, and the same transaction would land once while both read as paid; the earlier signature is byte for byte this transaction: send that one; this item needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash, reference block or seqno\\); nothing was signed \\(item 1\\)$`,
 		),
 	);
 	expect(payeeBalance() - before).toBe(1002n);
@@ -290,7 +290,7 @@ test('a durable-nonce transaction (never under a payout ID) handed in as two ite
 	const [first, second] = await sign([{ data }, { data }]);
 	expect(first).toMatchObject({ blockhash: 'GfnhkazE7Sj1oPQ3KGuVrqzhoY4kJ8pETXcjvaj3gfoX' });
 	const refused = new RegExp(
-		`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.transactionHash)} was signed for item 0 of execution [^;]+; this is another item, and the same transaction would land once while both read as paid; the earlier signature is byte for byte this transaction: send that one; this item needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item \\d\\)$`,
+		`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.transactionHash)} was signed for item 0 of execution [^;]+; this is another item, and the same transaction would land once while both read as paid; the earlier signature is byte for byte this transaction: send that one; this item needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash, reference block or seqno\\); nothing was signed \\(item \\d\\)$`,
 	);
 	expect(second.error).toMatch(refused);
 	const [later, laterSecond] = await sign([{ data }, { data }]);

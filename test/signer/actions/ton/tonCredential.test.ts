@@ -59,7 +59,7 @@ test("its fields are every signing credential's, with TON's key kinds first and 
 
 test("Max Total Fee's default is the TON format's, in TON", () => {
 	expect(field('maxTotalFee').default).toBe(TON_POLICY_FORMAT.defaultMaxTotalFee);
-	expect(readPolicy({}, TON_POLICY_FORMAT, undefined).maxTotalFee).toBe(1_000_000_000n);
+	expect(readPolicy({}, TON_POLICY_FORMAT, undefined).maxTotalFee).toBe(500_000_000n);
 });
 
 test('its examples read as a policy: both chains, recipients in any form keyed raw, limits in whole TON and jetton units', () => {

@@ -10,29 +10,20 @@
  *
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read.
- *
- * Written against the devnet's TON chains as they were announced ({chainId, rpcUrl: the toncenter
- * base, wallets, usdt}); finished once they are in the devnet.
  */
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import { Address } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Devnet } from '../../../../devnet';
+import type { Devnet, DevnetTon } from '../../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
+import { apiBalance } from '../../../helpers/apiBalance';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { useDevnet } from '../../../helpers/useDevnet';
-
-/** The devnet's TON chain as announced: its toncenter API, its funded wallets (raw addresses) and its USDT-like jetton. */
-interface DevnetTon {
-	chainId: string;
-	rpcUrl: string;
-	wallets: Array<{ address: string }>;
-	usdt: { master: string; balanceOf(owner: string): Promise<bigint> };
-}
 
 const CHAIN = '1101';
 /** Past the default Valid For (300 s). */
@@ -45,10 +36,17 @@ let devnet: Devnet;
 let testnet: DevnetTon;
 useDevnet((started) => {
 	devnet = started;
-	testnet = (started as unknown as { ton: DevnetTon[] }).ton.find(
-		(chain) => chain.chainId === CHAIN,
-	) as DevnetTon;
+	testnet = started.ton.find((chain) => chain.chainId === CHAIN) as DevnetTon;
 });
+
+/** The devnet mnemonic's W5 wallet at m/44'/607'/2': the payee (the Signer pays from account 1's). */
+const payee = () =>
+	testnet.wallets.find(
+		(wallet) => wallet.source === 'bip39' && wallet.index === 2 && wallet.version === 'v5r1',
+	)!.address;
+/** `owner`'s USDT as Expand chain/getbalance answers with the jetton master as tokenAddress. */
+const usdtOf = async (owner: string) =>
+	await apiBalance(devnet, CHAIN, owner, testnet.usdt.address);
 
 const realNow = Date.now.bind(Date);
 let skew = 0;
@@ -95,7 +93,10 @@ async function signer(
 		},
 	);
 	expect(result.error).toBeUndefined();
-	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);
+	const output = result.output(options.then ? 'Then' : 'Sign');
+	// Every item, signed, listed, checked or refused, says which input item it answers.
+	for (const [index, item] of output.entries()) expect(item.pairedItem).toEqual({ item: index });
+	return output.map((item) => item.json);
 }
 
 const pay = async (payoutId: string, nanotons: string, items?: IDataObject[]) =>
@@ -103,7 +104,7 @@ const pay = async (payoutId: string, nanotons: string, items?: IDataObject[]) =>
 		{
 			operation: 'transferTon',
 			payoutId,
-			recipient: testnet.wallets[2].address,
+			recipient: payee(),
 			amount: nanotons,
 		},
 		{ items },
@@ -150,7 +151,7 @@ test('a payout the wallet accepted reads mined with its transaction and fee; a r
 
 test("the items of one execution take the wallet's seqnos one after another, and all are accepted", async () => {
 	const signed = await signer(
-		{ operation: 'transferTon', recipient: testnet.wallets[2].address, amount: '1000' },
+		{ operation: 'transferTon', recipient: payee(), amount: '1000' },
 		{ items: [{}, {}, {}] },
 	);
 	const seqnos = signed.map((item) => Number(item.seqno));
@@ -158,11 +159,32 @@ test("the items of one execution take the wallet's seqnos one after another, and
 	for (const item of signed) expect(await send(item)).toMatchObject({ ok: true });
 });
 
+test('a payout returned unsent holds its seqno: a payout signed after it in the same execution takes the next one, and both are accepted in order', async () => {
+	const [held] = await pay('ton-held', '3000');
+	const signed = await signer(
+		{
+			operation: 'transferTon',
+			recipient: payee(),
+			amount: '3000',
+			payoutId: '={{ $json.payoutId }}',
+		},
+		{ items: [{ payoutId: 'ton-held' }, { payoutId: 'ton-after-held' }] },
+	);
+	expect(signed[0]).toMatchObject({ repeat: true, transactionHash: held.transactionHash });
+	expect(Number(signed[1].seqno)).toBe(Number(held.seqno) + 1);
+	expect(await send(signed[0])).toMatchObject({ ok: true });
+	expect(await send(signed[1])).toMatchObject({ ok: true });
+});
+
 test('a payout never sent reads pending, is not re-signed, then dropped once its valid_until passed; Speed Up Payout re-signs it once and the recipient is paid once', async () => {
 	const [first] = await pay('ton-unsent', '2000000');
 	expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'pending' });
-	expect(String((await speedUp('ton-unsent')).error)).toMatch(/can still accept it/);
+	expect(String((await speedUp('ton-unsent')).error)).toMatch(
+		/which the wallet can still accept: the wallet waits for seqno \d+ and it stays valid until .*Another signature could be accepted beside it/,
+	);
 	skew += PAST_VALID_UNTIL_MS;
+	// The chain's time is its last block's: a block after the clock moved, as TON seals one every few seconds.
+	testnet.chain.mine();
 	expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'dropped' });
 	const replacement = await speedUp('ton-unsent');
 	expect(replacement).toMatchObject({ replaces: first.transactionHash, replacements: 1 });
@@ -177,23 +199,57 @@ test('a payout never sent reads pending, is not re-signed, then dropped once its
 	]);
 });
 
+test('a payout whose seqno another message took reads dropped; Speed Up Payout re-signs it with the next seqno, and of the two sent only the replacement lands', async () => {
+	const payer = Address.parse(
+		testnet.wallets.find(
+			(wallet) => wallet.source === 'bip39' && wallet.index === 1 && wallet.version === 'v5r1',
+		)!.address,
+	);
+	const since = testnet.chain.blockchain.snapshot().transactions.length;
+	const [overtaken] = await pay('ton-overtaken', '3000000');
+	const [overtaker] = await pay('ton-overtaker', '1000');
+	expect(overtaker.seqno).toBe(overtaken.seqno);
+	expect((await checked([overtaken.transactionHash]))[0]).toMatchObject({ chainStatus: 'pending' });
+	expect(await send(overtaker)).toMatchObject({ ok: true });
+	expect((await checked([overtaken.transactionHash]))[0]).toMatchObject({ chainStatus: 'dropped' });
+	const replacement = await speedUp('ton-overtaken');
+	expect(replacement).toMatchObject({
+		replaces: overtaken.transactionHash,
+		seqno: Number(overtaken.seqno) + 1,
+	});
+	expect(await send(overtaken)).toMatchObject({ ok: false });
+	expect(await send(replacement)).toMatchObject({ ok: true });
+	const paid = testnet.chain.blockchain
+		.snapshot()
+		.transactions.slice(since)
+		.map((transaction) => transaction.inMessage)
+		.filter(
+			(message) =>
+				message?.info.type === 'internal' &&
+				message.info.src.equals(payer) &&
+				message.info.dest.equals(Address.parse(payee())),
+		)
+		.map((message) => (message?.info.type === 'internal' ? message.info.value.coins : 0n));
+	expect(paid).toEqual([1000n, 3_000_000n]);
+});
+
 test('Transfer Jetton pays USDT from the own jetton wallet the master names, its decimals vouched by an amount line', async () => {
-	const before = await testnet.usdt.balanceOf(testnet.wallets[2].address);
+	const before = await usdtOf(payee());
 	const [paid] = await signer({
 		operation: 'transferJetton',
-		jettonMaster: testnet.usdt.master,
-		recipient: testnet.wallets[2].address,
+		jettonMaster: testnet.usdt.address,
+		recipient: payee(),
 		amountFormat: 'smallestUnit',
 		amount: '1500000',
 		comment: 'invoice 1042',
 	});
 	expect(paid).toMatchObject({ amountRaw: '1500000', comment: 'invoice 1042' });
 	expect(await send(paid)).toMatchObject({ ok: true });
-	expect(await testnet.usdt.balanceOf(testnet.wallets[2].address)).toBe(before + 1_500_000n);
+	expect(await usdtOf(payee())).toBe(before + 1_500_000n);
 	const [whole] = await signer({
 		operation: 'transferJetton',
-		jettonMaster: testnet.usdt.master,
-		recipient: testnet.wallets[2].address,
+		jettonMaster: testnet.usdt.address,
+		recipient: payee(),
 		amountFormat: 'decimal',
 		amount: '1.5',
 	});

@@ -92,7 +92,7 @@ describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 		const [second] = await signAndSend([{ payoutId: 'row-2', transaction }]);
 		expect(second.error).toMatch(
 			new RegExp(
-				`^Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for payout ID "row-1" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-2", and the same transaction would land once while both read as paid; payout ID "row-2" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 0\\)$`,
+				`^Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for payout ID "row-1" \\(item 0 of execution [^)]+\\) on [0-9T:.-]+Z; this is payout ID "row-2", and the same transaction would land once while both read as paid; payout ID "row-2" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash, reference block or seqno\\); nothing was signed \\(item 0\\)$`,
 			),
 		);
 		const [again] = await signAndSend([{ payoutId: 'row-1', transaction }]);
@@ -164,7 +164,7 @@ describe.each(LEDGER_STORES)('%s ledger', (kind) => {
 		const [raced] = await signAndSend([{ payoutId: 'row-race', transaction }]);
 		expect(plantedWhileSigning).toBe(true);
 		expect(raced).toEqual({
-			error: `Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for payout ID "row-other" (item 3 of execution another-worker-7) on 2026-11-26T12:00:00.000Z; this is payout ID "row-race", and the same transaction would land once while both read as paid; payout ID "row-race" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes (another nonce, blockhash or reference block); nothing was signed (item 0)`,
+			error: `Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for payout ID "row-other" (item 3 of execution another-worker-7) on 2026-11-26T12:00:00.000Z; this is payout ID "row-race", and the same transaction would land once while both read as paid; payout ID "row-race" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes (another nonce, blockhash, reference block or seqno); nothing was signed (item 0)`,
 		});
 		expect(paid()).toBe(before);
 		// tronweb builds on the head block and gives the transaction the block's time: only a new block makes new bytes.
@@ -186,7 +186,7 @@ describe('no payout ledger', () => {
 		expect(first).toMatchObject({ transactionHash: transaction.txID });
 		expect(second.error).toMatch(
 			new RegExp(
-				`^Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for item 0 of execution [^ ]+ on [0-9T:.-]+Z; this is another item, and the same transaction would land once while both read as paid; the earlier signature is byte for byte this transaction: send that one; this item needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash or reference block\\); nothing was signed \\(item 1\\)$`,
+				`^Refused by the rule "oneItemPerTransaction": transaction ${transaction.txID} was signed for item 0 of execution [^ ]+ on [0-9T:.-]+Z; this is another item, and the same transaction would land once while both read as paid; the earlier signature is byte for byte this transaction: send that one; this item needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \\(another nonce, blockhash, reference block or seqno\\); nothing was signed \\(item 1\\)$`,
 			),
 		);
 		expect(paid() - before).toBe(1_000_000n);

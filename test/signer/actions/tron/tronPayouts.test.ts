@@ -243,7 +243,7 @@ test('a payout whose send was dropped reads unsent and is not re-signed while it
 		});
 	try {
 		expect((await speedUp('tron-stuck')).error).toMatch(
-			/^Refused by the rule "oneItemPerTransaction": transaction [0-9a-f]{64} was signed for payout ID "tron-other" \(item 0 of execution another-worker\) on 2026-11-26T12:00:00\.000Z; this is payout ID "tron-stuck", and the same transaction would land once while both read as paid; payout ID "tron-stuck" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \(another nonce, blockhash or reference block\); nothing was signed \(item 0\)$/,
+			/^Refused by the rule "oneItemPerTransaction": transaction [0-9a-f]{64} was signed for payout ID "tron-other" \(item 0 of execution another-worker\) on 2026-11-26T12:00:00\.000Z; this is payout ID "tron-stuck", and the same transaction would land once while both read as paid; payout ID "tron-stuck" needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes \(another nonce, blockhash, reference block or seqno\); nothing was signed \(item 0\)$/,
 		);
 	} finally {
 		taken.mockRestore();

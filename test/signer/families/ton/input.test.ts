@@ -1,6 +1,7 @@
 /**
  * From Input Item's TON shapes: one message, or TON Connect's request with messages. Each is sent with
- * mode 3, its bounce flag the one given or its address form's; anything else is refused, never guessed.
+ * the mode it names, else 3, its bounce flag the one given or its address form's; anything else is
+ * refused, never guessed.
  */
 import { beginCell, Cell } from '@ton/core';
 
@@ -67,6 +68,24 @@ test("TON Connect's messages, each with its own payload and state init", () => {
 	]);
 	expect(messages[1].stateInit?.equals(init)).toBe(true);
 	expect(readComment(messages[1].body as Cell)).toBe('x');
+});
+
+test('a send mode named is read as it is, never dropped for 3, so the policy sees a mode that empties the wallet', () => {
+	expect(messagesFromInput({ to: raw, value: '0', mode: 128 })[0].mode).toBe(128);
+	expect(messagesFromInput({ to: raw, value: '0', sendMode: '162' })[0].mode).toBe(162);
+	expect(messagesFromInput({ messages: [{ address: raw, amount: '1', mode: 2 }] })[0].mode).toBe(2);
+	refused(
+		{ to: raw, value: '1', mode: 256 },
+		'the send mode of the message is not a whole number from 0 to 255',
+	);
+	refused(
+		{ to: raw, value: '1', mode: '3 ' },
+		'the send mode of the message is not a whole number from 0 to 255',
+	);
+	refused(
+		{ to: raw, value: '1', mode: 3, sendMode: 3 },
+		'the message names both mode and sendMode',
+	);
 });
 
 test('anything else is refused', () => {

@@ -62,7 +62,7 @@ function recordLets(earlier: TransactionIdRecord, current: SignedFor): boolean {
 /** What to do about a refusal, by what the transaction was signed for and what asks for it now. */
 function advice(earlier: TransactionIdRecord | 'signing', current: SignedFor): string {
 	const own = current.payoutId ? `payout ID "${current.payoutId}"` : 'this item';
-	const anew = `${own} needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes (another nonce, blockhash or reference block)`;
+	const anew = `${own} needs a transaction of its own: a transfer the Signer builds is built anew when run again, one handed in needs other bytes (another nonce, blockhash, reference block or seqno)`;
 	if (earlier === 'signing' || (!earlier.payoutId && !current.payoutId))
 		return `the earlier signature is byte for byte this transaction: send that one; ${anew}`;
 	if (!earlier.payoutId)

@@ -374,8 +374,9 @@ function differences(
 }
 
 /**
- * Rent of a token account is a cost of the payment only for the account it pays (or the signer's own);
- * an account created for anyone else is value handed to them (its owner closes it and keeps the rent).
+ * A cost of carrying a payment out (the rent of a token account, TON attached to a jetton transfer) is
+ * the payment's only for the account it pays (or the signer's own); for anyone else it is value handed
+ * to them (an account's owner closes it and keeps the rent).
  */
 function rentDifferences(
 	asked: AskedIntent,
@@ -391,7 +392,7 @@ function rentDifferences(
 	);
 	return foreign.length
 		? [
-				`what it does: the transaction also pays the rent of a token account for ${foreign.map((movement) => shownAddress(movement.recipient)).join(', ')}, whom the form did not name`,
+				`what it does: the transaction also pays ${foreign.map((movement) => `${movement.via} for ${shownAddress(movement.recipient)}`).join(', ')}, whom the form did not name`,
 			]
 		: [];
 }

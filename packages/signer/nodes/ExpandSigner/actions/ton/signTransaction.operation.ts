@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { itemError } from '../../core';
-import { messagesFromInput } from '../../families/ton';
+import { messagesFromInput, TON_CHAINS, type TonAccount, tonAddressKey } from '../../families/ton';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import { payoutIdProperty } from '../signOnce';
@@ -37,7 +37,7 @@ export const description: INodeProperties[] = [
 		default: '={{ $json.transaction }}',
 		required: true,
 		description:
-			'The messages to send from the wallet (an object or its JSON text): one message {to, value (nanotons), body (base64 BOC) or comment, stateInit?, bounce?}, or TON Connect\'s {validUntil?, messages: [{address, amount, payload?, stateInit?}]}. Anything else is refused; a body the Signer cannot read is an unreadable call. The item\'s "intent", when it has one, binds it.',
+			'The messages to send from the wallet (an object or its JSON text): one message {to, value (nanotons), body (base64 BOC) or comment, stateInit?, bounce?, mode? (else 3)}, or TON Connect\'s {validUntil?, network?, from?, messages: [{address, amount, payload?, stateInit?}]}, refused when its network or from is not this chain or wallet. Anything else is refused; a body the Signer cannot read is an unreadable call. The item\'s "intent", when it has one, binds it.',
 		displayOptions: { show },
 	},
 	validForProperty('signTransaction'),
@@ -72,6 +72,38 @@ function validUntilOf(this: IExecuteFunctions, itemIndex: number, transaction: u
 	return Math.min(own, seconds);
 }
 
+/**
+ * A TON Connect request names the network and the wallet it was made for (`network`: "-239" mainnet,
+ * "-3" testnet; `from`): one made for another network or wallet is refused, never signed here.
+ */
+function checkRequestedFor(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	transaction: unknown,
+	chainId: string,
+	account: TonAccount,
+): void {
+	const { network, from } = (transaction ?? {}) as IDataObject;
+	if (
+		network !== undefined &&
+		network !== null &&
+		String(network) !== String(TON_CHAINS[chainId].globalId)
+	)
+		throw itemError(
+			this.getNode(),
+			itemIndex,
+			`The transaction's network "${String(network).slice(0, 30)}" is not chain ${chainId}'s (${TON_CHAINS[chainId].globalId}): it was made for another TON network`,
+		);
+	if (from !== undefined && from !== null && from !== '') {
+		if (typeof from !== 'string' || tonAddressKey(from) !== account.address)
+			throw itemError(
+				this.getNode(),
+				itemIndex,
+				`The transaction's from "${String(from).slice(0, 70)}" is not this account's wallet (${account.address}): it was made for another wallet`,
+			);
+	}
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -83,6 +115,7 @@ export async function execute(
 	const messages = messagesFromInput(transaction);
 	const validUntil = validUntilOf.call(this, itemIndex, transaction);
 	const account = tonAccountOf.call(this, itemIndex, session, chainId);
+	checkRequestedFor.call(this, itemIndex, transaction, chainId, account);
 	return await signTonItem.call(this, itemIndex, session, draft, {
 		chainId,
 		account,

@@ -30,13 +30,15 @@ import { amountLimits, writtenDecimals } from '../../policy/policy';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { movementsContent, signOnce } from '../signOnce';
+import { crossChainRefusal } from './crossChain';
 import { nextSeqno, seqnoKey } from './fields';
 import type { TonSession } from './session';
 
 /**
  * The account's own jetton wallets for the jetton masters the item could move (the policy's amount
  * lines on this chain, the intent's token, the form's master), as each master's get_wallet_address
- * answers on the chain's node: a message to one of them is read as a transfer of that jetton.
+ * answers on the chain's node: a message to one of them is read as a transfer of that jetton. One
+ * that two masters answer is left out, so a message to it is a call the Signer cannot read.
  */
 export async function ownJettonWallets(
 	node: TonNode,
@@ -57,8 +59,16 @@ export async function ownJettonWallets(
 			.map((master) => session.policy.format.key(master)),
 	);
 	const wallets = new Map<string, string>();
-	for (const master of keys)
-		wallets.set(await ownJettonWallet(node, master, account.address), master);
+	const claimedTwice = new Set<string>();
+	for (const master of keys) {
+		const wallet = await ownJettonWallet(node, master, account.address);
+		// Any contract answers get_wallet_address as it likes, and the intent's token is the item's word: a
+		// master claiming another jetton's wallet must not turn a capped jetton's transfer into its own.
+		if (wallets.has(wallet) || claimedTwice.has(wallet)) {
+			wallets.delete(wallet);
+			claimedTwice.add(wallet);
+		} else wallets.set(wallet, master);
+	}
 	return wallets;
 }
 
@@ -149,6 +159,17 @@ export async function tonChainStatus(
 	};
 }
 
+/**
+ * A payout returned unsent keeps its seqno: the execution's next new message takes the one after it,
+ * not the wallet's seqno, which the unsent message is still waiting for.
+ */
+function holdSeqno(session: TonSession, account: TonAccount, history: LedgerEntry[]): void {
+	const latest = history[history.length - 1];
+	const { seqno } = readSignedTransfer(String(latest.signed.rawTransaction), account);
+	const key = seqnoKey(account);
+	session.seqnos.set(key, Math.max(session.seqnos.get(key) ?? 0, seqno + 1));
+}
+
 /** Where a payout stands for a repeat: landed, or the latest still pending. Expired or unknown: refused. */
 async function repeatStatus(
 	this: IExecuteFunctions,
@@ -202,6 +223,8 @@ export async function signTonItem(
 	const node = this.getNode();
 	const { chainId, account } = work;
 	draft.fill({ chainId, account: account.address });
+	const replayable = crossChainRefusal(session.policy, account);
+	if (replayable) throw refusedItem(node, itemIndex, replayable);
 	const asked = work.fromInput && readAskedIntent(work.fromInput.intent, session.policy);
 	if (asked instanceof Refusal) throw refusedItem(node, itemIndex, asked);
 	const jettonWallets = await ownJettonWallets(work.node, session, chainId, account, [
@@ -266,6 +289,7 @@ export async function signTonItem(
 		readSigned: async (entry) => await tonFacts(entry, account, jettonWallets),
 		status: async (history) => {
 			const status = await repeatStatus.call(this, itemIndex, work.node, account, history);
+			if (status.chainStatus === 'pending') holdSeqno(session, account, history);
 			return { ...status, alreadySent: status.chainStatus === 'landed' };
 		},
 	});

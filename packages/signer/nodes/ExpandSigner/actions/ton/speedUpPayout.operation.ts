@@ -32,6 +32,7 @@ import {
 	tonAccountOf,
 	validForProperty,
 } from './fields';
+import { crossChainRefusal } from './crossChain';
 import type { TonSession } from './session';
 import { lifetimeOf, ownJettonWallets, ownSignedTransfer, tonFacts } from './signing';
 
@@ -91,6 +92,8 @@ async function signReplacement(
 			itemIndex,
 			new Refusal('payoutId', `payout ID "${payoutId}" ${message}`),
 		);
+	const replayable = crossChainRefusal(session.policy, account);
+	if (replayable) throw refusedItem(this.getNode(), itemIndex, replayable);
 	const transfers = history.map((entry) => ownSignedTransfer(entry, account));
 	if (transfers.some((transfer) => transfer === undefined))
 		throw refuse(

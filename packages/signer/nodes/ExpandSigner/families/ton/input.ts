@@ -62,6 +62,19 @@ function nanotons(value: unknown, where: string): bigint {
 /** Fields a message could mean to be sent with that the Signer does not send: extra currencies. */
 const UNSENT = ['extra_currency', 'extraCurrency'];
 
+/**
+ * The send mode a message asks (`mode` or `sendMode`), else wallet apps' 3: read, never dropped, so a
+ * mode that empties or destroys the wallet is refused as what it is (effect.ts).
+ */
+function modeOf(entry: IDataObject, where: string): number {
+	const mode = oneOf(entry, ['mode', 'sendMode'], where);
+	if (mode === undefined) return WALLET_APP_MODE;
+	const text = typeof mode === 'number' || typeof mode === 'string' ? String(mode) : '';
+	if (!/^\d{1,3}$/.test(text) || Number(text) > 255)
+		throw refuse(`the send mode of ${where} is not a whole number from 0 to 255`);
+	return Number(text);
+}
+
 function messageOf(
 	raw: unknown,
 	where: string,
@@ -99,7 +112,7 @@ function messageOf(
 		to,
 		value: nanotons(oneOf(entry, fields.value, where), where),
 		bounce: (entry.bounce as boolean | undefined) ?? bounceOf(address as string),
-		mode: WALLET_APP_MODE,
+		mode: modeOf(entry, where),
 		...(body ? { body } : {}),
 		...(entry.stateInit !== undefined && entry.stateInit !== null && entry.stateInit !== ''
 			? { stateInit: stateInitOf(entry.stateInit, where) }
@@ -109,10 +122,11 @@ function messageOf(
 
 /**
  * The messages of a From Input Item transaction: one message `{to|address, value|amount, body|payload|data
- * | comment, stateInit?, bounce?}`, or TON Connect's `{validUntil?, messages: [{address, amount, payload?,
- * stateInit?}]}`. Each is sent with mode 3 as wallet apps send; its bounce flag is the one given, else the
- * address form's (EQ… bounces, UQ… does not, a raw address bounces). Anything else is refused, and so is a
- * field that would not be sent (another shape's name in a TON Connect message, extra currencies).
+ * | comment, stateInit?, bounce?, mode|sendMode?}`, or TON Connect's `{validUntil?, messages: [{address,
+ * amount, payload?, stateInit?}]}`. Each is sent with the mode it names, else 3 as wallet apps send; its
+ * bounce flag is the one given, else the address form's (EQ… bounces, UQ… does not, a raw address
+ * bounces). Anything else is refused, and so is a field that would not be sent (another shape's name in a
+ * TON Connect message, extra currencies).
  */
 export function messagesFromInput(value: unknown): TonOutMessage[] {
 	if (!value || typeof value !== 'object' || Array.isArray(value))
