@@ -1,8 +1,8 @@
 /**
- * A Speed Up Payout's fee bump read back from its signed envelope, with the official library building
- * the envelopes: the account's own bump gives its hash under the chain's passphrase, its fee and the
- * inner transaction's envelope; a plain transaction is not a bump; a bump another account pays or
- * signs, one signed under another network's passphrase, or bytes that are not XDR are refused.
+ * A Speed Up Payout's fee bump read back from its signed envelope by readSignedStellarTransaction, with
+ * the official library building the envelopes: the account's own bump gives the inner transaction with
+ * the bump's hash under the chain's passphrase and its fee; a plain transaction has no bump; a bump another
+ * account pays or signs, one signed under another network's passphrase, or bytes that are not XDR are refused.
  */
 import {
 	Account,
@@ -14,12 +14,13 @@ import {
 } from '@stellar/stellar-base';
 
 import {
-	readSignedFeeBump,
+	readSignedStellarTransaction,
 	UndecodableStellarTransaction,
 } from '../../../../packages/signer/nodes/ExpandSigner/families/stellar';
+import { seedAccount } from './fixtures';
 
 const keypair = Keypair.random();
-const account = { address: keypair.publicKey(), keypair: () => keypair };
+const account = seedAccount(keypair.secret());
 
 /** A signed payment of the account on the testnet (1501). */
 function inner() {
@@ -51,17 +52,16 @@ function bump(payer = keypair, signer = keypair, passphrase = Networks.TESTNET) 
 	return transaction;
 }
 
-test("the account's fee bump reads with its hash, its fee and the inner envelope", () => {
+test("the account's fee bump reads as its inner transaction with the bump's hash and fee", () => {
 	const signed = bump();
-	expect(readSignedFeeBump(signed.toXDR(), '1501', account)).toEqual({
-		hash: signed.hash().toString('hex'),
-		fee: 2000n,
-		innerRawTransaction: signed.innerTransaction.toEnvelope().toXDR('base64'),
-	});
+	const read = readSignedStellarTransaction(signed.toXDR(), '1501', account);
+	expect(read.feeBump).toEqual({ hash: signed.hash().toString('hex'), fee: 2000n });
+	expect(read.hash).toBe(signed.innerTransaction.hash().toString('hex'));
+	expect(read.sequence).toBe(42n);
 });
 
-test('a plain transaction is not a fee bump', () => {
-	expect(readSignedFeeBump(inner().toXDR(), '1501', account)).toBeUndefined();
+test('a plain transaction has no fee bump', () => {
+	expect(readSignedStellarTransaction(inner().toXDR(), '1501', account).feeBump).toBeUndefined();
 });
 
 test.each([
@@ -69,14 +69,14 @@ test.each([
 	['another key signs', () => bump(keypair, Keypair.random())],
 	['signed under the mainnet passphrase', () => bump(keypair, keypair, Networks.PUBLIC)],
 ])('a fee bump %s is refused', (_, make) => {
-	expect(() => readSignedFeeBump(make().toXDR(), '1501', account)).toThrow(
-		`The fee bump is not paid and signed by the account ${account.address}`,
+	expect(() => readSignedStellarTransaction(make().toXDR(), '1501', account)).toThrow(
+		`The Stellar transaction does not carry ${account.address}'s signature on chain 1501`,
 	);
 });
 
 test('bytes that are not XDR, or a chain that is not Stellar, are refused', () => {
-	expect(() => readSignedFeeBump('AAAA!', '1501', account)).toThrow(UndecodableStellarTransaction);
-	expect(() => readSignedFeeBump(bump().toXDR(), '1100', account)).toThrow(
-		'Chain 1100 is not a Stellar chain',
+	expect(() => readSignedStellarTransaction('AAAA!', '1501', account)).toThrow(
+		UndecodableStellarTransaction,
 	);
+	expect(() => readSignedStellarTransaction(bump().toXDR(), '1100', account)).toThrow(/1100/);
 });

@@ -4,7 +4,7 @@ import { buildStellarTransaction, type StellarMemo } from '../../families/stella
 import type { JournalDraft } from '../../ledger/journalDraft';
 import {
 	horizonOf,
-	nextSequence,
+	accountSequenceOf,
 	readChainId,
 	readFeePerOperation,
 	readMaxTime,
@@ -34,12 +34,19 @@ export async function buildAndSign(
 	const maxTime = readMaxTime.call(this, itemIndex);
 	const account = stellarAccountOf.call(this, itemIndex, session);
 	const horizon = horizonOf.call(this, itemIndex, session, chainId);
-	const sequence = await nextSequence.call(this, itemIndex, session, horizon, chainId, account);
+	const sequence = await accountSequenceOf.call(
+		this,
+		itemIndex,
+		session,
+		horizon,
+		chainId,
+		account,
+	);
 	const transaction = buildStellarTransaction({
 		chainId,
 		source: account.address,
 		sequence,
-		fee: feePerOperation * BigInt(built.operations.length),
+		fee: feePerOperation,
 		minTime: 0,
 		maxTime,
 		memo: built.memo,

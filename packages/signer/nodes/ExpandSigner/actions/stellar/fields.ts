@@ -240,8 +240,11 @@ export function horizonOf(
 export const sequenceKey = (chainId: string, account: StellarAccount) =>
 	`${chainId}:${account.address}`;
 
-/** The sequence number the account's next transaction carries: one past Horizon's for the execution's first, then the next ones. */
-export async function nextSequence(
+/**
+ * The account's sequence as this execution leaves it: Horizon's for the execution's first transaction,
+ * then the latest one signed. buildStellarTransaction takes it; the transaction carries the next one.
+ */
+export async function accountSequenceOf(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	session: StellarSession,
@@ -257,5 +260,5 @@ export async function nextSequence(
 			itemIndex,
 			`The account ${account.address} does not exist on chain ${chainId} (Horizon has no such account): fund it with at least the base reserve first`,
 		);
-	return latest + 1n;
+	return latest;
 }

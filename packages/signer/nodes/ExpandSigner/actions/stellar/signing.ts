@@ -6,7 +6,6 @@ import {
 	decodeStellarTransaction,
 	type DecodedStellarTransaction,
 	type HorizonNode,
-	readSignedFeeBump,
 	readSignedStellarTransaction,
 	signStellarTransaction,
 	type StellarAccount,
@@ -42,22 +41,19 @@ export interface OwnSigned {
 	feeBump: boolean;
 }
 
-/** An envelope the account signed on `chainId`, read as for signing; throws when it is not one. */
+/** An envelope the account signed on `chainId` (a transaction, or its fee bump), read as for signing; throws when it is not one. */
 export function readOwnSigned(
 	rawTransaction: string,
 	chainId: string,
 	account: StellarAccount,
 ): OwnSigned {
-	const bump = readSignedFeeBump(rawTransaction, chainId, account);
-	if (bump)
-		return {
-			hash: bump.hash,
-			decoded: readSignedStellarTransaction(bump.innerRawTransaction, chainId, account),
-			fee: bump.fee,
-			feeBump: true,
-		};
 	const decoded = readSignedStellarTransaction(rawTransaction, chainId, account);
-	return { hash: decoded.hash, decoded, fee: decoded.fee, feeBump: false };
+	return {
+		hash: decoded.feeBump?.hash ?? decoded.hash,
+		decoded,
+		fee: decoded.feeBump?.fee ?? decoded.fee,
+		feeBump: decoded.feeBump !== undefined,
+	};
 }
 
 /** A ledger entry's signed envelope, read and checked to be the account's with the entry's hash; undefined when it is not. */
@@ -203,7 +199,7 @@ export async function signStellarItem(
 	draft.fill({ chainId, account: account.address });
 	const asked = work.fromInput && readAskedIntent(work.fromInput.intent, session.policy);
 	if (asked instanceof Refusal) throw refusedItem(node, itemIndex, asked);
-	const decoded = decodeStellarTransaction(work.envelope, chainId, Math.floor(Date.now() / 1000));
+	const decoded = decodeStellarTransaction(work.envelope, chainId, Date.now());
 	checkOwnTransaction(decoded, account);
 	const taken = session.sequences.get(sequenceKey(chainId, account));
 	if (taken !== undefined && decoded.sequence <= taken)

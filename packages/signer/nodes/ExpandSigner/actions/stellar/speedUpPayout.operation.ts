@@ -28,7 +28,7 @@ import {
 	chainIdProperty,
 	feeProperty,
 	horizonOf,
-	nextSequence,
+	accountSequenceOf,
 	readChainId,
 	readFeePerOperation,
 	readMaxTime,
@@ -173,7 +173,7 @@ async function signReplacement(
 				`was signed with a fee of ${feeRate(latest)} stroops per operation; a fee bump of ${feePerOperation} per operation does not raise it`,
 			);
 	} else {
-		const sequence = await nextSequence.call(
+		const sequence = await accountSequenceOf.call(
 			this,
 			itemIndex,
 			session,
@@ -185,7 +185,7 @@ async function signReplacement(
 			chainId,
 			source: account.address,
 			sequence,
-			fee: feePerOperation * BigInt(operations.length),
+			fee: feePerOperation,
 			minTime: 0,
 			maxTime: readMaxTime.call(this, itemIndex),
 			memo: latest.decoded.memo,
@@ -194,7 +194,7 @@ async function signReplacement(
 		const decoded = decodeStellarTransaction(
 			transaction.toEnvelope().toXDR('base64'),
 			chainId,
-			Math.floor(Date.now() / 1000),
+			Date.now(),
 		);
 		checkOwnTransaction(decoded, account);
 		const signature = signStellarTransaction(account, decoded);

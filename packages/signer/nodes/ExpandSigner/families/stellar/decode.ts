@@ -114,14 +114,14 @@ function read(transaction: Transaction, chainId: string): DecodedStellarTransact
 }
 
 /**
- * An unsigned transaction to be signed now (`now`, milliseconds since 1970), read under the chain's
+ * An unsigned transaction to be signed now (`nowMs`, milliseconds since 1970, as Date.now()), read under the chain's
  * passphrase: refused when it is a fee bump, calls Soroban, has a precondition other than time bounds,
  * already carries signatures, or is valid forever, longer than MAX_VALIDITY_SECONDS from now, or no more.
  */
 export function decodeStellarTransaction(
 	envelopeXdr: string,
 	chainId: string,
-	now: number,
+	nowMs: number,
 ): DecodedStellarTransaction {
 	const transaction = parse(envelopeXdr, chainId);
 	if (transaction instanceof FeeBumpTransaction)
@@ -133,7 +133,7 @@ export function decodeStellarTransaction(
 		throw new UndecodableStellarTransaction(
 			`The Stellar transaction already carries ${transaction.signatures.length} signature(s); the Signer signs unsigned transactions only`,
 		);
-	const nowSeconds = Math.floor(now / 1000);
+	const nowSeconds = Math.floor(nowMs / 1000);
 	if (decoded.maxTime === 0)
 		throw new UndecodableStellarTransaction(
 			'The Stellar transaction has no upper time bound (maxTime 0), so it would stay valid forever',

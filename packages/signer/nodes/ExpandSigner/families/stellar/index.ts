@@ -49,4 +49,3 @@ export {
 	type StellarStatus,
 	stellarStatuses,
 } from './status';
-export { readSignedFeeBump, type SignedFeeBump } from './signedFeeBump';
