@@ -9,9 +9,6 @@
  *
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read.
- *
- * Written against the devnet's Stellar chains as they were announced ({chainId, horizonUrl, accounts:
- * [{address, secret}], usdc: {code, issuer}}); finished once they are in the devnet.
  */
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
@@ -19,19 +16,11 @@ import { join } from 'path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Devnet } from '../../../../devnet';
+import type { Devnet, DevnetStellar } from '../../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { useDevnet } from '../../../helpers/useDevnet';
-
-/** The devnet's Stellar chain as announced: its Horizon, its funded accounts and its USDC-like asset. */
-interface DevnetStellar {
-	chainId: string;
-	horizonUrl: string;
-	accounts: Array<{ address: string; secret: string }>;
-	usdc: { code: string; issuer: string };
-}
 
 const CHAIN = '1501';
 /** Past the default Valid For (300 s). */
@@ -44,10 +33,11 @@ let devnet: Devnet;
 let testnet: DevnetStellar;
 useDevnet((started) => {
 	devnet = started;
-	testnet = (started as unknown as { stellar: DevnetStellar[] }).stellar.find(
-		(chain) => chain.chainId === CHAIN,
-	) as DevnetStellar;
+	testnet = started.stellar.find((chain) => chain.chainId === CHAIN) as DevnetStellar;
 });
+
+/** The devnet mnemonic's account 2: the payee (the Signer pays from account 1). */
+const payee = () => testnet.wallets[2].publicKey;
 
 const realNow = Date.now.bind(Date);
 let skew = 0;
@@ -64,7 +54,7 @@ async function signer(
 	parameters: IDataObject,
 	options: { items?: IDataObject[]; then?: IDataObject; horizonUrl?: string | null } = {},
 ): Promise<IDataObject[]> {
-	const horizonUrl = options.horizonUrl === undefined ? testnet.horizonUrl : options.horizonUrl;
+	const horizonUrl = options.horizonUrl === undefined ? testnet.rpcUrl : options.horizonUrl;
 	const step = (name: string, stepParameters: IDataObject) => ({
 		name,
 		type: SIGNER,
@@ -93,14 +83,14 @@ async function signer(
 		},
 	);
 	expect(result.error).toBeUndefined();
-	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);
+	const output = result.output(options.then ? 'Then' : 'Sign');
+	// Every item, signed, listed, checked or refused, says which input item it answers.
+	for (const [index, item] of output.entries()) expect(item.pairedItem).toEqual({ item: index });
+	return output.map((item) => item.json);
 }
 
 const pay = async (payoutId: string, xlm: string, items?: IDataObject[]) =>
-	await signer(
-		{ operation: 'transferXlm', payoutId, recipient: testnet.accounts[2].address, amount: xlm },
-		{ items },
-	);
+	await signer({ operation: 'transferXlm', payoutId, recipient: payee(), amount: xlm }, { items });
 const speedUp = async (payoutId: string, feePerOperation = '1000') =>
 	(await signer({ operation: 'speedUpPayout', payoutId, feePerOperation }))[0];
 
@@ -119,7 +109,7 @@ async function checked(hashes: unknown[]): Promise<IDataObject[]> {
 async function send(
 	signed: IDataObject,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-	const reply = await fetch(`${testnet.horizonUrl}/transactions`, {
+	const reply = await fetch(`${testnet.rpcUrl}/transactions`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
 		body: new URLSearchParams({ tx: String(signed.rawTransaction) }).toString(),
@@ -129,7 +119,7 @@ async function send(
 
 /** An account's balance of `asset` ('native' or CODE:ISSUER), in stroops, as Horizon shows it. */
 async function balanceOf(address: string, asset: string): Promise<bigint> {
-	const account = (await (await fetch(`${testnet.horizonUrl}/accounts/${address}`)).json()) as {
+	const account = (await (await fetch(`${testnet.rpcUrl}/accounts/${address}`)).json()) as {
 		balances: Array<{
 			asset_type: string;
 			asset_code?: string;
@@ -162,7 +152,7 @@ test('a payout applied reads mined with its ledger and fee; a rerun returns it; 
 
 test("the items of one execution take the account's sequence numbers one after another, and all apply", async () => {
 	const signed = await signer(
-		{ operation: 'transferXlm', recipient: testnet.accounts[2].address, amount: '0.001' },
+		{ operation: 'transferXlm', recipient: payee(), amount: '0.001' },
 		{ items: [{}, {}, {}] },
 	);
 	const sequences = signed.map((item) => BigInt(String(item.sequence)));
@@ -171,23 +161,23 @@ test("the items of one execution take the account's sequence numbers one after a
 });
 
 test('Transfer Asset pays USDC with its memo', async () => {
-	const usdc = `${testnet.usdc.code}:${testnet.usdc.issuer}`;
-	const before = await balanceOf(testnet.accounts[2].address, usdc);
+	const usdc = testnet.usdc.asset;
+	const before = await balanceOf(payee(), usdc);
 	const [paid] = await signer({
 		operation: 'transferAsset',
 		asset: usdc,
-		recipient: testnet.accounts[2].address,
+		recipient: payee(),
 		amount: '2.5',
 		memoType: 'text',
 		memo: 'invoice 1042',
 	});
 	expect(paid).toMatchObject({ amountRaw: '25000000', memoType: 'text', memo: 'invoice 1042' });
 	expect(await send(paid)).toMatchObject({ status: 200 });
-	expect(await balanceOf(testnet.accounts[2].address, usdc)).toBe(before + 25_000_000n);
+	expect(await balanceOf(payee(), usdc)).toBe(before + 25_000_000n);
 });
 
 test('a payout never sent gets a fee bump while pending, reads dropped once its maxTime passed, is re-signed once and paid once', async () => {
-	const before = await balanceOf(testnet.accounts[2].address, 'native');
+	const before = await balanceOf(payee(), 'native');
 	const [first] = await pay('stellar-unsent', '2');
 	expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'pending' });
 	const bump = await speedUp('stellar-unsent');
@@ -209,5 +199,5 @@ test('a payout never sent gets a fee bump while pending, reads dropped once its 
 	expect(String((await speedUp('stellar-unsent')).error)).toMatch(/was applied as/);
 	const [rerun] = await pay('stellar-unsent', '2');
 	expect(rerun).toMatchObject({ repeat: true, transactionHash: replacement.transactionHash });
-	expect(await balanceOf(testnet.accounts[2].address, 'native')).toBe(before + 20_000_000n);
+	expect(await balanceOf(payee(), 'native')).toBe(before + 20_000_000n);
 });
