@@ -61,6 +61,8 @@ export interface DevnetCredentialSet {
 	tron?: CredentialData;
 	/** The TON signing credential, whole. */
 	ton?: CredentialData;
+	/** The Stellar signing credential, whole. */
+	stellar?: CredentialData;
 	/** The Safe API credential: `true` for the stand-in service as it is, or fields over it. */
 	safe?: CredentialData | true;
 }
@@ -76,6 +78,7 @@ export function devnetCredentials(
 		...(set.solana ? { expandSolanaKeyApi: set.solana } : {}),
 		...(set.tron ? { expandTronKeyApi: set.tron } : {}),
 		...(set.ton ? { expandTonKeyApi: set.ton } : {}),
+		...(set.stellar ? { expandStellarKeyApi: set.stellar } : {}),
 		...(set.safe
 			? { expandSafeApi: devnetSafeApi(devnet, set.safe === true ? {} : set.safe) }
 			: {}),

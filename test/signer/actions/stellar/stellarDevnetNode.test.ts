@@ -1,0 +1,270 @@
+/**
+ * Expand Signer with Chain Family Stellar, through n8n's engine, on the devnet's Stellar chain 1501 (its
+ * ledger stand-in behind a Horizon): XLM and USDC payouts signed and sent with Expand chain/sendtransaction
+ * as a workflow does, from a secret seed and from the devnet's BIP-39 mnemonic on m/44'/148'/N'; memos as
+ * Horizon shows them on the applied transaction; payout IDs bound to what they pay, memo included;
+ * sequences within one execution; the API's RWA answers (rwa/settrustline, rwa/issue, rwa/transfer)
+ * signed From Input Item with the intent the Expand node writes beside them; a failed transaction read by
+ * Check Payouts; a run killed between signing and sending; and no trace of any key in anything the runs
+ * leave.
+ */
+import { mkdtempSync, readdirSync, readFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { Mnemonic } from 'ethers';
+import type { IDataObject } from 'n8n-workflow';
+
+import { type Devnet, type DevnetStellar, startDevnet } from '../../../../devnet';
+import { EXPAND, SIGNER, type NodeSpec, type RunResult } from '../../../helpers/n8n';
+import { outputRecorder } from '../../../helpers/outputRecorder';
+import { recordedRun } from '../../../helpers/recordedRun';
+import { expectNoTrace, recordedTexts } from '../../../helpers/recordedTexts';
+import { startRecordingProxy } from '../../../helpers/recordingProxy';
+import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
+
+const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-stellar-node-'));
+// n8n writes files only where N8N_RESTRICT_FILE_ACCESS_TO allows.
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledgerFolder;
+
+const CHAIN = '1501';
+
+let devnet: Devnet;
+let testnet: DevnetStellar;
+let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+const output = outputRecorder();
+const runs: RunResult[] = [];
+
+beforeAll(async () => {
+	output.start();
+	devnet = await startDevnet();
+	testnet = devnet.stellar.find((chain) => chain.chainId === CHAIN) as DevnetStellar;
+	proxy = await startRecordingProxy([devnet.baseUrl, devnet.historicalUrl, testnet.rpcUrl]);
+});
+afterAll(async () => {
+	output.stop();
+	await proxy.close();
+	await devnet.stop();
+});
+
+const address = (index: number) => testnet.wallets[index].publicKey;
+
+const mnemonicKey = (policy: IDataObject = {}) => ({
+	keyType: 'mnemonic',
+	mnemonic: testnet.mnemonic,
+	payoutLedgerFolder: ledgerFolder,
+	rpcUrls: `${CHAIN} = ${proxy.url(testnet.rpcUrl)}`,
+	...policy,
+});
+const seedKey = (policy: IDataObject = {}) => ({
+	...mnemonicKey(policy),
+	keyType: 'privateKey',
+	privateKey: testnet.wallets[0].secret,
+});
+
+const run = async (nodes: NodeSpec[], items: object[], key: IDataObject) =>
+	await recordedRun({ devnet, proxy, output, runs }, nodes, items, { stellar: key as never });
+
+const signer = (parameters: IDataObject, continueOnFail = false): NodeSpec => ({
+	name: 'Sign',
+	type: SIGNER,
+	parameters: {
+		chainFamily: 'stellar',
+		stellarChainId: CHAIN,
+		...parameters,
+	} as NodeSpec['parameters'],
+	continueOnFail,
+});
+const send = (continueOnFail = false): NodeSpec => sendTransactionNode({}, continueOnFail);
+/** The Expand node's RWA operation `operation` (rwa/…), as a workflow builds the unsigned transaction. */
+const rwa = (operation: string, parameters: IDataObject): NodeSpec => ({
+	name: 'Rwa',
+	type: EXPAND,
+	parameters: {
+		resource: 'rwa',
+		operation,
+		chainId: CHAIN,
+		assetCode: testnet.rwa.code,
+		issuer: testnet.rwa.issuer,
+		...parameters,
+	} as NodeSpec['parameters'],
+});
+
+const jsonOf = (result: RunResult, name: string) => result.output(name).map((item) => item.json);
+
+async function horizon<T = Record<string, unknown>>(path: string): Promise<T> {
+	return (await (await fetch(`${testnet.rpcUrl}${path}`)).json()) as T;
+}
+
+/** An account's balance of `asset` ('native' or CODE:ISSUER), in stroops, as Horizon shows it. */
+async function balanceOf(owner: string, asset: string): Promise<bigint> {
+	const account = await horizon<{
+		balances: Array<{
+			asset_type: string;
+			asset_code?: string;
+			asset_issuer?: string;
+			balance: string;
+		}>;
+	}>(`/accounts/${owner}`);
+	const line = account.balances.find((balance) =>
+		asset === 'native'
+			? balance.asset_type === 'native'
+			: `${balance.asset_code}:${balance.asset_issuer}` === asset,
+	);
+	return BigInt((line?.balance ?? '0.0000000').replace('.', ''));
+}
+const sequenceOf = async (owner: string) =>
+	BigInt((await horizon<{ sequence: string }>(`/accounts/${owner}`)).sequence);
+
+/** Every output item of a node says which input item it answers. */
+function expectPaired(result: RunResult, name: string) {
+	expect(result.output(name).map((item) => item.pairedItem)).toEqual(
+		result.output(name).map((_, item) => ({ item })),
+	);
+}
+
+test('Transfer XLM from a secret seed and from the mnemonic is signed, sent with chain/sendtransaction and received whole', async () => {
+	for (const { key, accountIndex, from } of [
+		{ key: seedKey(), accountIndex: 0, from: address(0) },
+		{ key: mnemonicKey(), accountIndex: 1, from: address(1) },
+	]) {
+		const before = await balanceOf(address(2), 'native');
+		const result = await run(
+			[
+				signer({ operation: 'transferXlm', accountIndex, recipient: address(2), amount: '1.25' }),
+				send(),
+			],
+			[{}],
+			key,
+		);
+		expect(result.error).toBeUndefined();
+		const [signed] = jsonOf(result, 'Sign');
+		expect(signed).toMatchObject({ from, chainId: CHAIN, repeat: false, fee: '100' });
+		expectPaired(result, 'Sign');
+		expectPaired(result, 'Send');
+		expect(jsonOf(result, 'Send')[0].transactionHash).toBe(signed.transactionHash);
+		expect(await horizon(`/transactions/${String(signed.transactionHash)}`)).toMatchObject({
+			successful: true,
+			source_account: from,
+		});
+		expect(await balanceOf(address(2), 'native')).toBe(before + 12_500_000n);
+	}
+});
+
+test('Transfer Asset pays USDC exactly with a text memo Horizon shows on the applied transaction; ID and hash memos too', async () => {
+	const usdc = testnet.usdc.asset;
+	const hashMemo = 'ab'.repeat(32);
+	const memos = [
+		{ memoType: 'text', memo: 'invoice 1042', shown: 'invoice 1042' },
+		{ memoType: 'id', memo: '18446744073709551615', shown: '18446744073709551615' },
+		{ memoType: 'hash', memo: hashMemo, shown: Buffer.from(hashMemo, 'hex').toString('base64') },
+	];
+	for (const { memoType, memo, shown } of memos) {
+		const before = {
+			payer: await balanceOf(address(1), usdc),
+			payee: await balanceOf(address(2), usdc),
+		};
+		const result = await run(
+			[
+				signer({
+					operation: 'transferAsset',
+					accountIndex: 1,
+					asset: usdc,
+					recipient: address(2),
+					amount: '2.5',
+					memoType,
+					memo,
+					payoutId: `usdc-${memoType}`,
+				}),
+				send(),
+			],
+			[{}],
+			mnemonicKey(),
+		);
+		expect(result.error).toBeUndefined();
+		const [signed] = jsonOf(result, 'Sign');
+		expect(signed).toMatchObject({ amountRaw: '25000000', memoType, repeat: false });
+		expect(await horizon(`/transactions/${String(signed.transactionHash)}`)).toMatchObject({
+			successful: true,
+			memo_type: memoType,
+			memo: shown,
+		});
+		expect(await balanceOf(address(1), usdc)).toBe(before.payer - 25_000_000n);
+		expect(await balanceOf(address(2), usdc)).toBe(before.payee + 25_000_000n);
+	}
+});
+
+test('a rerun of the same payout IDs pays nobody (repeat: true), and a payout ID re-used with another memo is refused', async () => {
+	const usdc = testnet.usdc.asset;
+	const parameters = {
+		operation: 'transferAsset',
+		accountIndex: 1,
+		asset: usdc,
+		recipient: address(2),
+		amount: '1',
+		memoType: 'text',
+		memo: '={{ $json.memo }}',
+		payoutId: '={{ $json.id }}',
+	};
+	const items = [
+		{ id: 'stellar-memo-1', memo: 'deposit 7781' },
+		{ id: 'stellar-memo-2', memo: 'deposit 7782' },
+	];
+	const before = await balanceOf(address(2), usdc);
+	const first = await run([signer(parameters), send()], items, mnemonicKey());
+	expect(first.error).toBeUndefined();
+	const again = await run([signer(parameters), send(true)], items, mnemonicKey());
+	expect(jsonOf(again, 'Sign')).toMatchObject(
+		jsonOf(first, 'Sign').map((signed) => ({
+			repeat: true,
+			alreadySent: true,
+			transactionHash: signed.transactionHash,
+		})),
+	);
+	const otherMemo = await run(
+		[signer(parameters, true)],
+		[{ id: 'stellar-memo-1', memo: 'deposit 9999' }],
+		mnemonicKey(),
+	);
+	expect(String(jsonOf(otherMemo, 'Sign')[0].error)).toMatch(
+		/^Refused by the rule "payoutId": payout ID "stellar-memo-1" was already signed on .* for other content \(recipient, amount, asset or memo\); a payout ID is never signed for new content; nothing was signed \(item 0\)$/,
+	);
+	expectPaired(otherMemo, 'Sign');
+	expect(jsonOf(otherMemo, 'Sign')[0].rawTransaction).toBeUndefined();
+	expect(await balanceOf(address(2), usdc)).toBe(before + 20_000_000n);
+});
+
+test('several items of one execution take consecutive sequence numbers, a refused one none, and all apply when sent in order', async () => {
+	const sequence = await sequenceOf(address(1));
+	const before = await balanceOf(address(2), 'native');
+	const result = await run(
+		[
+			signer(
+				{
+					operation: 'transferXlm',
+					accountIndex: 1,
+					recipient: address(2),
+					amount: '={{ $json.amount }}',
+				},
+				true,
+			),
+			send(true),
+		],
+		[{ amount: '0.1' }, { amount: '0.2' }, { amount: '50' }, { amount: '0.3' }],
+		mnemonicKey({ maxPerTransaction: 'native = 10' }),
+	);
+	expect(result.error).toBeUndefined();
+	const signed = jsonOf(result, 'Sign');
+	expect(signed.map((json) => json.sequence)).toEqual([
+		String(sequence + 1n),
+		String(sequence + 2n),
+		undefined,
+		String(sequence + 3n),
+	]);
+	expect(String(signed[2].error)).toMatch(
+		/^Refused by the rule "maxPerTransaction": .*50.*10.*; nothing was signed \(item 2\)$/,
+	);
+	expectPaired(result, 'Sign');
+	expect(await sequenceOf(address(1))).toBe(sequence + 3n);
+	expect(await balanceOf(address(2), 'native')).toBe(before + 6_000_000n);
+});
