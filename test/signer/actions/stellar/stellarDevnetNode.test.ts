@@ -12,10 +12,12 @@ import { mkdtempSync, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import { Account, Asset, Operation, TransactionBuilder } from '@stellar/stellar-base';
 import { Mnemonic } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Devnet, type DevnetStellar, startDevnet } from '../../../../devnet';
+import { intentDigest } from '../../../../nodes/shared/intent';
 import { EXPAND, SIGNER, type NodeSpec, type RunResult } from '../../../helpers/n8n';
 import { outputRecorder } from '../../../helpers/outputRecorder';
 import { recordedRun } from '../../../helpers/recordedRun';
@@ -267,4 +269,221 @@ test('several items of one execution take consecutive sequence numbers, a refuse
 	expectPaired(result, 'Sign');
 	expect(await sequenceOf(address(1))).toBe(sequence + 3n);
 	expect(await balanceOf(address(2), 'native')).toBe(before + 6_000_000n);
+});
+
+/** The Expand node's answer to rwa/`operation` (the unsigned envelope and the intent it writes beside it). */
+async function rwaAnswer(operation: string, parameters: IDataObject): Promise<IDataObject> {
+	const result = await run([rwa(operation, parameters)], [{}], mnemonicKey());
+	expect(result.error).toBeUndefined();
+	return jsonOf(result, 'Rwa')[0];
+}
+
+/**
+ * The intent the Signer holds an RWA payment to: the Expand node writes rwa/issue and rwa/transfer as a
+ * call binding nothing (its catalog names no sender, recipient, token or amount for them), which the
+ * Signer refuses for a transaction that pays; so the test writes the transfer the form asked.
+ */
+function rwaTransferIntent(
+	answer: IDataObject,
+	sender: string,
+	recipient: string,
+	whole: bigint,
+): IDataObject {
+	const written = answer.intent as IDataObject;
+	const asked = {
+		operation: written.operation,
+		effect: 'transfer',
+		chainId: CHAIN,
+		sender,
+		recipient,
+		token: testnet.rwa.asset,
+		amount: String(whole * 10_000_000n),
+	};
+	// Its form item as the node writes it, with the digest of what this intent asks.
+	return {
+		...asked,
+		formItem: { ...(written.formItem as IDataObject), digest: intentDigest(asked) },
+	};
+}
+
+/** `items` (API answers) signed From Input Item by account `accountIndex` under their payout IDs, and sent. */
+async function signedAndSent(items: IDataObject[], accountIndex: number, continueOnFail = false) {
+	const result = await run(
+		[
+			signer(
+				{ operation: 'signTransaction', accountIndex, payoutId: '={{ $json.payoutId }}' },
+				continueOnFail,
+			),
+			send(continueOnFail),
+		],
+		items,
+		mnemonicKey({ requireIntent: 'always' }),
+	);
+	expect(result.error).toBeUndefined();
+	expectPaired(result, 'Sign');
+	return { result, signed: jsonOf(result, 'Sign'), sent: jsonOf(result, 'Send') };
+}
+
+/** List Payouts → Check Payouts: the row of each transaction hash asked. */
+async function checked(hashes: unknown[]): Promise<IDataObject[]> {
+	const result = await run(
+		[
+			signer({ operation: 'listPayouts', status: 'signed' }),
+			{ ...signer({ operation: 'checkPayouts' }), name: 'Check' },
+		],
+		[{}],
+		mnemonicKey(),
+	);
+	expect(result.error).toBeUndefined();
+	expectPaired(result, 'Check');
+	const rows = jsonOf(result, 'Check');
+	return hashes.map(
+		(hash) => rows.find((row) => row.transactionHash === hash) ?? { missing: String(hash) },
+	);
+}
+
+test("the API's RWA answers From Input Item: the node's call intent admits a trustline and is refused for a payment; issue and transfer held to a transfer intent of CODE:ISSUER; one to an account without a trustline reads failed", async () => {
+	const rwa1 = testnet.rwa.asset;
+	const trustAnswer = await rwaAnswer('settrustline', { from: address(1), amount: '1000' });
+	// A trustline moves nothing: the node's call intent, bound to nothing, admits it.
+	expect(trustAnswer.intent).toMatchObject({
+		operation: 'rwa/settrustline',
+		effect: 'call',
+		recipient: null,
+		token: null,
+		amount: null,
+	});
+	const trust = await signedAndSent([{ ...trustAnswer, payoutId: 'rwa-trust-1' }], 1);
+	expect(trust.signed[0]).toMatchObject({ from: address(1), chainId: CHAIN, repeat: false });
+	expect(trust.sent[0].transactionHash).toBe(trust.signed[0].transactionHash);
+	const line = () =>
+		horizon<{ balances: Array<Record<string, unknown>> }>(`/accounts/${address(1)}`).then(
+			(account) =>
+				account.balances.find(
+					(balance) => `${String(balance.asset_code)}:${String(balance.asset_issuer)}` === rwa1,
+				),
+		);
+	expect(await line()).toMatchObject({ limit: '1000.0000000', is_authorized: false });
+	// The issuer (account 3) authorises the trustline: an operation the Signer cannot read, signed under no spending rule.
+	const issuer = address(3);
+	const authorise = new TransactionBuilder(new Account(issuer, String(await sequenceOf(issuer))), {
+		fee: '100',
+		networkPassphrase: testnet.passphrase,
+	})
+		.addOperation(
+			Operation.setTrustLineFlags({
+				trustor: address(1),
+				asset: new Asset(testnet.rwa.code, issuer),
+				flags: { authorized: true },
+			}),
+		)
+		.setTimeout(300)
+		.build();
+	const authorised = await run(
+		[
+			signer({
+				operation: 'signTransaction',
+				accountIndex: 3,
+				source: 'fields',
+				envelopeXdr: authorise.toXDR(),
+			}),
+			send(),
+		],
+		[{}],
+		mnemonicKey(),
+	);
+	expect(authorised.error).toBeUndefined();
+	expect(await line()).toMatchObject({ is_authorized: true });
+	const issueAnswer = await rwaAnswer('issue', { to: address(1), amount: '50' });
+	const asIssued = await signedAndSent(
+		[{ ...issueAnswer, payoutId: 'rwa-issue-node-intent' }],
+		3,
+		true,
+	);
+	expect(String(asIssued.signed[0].error)).toMatch(
+		/^Refused by the rule "intent": .*asked rwa\/issue, a call the signer cannot read, but the transaction makes Stellar payment of 500000000 .* of RWA1:G.*; nothing was signed \(item 0\)$/,
+	);
+	const issued = await signedAndSent(
+		[
+			{
+				...issueAnswer,
+				intent: rwaTransferIntent(issueAnswer, address(3), address(1), 50n),
+				payoutId: 'rwa-issue-1',
+			},
+		],
+		3,
+	);
+	expect(issued.sent[0].transactionHash).toBe(issued.signed[0].transactionHash);
+	expect(await balanceOf(address(1), rwa1)).toBe(500_000_000n);
+	// The same form item's answer handed in again under another payout ID: one form item, one transaction.
+	const twice = await signedAndSent(
+		[
+			{
+				...issueAnswer,
+				intent: rwaTransferIntent(issueAnswer, address(3), address(1), 50n),
+				payoutId: 'rwa-issue-2',
+			},
+		],
+		3,
+		true,
+	);
+	expect(String(twice.signed[0].error)).toMatch(
+		/^Refused by the rule "oneTransactionPerFormItem": form item 0 of node "Rwa" .* under payout ID "rwa-issue-1" .*; this is another \(payout ID "rwa-issue-2"\).*; nothing was signed \(item 0\)$/,
+	);
+	expect(await balanceOf(address(1), rwa1)).toBe(500_000_000n);
+	// Account 2 has no trustline to RWA1: the transfer applies as a failed transaction (op_no_trust), its sequence and fee taken.
+	const sequence = await sequenceOf(address(1));
+	const transferAnswer = await rwaAnswer('transfer', {
+		from: address(1),
+		to: address(2),
+		amount: '5',
+	});
+	const substituted = await signedAndSent(
+		[
+			{
+				...transferAnswer,
+				intent: rwaTransferIntent(transferAnswer, address(1), address(0), 5n),
+				payoutId: 'rwa-substituted',
+			},
+		],
+		1,
+		true,
+	);
+	expect(String(substituted.signed[0].error)).toMatch(
+		/^Refused by the rule "intent": .*recipient.*; nothing was signed \(item 0\)$/,
+	);
+	const unpaid = await signedAndSent(
+		[
+			{
+				...transferAnswer,
+				intent: rwaTransferIntent(transferAnswer, address(1), address(2), 5n),
+				payoutId: 'rwa-no-trust',
+			},
+		],
+		1,
+	);
+	expect(await sequenceOf(address(1))).toBe(sequence + 1n);
+	expect(await balanceOf(address(1), rwa1)).toBe(500_000_000n);
+	const [applied, failed] = await checked([
+		issued.signed[0].transactionHash,
+		unpaid.signed[0].transactionHash,
+	]);
+	expect(applied).toMatchObject({
+		payoutId: 'rwa-issue-1',
+		chainStatus: 'mined',
+		success: 'true',
+		feePaid: '100',
+		block: expect.stringMatching(/^\d+$/),
+	});
+	expect(failed).toMatchObject({
+		payoutId: 'rwa-no-trust',
+		asset: rwa1,
+		amount: '50000000',
+		chainStatus: 'mined',
+		success: 'false',
+		feePaid: '100',
+		statusMessage: expect.stringMatching(
+			/failed .*its sequence used\): none of its operations took effect/,
+		),
+	});
 });
