@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { Account, Asset, Operation, TransactionBuilder } from '@stellar/stellar-base';
+import { Account, Asset, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-base';
 import { Mnemonic } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -486,4 +486,126 @@ test("the API's RWA answers From Input Item: the node's call intent admits a tru
 			/failed .*its sequence used\): none of its operations took effect/,
 		),
 	});
+});
+
+test('a run killed between signing and sending, run again, pays each payout once', async () => {
+	const parameters = {
+		operation: 'transferXlm',
+		accountIndex: 1,
+		recipient: address(2),
+		amount: '={{ $json.amount }}',
+		payoutId: '={{ $json.id }}',
+	};
+	const items = [
+		{ id: 'killed-1', amount: '0.11' },
+		{ id: 'killed-2', amount: '0.12' },
+		{ id: 'killed-3', amount: '0.13' },
+	];
+	const before = await balanceOf(address(2), 'native');
+	// The killed run: all three signed and recorded, only the first sent before it died.
+	const killed = await run([signer(parameters)], items, mnemonicKey());
+	const [firstSigned] = jsonOf(killed, 'Sign');
+	const sent = await run([send()], [firstSigned], mnemonicKey());
+	expect(jsonOf(sent, 'Send')[0].transactionHash).toBe(firstSigned.transactionHash);
+	// Run again: every payout is a repeat of what was signed; the rest are sent in order and apply.
+	const resumed = await run([signer(parameters), send(true)], items, mnemonicKey());
+	expect(jsonOf(resumed, 'Sign')).toMatchObject(
+		jsonOf(killed, 'Sign').map((signed, index) => ({
+			repeat: true,
+			alreadySent: index === 0,
+			transactionHash: signed.transactionHash,
+		})),
+	);
+	expectPaired(resumed, 'Send');
+	for (const signed of jsonOf(killed, 'Sign'))
+		expect(await horizon(`/transactions/${String(signed.transactionHash)}`)).toMatchObject({
+			successful: true,
+		});
+	expect(await balanceOf(address(2), 'native')).toBe(before + 3_600_000n);
+});
+
+test('Speed Up Payout while pending: a fee bump of the same transaction; the original and the bump both sent, only one applies', async () => {
+	const before = await balanceOf(address(2), 'native');
+	const pay = {
+		operation: 'transferXlm',
+		accountIndex: 1,
+		recipient: address(2),
+		amount: '0.5',
+		payoutId: 'bumped-1',
+	};
+	const [first] = jsonOf(await run([signer(pay)], [{}], mnemonicKey()), 'Sign');
+	expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'pending' });
+	const bumped = await run(
+		[
+			signer({
+				operation: 'speedUpPayout',
+				accountIndex: 1,
+				payoutId: 'bumped-1',
+				feePerOperation: '1000',
+			}),
+		],
+		[{}],
+		mnemonicKey(),
+	);
+	const [bump] = jsonOf(bumped, 'Sign');
+	expect(bump).toMatchObject({
+		replaces: first.transactionHash,
+		innerTransactionHash: first.transactionHash,
+		sequence: first.sequence,
+	});
+	const sentBoth = await run([send(true)], [first, bump], mnemonicKey());
+	expectPaired(sentBoth, 'Send');
+	expect(await balanceOf(address(2), 'native')).toBe(before + 5_000_000n);
+	const rows = await checked([first.transactionHash, bump.transactionHash]);
+	expect(rows.filter((row) => row.chainStatus === 'mined' && row.success === 'true')).toHaveLength(
+		1,
+	);
+});
+
+function secrets(): string[] {
+	const seed = Mnemonic.fromPhrase(testnet.mnemonic).computeSeed();
+	const keys = [...testnet.wallets.map((wallet) => wallet.secret), testnet.usdc.issuerSecret];
+	return [
+		...keys.flatMap((secret) => [
+			secret,
+			secret.toLowerCase(),
+			secret.slice(0, 40),
+			Keypair.fromSecret(secret).rawSecretKey().toString('hex'),
+			Keypair.fromSecret(secret).rawSecretKey().toString('base64'),
+		]),
+		seed.slice(2),
+		testnet.mnemonic,
+		testnet.mnemonic.split(' ').slice(0, 4).join(' '),
+	];
+}
+
+test('no trace of any key: requests to the API and Horizon, responses, outputs, errors, logs, ledger and journal', async () => {
+	const secret = testnet.wallets[0].secret;
+	for (const key of [
+		seedKey(),
+		{ ...seedKey(), privateKey: secret.toLowerCase() },
+		{ ...seedKey(), privateKey: secret.slice(0, 50) },
+		{ ...mnemonicKey(), mnemonic: `${testnet.mnemonic.split(' ').slice(0, -1).join(' ')} zzzz` },
+	])
+		await run(
+			[
+				signer(
+					{ operation: 'transferXlm', accountIndex: 0, recipient: address(2), amount: '0.01' },
+					true,
+				),
+				send(true),
+			],
+			[{}],
+			key,
+		);
+	expect(proxy.requests.some((request) => request.target === testnet.rpcUrl)).toBe(true);
+	const hidden = secrets();
+	expect(hidden.length).toBeGreaterThan(20);
+	const ledger = readdirSync(ledgerFolder).map((name) =>
+		readFileSync(join(ledgerFolder, name), 'utf8'),
+	);
+	expect(ledger.some((text) => text.includes('stellar-memo-1') && text.includes('refused'))).toBe(
+		true,
+	);
+	expectNoTrace([...recordedTexts(proxy, runs, output.lines), ...ledger], output.lines, hidden);
 });
