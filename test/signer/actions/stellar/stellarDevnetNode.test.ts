@@ -609,3 +609,51 @@ test('no trace of any key: requests to the API and Horizon, responses, outputs, 
 	);
 	expectNoTrace([...recordedTexts(proxy, runs, output.lines), ...ledger], output.lines, hidden);
 });
+
+// Last: it moves this process's clock (which the Signer and the devnet's chain both read) past the payout's maxTime.
+test('Speed Up Payout re-signs only once the maxTime passed (before it, the same fee is no bump and nothing is re-signed); the original and the re-sign both sent: only the re-sign applies, paid once', async () => {
+	const before = await balanceOf(address(2), 'native');
+	const pay = {
+		operation: 'transferXlm',
+		accountIndex: 1,
+		recipient: address(2),
+		amount: '0.7',
+		payoutId: 'expired-1',
+	};
+	const speedUp = (feePerOperation: string) =>
+		run(
+			[
+				signer(
+					{ operation: 'speedUpPayout', accountIndex: 1, payoutId: 'expired-1', feePerOperation },
+					true,
+				),
+			],
+			[{}],
+			mnemonicKey(),
+		).then((result) => jsonOf(result, 'Sign')[0]);
+	const [first] = jsonOf(await run([signer(pay)], [{}], mnemonicKey()), 'Sign');
+	// While its maxTime is to come, the same fee per operation is no bump, and nothing is re-signed.
+	expect(String((await speedUp('100')).error)).toMatch(
+		/^Refused by the rule "payoutId": .*does not raise it.*\(item 0\)$/,
+	);
+	const realNow = Date.now.bind(Date);
+	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 6 * 60 * 1000);
+	try {
+		expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'dropped' });
+		const resigned = await speedUp('100');
+		expect(resigned).toMatchObject({ replaces: first.transactionHash });
+		expect(resigned.transactionHash).not.toBe(first.transactionHash);
+		const sent = await run([send(true)], [first, resigned], mnemonicKey());
+		expectPaired(sent, 'Send');
+		expect(await horizon(`/transactions/${String(resigned.transactionHash)}`)).toMatchObject({
+			successful: true,
+		});
+		expect(await horizon(`/transactions/${String(first.transactionHash)}`)).toMatchObject({
+			status: 404,
+		});
+		expect(await balanceOf(address(2), 'native')).toBe(before + 7_000_000n);
+		expect(String((await speedUp('1000')).error)).toMatch(/was applied as/);
+	} finally {
+		jest.restoreAllMocks();
+	}
+});
