@@ -288,6 +288,7 @@ function rwaTransferIntent(
 	sender: string,
 	recipient: string,
 	whole: bigint,
+	token = testnet.rwa.asset,
 ): IDataObject {
 	const written = answer.intent as IDataObject;
 	const asked = {
@@ -296,7 +297,7 @@ function rwaTransferIntent(
 		chainId: CHAIN,
 		sender,
 		recipient,
-		token: testnet.rwa.asset,
+		token,
 		amount: String(whole * 10_000_000n),
 	};
 	// Its form item as the node writes it, with the digest of what this intent asks.
@@ -364,35 +365,7 @@ test("the API's RWA answers From Input Item: the node's call intent admits a tru
 				),
 		);
 	expect(await line()).toMatchObject({ limit: '1000.0000000', is_authorized: false });
-	// The issuer (account 3) authorises the trustline: an operation the Signer cannot read, signed under no spending rule.
-	const issuer = address(3);
-	const authorise = new TransactionBuilder(new Account(issuer, String(await sequenceOf(issuer))), {
-		fee: '100',
-		networkPassphrase: testnet.passphrase,
-	})
-		.addOperation(
-			Operation.setTrustLineFlags({
-				trustor: address(1),
-				asset: new Asset(testnet.rwa.code, issuer),
-				flags: { authorized: true },
-			}),
-		)
-		.setTimeout(300)
-		.build();
-	const authorised = await run(
-		[
-			signer({
-				operation: 'signTransaction',
-				accountIndex: 3,
-				source: 'fields',
-				envelopeXdr: authorise.toXDR(),
-			}),
-			send(),
-		],
-		[{}],
-		mnemonicKey(),
-	);
-	expect(authorised.error).toBeUndefined();
+	await authorise(address(1));
 	expect(await line()).toMatchObject({ is_authorized: true });
 	const issueAnswer = await rwaAnswer('issue', { to: address(1), amount: '50' });
 	const asIssued = await signedAndSent(
@@ -486,6 +459,126 @@ test("the API's RWA answers From Input Item: the node's call intent admits a tru
 			/failed .*its sequence used\): none of its operations took effect/,
 		),
 	});
+});
+
+/** The issuer (account 3) authorises `trustor`'s trustline to RWA1: an operation the Signer cannot read, signed under no spending rule and sent. */
+async function authorise(trustor: string) {
+	const issuer = address(3);
+	const envelope = new TransactionBuilder(new Account(issuer, String(await sequenceOf(issuer))), {
+		fee: '100',
+		networkPassphrase: testnet.passphrase,
+	})
+		.addOperation(
+			Operation.setTrustLineFlags({
+				trustor,
+				asset: new Asset(testnet.rwa.code, issuer),
+				flags: { authorized: true },
+			}),
+		)
+		.setTimeout(300)
+		.build();
+	const result = await run(
+		[
+			signer({
+				operation: 'signTransaction',
+				accountIndex: 3,
+				source: 'fields',
+				envelopeXdr: envelope.toXDR(),
+			}),
+			send(),
+		],
+		[{}],
+		mnemonicKey(),
+	);
+	expect(result.error).toBeUndefined();
+}
+
+test("Change Trust opens account 2's trustline to RWA1; once the issuer authorises it, an RWA transfer reaches it; an intent naming another asset is refused", async () => {
+	const rwa1 = testnet.rwa.asset;
+	const trusted = await run(
+		[signer({ operation: 'changeTrust', accountIndex: 2, asset: rwa1, limit: '500' }), send()],
+		[{}],
+		mnemonicKey(),
+	);
+	expect(trusted.error).toBeUndefined();
+	expectPaired(trusted, 'Sign');
+	const [signed] = jsonOf(trusted, 'Sign');
+	expect(jsonOf(trusted, 'Send')[0].transactionHash).toBe(signed.transactionHash);
+	await authorise(address(2));
+	const transferAnswer = await rwaAnswer('transfer', {
+		from: address(1),
+		to: address(2),
+		amount: '7',
+	});
+	const otherAsset = await signedAndSent(
+		[
+			{
+				...transferAnswer,
+				intent: rwaTransferIntent(transferAnswer, address(1), address(2), 7n, testnet.usdc.asset),
+				payoutId: 'rwa-other-asset',
+			},
+		],
+		1,
+		true,
+	);
+	expect(String(otherAsset.signed[0].error)).toMatch(
+		/^Refused by the rule "intent": .*USDC.*RWA1.*\(item 0\)$|^Refused by the rule "intent": .*RWA1.*USDC.*\(item 0\)$/,
+	);
+	const before = {
+		payer: await balanceOf(address(1), rwa1),
+		payee: await balanceOf(address(2), rwa1),
+	};
+	await signedAndSent(
+		[
+			{
+				...transferAnswer,
+				intent: rwaTransferIntent(transferAnswer, address(1), address(2), 7n),
+				payoutId: 'rwa-transfer-1',
+			},
+		],
+		1,
+	);
+	expect(await balanceOf(address(1), rwa1)).toBe(before.payer - 70_000_000n);
+	expect(await balanceOf(address(2), rwa1)).toBe(before.payee + 70_000_000n);
+});
+
+test('one transaction, one item: an envelope signed under one payout ID is refused under another (oneItemPerTransaction)', async () => {
+	const envelope = new TransactionBuilder(
+		new Account(address(1), String(await sequenceOf(address(1)))),
+		{ fee: '100', networkPassphrase: testnet.passphrase },
+	)
+		.addOperation(
+			Operation.payment({ destination: address(2), asset: Asset.native(), amount: '0.3' }),
+		)
+		.setTimeout(300)
+		.build()
+		.toXDR();
+	const sign = (payoutId: string) =>
+		run(
+			[
+				signer(
+					{
+						operation: 'signTransaction',
+						accountIndex: 1,
+						source: 'fields',
+						envelopeXdr: envelope,
+						payoutId,
+					},
+					true,
+				),
+			],
+			[{}],
+			mnemonicKey(),
+		).then((result) => jsonOf(result, 'Sign')[0]);
+	const first = await sign('envelope-a');
+	expect(first).toMatchObject({ repeat: false, payoutId: 'envelope-a' });
+	const second = await sign('envelope-b');
+	expect(String(second.error)).toMatch(
+		new RegExp(
+			`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.transactionHash)} was signed for .*payout ID "envelope-a".*; this is payout ID "envelope-b".*\\(item 0\\)$`,
+		),
+	);
+	expect(second.rawTransaction).toBeUndefined();
 });
 
 test('a run killed between signing and sending, run again, pays each payout once', async () => {
