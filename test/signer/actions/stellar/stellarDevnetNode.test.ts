@@ -3,10 +3,15 @@
  * ledger stand-in behind a Horizon): XLM and USDC payouts signed and sent with Expand chain/sendtransaction
  * as a workflow does, from a secret seed and from the devnet's BIP-39 mnemonic on m/44'/148'/N'; memos as
  * Horizon shows them on the applied transaction; payout IDs bound to what they pay, memo included;
- * sequences within one execution; the API's RWA answers (rwa/settrustline, rwa/issue, rwa/transfer)
- * signed From Input Item with the intent the Expand node writes beside them; a failed transaction read by
- * Check Payouts; a run killed between signing and sending; and no trace of any key in anything the runs
- * leave.
+ * sequences within one execution; Change Trust; the API's RWA answers (rwa/settrustline, rwa/issue,
+ * rwa/transfer) from the Expand node signed From Input Item under Require Intent; one transaction per
+ * item; a failed transaction read by Check Payouts; a fee bump and a re-sign after maxTime, each sent
+ * beside its original; a run killed between signing and sending; and no trace of any key in anything the
+ * runs leave.
+ *
+ * The Expand node writes rwa/issue and rwa/transfer's intent as a call binding nothing (its catalog names
+ * no sender, recipient, token or amount for them), which the Signer refuses for a transaction that pays:
+ * those are signed here with the transfer intent the Signer holds them to (token CODE:ISSUER, stroops).
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
@@ -579,6 +584,48 @@ test('one transaction, one item: an envelope signed under one payout ID is refus
 		),
 	);
 	expect(second.rawTransaction).toBeUndefined();
+});
+
+test('a second payout ID with the same content signed in the same second, before the first was sent, is the same transaction: refused (oneItemPerTransaction), naming the first; the payee is paid once', async () => {
+	const before = await balanceOf(address(2), 'native');
+	const pay = (payoutId: string) =>
+		run(
+			[
+				signer(
+					{
+						operation: 'transferXlm',
+						accountIndex: 1,
+						recipient: address(2),
+						amount: '0.4',
+						payoutId,
+					},
+					true,
+				),
+			],
+			[{}],
+			mnemonicKey(),
+		).then((result) => jsonOf(result, 'Sign')[0]);
+	// One second for both: the same sequence (the first not sent), the same maxTime, so the same bytes.
+	const frozen = Date.now();
+	jest.spyOn(Date, 'now').mockReturnValue(frozen);
+	let first: IDataObject;
+	let second: IDataObject;
+	try {
+		first = await pay('same-a');
+		second = await pay('same-b');
+	} finally {
+		jest.restoreAllMocks();
+	}
+	expect(first).toMatchObject({ repeat: false, payoutId: 'same-a' });
+	expect(String(second.error)).toMatch(
+		new RegExp(
+			`^Refused by the rule "oneItemPerTransaction": transaction ${String(first.transactionHash)} was signed for .*payout ID "same-a".*; this is payout ID "same-b".*\\(item 0\\)$`,
+		),
+	);
+	expect(second.rawTransaction).toBeUndefined();
+	const sent = await run([send()], [first], mnemonicKey());
+	expect(jsonOf(sent, 'Send')[0].transactionHash).toBe(first.transactionHash);
+	expect(await balanceOf(address(2), 'native')).toBe(before + 4_000_000n);
 });
 
 test('a run killed between signing and sending, run again, pays each payout once', async () => {
