@@ -203,7 +203,7 @@ export async function signStellarItem(
 	draft.fill({ chainId, account: account.address });
 	const asked = work.fromInput && readAskedIntent(work.fromInput.intent, session.policy);
 	if (asked instanceof Refusal) throw refusedItem(node, itemIndex, asked);
-	const decoded = decodeStellarTransaction(work.envelope, chainId, Math.floor(Date.now() / 1000));
+	const decoded = decodeStellarTransaction(work.envelope, chainId, Date.now());
 	checkOwnTransaction(decoded, account);
 	const taken = session.sequences.get(sequenceKey(chainId, account));
 	if (taken !== undefined && decoded.sequence <= taken)
