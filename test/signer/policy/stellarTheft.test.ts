@@ -524,7 +524,7 @@ function paidTo(hash: unknown): string {
 	return operation.destination;
 }
 
-test("a payment to a muxed ID of an outsider: Allowed Recipients lists the exchange's G…, the envelope pays M… of the exchange with the attacker's customer ID; without the list it is credited to that ID; with it refused (a G… entry admits no M… of it); with the exchange's M… of the payee's ID listed, only that ID passes", async () => {
+test("a payment to a muxed ID of an outsider: Allowed Recipients lists the exchange's G…, the envelope pays M… of the exchange with the attacker's customer ID; without the list it is credited to that ID; with it refused (a G… entry admits no M… of it); with the exchange's M… of the payee's ID listed, only that ID passes; and an intent naming the payee's M… refuses the outsider's", async () => {
 	const [treasury, exchange] = [wallet(0), payee()];
 	const theirs = muxedOf(exchange.publicKey, '666');
 	const ours = muxedOf(exchange.publicKey, '42');
@@ -563,4 +563,20 @@ test("a payment to a muxed ID of an outsider: Allowed Recipients lists the excha
 	expectApplied(byId.signed[0], byId.sent[0]);
 	expect(paidTo(byId.signed[0].transactionHash)).toBe(ours);
 	expectRefused(byId.signed[1], byId.sent[1], notListed(1));
+
+	// Without a list, the intent the form wrote for the payee's ID binds the ID too.
+	const swapped = await signAndSend(
+		[
+			{
+				...deposit(theirs),
+				intent: intent(treasury.publicKey, ours, testnet.usdc.asset, 50n * UNIT),
+			},
+		],
+		keyOf(treasury.secret),
+	);
+	expectRefused(
+		swapped.signed[0],
+		swapped.sent[0],
+		`Refused by the rule "intent": the transaction is not what the form asked (transfer): recipient: asked ${ours}, the transaction pays ${theirs}; nothing was signed (item 0)`,
+	);
 });
