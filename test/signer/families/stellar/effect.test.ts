@@ -203,7 +203,7 @@ test('a buy offer moves buyAmount × price of the selling asset, exactly and rou
 test('account merge hands the account over unless Allow Account Management, then it is opaque to the spending rules', () => {
 	const merge = Operation.accountMerge({ destination: RECIPIENT_42 });
 	const refused = effectOf([merge]);
-	expect(refused.handsOver).toMatch(new RegExp(`account merge into ${RECIPIENT_42}`));
+	expect(refused.handsOver).toMatch(new RegExp(`merges the account into ${RECIPIENT_42}`));
 	expect(refused.opaque).toEqual([]);
 	const allowed = effectOf([merge], { allowAccountManagement: true });
 	expect(allowed.handsOver).toBeUndefined();
@@ -225,6 +225,13 @@ test('set options changing signers, thresholds, master weight or flags hands the
 		expect(allowed.handsOver).toBeUndefined();
 		expect(allowed).toMatchObject({ movements: [], opaque: [] });
 	}
+	const taken = Operation.setOptions({
+		signer: { ed25519PublicKey: other.address, weight: 1 },
+		masterWeight: 0,
+	});
+	expect(effectOf([taken]).handsOver).toBe(
+		`changes who controls the account with set options (signer ${other.address} weight 1, master weight 0)`,
+	);
 });
 
 test('set options setting only the home domain is readable and moves nothing', () => {

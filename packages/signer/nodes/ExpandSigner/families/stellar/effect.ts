@@ -1,4 +1,4 @@
-import { xdr } from '@stellar/stellar-base';
+import { SignerKey, xdr } from '@stellar/stellar-base';
 
 import type { Movement, OpaqueCall, TransactionEffect } from '../../policy/vocabulary';
 import { accountIdKey, baseOfKey, keyOfAsset, muxedKey } from './address';
@@ -27,17 +27,25 @@ function buyOfferCost(buyAmount: bigint, price: xdr.Price): bigint {
 	return (buyAmount * n + d - 1n) / d;
 }
 
-/** Whether a set options operation changes who controls the account: signers, thresholds, master weight or flags. */
-function changesAuthority(options: xdr.SetOptionsOp): boolean {
+/** What a set options operation changes in who controls the account (signers, thresholds, master weight, flags), in words; empty when nothing. */
+function authorityChanges(options: xdr.SetOptionsOp): string[] {
+	const signer = options.signer();
+	const named: Array<[string, number | null | undefined]> = [
+		['master weight', options.masterWeight()],
+		['low threshold', options.lowThreshold()],
+		['medium threshold', options.medThreshold()],
+		['high threshold', options.highThreshold()],
+		['set flags', options.setFlags()],
+		['clear flags', options.clearFlags()],
+	];
 	return [
-		options.signer(),
-		options.masterWeight(),
-		options.lowThreshold(),
-		options.medThreshold(),
-		options.highThreshold(),
-		options.setFlags(),
-		options.clearFlags(),
-	].some((field) => field !== null && field !== undefined);
+		...(signer
+			? [`signer ${SignerKey.encodeSignerKey(signer.key())} weight ${signer.weight()}`]
+			: []),
+		...named.flatMap(([what, value]) =>
+			value === null || value === undefined ? [] : [`${what} ${value}`],
+		),
+	];
 }
 
 /**
@@ -180,17 +188,16 @@ export function stellarEffect(
 			case xdr.OperationType.accountMerge(): {
 				const destination = muxedKey(body.destination());
 				management(
-					`account merge into ${destination} (the whole XLM balance, and the account closed)`,
+					`merges the account into ${destination} (account merge: its whole XLM balance, and the account closed)`,
 					destination,
 				);
 				return;
 			}
 			case xdr.OperationType.setOptions(): {
 				const op = body.setOptionsOp();
-				if (changesAuthority(op))
-					management(
-						'set options changing the signers, thresholds, master weight or flags of the account',
-					);
+				const changes = authorityChanges(op);
+				if (changes.length)
+					management(`changes who controls the account with set options (${changes.join(', ')})`);
 				else if (op.inflationDest())
 					opaque.push({ to: type, what: 'set options naming an inflation destination' });
 				return;
