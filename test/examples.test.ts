@@ -234,6 +234,40 @@ test("the USDC payout run on Stellar signs Transfer Asset with the row's memo ty
 	).toEqual(['read', 'update']);
 });
 
+test("the RWA example on Stellar builds each step with the Expand node's RWA operations (the issuer's authorisation in a Code node), signs each From Input Item with the step's account and a payout ID, sends it and confirms it before the next, then checks every payout on the chain", () => {
+	for (const name of [
+		'stellar-rwa-issue-transfer.json',
+		'stellar-rwa-issue-transfer.devnet.json',
+	]) {
+		const { nodes } = workflow(name);
+		expect(
+			nodes
+				.filter((node) => node.type.endsWith('.expand') && node.parameters.resource === 'rwa')
+				.map((node) => node.parameters.operation),
+		).toEqual(['settrustline', 'issue', 'transfer']);
+		const signs = nodes.filter(
+			(node) =>
+				node.type.endsWith('.expandSigner') && node.parameters.operation === 'signTransaction',
+		);
+		expect(
+			signs.map((node) => [node.name, node.parameters.source, node.parameters.accountIndex]),
+		).toEqual([
+			['Sign trustlines', 'input', "={{ $('Trustlines to build').item.json.accountIndex }}"],
+			['Sign authorization', 'input', "={{ $('Accounts').first().json.issuerAccount }}"],
+			['Sign issue', 'input', "={{ $('Accounts').first().json.issuerAccount }}"],
+			['Sign transfer', 'input', "={{ $('Accounts').first().json.holderAccount }}"],
+		]);
+		expect(signs.every((node) => String(node.parameters.payoutId).startsWith('={{'))).toBe(true);
+		expect(
+			nodes
+				.filter(
+					(node) => node.type.endsWith('.expand') && node.parameters.operation === 'gettransaction',
+				)
+				.map((node) => (node as typeof node & { retryOnFail?: boolean }).retryOnFail),
+		).toEqual([true, true, true, true]);
+	}
+});
+
 test('the payout runs via Safe propose from the Safe with a Payout ID per row; their executed workflows write back from the Safe Transaction Executed trigger; production uses the sheet and Slack', () => {
 	for (const suffix of ['.json', '.devnet.json']) {
 		const run = workflow(`safe-payout-run${suffix}`).nodes;

@@ -58,6 +58,7 @@ import {
 	watchedAddressesChange,
 } from './triggers';
 import { stellarPayoutAgain, stellarPayoutKilled, stellarPayoutResumed } from './stellarPayout';
+import { stellarRwaExample } from './stellarRwa';
 import { tonPayoutAgain, tonPayoutKilled, tonPayoutResumed } from './tonPayout';
 import { tronPayoutAgain, tronPayoutKilled, tronPayoutResumed } from './tronPayout';
 import { monthEndValuation } from './valuation';
@@ -91,6 +92,10 @@ const EXECUTE_CHECKS: Check[] = [
 	{
 		name: 'month-end payout reconciliation: one row per journal entry of the payouts signed above, each as the chain has it (block and fee paid of the mined ones), the summary posted',
 		run: payoutReconciliation,
+	},
+	{
+		name: 'RWA on Stellar: trustlines, the issuer’s authorisation, issue and transfer, each signed by its account in n8n, sent and mined; the asset on the holder’s and the receiver’s trustlines',
+		run: stellarRwaExample,
 	},
 	{ name: INSTALL_BY_HAND, run: installByHand },
 ];
@@ -219,6 +224,7 @@ const WORKFLOWS = [
 	'tron-usdt-payout-run.devnet.json',
 	'ton-usdt-payout-run.devnet.json',
 	'stellar-usdc-payout-run.devnet.json',
+	'stellar-rwa-issue-transfer.devnet.json',
 	BLOCK_LOG,
 	TRANSFER_LOG,
 	PAYOUT_ONCE,
