@@ -17,6 +17,10 @@ import {
 	SIGNER_CREDENTIAL,
 	SOLANA_CREDENTIAL,
 	SOLANA_PAYOUT_WALLET_INDEX,
+	STELLAR_CREDENTIAL,
+	STELLAR_PAYEE_ACCOUNTS,
+	stellarLedgerFolder,
+	stellarPayoutChain,
 	TON_CREDENTIAL,
 	TON_PAYEE_WALLETS,
 	tonLedgerFolder,
@@ -65,6 +69,7 @@ export function banner(options: {
 		devnet.tron.find((entry) => entry.chainId === TRON_PAYOUT_CHAIN_ID) ?? devnet.tron[0];
 	const tonTestnet = tonPayoutChain(devnet);
 	const tonPayer = tonPayoutWallet(devnet);
+	const stellarTestnet = stellarPayoutChain(devnet);
 	const tokens = (entry: (typeof devnet.chains)[number]) =>
 		Object.values(entry.tokens).map(
 			(token) => `${token.symbol.padEnd(5)} ${token.address}  ${token.decimals} decimals`,
@@ -96,12 +101,15 @@ Credentials (imported, encrypted by n8n):
       ${TRON_PAYEE_INDEXES.join(', ')} only, at most 5,000 USDT a transfer; payout ledger ${relative(tronLedgerFolder(n8n))}
   "${TON_CREDENTIAL.name}"   the TON mnemonic's W5 wallet ${tonPayer.nonBounceable}, chain ${tonTestnet.chainId} only,
       pays TON wallets ${TON_PAYEE_WALLETS.join(', ')} only, at most 5,000 USDT a transfer; payout ledger ${relative(tonLedgerFolder(n8n))}
+  "${STELLAR_CREDENTIAL.name}"   the mnemonic above on m/44'/148'/<n>' (account 0 pays, account 3 issues RWA1), chain ${stellarTestnet.chainId} only,
+      pays Stellar accounts ${STELLAR_PAYEE_ACCOUNTS.join(', ')} only, at most 5,000 USDC a payment; payout ledger ${relative(stellarLedgerFolder(n8n))}
 
 Chains (JSON-RPC; the devnet's accounts are unlocked, eth_sendTransaction works from any wallet below):
 ${devnet.chains.map((entry) => `  ${entry.chainId}  ${entry.rpcUrl}`).join('\n')}
   ${solana.chainId.padEnd(5)}  ${solana.rpcUrl} (Solana Devnet on litesvm)
 ${devnet.tron.map((entry) => `  ${entry.chainId.padEnd(5)}  ${entry.rpcUrl} (Tron stand-in, java-tron's HTTP API /wallet/…)`).join('\n')}
 ${devnet.ton.map((entry) => `  ${entry.chainId.padEnd(5)}  ${entry.rpcUrl} (TON on the real TVM, @ton/sandbox; toncenter v2 API)`).join('\n')}
+${devnet.stellar.map((entry) => `  ${entry.chainId.padEnd(5)}  ${entry.rpcUrl} (Stellar ledger stand-in; Horizon subset)`).join('\n')}
   ${options.blockTime ? `A block every ${options.blockTime / 1000} s` : 'Blocks on transactions only'}; every start begins from the same fresh chains.
 
 Tokens (the same addresses on ${devnet.chains.map((entry) => entry.chainId).join(' and ')}):
@@ -112,6 +120,7 @@ ${tokens(chain)
   On ${solana.chainId}: USDC mint ${solana.usdc.address}  ${solana.usdc.decimals} decimals
 ${devnet.tron.map((entry) => `  On ${entry.chainId}: USDT ${entry.usdt.address}  ${entry.usdt.decimals} decimals`).join('\n')}
 ${devnet.ton.map((entry) => `  On ${entry.chainId}: USDT (jetton master) ${entry.usdt.bounceable}  ${entry.usdt.decimals} decimals`).join('\n')}
+${devnet.stellar.map((entry) => `  On ${entry.chainId}: ${entry.usdc.asset}  ${entry.usdc.decimals} decimals; ${entry.rwa.asset} (auth_required)`).join('\n')}
 
 Safe ${devnet.safe.address} on ${devnet.safe.chainId} (1.4.1, ${devnet.safe.threshold} of ${devnet.safe.owners.length}: wallets 5, 6, 7; 100 ETH, 100,000 USDC at start)
   Safe Transaction Service (devnet stand-in): ${devnet.safe.serviceUrl}
@@ -128,6 +137,8 @@ ${nile.wallets.map((wallet) => `  ${wallet.index}  ${wallet.address}${wallet.ind
 Funded TON wallets on ${tonTestnet.chainId} (1,000 TON and 1,000,000 USDT each; the mnemonic above on m/44'/607'/<n>', and the TON mnemonic
 "${tonTestnet.tonMnemonic}"):
 ${tonTestnet.wallets.map((wallet, index) => `  ${index}  ${wallet.nonBounceable}  ${wallet.source === 'bip39' ? `account ${wallet.index}` : 'TON mnemonic'} ${wallet.version}${wallet === tonPayer ? `  the key of "${TON_CREDENTIAL.name}"` : ''}`).join('\n')}
+Funded Stellar accounts (both chains; 10,000 XLM, a USDC trustline and 100,000 USDC each; the mnemonic above on m/44'/148'/<n>'):
+${stellarTestnet.wallets.map((wallet) => `  ${wallet.index}  ${wallet.publicKey}${wallet.index === 0 ? `  pays the USDC payout run ("${STELLAR_CREDENTIAL.name}")` : wallet.publicKey === stellarTestnet.rwa.issuer ? '  issues RWA1' : ''}`).join('\n')}
 
 Workflows: the examples/ folder; the devnet variants run as they are (Execute workflow). Active: the price alert,
   the large-transfer watch and the payout run via Safe's write-back (its executions, once safe-execute ran).

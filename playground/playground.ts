@@ -12,8 +12,8 @@ import {
 
 /**
  * Fixed devnet ports for the playground, so its credentials and JSON-RPC URLs stay the same from start to
- * start: the API on `first`, then historical, stream, chains 31337 and 31338, Solana, Tron 1000 and 1001, and
- * the toncenter APIs of TON 1100 and 1101.
+ * start: the API on `first`, then historical, stream, chains 31337 and 31338, Solana, Tron 1000 and 1001, the
+ * toncenter APIs of TON 1100 and 1101, and the Horizon APIs of Stellar 1500 and 1501.
  */
 export function playgroundDevnetPorts(first = 9545) {
 	return {
@@ -24,6 +24,7 @@ export function playgroundDevnetPorts(first = 9545) {
 		solanaRpcPort: first + 5,
 		tronHttpPorts: [first + 6, first + 7],
 		tonHttpPorts: [first + 8, first + 9],
+		stellarHttpPorts: [first + 10, first + 11],
 	};
 }
 
@@ -41,6 +42,8 @@ export const EXAMPLE_IDS = {
 	safePayoutExecutedDevnet: 'expandSafeDoneDevnet',
 	tronPayoutRunDevnet: 'expandTronRunDevnet',
 	tonPayoutRunDevnet: 'expandTonRunDevnet',
+	stellarPayoutRunDevnet: 'expandXlmRunDevnet',
+	stellarRwaDevnet: 'expandRwaDevnet',
 };
 
 /** The devnet examples active in the playground: the trigger ones. */

@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import type { Devnet, DevnetTon } from '../devnet';
+import type { Devnet, DevnetStellar, DevnetTon } from '../devnet';
 import { type N8nInstance, n8nCli } from './n8n';
 import { installPackages } from './pack';
 import { EXAMPLES } from './paths';
@@ -36,6 +36,11 @@ export const TON_CREDENTIAL = {
 	name: 'Expand TON Key (devnet TON mnemonic)',
 	type: 'expandTonKeyApi',
 };
+export const STELLAR_CREDENTIAL = {
+	id: 'expandStellarKey01',
+	name: 'Expand Stellar Key (devnet mnemonic)',
+	type: 'expandStellarKeyApi',
+};
 /** The Safe Transaction Service stand-in of the devnet's Safe (the payout run via Safe and its trigger). */
 export const SAFE_API_CREDENTIAL = {
 	id: 'expandSafeApiKey01',
@@ -64,6 +69,11 @@ export const TON_PAYOUT_CHAIN_ID = '1101';
 /** The recipients the TON key may pay (its Allowed Recipients), by devnet TON wallet: BIP-39 account 1's W5 and v4R2 wallets, account 2's W5 wallet. */
 export const TON_PAYEE_WALLETS = [2, 3, 4];
 
+/** The USDC payout run on Stellar pays from account 0 of the devnet mnemonic (SEP-0005) on chain 1501. */
+export const STELLAR_PAYOUT_CHAIN_ID = '1501';
+/** The recipients the Stellar key may pay (its Allowed Recipients), by devnet Stellar account: 1 to 3. */
+export const STELLAR_PAYEE_ACCOUNTS = [1, 2, 3];
+
 /** Where the EVM signing key credential (wallet 3) keeps signed payout IDs (the stablecoin payout run's): inside the folder n8n may write to. */
 export function evmLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
 	return path.join(n8n.outputDir, 'evm-payout-ledger');
@@ -87,6 +97,11 @@ export function tronLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
 /** Where the TON key credential keeps signed payout IDs and its journal: inside the folder n8n may write to. */
 export function tonLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
 	return path.join(n8n.outputDir, 'ton-payout-ledger');
+}
+
+/** Where the Stellar key credential keeps signed payout IDs and its journal: inside the folder n8n may write to. */
+export function stellarLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
+	return path.join(n8n.outputDir, 'stellar-payout-ledger');
 }
 
 /**
@@ -145,6 +160,33 @@ export function tonPayoutKey(devnet: Pick<Devnet, 'ton'>, payoutLedgerFolder: st
 	};
 }
 
+/** The devnet's Stellar chain of the USDC payout run and the RWA example. */
+export function stellarPayoutChain(devnet: Pick<Devnet, 'stellar'>): DevnetStellar {
+	const testnet = devnet.stellar.find((chain) => chain.chainId === STELLAR_PAYOUT_CHAIN_ID);
+	if (!testnet) throw new Error(`the devnet has no Stellar chain ${STELLAR_PAYOUT_CHAIN_ID}`);
+	return testnet;
+}
+
+/**
+ * The Stellar key of the USDC payout run and the RWA example: the devnet mnemonic (SEP-0005) on chain
+ * 1501, its Horizon pinned, a policy as a treasury would set it (the payees listed, USDC capped per
+ * payment as the run's settings say).
+ */
+export function stellarPayoutKey(devnet: Pick<Devnet, 'stellar'>, payoutLedgerFolder: string) {
+	const testnet = stellarPayoutChain(devnet);
+	return {
+		keyType: 'mnemonic',
+		mnemonic: testnet.mnemonic,
+		allowedChainIds: testnet.chainId,
+		allowedRecipients: STELLAR_PAYEE_ACCOUNTS.map((index) => testnet.wallets[index].publicKey).join(
+			', ',
+		),
+		maxPerTransaction: `${testnet.usdc.asset}@${testnet.chainId} = 5000`,
+		payoutLedgerFolder,
+		rpcUrls: `${testnet.chainId} = ${testnet.rpcUrl}`,
+	};
+}
+
 export function devnetCredentials(
 	devnet: Pick<
 		Devnet,
@@ -156,6 +198,7 @@ export function devnetCredentials(
 		| 'solana'
 		| 'tron'
 		| 'ton'
+		| 'stellar'
 		| 'safe'
 	>,
 	n8n: Pick<N8nInstance, 'outputDir'>,
@@ -205,6 +248,7 @@ export function devnetCredentials(
 		},
 		{ ...TRON_CREDENTIAL, data: tronPayoutKey(devnet, tronLedgerFolder(n8n)) },
 		{ ...TON_CREDENTIAL, data: tonPayoutKey(devnet, tonLedgerFolder(n8n)) },
+		{ ...STELLAR_CREDENTIAL, data: stellarPayoutKey(devnet, stellarLedgerFolder(n8n)) },
 	];
 }
 
@@ -222,6 +266,7 @@ export async function freshUserFolder(n8n: N8nInstance, tarballs: string[]): Pro
 	mkdirSync(safeLedgerFolder(n8n), { recursive: true });
 	mkdirSync(tronLedgerFolder(n8n), { recursive: true });
 	mkdirSync(tonLedgerFolder(n8n), { recursive: true });
+	mkdirSync(stellarLedgerFolder(n8n), { recursive: true });
 	await installPackages(n8n.userFolder, tarballs);
 }
 

@@ -7,7 +7,7 @@
  *
  * Options: --port <n> (editor, default 5678 or EXPAND_PLAYGROUND_PORT; the task broker takes n+1),
  * --devnet-port <n> (default 9545 or EXPAND_DEVNET_PORT: the devnet's API, then historical, stream,
- * the JSON-RPC of chains 31337, 31338 and Solana on the next ports), --block-time <ms> (devnet blocks
+ * the JSON-RPC of chains 31337, 31338 and Solana, Tron's, TON's and Stellar's APIs on the next ports), --block-time <ms> (devnet blocks
  * on their own, default 10000; 0 for none), --no-build (pack the existing dist/). Everything it writes
  * stays in .cache/ (home.ts).
  */
@@ -51,10 +51,10 @@ async function main(): Promise<void> {
 		Number(option('devnet-port') ?? process.env.EXPAND_DEVNET_PORT ?? 9545),
 	);
 	const blockTime = Number(option('block-time') ?? 10_000);
-	const taken = await busyPorts(devnetPorts.port, 10);
+	const taken = await busyPorts(devnetPorts.port, 12);
 	if (taken.length > 0)
 		throw new Error(
-			`Port ${taken.join(', ')} on 127.0.0.1 is in use: the devnet needs ${devnetPorts.port} to ${devnetPorts.port + 9}; choose others with --devnet-port <n>`,
+			`Port ${taken.join(', ')} on 127.0.0.1 is in use: the devnet needs ${devnetPorts.port} to ${devnetPorts.port + 11}; choose others with --devnet-port <n>`,
 		);
 	await ensureN8n();
 	const tarballs = await packPackages({ build: !process.argv.includes('--no-build') });

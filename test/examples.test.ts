@@ -182,6 +182,92 @@ test("the USDT payout run on TON signs Transfer Jetton with the row's comment an
 	).toEqual(['read', 'update']);
 });
 
+test("the USDC payout run on Stellar signs Transfer Asset with the row's memo type and memo and a Payout ID per row (a refused row does not stop the others), sends what is not on the chain one transaction at a time in sequence order, each checked on the chain before the next, and takes each outcome from Check Payouts; production asks Slack and writes back to the sheet", () => {
+	for (const name of ['stellar-usdc-payout-run.json', 'stellar-usdc-payout-run.devnet.json']) {
+		const { nodes, connections } = workflow(name);
+		const signers = nodes.filter((node) => node.type.endsWith('.expandSigner'));
+		expect(signers.map((node) => [node.parameters.chainFamily, node.parameters.operation])).toEqual(
+			[
+				['stellar', 'getAddress'],
+				['stellar', 'transferAsset'],
+				['stellar', 'listPayouts'],
+				['stellar', 'checkPayouts'],
+				['stellar', 'listPayouts'],
+				['stellar', 'checkPayouts'],
+			],
+		);
+		const sign = signers[1] as (typeof signers)[number] & { onError?: string };
+		expect(sign.parameters.payoutId).toBe('={{ $json.payoutId }}');
+		expect([sign.parameters.memoType, sign.parameters.memo]).toEqual([
+			'={{ $json.memoType }}',
+			'={{ $json.memo }}',
+		]);
+		expect(sign.onError).toBe('continueRegularOutput');
+		const next = (from: string, output = 0) =>
+			(connections[from].main[output] ?? []).map((target) => target.node);
+		expect(next('Sign payouts')).toEqual(['Not sent yet', "This run's payouts", 'Payout results']);
+		// The loop: one transaction sent, then checked until it applied, then the next.
+		expect(next('Not sent yet')).toEqual(['One at a time']);
+		expect(
+			(nodes.find((node) => node.name === 'One at a time')?.parameters as { batchSize: number })
+				.batchSize,
+		).toBe(1);
+		expect(next('One at a time', 1)).toEqual(['Next payout']);
+		expect(next('Next payout')).toEqual(['Send']);
+		expect(next('Send')).toEqual(['Wait for landing']);
+		expect(next('Where it stands')).toEqual(['Landed?']);
+		expect([next('Landed?', 0), next('Landed?', 1)]).toEqual([
+			['One at a time'],
+			['Wait for landing'],
+		]);
+	}
+	const production = workflow('stellar-usdc-payout-run.json').nodes;
+	expect(
+		production.find(
+			(node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait',
+		),
+	).toBeDefined();
+	expect(
+		production
+			.filter((node) => node.type === 'n8n-nodes-base.googleSheets')
+			.map((node) => node.parameters.operation),
+	).toEqual(['read', 'update']);
+});
+
+test("the RWA example on Stellar builds each step with the Expand node's RWA operations (the issuer's authorisation in a Code node), signs each From Input Item with the step's account and a payout ID, sends it and confirms it before the next, then checks every payout on the chain", () => {
+	for (const name of [
+		'stellar-rwa-issue-transfer.json',
+		'stellar-rwa-issue-transfer.devnet.json',
+	]) {
+		const { nodes } = workflow(name);
+		expect(
+			nodes
+				.filter((node) => node.type.endsWith('.expand') && node.parameters.resource === 'rwa')
+				.map((node) => node.parameters.operation),
+		).toEqual(['settrustline', 'issue', 'transfer']);
+		const signs = nodes.filter(
+			(node) =>
+				node.type.endsWith('.expandSigner') && node.parameters.operation === 'signTransaction',
+		);
+		expect(
+			signs.map((node) => [node.name, node.parameters.source, node.parameters.accountIndex]),
+		).toEqual([
+			['Sign trustlines', 'input', "={{ $('Trustlines to build').item.json.accountIndex }}"],
+			['Sign authorization', 'input', "={{ $('Accounts').first().json.issuerAccount }}"],
+			['Sign issue', 'input', "={{ $('Accounts').first().json.issuerAccount }}"],
+			['Sign transfer', 'input', "={{ $('Accounts').first().json.holderAccount }}"],
+		]);
+		expect(signs.every((node) => String(node.parameters.payoutId).startsWith('={{'))).toBe(true);
+		expect(
+			nodes
+				.filter(
+					(node) => node.type.endsWith('.expand') && node.parameters.operation === 'gettransaction',
+				)
+				.map((node) => (node as typeof node & { retryOnFail?: boolean }).retryOnFail),
+		).toEqual([true, true, true, true]);
+	}
+});
+
 test('the payout runs via Safe propose from the Safe with a Payout ID per row; their executed workflows write back from the Safe Transaction Executed trigger; production uses the sheet and Slack', () => {
 	for (const suffix of ['.json', '.devnet.json']) {
 		const run = workflow(`safe-payout-run${suffix}`).nodes;

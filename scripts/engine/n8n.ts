@@ -32,6 +32,7 @@ import { ExpandApi } from '../../credentials/ExpandApi.credentials';
 import { ExpandSafeApi } from '../../credentials/ExpandSafeApi.credentials';
 import { ExpandSignerApi } from '../../packages/signer/credentials/ExpandSignerApi.credentials';
 import { ExpandSolanaKeyApi } from '../../packages/signer/credentials/ExpandSolanaKeyApi.credentials';
+import { ExpandStellarKeyApi } from '../../packages/signer/credentials/ExpandStellarKeyApi.credentials';
 import { ExpandTonKeyApi } from '../../packages/signer/credentials/ExpandTonKeyApi.credentials';
 import { ExpandTronKeyApi } from '../../packages/signer/credentials/ExpandTronKeyApi.credentials';
 // The .js suffix keeps tsx from resolving Expand.node to the codex file Expand.node.json.
@@ -87,6 +88,7 @@ const credentialTypeRegistry: Record<string, ICredentialType> = {
 	expandSolanaKeyApi: new ExpandSolanaKeyApi(),
 	expandTronKeyApi: new ExpandTronKeyApi(),
 	expandTonKeyApi: new ExpandTonKeyApi(),
+	expandStellarKeyApi: new ExpandStellarKeyApi(),
 };
 
 /** Adds a node or credential type to the runner's registry. */

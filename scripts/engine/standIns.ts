@@ -2,7 +2,7 @@
  * Stand-ins for the n8n-nodes-base nodes of saved example workflows, so that such a workflow runs as
  * saved in the engine: the Code node runs its JavaScript against n8n's own workflow data proxy
  * ($input, $json, $('Node'), $execution), If routes each item by n8n's own filter, Merge appends its inputs, Aggregate gathers all item data, Loop Over Items (splitInBatches v3) hands
- * out one batch per run until it emits everything on "done", and every other node passes its items
+ * out one batch per run until it emits everything on "done", HTTP Request GETs its URL and answers its JSON, and every other node passes its items
  * on (a trigger starts with one empty item). n8n-nodes-base is not a dependency of this repository;
  * real n8n runs the same workflows in `npm run test:n8n`.
  */
@@ -192,6 +192,27 @@ class Aggregate implements INodeType {
 	}
 }
 
+/** HTTP Request's GET of a JSON answer, one request per item (its URL evaluated for the item); an error status fails the node. */
+class HttpRequest implements INodeType {
+	description = description('httpRequest', 1, 1, [
+		{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
+		{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+	]);
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const output: INodeExecutionData[] = [];
+		for (const [index] of this.getInputData().entries()) {
+			if (this.getNodeParameter('method', index) !== 'GET')
+				throw new Error('The stand-in sends GET requests only');
+			const url = this.getNodeParameter('url', index) as string;
+			const response = await fetch(url);
+			if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+			output.push({ json: (await response.json()) as IDataObject, pairedItem: { item: index } });
+		}
+		return [output];
+	}
+}
+
 /** The stand-ins by node type. */
 export const standIns: Record<string, INodeType> = {
 	'n8n-nodes-base.code': new Code(),
@@ -199,6 +220,7 @@ export const standIns: Record<string, INodeType> = {
 	'n8n-nodes-base.splitInBatches': new LoopOverItems(),
 	'n8n-nodes-base.aggregate': new Aggregate(),
 	'n8n-nodes-base.if': new If(),
+	'n8n-nodes-base.httpRequest': new HttpRequest(),
 	'n8n-nodes-base.manualTrigger': new PassThrough('manualTrigger', true),
 	...Object.fromEntries(
 		['wait', 'convertToFile', 'readWriteFile'].map((name) => [

@@ -26,6 +26,7 @@ export async function nodeAndCredentialTypes({ rest }: Session): Promise<void> {
 		'expandSolanaKeyApi',
 		'expandTronKeyApi',
 		'expandTonKeyApi',
+		'expandStellarKeyApi',
 	])
 		assert(credentials.includes(name), `${name} in /types/credentials.json`);
 }

@@ -13,7 +13,7 @@
  * two lists of named checks, each a module of this folder: first with `n8n execute` (the examples
  * against the chains, the month-end valuation at a past block, exactly-once payouts through a kill,
  * the install by hand), then in the started n8n (types, the credential test, the stablecoin payout run,
- * the payout run via Safe, its write-back trigger and its refusals, the USDT payout runs on Tron and TON through a kill, both payout runs against a lying API, the active examples, the polling triggers through a restart, a deactivation and changed settings).
+ * the payout run via Safe, its write-back trigger and its refusals, the USDT payout runs on Tron and TON and the USDC payout run on Stellar through a kill, both payout runs against a lying API, the active examples, the polling triggers through a restart, a deactivation and changed settings).
  */
 import * as path from 'node:path';
 
@@ -57,6 +57,8 @@ import {
 	usdcReceivedExample,
 	watchedAddressesChange,
 } from './triggers';
+import { stellarPayoutAgain, stellarPayoutKilled, stellarPayoutResumed } from './stellarPayout';
+import { stellarRwaExample } from './stellarRwa';
 import { tonPayoutAgain, tonPayoutKilled, tonPayoutResumed } from './tonPayout';
 import { tronPayoutAgain, tronPayoutKilled, tronPayoutResumed } from './tronPayout';
 import { monthEndValuation } from './valuation';
@@ -90,6 +92,10 @@ const EXECUTE_CHECKS: Check[] = [
 	{
 		name: 'month-end payout reconciliation: one row per journal entry of the payouts signed above, each as the chain has it (block and fee paid of the mined ones), the summary posted',
 		run: payoutReconciliation,
+	},
+	{
+		name: 'RWA on Stellar: trustlines, the issuer’s authorisation, issue and transfer, each signed by its account in n8n, sent and mined; the asset on the holder’s and the receiver’s trustlines',
+		run: stellarRwaExample,
 	},
 	{ name: INSTALL_BY_HAND, run: installByHand },
 ];
@@ -157,6 +163,18 @@ const startedChecks = (webSocket: boolean): Check[] => [
 		run: tonPayoutAgain,
 	},
 	{
+		name: 'USDC payout run on Stellar, approved: n8n killed (SIGKILL) once every row is signed and two transactions are sent',
+		run: stellarPayoutKilled,
+	},
+	{
+		name: 'USDC payout run on Stellar, run again after the kill: the unsent transactions sent in sequence order, every payee row paid exactly once to the unit (balances on the ledger), the row off Allowed Recipients refused by the Signer naming the rule and the account',
+		run: stellarPayoutResumed,
+	},
+	{
+		name: 'USDC payout run on Stellar, run once more: nobody paid (payout IDs)',
+		run: stellarPayoutAgain,
+	},
+	{
 		name: 'both payout runs against an API answering Erin with no transaction and Frank with two: stopped at One transfer per row naming both rows, before the approval and any signing; nothing paid, nothing proposed',
 		run: payoutsAgainstLyingApi,
 	},
@@ -205,6 +223,8 @@ const WORKFLOWS = [
 	'safe-payout-executed.devnet.json',
 	'tron-usdt-payout-run.devnet.json',
 	'ton-usdt-payout-run.devnet.json',
+	'stellar-usdc-payout-run.devnet.json',
+	'stellar-rwa-issue-transfer.devnet.json',
 	BLOCK_LOG,
 	TRANSFER_LOG,
 	PAYOUT_ONCE,

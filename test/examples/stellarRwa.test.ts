@@ -1,0 +1,92 @@
+/**
+ * The RWA example on Stellar (examples/stellar-rwa-issue-transfer.devnet.json, as saved, through
+ * n8n-core's engine) on the devnet's Stellar testnet, chain 1501, with the playground's Stellar key
+ * (the devnet mnemonic): the holder's and the receiver's trustlines, the issuer's authorisation (RWA1
+ * has auth_required), the issue and the transfer, each built by the gateway (the authorisation by the
+ * example's Code node), signed by the step's account, sent and confirmed; RWA1 on the holder's and
+ * the receiver's trustlines as the devnet's Horizon shows them, every step's payout mined.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+import type { Devnet, DevnetStellar } from '../../devnet';
+import { stellarPayoutChain, stellarPayoutKey } from '../../playground/prepare';
+import { readSavedWorkflow, runSavedWorkflow } from '../../scripts/engine/savedWorkflow';
+// The engine is released after the file's tests.
+import '../helpers/n8n';
+import { devnetExpandApi } from '../helpers/devnetCredentials';
+import { useDevnet } from '../helpers/useDevnet';
+
+const EXAMPLE = path.join(
+	__dirname,
+	'..',
+	'..',
+	'examples',
+	'stellar-rwa-issue-transfer.devnet.json',
+);
+const LEDGERS = mkdtempSync(path.join(tmpdir(), 'stellar-rwa-'));
+// n8n lets nodes write only below this folder (the Signer's payout ledger).
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = LEDGERS;
+
+let devnet: Devnet;
+let testnet: DevnetStellar;
+useDevnet((started) => {
+	devnet = started;
+	testnet = stellarPayoutChain(started);
+});
+afterAll(() => rmSync(LEDGERS, { recursive: true, force: true }));
+
+const ledger = path.join(LEDGERS, 'ledger');
+mkdirSync(ledger);
+
+interface HorizonBalance {
+	asset_code?: string;
+	asset_issuer?: string;
+	balance: string;
+	is_authorized?: boolean;
+}
+
+/** The account's RWA1 trustline as the devnet's Horizon answers it, undefined without one. */
+async function rwaLine(account: number): Promise<HorizonBalance | undefined> {
+	const response = await fetch(`${testnet.rpcUrl}/accounts/${testnet.wallets[account].publicKey}`);
+	expect(response.status).toBe(200);
+	const { balances } = (await response.json()) as { balances: HorizonBalance[] };
+	return balances.find(
+		(entry) => entry.asset_code === testnet.rwa.code && entry.asset_issuer === testnet.rwa.issuer,
+	);
+}
+
+test('trustlines, the issuer’s authorisation, issue and transfer: each signed by its account, sent and confirmed; 750 RWA1 on the holder’s trustline and 250 on the receiver’s (Horizon), every step mined', async () => {
+	expect(testnet.rwa.issuer).toBe(testnet.wallets[3].publicKey);
+	expect([await rwaLine(1), await rwaLine(2)]).toEqual([undefined, undefined]);
+	const result = await runSavedWorkflow(readSavedWorkflow(EXAMPLE), {
+		expandApi: devnetExpandApi(devnet),
+		expandStellarKeyApi: stellarPayoutKey(devnet, ledger),
+	});
+	expect(result.error).toBeUndefined();
+	expect(await rwaLine(1)).toMatchObject({ balance: '750.0000000', is_authorized: true });
+	expect(await rwaLine(2)).toMatchObject({ balance: '250.0000000', is_authorized: true });
+	const outcome = result.output('Result')[0].json as {
+		confirmed: boolean;
+		payouts: Array<{ payoutId: string; chainStatus: string }>;
+		balances: Record<string, string>;
+	};
+	expect(outcome.confirmed).toBe(true);
+	expect(outcome.payouts.map((payout) => [payout.payoutId, payout.chainStatus]).sort()).toEqual(
+		[
+			'rwa1-issue-2026-11-authorize',
+			'rwa1-issue-2026-11-issue',
+			'rwa1-issue-2026-11-transfer',
+			'rwa1-issue-2026-11-trustline-holder',
+			'rwa1-issue-2026-11-trustline-receiver',
+		].map((payoutId) => [payoutId, 'mined']),
+	);
+	expect(outcome.balances).toEqual({ holder: '7500000000', receiver: '2500000000' });
+	// Each step signed by its own account: the trustlines by the holder and the receiver, the authorisation and the issue by the issuer, the transfer by the holder.
+	expect(
+		['Sign trustlines', 'Sign authorization', 'Sign issue', 'Sign transfer'].flatMap((name) =>
+			result.output(name).map((item) => item.json.from),
+		),
+	).toEqual([1, 2, 3, 3, 1].map((index) => testnet.wallets[index].publicKey));
+});
