@@ -49,17 +49,27 @@ export type TonMessageStatus =
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-/** Whether a message not in the wallet's transactions can still be accepted, at the chain's `time` and the wallet's `seqno`. */
-function absentStatus(lifetime: TonLifetime, seqno: number, time: number): TonMessageStatus {
+/**
+ * Whether a message not in the wallet's transactions can still be accepted, at the chain's `time`, this
+ * machine's clock `now` and the wallet's `seqno`. Its valid_until has passed only once both clocks have
+ * passed it: a node's time may run up to CLOCK_TOLERANCE_SECONDS ahead, and a message still valid on the
+ * chain must not be signed again on a seqno after its own.
+ */
+function absentStatus(
+	lifetime: TonLifetime,
+	seqno: number,
+	time: number,
+	now: number,
+): TonMessageStatus {
 	if (seqno > lifetime.seqno)
 		return {
 			kind: 'expired',
 			why: `the wallet's seqno is ${seqno}, past its seqno ${lifetime.seqno}, and none of the wallet's transactions since it was signed carries it: another message took that seqno`,
 		};
-	if (time > lifetime.validUntil)
+	if (time > lifetime.validUntil && now > lifetime.validUntil)
 		return {
 			kind: 'expired',
-			why: `it was valid until ${iso(lifetime.validUntil)}, the chain's time is ${iso(time)} and the wallet's seqno (${seqno}) never passed ${lifetime.seqno}`,
+			why: `it was valid until ${iso(lifetime.validUntil)}, the chain's time is ${iso(time)}, this machine's ${iso(now)}, and the wallet's seqno (${seqno}) never passed ${lifetime.seqno}`,
 		};
 	return {
 		kind: 'pending',
@@ -115,7 +125,7 @@ export async function messageStatuses(
 					kind: 'unknown',
 					why: `the wallet made more than ${MAX_TRANSACTION_PAGES * TRANSACTIONS_PAGE} transactions since it was signed; check it by hand`,
 				};
-			return absentStatus(lifetime, seqno, time);
+			return absentStatus(lifetime, seqno, time, now);
 		});
 	};
 	// An unreachable node stays an error; one whose answers do not hold together is an answer: unknown.
