@@ -51,7 +51,7 @@ afterEach(async () => await toncenter.close());
 
 const statusAt = async (chainTime: number, lifetimes = [OURS], now = chainTime) => {
 	toncenter.state.time = chainTime;
-	return await messageStatuses(tonNodeAt(toncenter.url), WALLET, lifetimes, now);
+	return await messageStatuses(tonNodeAt(toncenter.url), WALLET, lifetimes, now, () => undefined);
 };
 
 test('a message the seqno waits for is pending until its valid_until, then expired for good', async () => {

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { formatUnits } from '../../core';
 import {
 	messageStatuses,
+	signedSeqno,
 	ownJettonWallet,
 	readSignedTransfer,
 	signTonTransfer,
@@ -150,6 +151,7 @@ export async function tonChainStatus(
 		account.address,
 		transfers.map(lifetimeOf),
 		Math.floor(Date.now() / 1000),
+		(body) => signedSeqno(body, account),
 	);
 	const landedAt = statuses.findIndex((status) => status.kind === 'landed');
 	return {

@@ -1,3 +1,5 @@
+import type { Cell } from '@ton/core';
+
 import {
 	chainTime,
 	CLOCK_TOLERANCE_SECONDS,
@@ -80,8 +82,10 @@ function absentStatus(
 
 /**
  * Where each of a wallet's signed messages (a payout's signatures, oldest first) stands, from the
- * wallet's seqno, the chain's time and the wallet's transactions back to before the first could have
- * been signed (its valid_until less MAX_VALID_FOR_SECONDS). `now` is this machine's clock, in seconds:
+ * wallet's seqno, the chain's time and the wallet's transactions back to the first one that carries a
+ * message of the wallet's key with a seqno below theirs (`signedSeqno` reads it from a body, undefined
+ * for a body the key did not sign). Not back to a time: a valid_until signed while this machine's
+ * clock ran ahead would leave an accepted message out of the scan. `now` is this machine's clock, in seconds:
  * a chain whose time runs ahead of it is not believed. Answers that do not hold together (a landed
  * message the seqno did not pass, too many transactions to read) give `unknown`, never `expired`.
  * An unreachable node stays an error.
@@ -91,6 +95,7 @@ export async function messageStatuses(
 	wallet: string,
 	lifetimes: TonLifetime[],
 	now: number,
+	signedSeqno: (body: Cell) => number | undefined,
 ): Promise<TonMessageStatus[]> {
 	const read = async (): Promise<TonMessageStatus[]> => {
 		// The seqno is read before the transactions: a message accepted in between then shows in them
@@ -101,9 +106,12 @@ export async function messageStatuses(
 			const why = `the chain's node says its time is ${iso(time)}, more than a minute after this machine's clock (${iso(now)})`;
 			return lifetimes.map(() => ({ kind: 'unknown', why }));
 		}
-		const since =
-			Math.min(...lifetimes.map((lifetime) => lifetime.validUntil)) - MAX_VALID_FOR_SECONDS;
-		const { transactions, complete } = await transactionsSince(node, wallet, since);
+		// The wallet accepts its own messages in seqno order: below the lowest seqno, none of them can be.
+		const lowest = Math.min(...lifetimes.map((lifetime) => lifetime.seqno));
+		const { transactions, complete } = await transactionsSince(node, wallet, (transaction) => {
+			const seqno = transaction.externalBody && signedSeqno(transaction.externalBody);
+			return seqno !== undefined && seqno < lowest;
+		});
 		return lifetimes.map((lifetime): TonMessageStatus => {
 			const found = transactions.find(
 				(transaction) => transaction.externalBodyHash === lifetime.bodyHash.toLowerCase(),
