@@ -39,7 +39,9 @@ import type { TonSession } from './session';
  * The account's own jetton wallets for the jetton masters the item could move (the policy's amount
  * lines on this chain, the intent's token, the form's master), as each master's get_wallet_address
  * answers on the chain's node: a message to one of them is read as a transfer of that jetton. One
- * that two masters answer is left out, so a message to it is a call the Signer cannot read.
+ * that two masters answer is left out, so a message to it is a call the Signer cannot read. Only a node
+ * pinned in RPC URLs is asked: a node the API names can answer the account's USDT jetton wallet for a
+ * master no amount line caps. From one, a jetton body is a call the Signer cannot read.
  */
 export async function ownJettonWallets(
 	node: TonNode,
@@ -48,6 +50,7 @@ export async function ownJettonWallets(
 	account: TonAccount,
 	masters: Array<string | undefined>,
 ): Promise<Map<string, string>> {
+	if (session.rpcUrls.pinned?.has(chainId) !== true) return new Map();
 	const named = amountLimits(session.policy)
 		.filter((limit) => limit.asset !== 'native' && (limit.chainId ?? chainId) === chainId)
 		.map((limit) => limit.asset);
