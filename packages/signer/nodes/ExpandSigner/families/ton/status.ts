@@ -5,6 +5,7 @@ import {
 	CLOCK_TOLERANCE_SECONDS,
 	MAX_TRANSACTION_PAGES,
 	type TonNode,
+	type TonWalletTransaction,
 	TRANSACTIONS_PAGE,
 	transactionsSince,
 	UnexpectedTonAnswer,
@@ -62,12 +63,19 @@ function absentStatus(
 	seqno: number,
 	time: number,
 	now: number,
+	takenBy: TonWalletTransaction | undefined,
 ): TonMessageStatus {
+	// A node can hide a transaction, not make up one the key signed: the seqno moved on by another message only as that message shows.
 	if (seqno > lifetime.seqno)
-		return {
-			kind: 'expired',
-			why: `the wallet's seqno is ${seqno}, past its seqno ${lifetime.seqno}, and none of the wallet's transactions since it was signed carries it: another message took that seqno`,
-		};
+		return takenBy
+			? {
+					kind: 'expired',
+					why: `the wallet's seqno is ${seqno}, past its seqno ${lifetime.seqno}, which another message of the key took in transaction ${takenBy.lt}, and none of the wallet's transactions since it was signed carries it`,
+				}
+			: {
+					kind: 'unknown',
+					why: `the wallet's seqno is ${seqno}, past its seqno ${lifetime.seqno}, yet none of the wallet's transactions shows the message that took seqno ${lifetime.seqno}`,
+				};
 	if (time > lifetime.validUntil && now > lifetime.validUntil)
 		return {
 			kind: 'expired',
@@ -108,8 +116,14 @@ export async function messageStatuses(
 		}
 		// The wallet accepts its own messages in seqno order: below the lowest seqno, none of them can be.
 		const lowest = Math.min(...lifetimes.map((lifetime) => lifetime.seqno));
+		const seqnos = new Map<TonWalletTransaction, number | undefined>();
+		const seqnoOf = (transaction: TonWalletTransaction) => {
+			if (!seqnos.has(transaction))
+				seqnos.set(transaction, transaction.externalBody && signedSeqno(transaction.externalBody));
+			return seqnos.get(transaction);
+		};
 		const { transactions, complete } = await transactionsSince(node, wallet, (transaction) => {
-			const seqno = transaction.externalBody && signedSeqno(transaction.externalBody);
+			const seqno = seqnoOf(transaction);
 			return seqno !== undefined && seqno < lowest;
 		});
 		return lifetimes.map((lifetime): TonMessageStatus => {
@@ -133,7 +147,8 @@ export async function messageStatuses(
 					kind: 'unknown',
 					why: `the wallet made more than ${MAX_TRANSACTION_PAGES * TRANSACTIONS_PAGE} transactions since it was signed; check it by hand`,
 				};
-			return absentStatus(lifetime, seqno, time, now);
+			const takenBy = transactions.find((transaction) => seqnoOf(transaction) === lifetime.seqno);
+			return absentStatus(lifetime, seqno, time, now, takenBy);
 		});
 	};
 	// An unreachable node stays an error; one whose answers do not hold together is an answer: unknown.
