@@ -156,7 +156,11 @@ test("a wallet's transactions are read newest first, page after page, back to th
 		walletTransaction(WALLET, 10_000 - index, TIME - index * 60),
 	);
 	toncenter.state.transactions.set(WALLET, all);
-	const { transactions, complete } = await transactionsSince(node(), WALLET, TIME - 100 * 60);
+	const { transactions, complete } = await transactionsSince(
+		node(),
+		WALLET,
+		(transaction) => transaction.utime < TIME - 100 * 60,
+	);
 	expect(complete).toBe(true);
 	expect(transactions.map((transaction) => Number(transaction.lt))).toEqual(
 		all.slice(0, 102).map((transaction) => Number(transaction.transaction_id.lt)),
@@ -169,7 +173,9 @@ test("a wallet's transactions are read newest first, page after page, back to th
 	expect(pages.map((page) => page.params.lt)).toEqual([undefined, '9951', '9902']);
 	expect(pages[1].params.hash).toBe(all[49].transaction_id.hash);
 	// The whole history, shorter than a page past its end.
-	expect((await transactionsSince(node(), WALLET, 0)).transactions).toHaveLength(120);
+	expect(
+		(await transactionsSince(node(), WALLET, (transaction) => transaction.utime < 0)).transactions,
+	).toHaveLength(120);
 });
 
 test('a wallet with more transactions than the scan reads is not complete; a list out of order or askew is refused', async () => {
@@ -178,7 +184,11 @@ test('a wallet with more transactions than the scan reads is not complete; a lis
 		WALLET,
 		Array.from({ length: many }, (_, index) => walletTransaction(WALLET, 100_000 - index, TIME)),
 	);
-	const scan = await transactionsSince(node(), WALLET, TIME - 60);
+	const scan = await transactionsSince(
+		node(),
+		WALLET,
+		(transaction) => transaction.utime < TIME - 60,
+	);
 	expect(scan.complete).toBe(false);
 	expect(toncenter.requests.filter((request) => request.method === 'getTransactions')).toHaveLength(
 		MAX_TRANSACTION_PAGES,
@@ -188,7 +198,9 @@ test('a wallet with more transactions than the scan reads is not complete; a lis
 		walletTransaction(WALLET, 5, TIME),
 		walletTransaction(WALLET, 6, TIME - 1),
 	]);
-	await expect(transactionsSince(node(), WALLET, 0)).rejects.toThrow(/out of order/);
+	await expect(
+		transactionsSince(node(), WALLET, (transaction) => transaction.utime < 0),
+	).rejects.toThrow(/out of order/);
 	const askew: unknown[] = [
 		{ ...walletTransaction(WALLET, 5, TIME), fee: '-1' },
 		{ ...walletTransaction(WALLET, 5, TIME), transaction_id: { lt: '5', hash: 'short' } },
@@ -201,9 +213,13 @@ test('a wallet with more transactions than the scan reads is not complete; a lis
 	for (const transaction of askew) {
 		toncenter.bend = (method) =>
 			method === 'getTransactions' ? { ok: true, result: [transaction] } : undefined;
-		await expect(transactionsSince(node(), WALLET, 0)).rejects.toThrow(UnexpectedTonAnswer);
+		await expect(
+			transactionsSince(node(), WALLET, (transaction) => transaction.utime < 0),
+		).rejects.toThrow(UnexpectedTonAnswer);
 	}
 	toncenter.bend = (method) =>
 		method === 'getTransactions' ? { ok: true, result: { transactions: [] } } : undefined;
-	await expect(transactionsSince(node(), WALLET, 0)).rejects.toThrow(/with a list/);
+	await expect(
+		transactionsSince(node(), WALLET, (transaction) => transaction.utime < 0),
+	).rejects.toThrow(/with a list/);
 });

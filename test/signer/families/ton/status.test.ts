@@ -5,7 +5,7 @@
  * once its valid_until passed with the seqno not past it, or the seqno moved past it and no
  * transaction since carries it; `unknown` when the answers do not hold together, never `expired`.
  */
-import { beginCell } from '@ton/core';
+import { beginCell, type Cell } from '@ton/core';
 
 import {
 	MAX_TRANSACTION_PAGES,
@@ -49,9 +49,19 @@ beforeEach(async () => {
 });
 afterEach(async () => await toncenter.close());
 
+/** A stand-in of another message the key signed (BODY's marker, its seqno, a tag); the real reader checks a W5 or v4R2 signature. */
+const signedBody = (seqno: number) =>
+	beginCell().storeUint(0xabcdef, 32).storeUint(seqno, 32).storeUint(1, 8).endCell();
+const signedSeqno = (body: Cell) => {
+	const slice = body.beginParse();
+	return slice.remainingBits >= 64 && slice.loadUint(32) === 0xabcdef
+		? slice.loadUint(32)
+		: undefined;
+};
+
 const statusAt = async (chainTime: number, lifetimes = [OURS], now = chainTime) => {
 	toncenter.state.time = chainTime;
-	return await messageStatuses(tonNodeAt(toncenter.url), WALLET, lifetimes, now);
+	return await messageStatuses(tonNodeAt(toncenter.url), WALLET, lifetimes, now, signedSeqno);
 };
 
 test('a message the seqno waits for is pending until its valid_until, then expired for good', async () => {
@@ -98,18 +108,30 @@ test('a message the wallet accepted is landed, with its transaction; the seqno m
 	]);
 });
 
-test('a seqno moved past the message, with no transaction since carrying it, makes it expired even before its valid_until', async () => {
+test("a seqno moved past the message by another of the key's messages, with no transaction since carrying it, makes it expired even before its valid_until; a seqno moved past it by no message shown, unknown", async () => {
 	toncenter.state.accounts.set(WALLET, { state: 'active', balance: '1', seqno: 8 });
+	toncenter.state.transactions.set(WALLET, [walletTransaction(WALLET, 900, NOW - 500)]);
+	expect(await statusAt(NOW)).toEqual([
+		{
+			kind: 'unknown',
+			why: expect.stringMatching(
+				/none of the wallet's transactions shows the message that took seqno 7/,
+			),
+		},
+	]);
 	toncenter.state.transactions.set(WALLET, [
-		walletTransaction(WALLET, 1001, NOW - 5, beginCell().storeUint(1, 8).endCell(), SUCCESS),
+		walletTransaction(WALLET, 1001, NOW - 5, signedBody(7), SUCCESS),
 		walletTransaction(WALLET, 900, NOW - 500),
 	]);
 	expect(await statusAt(NOW)).toEqual([
-		{ kind: 'expired', why: expect.stringMatching(/another message took that seqno/) },
+		{
+			kind: 'expired',
+			why: expect.stringMatching(/another message of the key took in transaction 1001/),
+		},
 	]);
-	// The scan reaches back to before it could have been signed (valid_until less an hour), and stops there.
+	// One page holds the whole history: each check reads it once.
 	const pages = toncenter.requests.filter((request) => request.method === 'getTransactions');
-	expect(pages).toHaveLength(1);
+	expect(pages).toHaveLength(2);
 });
 
 test("of a payout's signatures, the one accepted is landed and the others expired", async () => {
@@ -118,7 +140,7 @@ test("of a payout's signatures, the one accepted is landed and the others expire
 		seqno: 7,
 		validUntil: NOW - 200,
 	};
-	const secondBody = beginCell().storeUint(0xabcdef, 32).storeUint(8, 32).endCell();
+	const secondBody = signedBody(7);
 	const second: TonLifetime = {
 		bodyHash: secondBody.hash().toString('hex'),
 		seqno: 7,

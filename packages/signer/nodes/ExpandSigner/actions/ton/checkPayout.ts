@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { formatUnits, itemError } from '../../core';
-import { messageStatuses, TON_CHAINS, type TonAccount } from '../../families/ton';
+import { messageStatuses, signedSeqno, TON_CHAINS, type TonAccount } from '../../families/ton';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import type { CheckedRow, PayoutCheck } from '../checkPayouts.operation';
 import { nodeOf } from './fields';
@@ -70,6 +70,7 @@ export async function checkTonPayout(
 		row.account,
 		signed.map(lifetimeOf),
 		Math.floor(Date.now() / 1000),
+		(body) => (account ? signedSeqno(body, account) : undefined),
 	);
 	const landedAt = statuses.findIndex((status) => status.kind === 'landed');
 	const landed = statuses[landedAt];

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { formatUnits } from '../../core';
 import {
 	messageStatuses,
+	signedSeqno,
 	ownJettonWallet,
 	readSignedTransfer,
 	signTonTransfer,
@@ -38,7 +39,9 @@ import type { TonSession } from './session';
  * The account's own jetton wallets for the jetton masters the item could move (the policy's amount
  * lines on this chain, the intent's token, the form's master), as each master's get_wallet_address
  * answers on the chain's node: a message to one of them is read as a transfer of that jetton. One
- * that two masters answer is left out, so a message to it is a call the Signer cannot read.
+ * that two masters answer is left out, so a message to it is a call the Signer cannot read. Only a node
+ * pinned in RPC URLs is asked: a node the API names can answer the account's USDT jetton wallet for a
+ * master no amount line caps. From one, a jetton body is a call the Signer cannot read.
  */
 export async function ownJettonWallets(
 	node: TonNode,
@@ -47,6 +50,7 @@ export async function ownJettonWallets(
 	account: TonAccount,
 	masters: Array<string | undefined>,
 ): Promise<Map<string, string>> {
+	if (session.rpcUrls.pinned?.has(chainId) !== true) return new Map();
 	const named = amountLimits(session.policy)
 		.filter((limit) => limit.asset !== 'native' && (limit.chainId ?? chainId) === chainId)
 		.map((limit) => limit.asset);
@@ -150,6 +154,7 @@ export async function tonChainStatus(
 		account.address,
 		transfers.map(lifetimeOf),
 		Math.floor(Date.now() / 1000),
+		(body) => signedSeqno(body, account),
 	);
 	const landedAt = statuses.findIndex((status) => status.kind === 'landed');
 	return {
@@ -177,6 +182,7 @@ async function repeatStatus(
 	node: TonNode,
 	account: TonAccount,
 	history: LedgerEntry[],
+	pinned: boolean,
 ): Promise<{ chainStatus: 'landed' | 'pending'; landed?: LedgerEntry }> {
 	const { landed, latest } = await tonChainStatus(node, account, history);
 	if (landed) return { chainStatus: 'landed', landed };
@@ -184,13 +190,16 @@ async function repeatStatus(
 	const why = latest.kind === 'landed' ? '' : latest.why;
 	const first = history[0];
 	const ids = history.map((entry) => entry.signed.transactionHash).join(', ');
+	// "Never accepted" invites a second payment: said only as a pinned node says it (a node the API names can hide an accepted one).
 	throw refusedItem(
 		this.getNode(),
 		itemIndex,
 		new Refusal(
 			'payoutId',
 			latest.kind === 'expired'
-				? `payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${ids}, which the wallet never accepted and never can: ${why}. It is not signed again here: if it is still due, Speed Up Payout signs it again under the same payout ID`
+				? pinned
+					? `payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${ids}, which the wallet never accepted and never can: ${why}. It is not signed again here: if it is still due, Speed Up Payout signs it again under the same payout ID`
+					: `payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${ids}, which is not in the wallet's transactions as the chain's toncenter API the API names says (RPC URLs pins none for chain ${first.chainId}): ${why}; it is not signed again. A node that lies can hide an accepted message: pin the chain's API in the credential's RPC URLs, then Speed Up Payout signs it again under the same payout ID only if it can never be accepted; never pay it under a new payout ID on this refusal`
 				: `payout ID "${first.payoutId}" was signed on ${first.signedAt} as ${ids}, and the chain's node cannot show where it stands: ${why}. It is neither returned nor signed again: check it by hand; never pay it under a new payout ID on this refusal`,
 		),
 	);
@@ -288,7 +297,14 @@ export async function signTonItem(
 		},
 		readSigned: async (entry) => await tonFacts(entry, account, jettonWallets),
 		status: async (history) => {
-			const status = await repeatStatus.call(this, itemIndex, work.node, account, history);
+			const status = await repeatStatus.call(
+				this,
+				itemIndex,
+				work.node,
+				account,
+				history,
+				session.rpcUrls.pinned?.has(chainId) === true,
+			);
 			if (status.chainStatus === 'pending') holdSeqno(session, account, history);
 			return { ...status, alreadySent: status.chainStatus === 'landed' };
 		},

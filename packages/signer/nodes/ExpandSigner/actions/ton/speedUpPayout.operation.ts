@@ -8,6 +8,7 @@ import type {
 import { formatUnits, itemError } from '../../core';
 import {
 	messageStatuses,
+	signedSeqno,
 	signTonTransfer,
 	type TonAccount,
 	tonEffect,
@@ -105,6 +106,7 @@ async function signReplacement(
 		account.address,
 		signed.map(lifetimeOf),
 		Math.floor(Date.now() / 1000),
+		(body) => signedSeqno(body, account),
 	);
 	for (const [index, status] of statuses.entries()) {
 		const hash = signed[index].transactionHash;

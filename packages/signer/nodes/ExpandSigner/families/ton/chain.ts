@@ -220,6 +220,8 @@ export interface TonWalletTransaction {
 	fee: bigint;
 	/** The hash of the inbound external message's body cell (hex); undefined for an internal message. */
 	externalBodyHash?: string;
+	/** The inbound external message's body; undefined for an internal message. */
+	externalBody?: Cell;
 	/** Whether its compute and action phases succeeded; undefined when the node does not say. */
 	success?: boolean;
 }
@@ -239,11 +241,11 @@ function walletTransactionOf(entry: unknown, wallet: string): TonWalletTransacti
 	if (!DIGITS.test(lt) || typeof id.hash !== 'string' || !BASE64_HASH.test(id.hash))
 		throw unexpected('without its lt and hash');
 	if (!count(utime) || !DIGITS.test(fee)) throw unexpected(`${lt} without its time and fee`);
-	let externalBodyHash: string | undefined;
+	let externalBody: Cell | undefined;
 	if (inMsg && String(inMsg.source ?? '') === '' && typeof data.body === 'string' && data.body) {
 		const body = data.body;
-		externalBodyHash = parsed(() => Cell.fromBase64(body).hash().toString('hex'));
-		if (!externalBodyHash) throw unexpected(`${lt} whose inbound message body is not a cell`);
+		externalBody = parsed(() => Cell.fromBase64(body));
+		if (!externalBody) throw unexpected(`${lt} whose inbound message body is not a cell`);
 	}
 	const description =
 		isObject(entry) && isObject(entry.description) ? entry.description : undefined;
@@ -254,7 +256,8 @@ function walletTransactionOf(entry: unknown, wallet: string): TonWalletTransacti
 		hash: id.hash,
 		utime,
 		fee: BigInt(fee),
-		externalBodyHash,
+		externalBodyHash: externalBody?.hash().toString('hex'),
+		externalBody,
 		success: description
 			? description.aborted !== true && compute.success === true && action.success === true
 			: undefined,
@@ -268,15 +271,15 @@ export const TRANSACTIONS_PAGE = 50;
 export const MAX_TRANSACTION_PAGES = 20;
 
 /**
- * The wallet's transactions from the newest back to the first one made before `since` (seconds), newest
- * first, each page continuing from the last one read (lt and hash). The node must answer them in
+ * The wallet's transactions from the newest back to the first one `reachedBefore` says was made before
+ * what is looked for, newest first, each page continuing from the last one read (lt and hash). The node must answer them in
  * strictly decreasing lt, each page starting below the last; more than MAX_TRANSACTION_PAGES pages is
  * refused as unknown, never read as "not there".
  */
 export async function transactionsSince(
 	node: TonNode,
 	wallet: string,
-	since: number,
+	reachedBefore: (transaction: TonWalletTransaction) => boolean,
 ): Promise<{ transactions: TonWalletTransaction[]; complete: boolean }> {
 	const transactions: TonWalletTransaction[] = [];
 	let from: { lt: string; hash: string } | undefined;
@@ -307,7 +310,7 @@ export async function transactionsSince(
 					`The chain's node answers getTransactions of ${wallet} out of order (lt ${transaction.lt} after ${previous.lt})`,
 				);
 			transactions.push(transaction);
-			if (transaction.utime < since) return { transactions, complete: true };
+			if (reachedBefore(transaction)) return { transactions, complete: true };
 		}
 		if (fresh.length === 0 || read.length < TRANSACTIONS_PAGE)
 			return { transactions, complete: true };

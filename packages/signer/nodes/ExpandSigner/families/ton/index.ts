@@ -29,7 +29,7 @@ export {
 } from './message';
 export { TON_CHAINS, tonChain, UnknownTonChain } from './networks';
 export { TON_POLICY_FORMAT } from './policyFormat';
-export { readSignedTransfer } from './read';
+export { readSignedTransfer, signedSeqno } from './read';
 export { signTonTransfer, type TonSignedTransfer } from './sign';
 export { bouncesByForm } from './addressForm';
 export * from './chain';

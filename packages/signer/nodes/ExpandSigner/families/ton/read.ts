@@ -199,3 +199,15 @@ export function readSignedTransfer(
 		bodyHash: read.body.hash().toString('hex'),
 	};
 }
+
+/** The seqno of an external message body the account's key signed for its wallet; undefined for any other body. */
+export function signedSeqno(body: Cell, account: TonAccount): number | undefined {
+	try {
+		const read = account.walletVersion === 'W5' ? readW5(body) : readV4(body);
+		return signVerify(read.signed.hash(), read.signature, account.publicKey)
+			? read.seqno
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}

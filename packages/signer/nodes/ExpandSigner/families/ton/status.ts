@@ -1,8 +1,11 @@
+import type { Cell } from '@ton/core';
+
 import {
 	chainTime,
 	CLOCK_TOLERANCE_SECONDS,
 	MAX_TRANSACTION_PAGES,
 	type TonNode,
+	type TonWalletTransaction,
 	TRANSACTIONS_PAGE,
 	transactionsSince,
 	UnexpectedTonAnswer,
@@ -49,17 +52,34 @@ export type TonMessageStatus =
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-/** Whether a message not in the wallet's transactions can still be accepted, at the chain's `time` and the wallet's `seqno`. */
-function absentStatus(lifetime: TonLifetime, seqno: number, time: number): TonMessageStatus {
+/**
+ * Whether a message not in the wallet's transactions can still be accepted, at the chain's `time`, this
+ * machine's clock `now` and the wallet's `seqno`. Its valid_until has passed only once both clocks have
+ * passed it: a node's time may run up to CLOCK_TOLERANCE_SECONDS ahead, and a message still valid on the
+ * chain must not be signed again on a seqno after its own.
+ */
+function absentStatus(
+	lifetime: TonLifetime,
+	seqno: number,
+	time: number,
+	now: number,
+	takenBy: TonWalletTransaction | undefined,
+): TonMessageStatus {
+	// A node can hide a transaction, not make up one the key signed: the seqno moved on by another message only as that message shows.
 	if (seqno > lifetime.seqno)
+		return takenBy
+			? {
+					kind: 'expired',
+					why: `the wallet's seqno is ${seqno}, past its seqno ${lifetime.seqno}, which another message of the key took in transaction ${takenBy.lt}, and none of the wallet's transactions since it was signed carries it`,
+				}
+			: {
+					kind: 'unknown',
+					why: `the wallet's seqno is ${seqno}, past its seqno ${lifetime.seqno}, yet none of the wallet's transactions shows the message that took seqno ${lifetime.seqno}`,
+				};
+	if (time > lifetime.validUntil && now > lifetime.validUntil)
 		return {
 			kind: 'expired',
-			why: `the wallet's seqno is ${seqno}, past its seqno ${lifetime.seqno}, and none of the wallet's transactions since it was signed carries it: another message took that seqno`,
-		};
-	if (time > lifetime.validUntil)
-		return {
-			kind: 'expired',
-			why: `it was valid until ${iso(lifetime.validUntil)}, the chain's time is ${iso(time)} and the wallet's seqno (${seqno}) never passed ${lifetime.seqno}`,
+			why: `it was valid until ${iso(lifetime.validUntil)}, the chain's time is ${iso(time)}, this machine's ${iso(now)}, and the wallet's seqno (${seqno}) never passed ${lifetime.seqno}`,
 		};
 	return {
 		kind: 'pending',
@@ -70,8 +90,10 @@ function absentStatus(lifetime: TonLifetime, seqno: number, time: number): TonMe
 
 /**
  * Where each of a wallet's signed messages (a payout's signatures, oldest first) stands, from the
- * wallet's seqno, the chain's time and the wallet's transactions back to before the first could have
- * been signed (its valid_until less MAX_VALID_FOR_SECONDS). `now` is this machine's clock, in seconds:
+ * wallet's seqno, the chain's time and the wallet's transactions back to the first one that carries a
+ * message of the wallet's key with a seqno below theirs (`signedSeqno` reads it from a body, undefined
+ * for a body the key did not sign). Not back to a time: a valid_until signed while this machine's
+ * clock ran ahead would leave an accepted message out of the scan. `now` is this machine's clock, in seconds:
  * a chain whose time runs ahead of it is not believed. Answers that do not hold together (a landed
  * message the seqno did not pass, too many transactions to read) give `unknown`, never `expired`.
  * An unreachable node stays an error.
@@ -81,6 +103,7 @@ export async function messageStatuses(
 	wallet: string,
 	lifetimes: TonLifetime[],
 	now: number,
+	signedSeqno: (body: Cell) => number | undefined,
 ): Promise<TonMessageStatus[]> {
 	const read = async (): Promise<TonMessageStatus[]> => {
 		// The seqno is read before the transactions: a message accepted in between then shows in them
@@ -91,9 +114,18 @@ export async function messageStatuses(
 			const why = `the chain's node says its time is ${iso(time)}, more than a minute after this machine's clock (${iso(now)})`;
 			return lifetimes.map(() => ({ kind: 'unknown', why }));
 		}
-		const since =
-			Math.min(...lifetimes.map((lifetime) => lifetime.validUntil)) - MAX_VALID_FOR_SECONDS;
-		const { transactions, complete } = await transactionsSince(node, wallet, since);
+		// The wallet accepts its own messages in seqno order: below the lowest seqno, none of them can be.
+		const lowest = Math.min(...lifetimes.map((lifetime) => lifetime.seqno));
+		const seqnos = new Map<TonWalletTransaction, number | undefined>();
+		const seqnoOf = (transaction: TonWalletTransaction) => {
+			if (!seqnos.has(transaction))
+				seqnos.set(transaction, transaction.externalBody && signedSeqno(transaction.externalBody));
+			return seqnos.get(transaction);
+		};
+		const { transactions, complete } = await transactionsSince(node, wallet, (transaction) => {
+			const seqno = seqnoOf(transaction);
+			return seqno !== undefined && seqno < lowest;
+		});
 		return lifetimes.map((lifetime): TonMessageStatus => {
 			const found = transactions.find(
 				(transaction) => transaction.externalBodyHash === lifetime.bodyHash.toLowerCase(),
@@ -115,7 +147,8 @@ export async function messageStatuses(
 					kind: 'unknown',
 					why: `the wallet made more than ${MAX_TRANSACTION_PAGES * TRANSACTIONS_PAGE} transactions since it was signed; check it by hand`,
 				};
-			return absentStatus(lifetime, seqno, time);
+			const takenBy = transactions.find((transaction) => seqnoOf(transaction) === lifetime.seqno);
+			return absentStatus(lifetime, seqno, time, now, takenBy);
 		});
 	};
 	// An unreachable node stays an error; one whose answers do not hold together is an answer: unknown.
