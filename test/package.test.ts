@@ -48,9 +48,10 @@ const FAMILY_LIBRARIES: Record<string, string[]> = {
 		'@solana/kit',
 	],
 	ton: ['@ton/core', '@ton/crypto', '@ton/ton'],
+	stellar: ['@stellar/stellar-base'],
 };
 /** SLIP-0010 derivation (Ed25519 keys from a BIP-39 seed), shared by the families whose keys are Ed25519. */
-const SLIP10 = { library: 'micro-ed25519-hdkey', families: ['solana', 'ton'] };
+const SLIP10 = { library: 'micro-ed25519-hdkey', families: ['solana', 'ton', 'stellar'] };
 const TRON_LIBRARIES = ['tronweb'];
 /** What the Tron family imports of tronweb: its utilities (it never makes a TronWeb client, which calls nodes). */
 const TRON_MODULES = ['tronweb/utils'];
