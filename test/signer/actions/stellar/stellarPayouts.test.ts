@@ -5,12 +5,16 @@
  * sent reads pending and gets a fee bump of the same transaction (never a second transaction), then
  * reads dropped once its maxTime passed with the account's sequence below it, and Speed Up Payout
  * re-signs it once: the new transaction applies, the old one and its bump never can, the recipient is
- * paid once.
+ * paid once. A payout applied that the pinned Horizon no longer shows by its hash (a Horizon keeps
+ * only so much history, or hides it) while the account's sequence passed it reads unknown, never
+ * dropped, and is not signed again.
  *
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read.
  */
 import { mkdtempSync, rmSync } from 'fs';
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -200,4 +204,58 @@ test('a payout never sent gets a fee bump while pending, reads dropped once its 
 	const [rerun] = await pay('stellar-unsent', '2');
 	expect(rerun).toMatchObject({ repeat: true, transactionHash: replacement.transactionHash });
 	expect(await balanceOf(payee(), 'native')).toBe(before + 20_000_000n);
+});
+
+/** A Horizon in front of the devnet's that answers 404 for one transaction, as one whose history no longer holds it. */
+async function horizonWithout(hash: unknown): Promise<{ url: string; close: () => Promise<void> }> {
+	const server = createServer((request, response) => {
+		const path = request.url ?? '/';
+		if (path.startsWith(`/transactions/${String(hash)}`)) {
+			response.writeHead(404, { 'content-type': 'application/problem+json' });
+			response.end(
+				JSON.stringify({
+					type: 'https://stellar.org/horizon-errors/not_found',
+					title: 'Resource Missing',
+					status: 404,
+				}),
+			);
+			return;
+		}
+		void fetch(`${testnet.rpcUrl}${path}`).then(async (reply) => {
+			response.writeHead(reply.status, { 'content-type': 'application/json' });
+			response.end(await reply.text());
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+test('a payout applied that the pinned Horizon no longer shows, the account sequence past it, reads unknown, never dropped, and is not signed again: paid once', async () => {
+	const before = await balanceOf(payee(), 'native');
+	const [paid] = await pay('stellar-unshown', '1');
+	expect(await send(paid)).toMatchObject({ status: 200, body: { successful: true } });
+	const pruned = await horizonWithout(paid.transactionHash);
+	try {
+		skew += PAST_MAX_TIME_MS;
+		const [again] = await signer(
+			{ operation: 'speedUpPayout', payoutId: 'stellar-unshown', feePerOperation: '1000' },
+			{ horizonUrl: pruned.url },
+		);
+		if (again.rawTransaction) await send(again);
+		expect(await balanceOf(payee(), 'native')).toBe(before + 10_000_000n);
+		expect(String(again.error)).toMatch(/Horizon cannot show that it can never apply/);
+		const rows = await signer(
+			{ operation: 'listPayouts', status: 'signed' },
+			{ then: { operation: 'checkPayouts' }, horizonUrl: pruned.url },
+		);
+		expect(rows.find((row) => row.transactionHash === paid.transactionHash)).toMatchObject({
+			chainStatus: 'unknown',
+			statusMessage: expect.stringMatching(/reached its sequence .*Never read this as unpaid$/),
+		});
+	} finally {
+		await pruned.close();
+	}
 });
