@@ -55,7 +55,7 @@ function absentStatus(
 	if (sequence !== undefined && sequence >= lifetime.sequence)
 		return {
 			kind: 'unknown',
-			why: `the account's sequence is ${sequence}: it reached its sequence ${lifetime.sequence}, and Horizon has not its hash, which a Horizon that keeps little history (or hides it) answers for one that applied`,
+			why: `the account's sequence is ${sequence}: it reached its sequence ${lifetime.sequence}, and Horizon has not its hash: another transaction took that sequence, or this one did and Horizon keeps no history that far back (or hides it)`,
 		};
 	if (lifetime.maxTime !== 0 && time > lifetime.maxTime && now > lifetime.maxTime)
 		return {
