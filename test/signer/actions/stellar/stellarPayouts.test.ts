@@ -259,3 +259,28 @@ test('a payout applied that the pinned Horizon no longer shows, the account sequ
 		await pruned.close();
 	}
 });
+
+test("a pending payout returned by a rerun holds its sequence: the execution's next new payout takes the one after it, and both apply", async () => {
+	const before = await balanceOf(payee(), 'native');
+	const [held] = await pay('stellar-held', '1');
+	const [again, next] = await signer(
+		{
+			operation: 'transferXlm',
+			payoutId: '={{ $json.id }}',
+			recipient: payee(),
+			amount: '={{ $json.xlm }}',
+		},
+		{
+			items: [
+				{ id: 'stellar-held', xlm: '1' },
+				{ id: 'stellar-after-held', xlm: '2' },
+			],
+		},
+	);
+	expect(again).toMatchObject({ repeat: true, transactionHash: held.transactionHash });
+	expect(next).toMatchObject({ repeat: false });
+	expect(BigInt(String(next.sequence))).toBe(BigInt(String(held.sequence)) + 1n);
+	expect(await send(again)).toMatchObject({ status: 200 });
+	expect(await send(next)).toMatchObject({ status: 200 });
+	expect(await balanceOf(payee(), 'native')).toBe(before + 30_000_000n);
+});
