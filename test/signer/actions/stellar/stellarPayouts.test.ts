@@ -18,6 +18,7 @@ import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import { Account, Asset, Operation, TransactionBuilder, xdr } from '@stellar/stellar-base';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetStellar } from '../../../../devnet';
@@ -283,4 +284,51 @@ test("a pending payout returned by a rerun holds its sequence: the execution's n
 	expect(await send(again)).toMatchObject({ status: 200 });
 	expect(await send(next)).toMatchObject({ status: 200 });
 	expect(await balanceOf(payee(), 'native')).toBe(before + 30_000_000n);
+});
+
+/** A payment of `xlm` from the Signer's account 1 to the payee as an envelope of version 0 (the pre-protocol-13 form stellar-core still takes), unsigned. */
+function v0Payment(xlm: string): string {
+	const source = testnet.wallets[1].publicKey;
+	const sequence = testnet.chain.account(source)?.sequence ?? 0n;
+	const v1 = new TransactionBuilder(new Account(source, sequence.toString()), {
+		fee: '100',
+		networkPassphrase: testnet.passphrase,
+		timebounds: { minTime: 0, maxTime: Math.floor(Date.now() / 1000) + 300 },
+	})
+		.addOperation(Operation.payment({ destination: payee(), asset: Asset.native(), amount: xlm }))
+		.build()
+		.toEnvelope()
+		.v1()
+		.tx();
+	const tx = new xdr.TransactionV0({
+		sourceAccountEd25519: v1.sourceAccount().ed25519(),
+		fee: v1.fee(),
+		seqNum: v1.seqNum(),
+		timeBounds: v1.cond().timeBounds(),
+		memo: v1.memo(),
+		operations: v1.operations(),
+		ext: new xdr.TransactionV0Ext(0),
+	});
+	return xdr.TransactionEnvelope.envelopeTypeTxV0(
+		new xdr.TransactionV0Envelope({ tx, signatures: [] }),
+	).toXDR('base64');
+}
+
+test('a payout signed From Input Item as a version 0 envelope is signed again once its maxTime passed, and paid once', async () => {
+	const before = await balanceOf(payee(), 'native');
+	const [first] = await signer(
+		{ operation: 'signTransaction', source: 'input', payoutId: 'stellar-v0' },
+		{
+			items: [
+				{ chainId: CHAIN, from: testnet.wallets[1].publicKey, gas: '100', data: v0Payment('1') },
+			],
+		},
+	);
+	expect(first).toMatchObject({ repeat: false, chainId: CHAIN });
+	skew += PAST_MAX_TIME_MS;
+	const again = await speedUp('stellar-v0', '100');
+	expect(again).toMatchObject({ replaces: first.transactionHash });
+	expect(await send(first)).toMatchObject({ status: 400 });
+	expect(await send(again)).toMatchObject({ status: 200 });
+	expect(await balanceOf(payee(), 'native')).toBe(before + 10_000_000n);
 });

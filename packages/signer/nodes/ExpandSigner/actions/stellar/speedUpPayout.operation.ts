@@ -12,6 +12,7 @@ import {
 	decodeStellarTransaction,
 	feeBump,
 	type HorizonNode,
+	operationsOf,
 	signStellarTransaction,
 	type StellarAccount,
 	stellarStatuses,
@@ -164,7 +165,7 @@ async function signReplacement(
 	const signed = read as OwnSigned[];
 	const latest = signed[signed.length - 1];
 	const kind = await replacementKind(refuse, asked, signed);
-	const operations = latest.decoded.transaction.toEnvelope().v1().tx().operations();
+	const operations = operationsOf(latest.decoded.transaction);
 	let replacement: OwnSigned;
 	let rawTransaction: string;
 	if (kind === 'feeBump') {
