@@ -377,6 +377,45 @@ test("an account merge into the attacker: with Allow Account Management the trea
 	expect(ledgerState(kept.publicKey())).toEqual(held);
 });
 
+test('a bump sequence to 2^63 - 1 in place of a trustline the form asked: with Allow Account Management it is signed, and no transaction of the treasury can ever apply again (its 1,000 XLM frozen for good); without it (the default) refused under handsOver, whatever the call intent', async () => {
+	const INT64_MAX = '9223372036854775807';
+	const bump = (treasury: Keypair) => ({
+		...apiAnswer(treasury.publicKey(), [Operation.bumpSequence({ bumpTo: INT64_MAX })]),
+		intent: { operation: 'rwa/settrustline', effect: 'call', chainId: CHAIN },
+	});
+
+	const frozen = xlmTreasury(1_000n);
+	const off = await signAndSend(
+		[bump(frozen)],
+		keyOf(frozen.secret(), { allowAccountManagement: true }),
+	);
+	expectApplied(off.signed[0], off.sent[0]);
+	expect(testnet.chain.account(frozen.publicKey())?.sequence).toBe(BigInt(INT64_MAX));
+	// The next transaction needs the sequence 2^63, which no int64 holds: whatever it carries, tx_bad_seq.
+	const after = new TransactionBuilder(new Account(frozen.publicKey(), '9223372036854775806'), {
+		fee: '100',
+		networkPassphrase: testnet.passphrase,
+		timebounds: { minTime: 0, maxTime: testnet.chain.now + 300 },
+	})
+		.addOperation(
+			Operation.payment({ destination: payee().publicKey, asset: Asset.native(), amount: '1' }),
+		)
+		.build();
+	after.sign(frozen);
+	expect((await sendThroughApi(after.toEnvelope().toXDR('base64'))).successful).toBe(false);
+	expect(testnet.chain.account(frozen.publicKey())?.balance).toBeGreaterThan(999n * UNIT);
+
+	const kept = xlmTreasury(1_000n);
+	const held = ledgerState(kept.publicKey());
+	const on = await signAndSend([bump(kept)], keyOf(kept.secret()));
+	expectRefused(
+		on.signed[0],
+		on.sent[0],
+		`Refused by the rule "handsOver": the transaction bumps the account's sequence to ${INT64_MAX} (bump sequence: every transaction it signed below that can no longer apply, and at 2^63 - 1 none ever can again), which hands the account over or empties it; the signer never signs that, whatever the policy says; nothing was signed (item 0)`,
+	);
+	expect(ledgerState(kept.publicKey())).toEqual(held);
+});
+
 test('a set options adding the attacker as a signer of weight 1 (the thresholds are 0): with Allow Account Management it is signed, and the attacker then moves 5,000 USDC out with its own signature alone; without it refused under handsOver', async () => {
 	const [treasury, other] = [wallet(2), wallet(0)];
 	const thief = await theAttacker();

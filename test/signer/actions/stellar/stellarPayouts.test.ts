@@ -5,15 +5,20 @@
  * sent reads pending and gets a fee bump of the same transaction (never a second transaction), then
  * reads dropped once its maxTime passed with the account's sequence below it, and Speed Up Payout
  * re-signs it once: the new transaction applies, the old one and its bump never can, the recipient is
- * paid once.
+ * paid once. A payout applied that the pinned Horizon no longer shows by its hash (a Horizon keeps
+ * only so much history, or hides it) while the account's sequence passed it reads unknown, never
+ * dropped, and is not signed again.
  *
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read.
  */
 import { mkdtempSync, rmSync } from 'fs';
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import { Account, Asset, Operation, TransactionBuilder, xdr } from '@stellar/stellar-base';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetStellar } from '../../../../devnet';
@@ -200,4 +205,130 @@ test('a payout never sent gets a fee bump while pending, reads dropped once its 
 	const [rerun] = await pay('stellar-unsent', '2');
 	expect(rerun).toMatchObject({ repeat: true, transactionHash: replacement.transactionHash });
 	expect(await balanceOf(payee(), 'native')).toBe(before + 20_000_000n);
+});
+
+/** A Horizon in front of the devnet's that answers 404 for one transaction, as one whose history no longer holds it. */
+async function horizonWithout(hash: unknown): Promise<{ url: string; close: () => Promise<void> }> {
+	const server = createServer((request, response) => {
+		const path = request.url ?? '/';
+		if (path.startsWith(`/transactions/${String(hash)}`)) {
+			response.writeHead(404, { 'content-type': 'application/problem+json' });
+			response.end(
+				JSON.stringify({
+					type: 'https://stellar.org/horizon-errors/not_found',
+					title: 'Resource Missing',
+					status: 404,
+				}),
+			);
+			return;
+		}
+		void fetch(`${testnet.rpcUrl}${path}`).then(async (reply) => {
+			response.writeHead(reply.status, { 'content-type': 'application/json' });
+			response.end(await reply.text());
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+test('a payout applied that the pinned Horizon no longer shows, the account sequence past it, reads unknown, never dropped, and is not signed again: paid once', async () => {
+	const before = await balanceOf(payee(), 'native');
+	const [paid] = await pay('stellar-unshown', '1');
+	expect(await send(paid)).toMatchObject({ status: 200, body: { successful: true } });
+	const pruned = await horizonWithout(paid.transactionHash);
+	try {
+		skew += PAST_MAX_TIME_MS;
+		const [again] = await signer(
+			{ operation: 'speedUpPayout', payoutId: 'stellar-unshown', feePerOperation: '1000' },
+			{ horizonUrl: pruned.url },
+		);
+		if (again.rawTransaction) await send(again);
+		expect(await balanceOf(payee(), 'native')).toBe(before + 10_000_000n);
+		expect(String(again.error)).toMatch(/Horizon cannot show that it can never apply/);
+		const rows = await signer(
+			{ operation: 'listPayouts', status: 'signed' },
+			{ then: { operation: 'checkPayouts' }, horizonUrl: pruned.url },
+		);
+		expect(rows.find((row) => row.transactionHash === paid.transactionHash)).toMatchObject({
+			chainStatus: 'unknown',
+			statusMessage: expect.stringMatching(/reached its sequence .*Never read this as unpaid$/),
+		});
+	} finally {
+		await pruned.close();
+	}
+});
+
+test("a pending payout returned by a rerun holds its sequence: the execution's next new payout takes the one after it, and both apply", async () => {
+	const before = await balanceOf(payee(), 'native');
+	const [held] = await pay('stellar-held', '1');
+	const [again, next] = await signer(
+		{
+			operation: 'transferXlm',
+			payoutId: '={{ $json.id }}',
+			recipient: payee(),
+			amount: '={{ $json.xlm }}',
+		},
+		{
+			items: [
+				{ id: 'stellar-held', xlm: '1' },
+				{ id: 'stellar-after-held', xlm: '2' },
+			],
+		},
+	);
+	expect(again).toMatchObject({ repeat: true, transactionHash: held.transactionHash });
+	expect(next).toMatchObject({ repeat: false });
+	expect(BigInt(String(next.sequence))).toBe(BigInt(String(held.sequence)) + 1n);
+	expect(await send(again)).toMatchObject({ status: 200 });
+	expect(await send(next)).toMatchObject({ status: 200 });
+	expect(await balanceOf(payee(), 'native')).toBe(before + 30_000_000n);
+});
+
+/** A payment of `xlm` from the Signer's account 1 to the payee as an envelope of version 0 (the pre-protocol-13 form stellar-core still takes), unsigned. */
+function v0Payment(xlm: string): string {
+	const source = testnet.wallets[1].publicKey;
+	const sequence = testnet.chain.account(source)?.sequence ?? 0n;
+	const v1 = new TransactionBuilder(new Account(source, sequence.toString()), {
+		fee: '100',
+		networkPassphrase: testnet.passphrase,
+		timebounds: { minTime: 0, maxTime: Math.floor(Date.now() / 1000) + 300 },
+	})
+		.addOperation(Operation.payment({ destination: payee(), asset: Asset.native(), amount: xlm }))
+		.build()
+		.toEnvelope()
+		.v1()
+		.tx();
+	const tx = new xdr.TransactionV0({
+		sourceAccountEd25519: v1.sourceAccount().ed25519(),
+		fee: v1.fee(),
+		seqNum: v1.seqNum(),
+		timeBounds: v1.cond().timeBounds(),
+		memo: v1.memo(),
+		operations: v1.operations(),
+		ext: new xdr.TransactionV0Ext(0),
+	});
+	return xdr.TransactionEnvelope.envelopeTypeTxV0(
+		new xdr.TransactionV0Envelope({ tx, signatures: [] }),
+	).toXDR('base64');
+}
+
+test('a payout signed From Input Item as a version 0 envelope is signed again once its maxTime passed, and paid once', async () => {
+	const before = await balanceOf(payee(), 'native');
+	const [first] = await signer(
+		{ operation: 'signTransaction', source: 'input', payoutId: 'stellar-v0' },
+		{
+			items: [
+				{ chainId: CHAIN, from: testnet.wallets[1].publicKey, gas: '100', data: v0Payment('1') },
+			],
+		},
+	);
+	expect(first).toMatchObject({ repeat: false, chainId: CHAIN });
+	skew += PAST_MAX_TIME_MS;
+	const again = await speedUp('stellar-v0', '100');
+	expect(again).toMatchObject({ replaces: first.transactionHash });
+	expect(await send(first)).toMatchObject({ status: 400 });
+	expect(await send(again)).toMatchObject({ status: 200 });
+	expect(await balanceOf(payee(), 'native')).toBe(before + 10_000_000n);
 });

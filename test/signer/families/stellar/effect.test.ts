@@ -240,16 +240,25 @@ test('set options setting only the home domain is readable and moves nothing', (
 	expect(effect.handsOver).toBeUndefined();
 });
 
-test('change trust, trustline flags, allow trust and bump sequence are readable and move nothing', () => {
+test('change trust, trustline flags and allow trust are readable and move nothing', () => {
 	const effect = effectOf([
 		changeTrustOperation(USDC, 1000n),
 		changeTrustOperation(USDC),
 		Operation.setTrustLineFlags({ trustor: RECIPIENT, asset: usdc, flags: { authorized: true } }),
 		Operation.allowTrust({ trustor: RECIPIENT, assetCode: 'USDC', authorize: 1 }),
-		Operation.bumpSequence({ bumpTo: '1000' }),
 	]);
 	expect(effect).toMatchObject({ movements: [], opaque: [] });
 	expect(effect.handsOver).toBeUndefined();
+});
+
+test('bump sequence hands the account over unless allowed (bumped to 2^63 - 1 no transaction of the account can ever apply again), then moves nothing', () => {
+	const bump = Operation.bumpSequence({ bumpTo: '9223372036854775807' });
+	expect(effectOf([bump]).handsOver).toBe(
+		"bumps the account's sequence to 9223372036854775807 (bump sequence: every transaction it signed below that can no longer apply, and at 2^63 - 1 none ever can again)",
+	);
+	const allowed = effectOf([bump], { allowAccountManagement: true });
+	expect(allowed).toMatchObject({ movements: [], opaque: [] });
+	expect(allowed.handsOver).toBeUndefined();
 });
 
 test('a clawback is opaque (an issuer takes back its asset)', () => {

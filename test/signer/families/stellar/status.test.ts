@@ -2,8 +2,9 @@
  * Where a signed Stellar transaction stands, read from a Horizon-shaped API on 127.0.0.1 that the
  * Signer does not trust: `applied` only when Horizon has its hash (successful or failed) from the
  * account with its sequence; `pending` while the account's sequence is below its own and the chain's
- * time has not passed its maxTime; `expired` once the time passed it, or the sequence reached it while
- * Horizon has not its hash; `unknown` when the answers do not hold together, never `expired`.
+ * time has not passed its maxTime; `expired` once the chain's time and this machine's clock passed it
+ * while the sequence stayed below it; `unknown` when the answers do not hold together (the sequence
+ * reached it while Horizon has not its hash among them), never `expired`.
  */
 import { Keypair } from '@stellar/stellar-base';
 
@@ -61,11 +62,21 @@ test('a transaction the account waits for is pending until its maxTime, then exp
 	]);
 });
 
-test('one whose sequence another transaction took is expired, whatever its maxTime', async () => {
+test('one whose sequence the account reached while Horizon has not its hash is unknown, never expired: a Horizon that keeps little history, or hides it, shows an applied one so', async () => {
 	horizon.state.accounts.set(ACCOUNT, '42');
 	expect(await statusAt(NOW)).toEqual([
-		{ kind: 'expired', why: expect.stringMatching(/another transaction took that sequence/) },
+		{ kind: 'unknown', why: expect.stringMatching(/reached its sequence 42.*not its hash/) },
 	]);
+	apply(42n);
+	horizon.bend = (path) =>
+		path === `/transactions/${OURS.hash}`
+			? {
+					type: 'https://stellar.org/horizon-errors/not_found',
+					title: 'Resource Missing',
+					status: 404,
+				}
+			: undefined;
+	expect(await statusAt(NOW + 1000, [OURS], NOW + 1000)).toMatchObject([{ kind: 'unknown' }]);
 });
 
 test('one Horizon has is applied, and a failed one too: it took its sequence and fee', async () => {
@@ -82,9 +93,14 @@ test('one Horizon has is applied, and a failed one too: it took its sequence and
 });
 
 test("a payout's signatures read each on its own: the expired first, the pending second", async () => {
-	const second: StellarLifetime = { hash: 'cd'.repeat(32), sequence: 43n, maxTime: NOW + 500 };
-	horizon.state.accounts.set(ACCOUNT, '42');
-	expect(await statusAt(NOW, [OURS, second])).toMatchObject([
+	const first: StellarLifetime = { ...OURS, sequence: 41n, maxTime: NOW - 10 };
+	const second: StellarLifetime = { hash: 'cd'.repeat(32), sequence: 42n, maxTime: NOW + 500 };
+	expect(await statusAt(NOW, [first, second])).toMatchObject([
+		{ kind: 'unknown' },
+		{ kind: 'pending', until: NOW + 500 },
+	]);
+	horizon.state.accounts.set(ACCOUNT, '40');
+	expect(await statusAt(NOW, [first, second])).toMatchObject([
 		{ kind: 'expired' },
 		{ kind: 'pending', until: NOW + 500 },
 	]);
@@ -115,6 +131,12 @@ test('a chain time more than a minute ahead of this clock is not believed', asyn
 		},
 	]);
 	expect(await statusAt(NOW + 60, [OURS], NOW)).toMatchObject([{ kind: 'pending' }]);
+});
+
+test("a chain time up to a minute ahead does not make one expired that this machine's clock has not seen expire: it can still apply", async () => {
+	const soon: StellarLifetime = { ...OURS, maxTime: NOW + 30 };
+	expect(await statusAt(NOW + 60, [soon], NOW)).toMatchObject([{ kind: 'pending' }]);
+	expect(await statusAt(NOW + 60, [soon], NOW + 31)).toMatchObject([{ kind: 'expired' }]);
 });
 
 test("an answer not in Horizon's shape gives unknown for every signature, never expired", async () => {

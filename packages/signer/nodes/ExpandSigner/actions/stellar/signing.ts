@@ -251,6 +251,12 @@ export async function signStellarItem(
 		readSigned: async (entry) => await stellarFacts(entry, account, session.allowAccountManagement),
 		status: async (history) => {
 			const status = await repeatStatus.call(this, itemIndex, work.horizon, account, history);
+			// A payout returned unsent holds its sequence: the execution's next new one takes the one after it.
+			if (status.chainStatus === 'pending') {
+				const latest = history[history.length - 1];
+				const { decoded } = readOwnSigned(String(latest.signed.rawTransaction), chainId, account);
+				takeSequence(session, chainId, account, decoded.sequence);
+			}
 			return { ...status, alreadySent: status.chainStatus === 'landed' };
 		},
 	});

@@ -12,6 +12,7 @@ import {
 	decodeStellarTransaction,
 	feeBump,
 	type HorizonNode,
+	operationsOf,
 	signStellarTransaction,
 	type StellarAccount,
 	stellarStatuses,
@@ -70,7 +71,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. {{ $json.invoiceId }}',
 		description:
-			"The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). While its transaction can still apply, a fee bump of that same transaction is signed (the two share one sequence: only one can apply). Once every signature of it can never apply (its maxTime passed while the account's sequence did not reach it, or the sequence passed it without it), as the Horizon pinned in the credential's RPC URLs says, it is signed again. The replacement is recorded there, and a rerun of the payout returns it.",
+			"The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). While its transaction can still apply, a fee bump of that same transaction is signed (the two share one sequence: only one can apply). Once every signature of it can never apply (its maxTime passed, by the chain's time and this machine's clock, while the account's sequence did not reach it), as the Horizon pinned in the credential's RPC URLs says, it is signed again. The replacement is recorded there, and a rerun of the payout returns it.",
 		displayOptions: { show },
 	},
 	feeProperty(
@@ -106,12 +107,15 @@ async function replacementKind(
 		Math.floor(Date.now() / 1000),
 	);
 	const latest = signed[signed.length - 1];
+	// One applied took the sequence the others read unknown by: it says first why nothing is signed.
+	const appliedAt = statuses.findIndex((status) => status.kind === 'applied');
+	const applied = statuses[appliedAt];
+	if (applied?.kind === 'applied')
+		throw refuse(
+			`was applied as ${signed[appliedAt].hash} in ledger ${applied.applied.ledger}${applied.applied.successful ? '' : ', and failed: its payout ID stays bound to it'}; there is nothing to speed up`,
+		);
 	for (const [index, status] of statuses.entries()) {
 		const { hash } = signed[index];
-		if (status.kind === 'applied')
-			throw refuse(
-				`was applied as ${hash} in ledger ${status.applied.ledger}${status.applied.successful ? '' : ', and failed: its payout ID stays bound to it'}; there is nothing to speed up`,
-			);
 		if (status.kind === 'unknown')
 			throw refuse(
 				`was signed as ${hash}, and Horizon cannot show that it can never apply: ${status.why}. It is not signed again: check it by hand`,
@@ -161,7 +165,7 @@ async function signReplacement(
 	const signed = read as OwnSigned[];
 	const latest = signed[signed.length - 1];
 	const kind = await replacementKind(refuse, asked, signed);
-	const operations = latest.decoded.transaction.toEnvelope().v1().tx().operations();
+	const operations = operationsOf(latest.decoded.transaction);
 	let replacement: OwnSigned;
 	let rawTransaction: string;
 	if (kind === 'feeBump') {

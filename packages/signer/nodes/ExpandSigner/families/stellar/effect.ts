@@ -59,8 +59,9 @@ function authorityChanges(options: xdr.SetOptionsOp): string[] {
  * the master weight or flags hand the account over, refused always unless `allowAccountManagement`; with
  * it, such set options are read (they move nothing) and a merge is an opaque call of its destination (it
  * moves the whole balance, which the transaction does not say), so under a spending rule the destination
- * must be listed. Trustlines, their flags, the sequence and the home domain move nothing; anything else is
- * an opaque call named by its operation type.
+ * must be listed. A bump sequence hands it over too: at 2^63 - 1 stellar-core never applies another
+ * transaction of the account, its funds frozen for good. Trustlines, their flags and the home domain move
+ * nothing; anything else is an opaque call named by its operation type.
  */
 export function stellarEffect(
 	decoded: DecodedStellarTransaction,
@@ -218,9 +219,13 @@ export function stellarEffect(
 				});
 				return;
 			}
+			case xdr.OperationType.bumpSequence():
+				management(
+					`bumps the account's sequence to ${body.bumpSequenceOp().bumpTo().toString()} (bump sequence: every transaction it signed below that can no longer apply, and at 2^63 - 1 none ever can again)`,
+				);
+				return;
 			case xdr.OperationType.setTrustLineFlags():
 			case xdr.OperationType.allowTrust():
-			case xdr.OperationType.bumpSequence():
 				return;
 			default:
 				opaque.push({

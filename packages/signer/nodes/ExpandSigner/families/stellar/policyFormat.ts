@@ -23,5 +23,5 @@ export const STELLAR_POLICY_FORMAT: PolicyFormat = {
 	tokenDecimals: 7,
 	intentMemo: intentMemoKey,
 	readableCalls:
-		'payments, path payments (the most they can send), create account, claimable balances for one unconditional claimant, with the transaction memo; offers on the Stellar DEX read as paying their selling asset to SDEX and refused unless SDEX is listed; account merge and set options changing signers, thresholds or flags refused always unless Allow Account Management; other operations refused unless listed',
+		'payments, path payments (the most they can send), create account, claimable balances for one unconditional claimant, with the transaction memo; offers on the Stellar DEX read as paying their selling asset to SDEX and refused unless SDEX is listed; account merge, set options changing signers, thresholds or flags, and bump sequence refused always unless Allow Account Management; other operations refused unless listed',
 };

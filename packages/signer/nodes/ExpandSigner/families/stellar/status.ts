@@ -27,9 +27,9 @@ export interface StellarLifetime {
  * Where a signed transaction stands: `applied` (Horizon has its hash: in a ledger, successful or failed —
  * a failed one took its sequence and charged its fee, and paid nothing), `pending` (the account's
  * sequence is still below its own and its maxTime has not passed: it can still apply), `expired` (it can
- * never apply: the chain's time passed its maxTime, or the account's sequence reached its own while
- * Horizon has not its hash, so another transaction took that sequence), `unknown` (the answers do not
- * hold together); `why` says what it rests on.
+ * never apply: the chain's time and this machine's clock passed its maxTime while the account's sequence
+ * stayed below its own), `unknown` (the answers do not hold together, or the account's sequence reached
+ * its own while Horizon has not its hash); `why` says what it rests on.
  */
 export type StellarStatus =
 	| { kind: 'applied'; applied: HorizonTransaction }
@@ -39,21 +39,28 @@ export type StellarStatus =
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-/** Whether a transaction Horizon does not have can still apply, at the account's `sequence` (undefined: no account) and the chain's `time`. */
+/**
+ * Whether a transaction Horizon does not have can still apply, at the account's `sequence` (undefined: no
+ * account), the chain's `time` and this machine's clock `now`. A sequence that reached its own says a
+ * transaction took it, not which: a Horizon that keeps little history, or hides one, shows an applied
+ * transaction so. Its maxTime has passed only once both clocks passed it: a Horizon's time may run up to
+ * CLOCK_TOLERANCE_SECONDS ahead, and one still valid on the chain must not be signed again.
+ */
 function absentStatus(
 	lifetime: StellarLifetime,
 	sequence: bigint | undefined,
 	time: number,
+	now: number,
 ): StellarStatus {
 	if (sequence !== undefined && sequence >= lifetime.sequence)
 		return {
-			kind: 'expired',
-			why: `the account's sequence is ${sequence}, at or past its sequence ${lifetime.sequence}, and Horizon has not its hash: another transaction took that sequence`,
+			kind: 'unknown',
+			why: `the account's sequence is ${sequence}: it reached its sequence ${lifetime.sequence}, and Horizon has not its hash: another transaction took that sequence, or this one did and Horizon keeps no history that far back (or hides it)`,
 		};
-	if (lifetime.maxTime !== 0 && time > lifetime.maxTime)
+	if (lifetime.maxTime !== 0 && time > lifetime.maxTime && now > lifetime.maxTime)
 		return {
 			kind: 'expired',
-			why: `it was valid until ${iso(lifetime.maxTime)} and the chain's latest ledger closed at ${iso(time)}, while the account's sequence (${sequence ?? 'no account'}) never reached ${lifetime.sequence}`,
+			why: `it was valid until ${iso(lifetime.maxTime)}, the chain's latest ledger closed at ${iso(time)}, this machine's clock reads ${iso(now)}, and the account's sequence (${sequence ?? 'no account'}) never reached ${lifetime.sequence}`,
 		};
 	return {
 		kind: 'pending',
@@ -115,7 +122,7 @@ export async function stellarStatuses(
 			statuses.push(
 				found
 					? foundStatus(lifetime, found, account, sequence)
-					: absentStatus(lifetime, sequence, closedAt),
+					: absentStatus(lifetime, sequence, closedAt, now),
 			);
 		}
 		return statuses;
