@@ -1,7 +1,8 @@
 /**
  * The intent a write outputs (docs/outputs.md, "intent") comes from the catalog: an operation whose
  * effect Expand Signer reads from the transaction names, on every chain family it serves, who is
- * paid, in which token and how much.
+ * paid, in which token (one parameter, or required parameters composing it: a Stellar asset
+ * CODE:ISSUER) and how much (an amount with its unit, or with the fixed decimals of its asset).
  */
 import { operations, returnsUnsignedTransaction } from '../../nodes/shared/catalog';
 import { chainFamilies } from '../../nodes/shared/catalog/chains';
@@ -26,6 +27,9 @@ test('the effects the Signer reads are declared on the token operations', () => 
 		'fungibletoken/approve',
 		'fungibletoken/transfer',
 		'fungibletoken/transferfrom',
+		'rwa/burn',
+		'rwa/issue',
+		'rwa/transfer',
 	]);
 });
 
@@ -38,16 +42,21 @@ test.each(
 		if (operation.effect === 'transferFrom') needed.push('owner');
 		for (const family of servedFamilies(operation)) {
 			const here = operation.parameters.filter((parameter) => usedOn(parameter, family));
+			const composed =
+				operation.intentToken?.every((name) => here.some((p) => p.name === name && p.required)) ===
+				true;
 			for (const part of needed)
-				expect([family, part, here.some((p) => p.intent === part && p.required)]).toEqual([
+				expect([
 					family,
 					part,
-					true,
-				]);
-			expect([family, here.some((p) => p.role === 'amount' && p.unit && p.required)]).toEqual([
+					here.some((p) => p.intent === part && p.required) || (part === 'token' && composed),
+				]).toEqual([family, part, true]);
+			expect([
 				family,
-				true,
-			]);
+				here.some(
+					(p) => p.role === 'amount' && (p.unit || p.fixedDecimals !== undefined) && p.required,
+				),
+			]).toEqual([family, true]);
 		}
 	},
 );

@@ -4,7 +4,9 @@
  * (the devnet mnemonic): the holder's and the receiver's trustlines, the issuer's authorisation (RWA1
  * has auth_required), the issue and the transfer, each built by the gateway (the authorisation by the
  * example's Code node), signed by the step's account, sent and confirmed; RWA1 on the holder's and
- * the receiver's trustlines as the devnet's Horizon shows them, every step's payout mined.
+ * the receiver's trustlines as the devnet's Horizon shows them, every step's payout mined. The issue
+ * and the transfer reach the Signer with the intent the Expand node wrote (a payment of CODE:ISSUER in
+ * stroops), which no step of the example rewrites.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,4 +91,21 @@ test('trustlines, the issuer’s authorisation, issue and transfer: each signed 
 			result.output(name).map((item) => item.json.from),
 		),
 	).toEqual([1, 2, 3, 3, 1].map((index) => testnet.wallets[index].publicKey));
+	// The Expand node's own intent is what the Signer held each payment to: nothing between them.
+	const { connections } = readSavedWorkflow(EXAMPLE);
+	const payment = (build: string, sign: string, from: number, to: number, whole: string) => {
+		expect(connections[build].main[0]?.map((next) => next.node)).toEqual([sign]);
+		expect(result.output(build)[0].json.intent).toMatchObject({
+			effect: 'transfer',
+			chainId: testnet.chainId,
+			sender: testnet.wallets[from].publicKey,
+			recipient: testnet.wallets[to].publicKey,
+			token: testnet.rwa.asset,
+			amount: `${whole}0000000`,
+			amountTyped: whole,
+			decimals: 7,
+		});
+	};
+	payment('Build issue', 'Sign issue', 3, 1, '1000');
+	payment('Build transfer', 'Sign transfer', 1, 2, '250');
 });

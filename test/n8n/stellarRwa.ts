@@ -2,7 +2,8 @@
  * The RWA example on Stellar (examples/stellar-rwa-issue-transfer.devnet.json) with `n8n execute` on the
  * devnet's Stellar testnet (chain 1501): the holder's and the receiver's trustlines, the issuer's
  * authorisation, the issue and the transfer, each signed by its account and confirmed; RWA1 on both
- * trustlines on the ledger, every step's payout mined.
+ * trustlines on the ledger, every step's payout mined; issue and transfer signed under the intent the
+ * Expand node wrote.
  */
 import { executeWorkflow, runError } from '../../playground/n8n';
 import { EXAMPLE_IDS } from '../../playground/playground';
@@ -39,6 +40,18 @@ export async function stellarRwaExample({ devnet, n8n }: Session): Promise<strin
 		confirmed: boolean;
 		payouts: Array<{ chainStatus: string }>;
 	};
+	// The Signer held issue and transfer to the intent the Expand node wrote: a payment of RWA1 in stroops.
+	equal(
+		['Build issue', 'Build transfer'].map((name) => {
+			const intent = runData[name][0].data.main[0][0].json.intent as Record<string, unknown>;
+			return [intent.effect, intent.token, intent.amount, intent.decimals];
+		}),
+		[
+			['transfer', testnet.rwa.asset, '10000000000', 7],
+			['transfer', testnet.rwa.asset, '2500000000', 7],
+		],
+		"the Expand node's intent of the issue and the transfer",
+	);
 	equal(
 		[outcome.confirmed, outcome.payouts.map((payout) => payout.chainStatus)],
 		[true, ['mined', 'mined', 'mined', 'mined', 'mined']],

@@ -1,3 +1,4 @@
+import { toSmallestUnit } from '../../shared/amounts';
 import { chainOf } from '../../shared/catalog/chains';
 import { chainIdOfProtocol } from '../../shared/catalog/protocols';
 import type { IntentPart, OperationSpec, ParameterSpec } from '../../shared/catalog/types';
@@ -54,7 +55,7 @@ function partOf(
 		.find((value) => value !== undefined && value !== '');
 }
 
-/** The amount asked: the first set parameter with role `amount` and a unit, counted in the input token. */
+/** The amount asked: the first set parameter with role `amount` and a unit (or fixed decimals), counted in the input token. */
 function amountSpecOf(
 	operation: OperationSpec,
 	values: Map<string, PreparedValue>,
@@ -62,17 +63,54 @@ function amountSpecOf(
 	return operation.parameters.find(
 		(spec) =>
 			spec.role === 'amount' &&
-			spec.unit !== undefined &&
+			(spec.unit !== undefined || spec.fixedDecimals !== undefined) &&
 			spec.tokenEntry !== 'last' &&
 			text(values.get(spec.name)) !== null,
 	);
+}
+
+/** The token composed of the operation's `intentToken` parameters (`CODE:ISSUER`); undefined without them, null when one is empty. */
+function composedToken(
+	operation: OperationSpec,
+	values: Map<string, PreparedValue>,
+): string | null | undefined {
+	if (!operation.intentToken) return undefined;
+	const parts = operation.intentToken.map((name) => text(values.get(name)));
+	return parts.every((part) => part !== null) ? parts.join(':') : null;
+}
+
+/**
+ * The amount as the intent states it, in the smallest unit, and how it was typed: one the API takes in
+ * whole units of an asset with fixed decimals is converted here (exactly, as amounts.ts does) and
+ * states them; one typed in whole units on the form was converted before sending.
+ */
+function amountOf(
+	spec: ParameterSpec | undefined,
+	parameters: ItemParameters,
+): { amount: string | null; typed: Pick<Intent, 'amountTyped' | 'decimals'> } {
+	const sent = spec ? text(parameters.values.get(spec.name)) : null;
+	if (!spec || sent === null) return { amount: null, typed: {} };
+	if (spec.fixedDecimals !== undefined) {
+		const amount = toSmallestUnit(sent, spec.fixedDecimals) ?? null;
+		return {
+			amount,
+			typed: amount === null ? {} : { amountTyped: sent, decimals: spec.fixedDecimals },
+		};
+	}
+	// Only an amount typed in whole units: the Signer checks the decimals the API gave against the chain's.
+	const typed = parameters.typedAmounts?.get(spec.name);
+	return {
+		amount: sent,
+		typed: typed ? { amountTyped: typed.typed, decimals: typed.decimals } : {},
+	};
 }
 
 /**
  * What a write asked, output beside the API's unsigned transaction as `intent` (the contract:
  * shared/intent.ts): Expand Signer refuses a transaction that does something else. Read from the
  * values sent (amounts in the smallest unit, as sent) through the catalog's `intent` parts, the
- * amount's role and unit and the operation's `effect`; nothing here is written per operation.
+ * amount's role and unit (or fixed decimals), the operation's `intentToken` and `effect`; nothing here
+ * is written per operation.
  */
 export function intentOf(operation: OperationSpec, parameters: ItemParameters): Intent {
 	const { values } = parameters;
@@ -86,13 +124,8 @@ export function intentOf(operation: OperationSpec, parameters: ItemParameters): 
 	if (operation.parameters.some((spec) => spec.intent === 'owner'))
 		intent.owner = text(partOf(operation, values, 'owner'));
 	const amountSpec = amountSpecOf(operation, values);
-	const amount = amountSpec ? text(values.get(amountSpec.name)) : null;
-	// Only an amount typed in whole units: the Signer checks the decimals the API gave against the chain's.
-	const typed = amountSpec && parameters.typedAmounts?.get(amountSpec.name);
-	const typedPart: Pick<Intent, 'amountTyped' | 'decimals'> = typed
-		? { amountTyped: typed.typed, decimals: typed.decimals }
-		: {};
-	const named = partOf(operation, values, 'token');
+	const { amount, typed: typedPart } = amountOf(amountSpec, parameters);
+	const named = partOf(operation, values, 'token') ?? composedToken(operation, values);
 	const tokenValue =
 		named ??
 		(amountSpec?.unit === 'token' && amountSpec.tokenParam

@@ -43,7 +43,8 @@ export type AmountUnit = 'token' | 'native';
  * (`sender`), the account paid, allowed to spend or receiving a swap's output (`recipient`), the owner
  * an approved spender takes tokens from (`owner`), the token the amount counts (`token`, where the
  * amount's own `tokenParam` is not the one every chain family uses). The amount is the first set
- * parameter with role `amount` and a `unit`.
+ * parameter with role `amount` and a `unit` (or `fixedDecimals`); an operation's `intentToken` composes
+ * the token of several parameters.
  */
 export type IntentPart = 'sender' | 'recipient' | 'owner' | 'token';
 
@@ -91,6 +92,12 @@ export interface ParameterSpec {
 	tokenEntry?: 'last';
 	/** On a write: what the parameter is in the intent output beside the transaction. */
 	intent?: IntentPart;
+	/**
+	 * On an amount the API takes in whole units of an asset whose decimals the protocol fixes (a Stellar
+	 * asset's 7): sent as typed; the intent states it in the smallest unit with `amountTyped` and these
+	 * `decimals`, as an amount typed in whole units.
+	 */
+	fixedDecimals?: number;
 }
 
 /**
@@ -201,6 +208,11 @@ export interface OperationSpec {
 	alternatives?: boolean;
 	/** On a write returning an unsigned transaction: what it does, where Expand Signer can read it (else a call it cannot read). */
 	effect?: WriteEffect;
+	/**
+	 * On a write whose asset no one parameter names: the parameters whose values, joined by `:`, are the
+	 * intent's token (`assetCode`, `issuer`: a Stellar asset `CODE:ISSUER`, as Expand Signer keys it).
+	 */
+	intentToken?: string[];
 	/** Which chains or protocols the operation is limited to, in words ("Stellar only"). */
 	availability?: string;
 	/**

@@ -2,15 +2,18 @@
  * The intent comparison on its own (policy/askedIntent.ts), for the EVM effects the devnet tests do not
  * build through a lying API: approve and transferFrom substitutions, a call that turns out to be a
  * token transfer, native value above what a call asked or from a token input, an amount typed in
- * whole units against the chain's decimals, and an intent that cannot be read.
+ * whole units against the chain's decimals (a Stellar asset's 7, which the family vouches for), and an
+ * intent that cannot be read.
  */
 import { getAddress, Interface } from 'ethers';
 
 import { evmEffect } from '../../../packages/signer/nodes/ExpandSigner/families/evm/effect';
 import { EVM_POLICY_FORMAT } from '../../../packages/signer/nodes/ExpandSigner/families/evm/policyFormat';
+import { STELLAR_POLICY_FORMAT } from '../../../packages/signer/nodes/ExpandSigner/families/stellar';
 import {
 	type AskedIntent,
 	askedIntentRefusal,
+	chainDecimalsOf,
 	policyDecimalsRefusal,
 	readAskedIntent,
 	typedAmountBinds,
@@ -278,4 +281,34 @@ test("an amount typed in whole units is held to the decimals every amount limit 
 	);
 	expect(policyDecimalsRefusal(typed('native', 18), limits, '1', false)).toBeUndefined();
 	expect(policyDecimalsRefusal(typed('USDC', 9, 'call'), limits, '1', false)).toBeUndefined();
+});
+
+test('a Stellar asset typed in whole units is vouched for by the family (every Stellar asset has 7 decimals): 7 passes with no amount limit line or pinned node, other decimals are refused; the chain gives 7 without asking anyone', async () => {
+	const stellar = readPolicy({}, STELLAR_POLICY_FORMAT, undefined);
+	const issuer = 'GBZXN7PIRZGNMHGA7MUUUF4GWPY5AYPV6LY4UV2GL6VJGIQRXFDNMADI';
+	const asset = `RWA1:${issuer}`;
+	const typed = (decimals: number, amount: string) =>
+		readAskedIntent(
+			{
+				effect: 'transfer',
+				sender: issuer,
+				recipient: 'GDQNY3PBOJOKYZSRMK2S7LHHGWZIUISD4QORETLMXEWXBI7KFZZMKTL3',
+				token: asset,
+				amount,
+				amountTyped: '5',
+				decimals,
+			},
+			stellar,
+		) as AskedIntent;
+	expect(typed(7, '50000000')).toMatchObject({ token: asset, amount: 50_000_000n });
+	expect(policyDecimalsRefusal(typed(7, '50000000'), stellar, '1501', false)).toBeUndefined();
+	expect(policyDecimalsRefusal(typed(6, '5000000'), stellar, '1501', false)?.message).toBe(
+		`Refused by the rule "intent": the amount was typed in whole units as 5 of ${asset}, converted with 6 decimals the API gave, but every token of this chain family has 7; nothing was signed`,
+	);
+	const askNoOne = jest.fn(async () => 6);
+	expect(await chainDecimalsOf(typed(7, '50000000'), stellar, askNoOne)).toBe(7);
+	expect(askNoOne).not.toHaveBeenCalled();
+	expect(typedAmountRefusal(typed(7, '500000000'), 7)?.message).toMatch(
+		/typed in whole units as 5 .* \(7 decimals\), which is 50000000 \(smallest unit\), but the intent asks 500000000/,
+	);
 });

@@ -9,9 +9,10 @@
  * beside its original; a run killed between signing and sending; and no trace of any key in anything the
  * runs leave.
  *
- * The Expand node writes rwa/issue and rwa/transfer's intent as a call binding nothing (its catalog names
- * no sender, recipient, token or amount for them), which the Signer refuses for a transaction that pays:
- * those are signed here with the transfer intent the Signer holds them to (token CODE:ISSUER, stroops).
+ * The Expand node writes rwa/issue, rwa/transfer and rwa/burn's intent as a transfer of the asset
+ * CODE:ISSUER in stroops (the whole units asked × 10^7) from the signer to the account paid (a burn pays
+ * the issuer): the Signer signs the API's answer under it and refuses it with another recipient, amount
+ * or asset; a trustline and a freeze are calls that move nothing.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
@@ -284,32 +285,13 @@ async function rwaAnswer(operation: string, parameters: IDataObject): Promise<ID
 }
 
 /**
- * The intent the Signer holds an RWA payment to: the Expand node writes rwa/issue and rwa/transfer as a
- * call binding nothing (its catalog names no sender, recipient, token or amount for them), which the
- * Signer refuses for a transaction that pays; so the test writes the transfer the form asked.
+ * The Expand node's intent with `changes` (another recipient, amount or asset): what an API or a step
+ * that substitutes them would hand on, its form item's digest made again so only the content differs.
  */
-function rwaTransferIntent(
-	answer: IDataObject,
-	sender: string,
-	recipient: string,
-	whole: bigint,
-	token = testnet.rwa.asset,
-): IDataObject {
-	const written = answer.intent as IDataObject;
-	const asked = {
-		operation: written.operation,
-		effect: 'transfer',
-		chainId: CHAIN,
-		sender,
-		recipient,
-		token,
-		amount: String(whole * 10_000_000n),
-	};
-	// Its form item as the node writes it, with the digest of what this intent asks.
-	return {
-		...asked,
-		formItem: { ...(written.formItem as IDataObject), digest: intentDigest(asked) },
-	};
+function substitutedIntent(answer: IDataObject, changes: IDataObject): IDataObject {
+	const { formItem, ...written } = answer.intent as IDataObject;
+	const asked = { ...written, ...changes };
+	return { ...asked, formItem: { ...(formItem as IDataObject), digest: intentDigest(asked) } };
 }
 
 /** `items` (API answers) signed From Input Item by account `accountIndex` under their payout IDs, and sent. */
@@ -348,16 +330,16 @@ async function checked(hashes: unknown[]): Promise<IDataObject[]> {
 	);
 }
 
-test("the API's RWA answers From Input Item: the node's call intent admits a trustline and is refused for a payment; issue and transfer held to a transfer intent of CODE:ISSUER; one to an account without a trustline reads failed", async () => {
+test("the API's RWA answers From Input Item under the Expand node's own intent: a trustline (a call), the issue and a transfer (transfers of CODE:ISSUER in stroops); another amount or recipient refused; one to an account without a trustline reads failed", async () => {
 	const rwa1 = testnet.rwa.asset;
 	const trustAnswer = await rwaAnswer('settrustline', { from: address(1), amount: '1000' });
-	// A trustline moves nothing: the node's call intent, bound to nothing, admits it.
+	// A trustline moves nothing: a call of its signer, which the Signer admits.
 	expect(trustAnswer.intent).toMatchObject({
 		operation: 'rwa/settrustline',
 		effect: 'call',
+		sender: address(1),
 		recipient: null,
-		token: null,
-		amount: null,
+		token: rwa1,
 	});
 	const trust = await signedAndSent([{ ...trustAnswer, payoutId: 'rwa-trust-1' }], 1);
 	expect(trust.signed[0]).toMatchObject({ from: address(1), chainId: CHAIN, repeat: false });
@@ -373,38 +355,40 @@ test("the API's RWA answers From Input Item: the node's call intent admits a tru
 	await authorise(address(1));
 	expect(await line()).toMatchObject({ is_authorized: true });
 	const issueAnswer = await rwaAnswer('issue', { to: address(1), amount: '50' });
-	const asIssued = await signedAndSent(
-		[{ ...issueAnswer, payoutId: 'rwa-issue-node-intent' }],
-		3,
-		true,
-	);
-	expect(String(asIssued.signed[0].error)).toMatch(
-		/^Refused by the rule "intent": .*asked rwa\/issue, a call the signer cannot read, but the transaction makes Stellar payment of 500000000 .* of RWA1:G.*; nothing was signed \(item 0\)$/,
-	);
-	const issued = await signedAndSent(
+	expect(issueAnswer.intent).toMatchObject({
+		operation: 'rwa/issue',
+		effect: 'transfer',
+		chainId: CHAIN,
+		sender: address(3),
+		recipient: address(1),
+		token: rwa1,
+		amount: '500000000',
+		amountTyped: '50',
+		decimals: 7,
+	});
+	// An intent asking 5,000 where the transaction issues 50: the amount differs.
+	const more = await signedAndSent(
 		[
 			{
 				...issueAnswer,
-				intent: rwaTransferIntent(issueAnswer, address(3), address(1), 50n),
-				payoutId: 'rwa-issue-1',
+				intent: substitutedIntent(issueAnswer, {
+					amount: '50000000000',
+					amountTyped: '5000',
+				}),
+				payoutId: 'rwa-issue-more',
 			},
 		],
 		3,
+		true,
 	);
+	expect(String(more.signed[0].error)).toMatch(
+		/^Refused by the rule "intent": .*amount: asked 50000000000 \(smallest unit\), the transaction moves 500000000 \(smallest unit\); nothing was signed \(item 0\)$/,
+	);
+	const issued = await signedAndSent([{ ...issueAnswer, payoutId: 'rwa-issue-1' }], 3);
 	expect(issued.sent[0].transactionHash).toBe(issued.signed[0].transactionHash);
 	expect(await balanceOf(address(1), rwa1)).toBe(500_000_000n);
 	// The same form item's answer handed in again under another payout ID: one form item, one transaction.
-	const twice = await signedAndSent(
-		[
-			{
-				...issueAnswer,
-				intent: rwaTransferIntent(issueAnswer, address(3), address(1), 50n),
-				payoutId: 'rwa-issue-2',
-			},
-		],
-		3,
-		true,
-	);
+	const twice = await signedAndSent([{ ...issueAnswer, payoutId: 'rwa-issue-2' }], 3, true);
 	expect(String(twice.signed[0].error)).toMatch(
 		/^Refused by the rule "oneTransactionPerFormItem": form item 0 of node "Rwa" .* under payout ID "rwa-issue-1" .*; this is another \(payout ID "rwa-issue-2"\).*; nothing was signed \(item 0\)$/,
 	);
@@ -420,7 +404,7 @@ test("the API's RWA answers From Input Item: the node's call intent admits a tru
 		[
 			{
 				...transferAnswer,
-				intent: rwaTransferIntent(transferAnswer, address(1), address(0), 5n),
+				intent: substitutedIntent(transferAnswer, { recipient: address(0) }),
 				payoutId: 'rwa-substituted',
 			},
 		],
@@ -428,18 +412,9 @@ test("the API's RWA answers From Input Item: the node's call intent admits a tru
 		true,
 	);
 	expect(String(substituted.signed[0].error)).toMatch(
-		/^Refused by the rule "intent": .*recipient.*; nothing was signed \(item 0\)$/,
+		/^Refused by the rule "intent": .*recipient: asked G.*, the transaction pays G.*; nothing was signed \(item 0\)$/,
 	);
-	const unpaid = await signedAndSent(
-		[
-			{
-				...transferAnswer,
-				intent: rwaTransferIntent(transferAnswer, address(1), address(2), 5n),
-				payoutId: 'rwa-no-trust',
-			},
-		],
-		1,
-	);
+	const unpaid = await signedAndSent([{ ...transferAnswer, payoutId: 'rwa-no-trust' }], 1);
 	expect(await sequenceOf(address(1))).toBe(sequence + 1n);
 	expect(await balanceOf(address(1), rwa1)).toBe(500_000_000n);
 	const [applied, failed] = await checked([
@@ -498,7 +473,7 @@ async function authorise(trustor: string) {
 	expect(result.error).toBeUndefined();
 }
 
-test("Change Trust opens account 2's trustline to RWA1; once the issuer authorises it, an RWA transfer reaches it; an intent naming another asset is refused", async () => {
+test("Change Trust opens account 2's trustline to RWA1; once the issuer authorises it, an RWA transfer reaches it under the node's intent (one naming another asset refused); a burn pays the issuer back; a freeze revokes the trustline", async () => {
 	const rwa1 = testnet.rwa.asset;
 	const trusted = await run(
 		[signer({ operation: 'changeTrust', accountIndex: 2, asset: rwa1, limit: '500' }), send()],
@@ -519,7 +494,7 @@ test("Change Trust opens account 2's trustline to RWA1; once the issuer authoris
 		[
 			{
 				...transferAnswer,
-				intent: rwaTransferIntent(transferAnswer, address(1), address(2), 7n, testnet.usdc.asset),
+				intent: substitutedIntent(transferAnswer, { token: testnet.usdc.asset }),
 				payoutId: 'rwa-other-asset',
 			},
 		],
@@ -527,24 +502,44 @@ test("Change Trust opens account 2's trustline to RWA1; once the issuer authoris
 		true,
 	);
 	expect(String(otherAsset.signed[0].error)).toMatch(
-		/^Refused by the rule "intent": .*USDC.*RWA1.*\(item 0\)$|^Refused by the rule "intent": .*RWA1.*USDC.*\(item 0\)$/,
+		/^Refused by the rule "intent": .*token: asked USDC:G.*, the transaction moves RWA1:G.*\(item 0\)$/,
 	);
 	const before = {
 		payer: await balanceOf(address(1), rwa1),
 		payee: await balanceOf(address(2), rwa1),
 	};
-	await signedAndSent(
-		[
-			{
-				...transferAnswer,
-				intent: rwaTransferIntent(transferAnswer, address(1), address(2), 7n),
-				payoutId: 'rwa-transfer-1',
-			},
-		],
-		1,
-	);
+	await signedAndSent([{ ...transferAnswer, payoutId: 'rwa-transfer-1' }], 1);
 	expect(await balanceOf(address(1), rwa1)).toBe(before.payer - 70_000_000n);
 	expect(await balanceOf(address(2), rwa1)).toBe(before.payee + 70_000_000n);
+	// A burn is a payment back to the issuer: a transfer to it, which the Signer reads as such.
+	const burnAnswer = await rwaAnswer('burn', { from: address(2), amount: '2' });
+	expect(burnAnswer.intent).toMatchObject({
+		operation: 'rwa/burn',
+		effect: 'transfer',
+		sender: address(2),
+		recipient: address(3),
+		token: rwa1,
+		amount: '20000000',
+	});
+	await signedAndSent([{ ...burnAnswer, payoutId: 'rwa-burn-1' }], 2);
+	expect(await balanceOf(address(2), rwa1)).toBe(before.payee + 50_000_000n);
+	// A freeze moves nothing: a call of the issuer, which the Signer admits; the holder's trustline is no longer authorised.
+	const freezeAnswer = await rwaAnswer('freeze', { user: address(2) });
+	expect(freezeAnswer.intent).toMatchObject({
+		operation: 'rwa/freeze',
+		effect: 'call',
+		sender: address(3),
+		token: rwa1,
+	});
+	await signedAndSent([{ ...freezeAnswer, payoutId: 'rwa-freeze-1' }], 3);
+	const frozen = await horizon<{ balances: Array<Record<string, unknown>> }>(
+		`/accounts/${address(2)}`,
+	);
+	expect(
+		frozen.balances.find(
+			(balance) => `${String(balance.asset_code)}:${String(balance.asset_issuer)}` === rwa1,
+		),
+	).toMatchObject({ is_authorized: false });
 });
 
 test('one transaction, one item: an envelope signed under one payout ID is refused under another (oneItemPerTransaction)', async () => {

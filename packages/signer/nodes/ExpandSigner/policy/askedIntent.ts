@@ -143,17 +143,17 @@ export function typedAmountBinds(asked: AskedIntent): boolean {
 
 /**
  * The decimals the chain gives for the intent's token: the native asset's from the family's format, a
- * token's (contract or mint) as the family reads them; undefined for a token named by symbol.
+ * token's (contract or mint) as the family reads them, or the family's own where every token has the
+ * same (Stellar's 7, which the protocol fixes); undefined for a token named by symbol.
  */
 export async function chainDecimalsOf(
 	asked: AskedIntent,
 	policy: SpendingPolicy,
-	tokenDecimals: (address: string) => Promise<number | undefined>,
+	tokenDecimals?: (address: string) => Promise<number | undefined>,
 ): Promise<number | undefined> {
 	if (isNativeToken(asked.token)) return policy.format.nativeDecimals;
-	return asked.token !== undefined && policy.format.isAddress(asked.token)
-		? await tokenDecimals(asked.token)
-		: undefined;
+	if (asked.token === undefined || !policy.format.isAddress(asked.token)) return undefined;
+	return policy.format.tokenDecimals ?? (await tokenDecimals?.(asked.token));
 }
 
 /** An amount typed in whole units of a token, the decimals it was converted with and who gave them. */
@@ -170,7 +170,8 @@ export interface TypedTokenAmount {
  * unless RPC URLs pins one: an API lying about decimals can name a node that agrees, and "1 USDC" is
  * signed as 1,000. So a token's decimals must be vouched for by the owner: by an amount limit line
  * giving the token's decimals (`0xToken:6 = …`, which must then agree), or by a node the credential
- * pins for the chain. Otherwise the amount is refused under `rule`; one typed in smallest units is
+ * pins for the chain, unless the family fixes every token's decimals (Stellar's 7), which then vouches
+ * for them. Otherwise the amount is refused under `rule`; one typed in smallest units is
  * converted by no one. The intent's and a built transfer's (Tron's Transfer TRC-20) alike.
  */
 export function unvouchedDecimalsRefusal(
@@ -186,6 +187,15 @@ export function unvouchedDecimalsRefusal(
 		(limit) => limit.asset === key && (limit.chainId === undefined || limit.chainId === chainId),
 	);
 	const converted = `the amount was typed in whole units as ${typed.amount} of ${token}, converted with ${typed.decimals} decimals ${typed.givenBy} gave`;
+	// A family whose every token has the same decimals (Stellar's 7) vouches for them: no line or node needed.
+	const { tokenDecimals } = policy.format;
+	if (tokenDecimals !== undefined)
+		return typed.decimals === tokenDecimals
+			? undefined
+			: new Refusal(
+					rule,
+					`${converted}, but every token of this chain family has ${tokenDecimals}`,
+				);
 	const other = lines.find((limit) => limit.decimals !== typed.decimals);
 	if (other)
 		return new Refusal(

@@ -20,6 +20,7 @@ import type { LedgerEntry } from '../../ledger/payoutLedger';
 import {
 	askedIntentRefusal,
 	chainDecimalsOf,
+	policyDecimalsRefusal,
 	readAskedIntent,
 	typedAmountBinds,
 	typedAmountRefusal,
@@ -214,9 +215,10 @@ export async function signStellarItem(
 	const differs = asked && askedIntentRefusal(asked, effect, session.policy);
 	if (differs) throw refusedItem(node, itemIndex, differs);
 	if (asked && typedAmountBinds(asked)) {
-		// Every Stellar asset has 7 decimals in XDR: the protocol, not an asset's metadata, vouches for them.
-		const decimals = await chainDecimalsOf(asked, session.policy, async () => STELLAR_DECIMALS);
-		const wrongDecimals = typedAmountRefusal(asked, decimals);
+		// Every Stellar asset has 7 decimals in XDR: the family's format, not an asset's metadata, vouches for them.
+		const ownDecimals = policyDecimalsRefusal(asked, session.policy, chainId, false);
+		if (ownDecimals) throw refusedItem(node, itemIndex, ownDecimals);
+		const wrongDecimals = typedAmountRefusal(asked, await chainDecimalsOf(asked, session.policy));
 		if (wrongDecimals) throw refusedItem(node, itemIndex, wrongDecimals);
 	}
 	const refusal = transactionRefusal(session.policy, effect, Boolean(work.fromInput && !asked));
