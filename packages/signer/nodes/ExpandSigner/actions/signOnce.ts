@@ -6,10 +6,11 @@ import { checkHistory, type SignedReader } from '../ledger/entryCheck';
 import { FormItemBindings } from '../ledger/formItems';
 import type { JournalDraft } from '../ledger/journalDraft';
 import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
+import type { SpendingCounter } from '../ledger/spending';
 import { type SignedFor, TransactionIdBindings } from '../ledger/transactionIds';
 import type { FormItem } from '../policy/formItem';
 import { Refusal, refusedItem } from '../policy/refusal';
-import type { Movement, SignedTransaction } from '../policy/vocabulary';
+import type { Movement, SignedTransaction, TransactionEffect } from '../policy/vocabulary';
 
 /** The refusal of a payout ID when the credential has no payout ledger. */
 function noLedger(node: INode, itemIndex: number, payoutId: string) {
@@ -73,6 +74,30 @@ export interface FreshSignature {
 	signed: SignedTransaction;
 	keep(): void;
 	discard?: () => Promise<void>;
+}
+
+/**
+ * An item's `sign` (ItemSigning) of the families whose transaction holds no claim of its own: the
+ * effect's amounts are counted before signing, so concurrent executions and processes never pass a
+ * total together, and uncounted again when signing fails or the signature is discarded.
+ */
+export async function reserveAndSign(
+	node: INode,
+	itemIndex: number,
+	spending: SpendingCounter,
+	effect: TransactionEffect,
+	sign: () => SignedTransaction | Promise<SignedTransaction>,
+	keep: () => void = () => undefined,
+): Promise<FreshSignature> {
+	const reserved = await spending.reserve(effect, itemIndex);
+	if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
+	let signed: SignedTransaction | undefined;
+	try {
+		signed = await sign();
+	} finally {
+		if (!signed) await reserved.release();
+	}
+	return { signed, keep, discard: reserved.release };
 }
 
 /** How a chain family signs one item, and reads where an earlier signature of its payout ID stands. */
