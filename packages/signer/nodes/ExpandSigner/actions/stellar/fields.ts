@@ -12,9 +12,8 @@ import {
 	STELLAR_CHAINS,
 	type StellarMemo,
 } from '../../families/stellar';
-import { chainRefusal } from '../../policy/check';
-import { refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
+import { readChainIdParameter } from '../chainId';
 import type { StellarSession } from './session';
 
 export { amountProperties, readAmount } from '../amount';
@@ -49,16 +48,7 @@ export function readChainId(
 	itemIndex: number,
 	session: StellarSession,
 ): string {
-	const chainId = String(this.getNodeParameter('stellarChainId', itemIndex, '') ?? '').trim();
-	if (!STELLAR_CHAINS[chainId])
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "stellarChainId" must be 1500 (Stellar) or 1501 (Stellar Testnet); got "${chainId}"`,
-		);
-	const wrongChain = chainRefusal(session.policy, chainId);
-	if (wrongChain) throw refusedItem(this.getNode(), itemIndex, wrongChain);
-	return chainId;
+	return readChainIdParameter.call(this, itemIndex, session.policy, 'stellarChainId', CHAIN_NAMES);
 }
 
 /** The account at the item's Account Index, checked against Expected From. */

@@ -11,9 +11,8 @@ import {
 	type TonNode,
 	walletSeqno,
 } from '../../families/ton';
-import { chainRefusal } from '../../policy/check';
-import { refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
+import { readChainIdParameter } from '../chainId';
 import type { TonSession } from './session';
 
 export { amountProperties, readAmount } from '../amount';
@@ -42,16 +41,7 @@ export function readChainId(
 	itemIndex: number,
 	session: TonSession,
 ): string {
-	const chainId = String(this.getNodeParameter('tonChainId', itemIndex, '') ?? '').trim();
-	if (!TON_CHAINS[chainId])
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "tonChainId" must be 1100 (TON) or 1101 (TON Testnet); got "${chainId}"`,
-		);
-	const wrongChain = chainRefusal(session.policy, chainId);
-	if (wrongChain) throw refusedItem(this.getNode(), itemIndex, wrongChain);
-	return chainId;
+	return readChainIdParameter.call(this, itemIndex, session.policy, 'tonChainId', CHAIN_NAMES);
 }
 
 /** The account at the item's Account Index, its wallet on `chainId`, checked against Expected From. */
