@@ -13,6 +13,7 @@ import {
 } from '../../families/ton';
 import { accountOf } from '../account';
 import { readChainIdParameter } from '../chainId';
+import { readValidFor, validForProperty as sharedValidForProperty } from '../validFor';
 import type { TonSession } from './session';
 
 export { amountProperties, readAmount } from '../amount';
@@ -116,28 +117,16 @@ export function readComment(this: IExecuteFunctions, itemIndex: number): string 
 }
 
 export function validForProperty(operation: string): INodeProperties {
-	return {
-		displayName: 'Valid For (Seconds)',
-		name: 'validFor',
-		type: 'number',
-		typeOptions: { minValue: 10, maxValue: MAX_VALID_FOR_SECONDS, numberPrecision: 0 },
-		default: 300,
-		description:
-			"How long the signed message can be accepted (the wallet's valid_until): at most 3600. Once it has passed unaccepted, Speed Up Payout can sign the payout again.",
-		displayOptions: { show: { operation: [operation] } },
-	};
+	return sharedValidForProperty(
+		operation,
+		MAX_VALID_FOR_SECONDS,
+		"How long the signed message can be accepted (the wallet's valid_until): at most 3600. Once it has passed unaccepted, Speed Up Payout can sign the payout again.",
+	);
 }
 
 /** valid_until, in seconds since 1970: now plus the item's Valid For. */
 export function readValidUntil(this: IExecuteFunctions, itemIndex: number): number {
-	const validFor = Number(this.getNodeParameter('validFor', itemIndex, 300));
-	if (!Number.isInteger(validFor) || validFor < 10 || validFor > MAX_VALID_FOR_SECONDS)
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "validFor" must be a whole number of seconds from 10 to ${MAX_VALID_FOR_SECONDS}; got "${String(validFor)}"`,
-		);
-	return Math.floor(Date.now() / 1000) + validFor;
+	return readValidFor.call(this, itemIndex, MAX_VALID_FOR_SECONDS);
 }
 
 /** The chain's toncenter-v2 API: the credential's RPC URL for the chain, else the API's (chain/getpublicrpc); it must show the chain's zero state. */
