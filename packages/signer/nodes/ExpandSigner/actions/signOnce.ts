@@ -305,6 +305,20 @@ export function requirePinnedNode(
 		);
 }
 
+/** A refusal of Speed Up Payout for its payout ID: `payout ID "<id>" <what the family says of it>`. */
+export function replacementRefusal(
+	node: INode,
+	itemIndex: number,
+	payoutId: string,
+	message: string,
+) {
+	return refusedItem(
+		node,
+		itemIndex,
+		new Refusal('payoutId', `payout ID "${payoutId}" ${message}`),
+	);
+}
+
 /**
  * A replacement re-read from its own signed bytes moves what its payout ID was signed for (the first
  * entry's content), and the whole policy allows it.
@@ -318,13 +332,11 @@ export function checkReplacement(
 	content: string,
 ): void {
 	if (movementsContent(effect.movements) !== content)
-		throw refusedItem(
+		throw replacementRefusal(
 			node,
 			itemIndex,
-			new Refusal(
-				'payoutId',
-				`payout ID "${payoutId}" re-read from its signed bytes moves ${movementsContent(effect.movements)}, not what it was signed for (${content}); check it by hand`,
-			),
+			payoutId,
+			`re-read from its signed bytes moves ${movementsContent(effect.movements)}, not what it was signed for (${content}); check it by hand`,
 		);
 	const refusal = checkEffect(policy, effect);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);

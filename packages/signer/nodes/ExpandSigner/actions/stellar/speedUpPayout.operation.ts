@@ -20,12 +20,12 @@ import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { TransactionIdBindings } from '../../ledger/transactionIds';
-import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import {
 	checkReplacement,
 	readReplacedPayoutId,
 	replacedPayoutIdProperty,
+	replacementRefusal,
 	signedFor,
 	speedUpOnce,
 } from '../signOnce';
@@ -147,11 +147,7 @@ async function signReplacement(
 ): Promise<SignedTransaction> {
 	const { chainId, account, payoutId, feePerOperation } = asked;
 	const refuse = (message: string) =>
-		refusedItem(
-			this.getNode(),
-			itemIndex,
-			new Refusal('payoutId', `payout ID "${payoutId}" ${message}`),
-		);
+		replacementRefusal(this.getNode(), itemIndex, payoutId, message);
 	const read = history.map((entry) => ownSignedEntry(entry, account));
 	if (read.some((entry) => entry === undefined))
 		throw refuse(

@@ -19,12 +19,13 @@ import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { TransactionIdBindings } from '../../ledger/transactionIds';
-import { Refusal, refusedItem } from '../../policy/refusal';
+import { refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import {
 	checkReplacement,
 	readReplacedPayoutId,
 	replacedPayoutIdProperty,
+	replacementRefusal,
 	requirePinnedNode,
 	signedFor,
 	speedUpOnce,
@@ -85,11 +86,7 @@ async function signReplacement(
 ): Promise<SignedTransaction> {
 	const { chainId, account, node, payoutId } = asked;
 	const refuse = (message: string) =>
-		refusedItem(
-			this.getNode(),
-			itemIndex,
-			new Refusal('payoutId', `payout ID "${payoutId}" ${message}`),
-		);
+		replacementRefusal(this.getNode(), itemIndex, payoutId, message);
 	const replayable = crossChainRefusal(session.policy, account);
 	if (replayable) throw refusedItem(this.getNode(), itemIndex, replayable);
 	const transfers = history.map((entry) => ownSignedTransfer(entry, account));

@@ -21,13 +21,13 @@ import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { TransactionIdBindings } from '../../ledger/transactionIds';
-import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
 import {
 	checkReplacement,
 	readReplacedPayoutId,
 	replacedPayoutIdProperty,
+	replacementRefusal,
 	requirePinnedNode,
 	signedFor,
 	speedUpOnce,
@@ -71,11 +71,7 @@ async function signReplacement(
 ): Promise<SignedTransaction> {
 	const { chainId, account, node, payoutId } = asked;
 	const refuse = (message: string) =>
-		refusedItem(
-			this.getNode(),
-			itemIndex,
-			new Refusal('payoutId', `payout ID "${payoutId}" ${message}`),
-		);
+		replacementRefusal(this.getNode(), itemIndex, payoutId, message);
 	const signed = history.map((entry) => ownSignedTransaction(entry, account.address));
 	const txIDs = history.map((entry) => entry.signed.transactionHash);
 	const now = Date.now();
