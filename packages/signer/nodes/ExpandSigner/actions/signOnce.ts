@@ -6,10 +6,13 @@ import { checkHistory, type SignedReader } from '../ledger/entryCheck';
 import { FormItemBindings } from '../ledger/formItems';
 import type { JournalDraft } from '../ledger/journalDraft';
 import type { LedgerEntry, PayoutLedger } from '../ledger/payoutLedger';
+import type { SpendingCounter } from '../ledger/spending';
 import { type SignedFor, TransactionIdBindings } from '../ledger/transactionIds';
 import type { FormItem } from '../policy/formItem';
 import { Refusal, refusedItem } from '../policy/refusal';
-import type { Movement, SignedTransaction } from '../policy/vocabulary';
+import type { Movement, SignedTransaction, TransactionEffect } from '../policy/vocabulary';
+import { checkEffect } from '../policy/check';
+import type { FamilySession } from './session';
 
 /** The refusal of a payout ID when the credential has no payout ledger. */
 function noLedger(node: INode, itemIndex: number, payoutId: string) {
@@ -73,6 +76,30 @@ export interface FreshSignature {
 	signed: SignedTransaction;
 	keep(): void;
 	discard?: () => Promise<void>;
+}
+
+/**
+ * An item's `sign` (ItemSigning) of the families whose transaction holds no claim of its own: the
+ * effect's amounts are counted before signing, so concurrent executions and processes never pass a
+ * total together, and uncounted again when signing fails or the signature is discarded.
+ */
+export async function reserveAndSign(
+	node: INode,
+	itemIndex: number,
+	spending: SpendingCounter,
+	effect: TransactionEffect,
+	sign: () => SignedTransaction | Promise<SignedTransaction>,
+	keep: () => void = () => undefined,
+): Promise<FreshSignature> {
+	const reserved = await spending.reserve(effect, itemIndex);
+	if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
+	let signed: SignedTransaction | undefined;
+	try {
+		signed = await sign();
+	} finally {
+		if (!signed) await reserved.release();
+	}
+	return { signed, keep, discard: reserved.release };
 }
 
 /** How a chain family signs one item, and reads where an earlier signature of its payout ID stands. */
@@ -229,6 +256,90 @@ export async function signOnce(
 		...(history.length > 1 ? { replacements: history.length - 1 } : {}),
 		...journaled,
 	};
+}
+
+/** Speed Up Payout's Payout ID field: the payout ID signed earlier, then when the family signs it again, in its own words. */
+export function replacedPayoutIdProperty(operation: string, when: string): INodeProperties {
+	return {
+		displayName: 'Payout ID',
+		name: 'payoutId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. {{ $json.invoiceId }}',
+		// eslint-disable-next-line n8n-nodes-base/node-param-description-missing-final-period -- each family's words end with one
+		description: `The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). ${when}`,
+		displayOptions: { show: { operation: [operation] } },
+	};
+}
+
+/** The payout ID Speed Up Payout signs again: required. */
+export function readReplacedPayoutId(this: IExecuteFunctions, itemIndex: number): string {
+	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
+	if (!payoutId) throw itemError(this.getNode(), itemIndex, 'The parameter "payoutId" is required');
+	return payoutId;
+}
+
+/**
+ * Refuses to speed up a payout ID when the credential has a payout ledger but pins no node for the
+ * chain: a node the API names could hide an earlier signature that landed. `needs` names the node, `why`
+ * says why in the family's words.
+ */
+export function requirePinnedNode(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: FamilySession,
+	chainId: string,
+	payoutId: string,
+	needs: string,
+	why: string,
+): void {
+	if (session.ledger && session.rpcUrls.pinned?.get(chainId) === undefined)
+		throw refusedItem(
+			this.getNode(),
+			itemIndex,
+			new Refusal(
+				'rpcUrls',
+				`speeding up payout ID "${payoutId}" needs ${needs} pinned in the credential's RPC URLs ("${chainId} = https://…"): ${why}`,
+			),
+		);
+}
+
+/** A refusal of Speed Up Payout for its payout ID: `payout ID "<id>" <what the family says of it>`. */
+export function replacementRefusal(
+	node: INode,
+	itemIndex: number,
+	payoutId: string,
+	message: string,
+) {
+	return refusedItem(
+		node,
+		itemIndex,
+		new Refusal('payoutId', `payout ID "${payoutId}" ${message}`),
+	);
+}
+
+/**
+ * A replacement re-read from its own signed bytes moves what its payout ID was signed for (the first
+ * entry's content), and the whole policy allows it.
+ */
+export function checkReplacement(
+	node: INode,
+	itemIndex: number,
+	policy: FamilySession['policy'],
+	effect: TransactionEffect,
+	payoutId: string,
+	content: string,
+): void {
+	if (movementsContent(effect.movements) !== content)
+		throw replacementRefusal(
+			node,
+			itemIndex,
+			payoutId,
+			`re-read from its signed bytes moves ${movementsContent(effect.movements)}, not what it was signed for (${content}); check it by hand`,
+		);
+	const refusal = checkEffect(policy, effect);
+	if (refusal) throw refusedItem(node, itemIndex, refusal);
 }
 
 /** How a chain family replaces the latest signature of a payout ID (Speed Up Payout). */

@@ -13,7 +13,7 @@ import { readSigned, signTransaction } from '../../families/evm/sign';
 import { checkEffect } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
-import { speedUpOnce } from '../signOnce';
+import { readReplacedPayoutId, replacedPayoutIdProperty, speedUpOnce } from '../signOnce';
 import { chainIdProperty, feeField } from './fields';
 import type { EvmSession } from './session';
 import { evmFacts, payoutStatus } from './signing';
@@ -37,17 +37,10 @@ export const journals: JournalKind = 'replacement';
 
 export const description: INodeProperties[] = [
 	chainIdProperty(show, 'Chain the payout was signed for'),
-	{
-		displayName: 'Payout ID',
-		name: 'payoutId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. {{ $json.invoiceId }}',
-		description:
-			"The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). The replacement is recorded there, and a rerun of the payout returns the one that landed, or else the latest.",
-		displayOptions: { show },
-	},
+	replacedPayoutIdProperty(
+		'speedUpPayout',
+		'The replacement is recorded there, and a rerun of the payout returns the one that landed, or else the latest.',
+	),
 	{
 		displayName: 'Fees',
 		name: 'fees',
@@ -153,9 +146,8 @@ export async function execute(
 	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const node = this.getNode();
-	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
+	const payoutId = readReplacedPayoutId.call(this, itemIndex);
 	const chainId = String(this.getNodeParameter('chainId', itemIndex, '') ?? '').trim();
-	if (!payoutId) throw itemError(node, itemIndex, 'The parameter "payoutId" is required');
 	if (!/^\d+$/.test(chainId) || chainId === '0')
 		throw itemError(
 			node,

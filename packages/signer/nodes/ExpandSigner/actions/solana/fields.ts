@@ -7,11 +7,14 @@ import {
 	SOLANA_POLICY_FORMAT,
 	type SolanaRpc,
 } from '../../families/solana';
-import { chainRefusal } from '../../policy/check';
-import { refusedItem } from '../../policy/refusal';
+import { readChainIdParameter } from '../chainId';
 import type { SolanaSession } from './session';
 
 export { amountProperties, readAmount } from '../amount';
+
+const CHAIN_NAMES = Object.fromEntries(
+	Object.entries(SOLANA_CHAINS).map(([chainId, chain]) => [chainId, chain.name]),
+);
 
 /** The Solana chain of the API an item signs for. */
 export function chainIdProperty(operation: string): INodeProperties {
@@ -35,21 +38,7 @@ export function readChainId(
 	itemIndex: number,
 	session: SolanaSession,
 ): string {
-	const chainId = String(this.getNodeParameter('solanaChainId', itemIndex, '') ?? '').trim();
-	if (!SOLANA_CHAINS[chainId]) {
-		const known = Object.entries(SOLANA_CHAINS)
-			.map(([id, chain]) => `${id} (${chain.name})`)
-			.join(' or ');
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "solanaChainId" must be ${known}; got "${chainId}"`,
-		);
-	}
-	// The chain rule needs no network: it is checked before anything is asked.
-	const wrongChain = chainRefusal(session.policy, chainId);
-	if (wrongChain) throw refusedItem(this.getNode(), itemIndex, wrongChain);
-	return chainId;
+	return readChainIdParameter.call(this, itemIndex, session.policy, 'solanaChainId', CHAIN_NAMES);
 }
 
 /** A base58 address parameter, checked before any request. */

@@ -29,8 +29,7 @@ import {
 } from '../../policy/askedIntent';
 import { transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
-import type { SignedTransaction } from '../../policy/vocabulary';
-import { movementsContent, signOnce } from '../signOnce';
+import { movementsContent, reserveAndSign, signOnce } from '../signOnce';
 import type { SolanaSession } from './session';
 
 /**
@@ -230,21 +229,11 @@ export async function signSolanaItem(
 		from: account.address,
 		content: movementsContent(effect.movements),
 		contentWords: 'recipient, amount or asset',
-		sign: async () => {
-			// Counted before signing, so concurrent executions and processes never pass a total together.
-			const reserved = await session.spending.reserve(effect, itemIndex);
-			if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
-			let signed: SignedTransaction | undefined;
-			try {
-				signed = {
-					...(await signSolanaTransaction(account, prepared.transaction, chainId)),
-					...facts,
-				};
-			} finally {
-				if (!signed) await reserved.release();
-			}
-			return { signed, keep: () => undefined, discard: reserved.release };
-		},
+		sign: async () =>
+			await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
+				...(await signSolanaTransaction(account, prepared.transaction, chainId)),
+				...facts,
+			})),
 		readSigned: async (entry) => await solanaFacts(entry, chainId, account, rpc),
 		status: async (history) => {
 			const status = await chainStatus.call(

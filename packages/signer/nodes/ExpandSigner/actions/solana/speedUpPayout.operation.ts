@@ -19,11 +19,16 @@ import {
 	type SolanaRpc,
 } from '../../families/solana';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
-import { checkEffect } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
-import { movementsContent, speedUpOnce } from '../signOnce';
+import {
+	checkReplacement,
+	readReplacedPayoutId,
+	replacedPayoutIdProperty,
+	requirePinnedNode,
+	speedUpOnce,
+} from '../signOnce';
 import { chainIdProperty, readChainId, readComputeUnitPrice, rpcOf } from './fields';
 import type { SolanaSession } from './session';
 import { landedEntry, readSignedTransaction, solanaFacts } from './signing';
@@ -44,17 +49,10 @@ export const journals: JournalKind = 'replacement';
 
 export const description: INodeProperties[] = [
 	chainIdProperty('speedUpPayout'),
-	{
-		displayName: 'Payout ID',
-		name: 'payoutId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. {{ $json.invoiceId }}',
-		description:
-			"The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). Only once every earlier signature of it has expired unlanded, as the node pinned in the credential's RPC URLs says; the replacement is recorded there, and a rerun of the payout returns it.",
-		displayOptions: { show },
-	},
+	replacedPayoutIdProperty(
+		'speedUpPayout',
+		"Only once every earlier signature of it has expired unlanded, as the node pinned in the credential's RPC URLs says; the replacement is recorded there, and a rerun of the payout returns it.",
+	),
 	{
 		displayName: 'Priority Fee (Micro-Lamports per Compute Unit)',
 		name: 'computeUnitPrice',
@@ -161,13 +159,7 @@ async function signReplacement(
 	);
 	const { effect } = prepared;
 	draft.fillEffect(effect);
-	if (movementsContent(effect.movements) !== history[0].content)
-		throw refuse(
-			'payoutId',
-			`payout ID "${payoutId}" re-read from its signed bytes moves ${movementsContent(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
-		);
-	const refusal = checkEffect(session.policy, effect);
-	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	checkReplacement(this.getNode(), itemIndex, session.policy, effect, payoutId, history[0].content);
 	const signed = {
 		...(await signSolanaTransaction(account, prepared.transaction, chainId)),
 		encoding: 'base64',
@@ -195,19 +187,19 @@ export async function execute(
 	session: SolanaSession,
 	draft: JournalDraft,
 ): Promise<IDataObject> {
-	const node = this.getNode();
-	const refuse = (rule: string, message: string) =>
-		refusedItem(node, itemIndex, new Refusal(rule, message));
 	const chainId = readChainId.call(this, itemIndex, session);
-	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
-	if (!payoutId) throw itemError(node, itemIndex, 'The parameter "payoutId" is required');
+	const payoutId = readReplacedPayoutId.call(this, itemIndex);
 	const given = readComputeUnitPrice.call(this, itemIndex);
 	const account = accountOf(this, itemIndex, session);
-	if (session.ledger && session.rpcUrls.pinned?.get(chainId) === undefined)
-		throw refuse(
-			'rpcUrls',
-			`speeding up payout ID "${payoutId}" needs the chain's JSON-RPC node pinned in the credential's RPC URLs ("${chainId} = https://…"): a new blockhash makes a second transaction, signed only when the first provably can no longer land, and a node the API names could call a pending transaction expired`,
-		);
+	requirePinnedNode.call(
+		this,
+		itemIndex,
+		session,
+		chainId,
+		payoutId,
+		"the chain's JSON-RPC node",
+		'a new blockhash makes a second transaction, signed only when the first provably can no longer land, and a node the API names could call a pending transaction expired',
+	);
 	const rpc = rpcOf.call(this, itemIndex, session, chainId);
 	return await speedUpOnce.call(this, itemIndex, draft, session.ledger, {
 		chainId,

@@ -12,9 +12,9 @@ import {
 	STELLAR_CHAINS,
 	type StellarMemo,
 } from '../../families/stellar';
-import { chainRefusal } from '../../policy/check';
-import { refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
+import { readChainIdParameter } from '../chainId';
+import { readValidFor, validForProperty as sharedValidForProperty } from '../validFor';
 import type { StellarSession } from './session';
 
 export { amountProperties, readAmount } from '../amount';
@@ -49,16 +49,7 @@ export function readChainId(
 	itemIndex: number,
 	session: StellarSession,
 ): string {
-	const chainId = String(this.getNodeParameter('stellarChainId', itemIndex, '') ?? '').trim();
-	if (!STELLAR_CHAINS[chainId])
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "stellarChainId" must be 1500 (Stellar) or 1501 (Stellar Testnet); got "${chainId}"`,
-		);
-	const wrongChain = chainRefusal(session.policy, chainId);
-	if (wrongChain) throw refusedItem(this.getNode(), itemIndex, wrongChain);
-	return chainId;
+	return readChainIdParameter.call(this, itemIndex, session.policy, 'stellarChainId', CHAIN_NAMES);
 }
 
 /** The account at the item's Account Index, checked against Expected From. */
@@ -176,27 +167,16 @@ export function readMemo(this: IExecuteFunctions, itemIndex: number): StellarMem
 }
 
 export function validForProperty(operation: string): INodeProperties {
-	return {
-		displayName: 'Valid For (Seconds)',
-		name: 'validFor',
-		type: 'number',
-		typeOptions: { minValue: 10, maxValue: MAX_VALID_FOR_SECONDS, numberPrecision: 0 },
-		default: 300,
-		description: `How long the signed transaction can be applied (its time bounds' maxTime): at most ${MAX_VALID_FOR_SECONDS}. Once it has passed unapplied, Speed Up Payout can sign the payout again.`,
-		displayOptions: { show: { operation: [operation] } },
-	};
+	return sharedValidForProperty(
+		operation,
+		MAX_VALID_FOR_SECONDS,
+		`How long the signed transaction can be applied (its time bounds' maxTime): at most ${MAX_VALID_FOR_SECONDS}. Once it has passed unapplied, Speed Up Payout can sign the payout again.`,
+	);
 }
 
 /** maxTime, in seconds since 1970: now plus the item's Valid For. */
 export function readMaxTime(this: IExecuteFunctions, itemIndex: number): number {
-	const validFor = Number(this.getNodeParameter('validFor', itemIndex, 300));
-	if (!Number.isInteger(validFor) || validFor < 10 || validFor > MAX_VALID_FOR_SECONDS)
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "validFor" must be a whole number of seconds from 10 to ${MAX_VALID_FOR_SECONDS}; got "${String(validFor)}"`,
-		);
-	return Math.floor(Date.now() / 1000) + validFor;
+	return readValidFor.call(this, itemIndex, MAX_VALID_FOR_SECONDS);
 }
 
 export function feeProperty(operation: string, description: string): INodeProperties {

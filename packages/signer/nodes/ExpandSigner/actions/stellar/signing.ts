@@ -27,8 +27,8 @@ import {
 } from '../../policy/askedIntent';
 import { transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
-import type { SignedTransaction, TransactionEffect } from '../../policy/vocabulary';
-import { movementsContent, signOnce } from '../signOnce';
+import type { TransactionEffect } from '../../policy/vocabulary';
+import { movementsContent, reserveAndSign, signOnce } from '../signOnce';
 import { sequenceKey, STELLAR_DECIMALS } from './fields';
 import type { StellarSession } from './session';
 
@@ -233,23 +233,21 @@ export async function signStellarItem(
 		from: account.address,
 		content: movementsContent(effect.movements),
 		contentWords: 'recipient, amount, asset or memo',
-		sign: async () => {
-			// Counted before signing, so concurrent executions and processes never pass a total together.
-			const reserved = await session.spending.reserve(effect, itemIndex);
-			if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
-			const signed: SignedTransaction = {
-				rawTransaction: signature.rawTransaction,
-				transactionHash: signature.transactionHash,
-				...facts,
-				from: account.address,
-				chainId,
-			};
-			return {
-				signed,
-				keep: () => takeSequence(session, chainId, account, decoded.sequence),
-				discard: reserved.release,
-			};
-		},
+		sign: async () =>
+			await reserveAndSign(
+				node,
+				itemIndex,
+				session.spending,
+				effect,
+				() => ({
+					rawTransaction: signature.rawTransaction,
+					transactionHash: signature.transactionHash,
+					...facts,
+					from: account.address,
+					chainId,
+				}),
+				() => takeSequence(session, chainId, account, decoded.sequence),
+			),
 		readSigned: async (entry) => await stellarFacts(entry, account, session.allowAccountManagement),
 		status: async (history) => {
 			const status = await repeatStatus.call(this, itemIndex, work.horizon, account, history);

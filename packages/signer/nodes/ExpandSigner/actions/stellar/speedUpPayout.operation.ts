@@ -5,7 +5,6 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { itemError } from '../../core';
 import {
 	buildStellarTransaction,
 	checkOwnTransaction,
@@ -21,10 +20,15 @@ import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { TransactionIdBindings } from '../../ledger/transactionIds';
-import { checkEffect } from '../../policy/check';
-import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
-import { movementsContent, signedFor, speedUpOnce } from '../signOnce';
+import {
+	checkReplacement,
+	readReplacedPayoutId,
+	replacedPayoutIdProperty,
+	replacementRefusal,
+	signedFor,
+	speedUpOnce,
+} from '../signOnce';
 import {
 	chainIdProperty,
 	feeProperty,
@@ -57,23 +61,14 @@ export const option: INodePropertyOptions = {
 	action: 'Speed up a payout',
 };
 
-const show = { operation: ['speedUpPayout'] };
-
 export const journals: JournalKind = 'replacement';
 
 export const description: INodeProperties[] = [
 	chainIdProperty('speedUpPayout'),
-	{
-		displayName: 'Payout ID',
-		name: 'payoutId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. {{ $json.invoiceId }}',
-		description:
-			"The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). While its transaction can still apply, a fee bump of that same transaction is signed (the two share one sequence: only one can apply). Once every signature of it can never apply (its maxTime passed, by the chain's time and this machine's clock, while the account's sequence did not reach it), as the Horizon pinned in the credential's RPC URLs says, it is signed again. The replacement is recorded there, and a rerun of the payout returns it.",
-		displayOptions: { show },
-	},
+	replacedPayoutIdProperty(
+		'speedUpPayout',
+		"While its transaction can still apply, a fee bump of that same transaction is signed (the two share one sequence: only one can apply). Once every signature of it can never apply (its maxTime passed, by the chain's time and this machine's clock, while the account's sequence did not reach it), as the Horizon pinned in the credential's RPC URLs says, it is signed again. The replacement is recorded there, and a rerun of the payout returns it.",
+	),
 	feeProperty(
 		'speedUpPayout',
 		'The new fee per operation, in stroops of XLM: above the one signed (a fee bump pays it for each operation and one more), within Max Total Fee',
@@ -152,11 +147,7 @@ async function signReplacement(
 ): Promise<SignedTransaction> {
 	const { chainId, account, payoutId, feePerOperation } = asked;
 	const refuse = (message: string) =>
-		refusedItem(
-			this.getNode(),
-			itemIndex,
-			new Refusal('payoutId', `payout ID "${payoutId}" ${message}`),
-		);
+		replacementRefusal(this.getNode(), itemIndex, payoutId, message);
 	const read = history.map((entry) => ownSignedEntry(entry, account));
 	if (read.some((entry) => entry === undefined))
 		throw refuse(
@@ -207,12 +198,7 @@ async function signReplacement(
 	}
 	const effect = effectOf(replacement, session.allowAccountManagement);
 	draft.fillEffect(effect, decimalsOfEffect(effect));
-	if (movementsContent(effect.movements) !== history[0].content)
-		throw refuse(
-			`re-read from its signed bytes moves ${movementsContent(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
-		);
-	const refusal = checkEffect(session.policy, effect);
-	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
+	checkReplacement(this.getNode(), itemIndex, session.policy, effect, payoutId, history[0].content);
 	const transactionHash = replacement.hash;
 	const current = signedFor.call(this, itemIndex);
 	await new TransactionIdBindings(this.getNode(), current.executionId, session.ledger?.store).once(
@@ -248,8 +234,7 @@ export async function execute(
 	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const chainId = readChainId.call(this, itemIndex, session);
-	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
-	if (!payoutId) throw itemError(this.getNode(), itemIndex, 'The parameter "payoutId" is required');
+	const payoutId = readReplacedPayoutId.call(this, itemIndex);
 	const feePerOperation = readFeePerOperation.call(this, itemIndex);
 	const account = stellarAccountOf.call(this, itemIndex, session);
 	const horizon = horizonOf.call(this, itemIndex, session, chainId);

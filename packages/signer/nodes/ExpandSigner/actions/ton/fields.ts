@@ -11,9 +11,9 @@ import {
 	type TonNode,
 	walletSeqno,
 } from '../../families/ton';
-import { chainRefusal } from '../../policy/check';
-import { refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
+import { readChainIdParameter } from '../chainId';
+import { readValidFor, validForProperty as sharedValidForProperty } from '../validFor';
 import type { TonSession } from './session';
 
 export { amountProperties, readAmount } from '../amount';
@@ -42,16 +42,7 @@ export function readChainId(
 	itemIndex: number,
 	session: TonSession,
 ): string {
-	const chainId = String(this.getNodeParameter('tonChainId', itemIndex, '') ?? '').trim();
-	if (!TON_CHAINS[chainId])
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "tonChainId" must be 1100 (TON) or 1101 (TON Testnet); got "${chainId}"`,
-		);
-	const wrongChain = chainRefusal(session.policy, chainId);
-	if (wrongChain) throw refusedItem(this.getNode(), itemIndex, wrongChain);
-	return chainId;
+	return readChainIdParameter.call(this, itemIndex, session.policy, 'tonChainId', CHAIN_NAMES);
 }
 
 /** The account at the item's Account Index, its wallet on `chainId`, checked against Expected From. */
@@ -126,28 +117,16 @@ export function readComment(this: IExecuteFunctions, itemIndex: number): string 
 }
 
 export function validForProperty(operation: string): INodeProperties {
-	return {
-		displayName: 'Valid For (Seconds)',
-		name: 'validFor',
-		type: 'number',
-		typeOptions: { minValue: 10, maxValue: MAX_VALID_FOR_SECONDS, numberPrecision: 0 },
-		default: 300,
-		description:
-			"How long the signed message can be accepted (the wallet's valid_until): at most 3600. Once it has passed unaccepted, Speed Up Payout can sign the payout again.",
-		displayOptions: { show: { operation: [operation] } },
-	};
+	return sharedValidForProperty(
+		operation,
+		MAX_VALID_FOR_SECONDS,
+		"How long the signed message can be accepted (the wallet's valid_until): at most 3600. Once it has passed unaccepted, Speed Up Payout can sign the payout again.",
+	);
 }
 
 /** valid_until, in seconds since 1970: now plus the item's Valid For. */
 export function readValidUntil(this: IExecuteFunctions, itemIndex: number): number {
-	const validFor = Number(this.getNodeParameter('validFor', itemIndex, 300));
-	if (!Number.isInteger(validFor) || validFor < 10 || validFor > MAX_VALID_FOR_SECONDS)
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "validFor" must be a whole number of seconds from 10 to ${MAX_VALID_FOR_SECONDS}; got "${String(validFor)}"`,
-		);
-	return Math.floor(Date.now() / 1000) + validFor;
+	return readValidFor.call(this, itemIndex, MAX_VALID_FOR_SECONDS);
 }
 
 /** The chain's toncenter-v2 API: the credential's RPC URL for the chain, else the API's (chain/getpublicrpc); it must show the chain's zero state. */

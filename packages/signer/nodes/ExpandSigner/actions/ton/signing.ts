@@ -29,8 +29,7 @@ import {
 import { transactionRefusal } from '../../policy/check';
 import { amountLimits, writtenDecimals } from '../../policy/policy';
 import { Refusal, refusedItem } from '../../policy/refusal';
-import type { SignedTransaction } from '../../policy/vocabulary';
-import { movementsContent, signOnce } from '../signOnce';
+import { movementsContent, reserveAndSign, signOnce } from '../signOnce';
 import { crossChainRefusal } from './crossChain';
 import { nextSeqno, seqnoKey } from './fields';
 import type { TonSession } from './session';
@@ -278,23 +277,21 @@ export async function signTonItem(
 		from: account.address,
 		content: movementsContent(effect.movements),
 		contentWords: 'recipient, amount, asset or comment',
-		sign: async () => {
-			// Counted before signing, so concurrent executions and processes never pass a total together.
-			const reserved = await session.spending.reserve(effect, itemIndex);
-			if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
-			const signed: SignedTransaction = {
-				rawTransaction: signature.rawTransaction,
-				transactionHash: signature.transactionHash,
-				...facts,
-				from: account.address,
-				chainId,
-			};
-			return {
-				signed,
-				keep: () => session.seqnos.set(seqnoKey(account), seqno + 1),
-				discard: reserved.release,
-			};
-		},
+		sign: async () =>
+			await reserveAndSign(
+				node,
+				itemIndex,
+				session.spending,
+				effect,
+				() => ({
+					rawTransaction: signature.rawTransaction,
+					transactionHash: signature.transactionHash,
+					...facts,
+					from: account.address,
+					chainId,
+				}),
+				() => session.seqnos.set(seqnoKey(account), seqno + 1),
+			),
 		readSigned: async (entry) => await tonFacts(entry, account, jettonWallets),
 		status: async (history) => {
 			const status = await repeatStatus.call(

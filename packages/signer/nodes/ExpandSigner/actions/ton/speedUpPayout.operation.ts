@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { formatUnits, itemError } from '../../core';
+import { formatUnits } from '../../core';
 import {
 	messageStatuses,
 	signedSeqno,
@@ -19,10 +19,17 @@ import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { TransactionIdBindings } from '../../ledger/transactionIds';
-import { checkEffect } from '../../policy/check';
-import { Refusal, refusedItem } from '../../policy/refusal';
+import { refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
-import { movementsContent, signedFor, speedUpOnce } from '../signOnce';
+import {
+	checkReplacement,
+	readReplacedPayoutId,
+	replacedPayoutIdProperty,
+	replacementRefusal,
+	requirePinnedNode,
+	signedFor,
+	speedUpOnce,
+} from '../signOnce';
 import {
 	chainIdProperty,
 	nextSeqno,
@@ -45,23 +52,14 @@ export const option: INodePropertyOptions = {
 	action: 'Speed up a payout',
 };
 
-const show = { operation: ['speedUpPayout'] };
-
 export const journals: JournalKind = 'replacement';
 
 export const description: INodeProperties[] = [
 	chainIdProperty('speedUpPayout'),
-	{
-		displayName: 'Payout ID',
-		name: 'payoutId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. {{ $json.invoiceId }}',
-		description:
-			"The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). Only once every earlier signature of it can never be accepted (its valid_until passed while the wallet's seqno did not pass it, or the seqno moved past it without it), as the node pinned in the credential's RPC URLs says; the replacement is recorded there, and a rerun of the payout returns it.",
-		displayOptions: { show },
-	},
+	replacedPayoutIdProperty(
+		'speedUpPayout',
+		"Only once every earlier signature of it can never be accepted (its valid_until passed while the wallet's seqno did not pass it, or the seqno moved past it without it), as the node pinned in the credential's RPC URLs says; the replacement is recorded there, and a rerun of the payout returns it.",
+	),
 	validForProperty('speedUpPayout'),
 ];
 
@@ -88,11 +86,7 @@ async function signReplacement(
 ): Promise<SignedTransaction> {
 	const { chainId, account, node, payoutId } = asked;
 	const refuse = (message: string) =>
-		refusedItem(
-			this.getNode(),
-			itemIndex,
-			new Refusal('payoutId', `payout ID "${payoutId}" ${message}`),
-		);
+		replacementRefusal(this.getNode(), itemIndex, payoutId, message);
 	const replayable = crossChainRefusal(session.policy, account);
 	if (replayable) throw refusedItem(this.getNode(), itemIndex, replayable);
 	const transfers = history.map((entry) => ownSignedTransfer(entry, account));
@@ -133,12 +127,7 @@ async function signReplacement(
 	};
 	const effect = tonEffect(transfer, account, jettonWallets);
 	draft.fillEffect(effect);
-	if (movementsContent(effect.movements) !== history[0].content)
-		throw refuse(
-			`re-read from its signed bytes moves ${movementsContent(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
-		);
-	const refusal = checkEffect(session.policy, effect);
-	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
+	checkReplacement(this.getNode(), itemIndex, session.policy, effect, payoutId, history[0].content);
 	const signature = signTonTransfer(account, transfer);
 	const current = signedFor.call(this, itemIndex);
 	await new TransactionIdBindings(this.getNode(), current.executionId, session.ledger?.store).once(
@@ -180,19 +169,18 @@ export async function execute(
 	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const chainId = readChainId.call(this, itemIndex, session);
-	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
-	if (!payoutId) throw itemError(this.getNode(), itemIndex, 'The parameter "payoutId" is required');
+	const payoutId = readReplacedPayoutId.call(this, itemIndex);
 	const validUntil = readValidUntil.call(this, itemIndex);
 	const account = tonAccountOf.call(this, itemIndex, session, chainId);
-	if (session.ledger && session.rpcUrls.pinned?.get(chainId) === undefined)
-		throw refusedItem(
-			this.getNode(),
-			itemIndex,
-			new Refusal(
-				'rpcUrls',
-				`speeding up payout ID "${payoutId}" needs the chain's toncenter API pinned in the credential's RPC URLs ("${chainId} = https://…"): a new signature is made only when the first provably can never be accepted, and a node the API names could hide an accepted one`,
-			),
-		);
+	requirePinnedNode.call(
+		this,
+		itemIndex,
+		session,
+		chainId,
+		payoutId,
+		"the chain's toncenter API",
+		'a new signature is made only when the first provably can never be accepted, and a node the API names could hide an accepted one',
+	);
 	const node = nodeOf.call(this, itemIndex, session, chainId);
 	let jettonWallets: Map<string, string> | undefined;
 	// The masters a payout's Transfer Jetton named are in its ledger entries; only the node's answer makes a wallet one's own.

@@ -8,8 +8,8 @@ import {
 	TRON_POLICY_FORMAT,
 	type TronNode,
 } from '../../families/tron';
-import { chainRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
+import { readChainIdParameter } from '../chainId';
 import type { TronSession } from './session';
 
 export { amountProperties, readAmount } from '../amount';
@@ -20,6 +20,10 @@ export { amountProperties, readAmount } from '../amount';
  * signed again (Speed Up Payout).
  */
 export const TRANSACTION_LIFETIME_MS = 5 * 60 * 1000;
+
+const CHAIN_NAMES = Object.fromEntries(
+	Object.entries(TRON_CHAINS).map(([chainId, chain]) => [chainId, chain.name]),
+);
 
 /** The Tron chain of the API an item signs for. */
 export function chainIdProperty(operation: string): INodeProperties {
@@ -43,21 +47,7 @@ export function readChainId(
 	itemIndex: number,
 	session: TronSession,
 ): string {
-	const chainId = String(this.getNodeParameter('tronChainId', itemIndex, '') ?? '').trim();
-	if (!TRON_CHAINS[chainId]) {
-		const known = Object.entries(TRON_CHAINS)
-			.map(([id, chain]) => `${id} (${chain.name})`)
-			.join(' or ');
-		throw itemError(
-			this.getNode(),
-			itemIndex,
-			`The parameter "tronChainId" must be ${known}; got "${chainId}"`,
-		);
-	}
-	// The chain rule needs no network: it is checked before anything is asked.
-	const wrongChain = chainRefusal(session.policy, chainId);
-	if (wrongChain) throw refusedItem(this.getNode(), itemIndex, wrongChain);
-	return chainId;
+	return readChainIdParameter.call(this, itemIndex, session.policy, 'tronChainId', CHAIN_NAMES);
 }
 
 /** A Tron address parameter (base58 `T…` or hex `41…`), checked before any request; base58. */

@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { formatUnits, itemError } from '../../core';
+import { formatUnits } from '../../core';
 import {
 	encodeRawData,
 	nowBlock,
@@ -21,11 +21,17 @@ import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { TransactionIdBindings } from '../../ledger/transactionIds';
-import { checkEffect } from '../../policy/check';
-import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { accountOf } from '../account';
-import { movementsContent, signedFor, speedUpOnce } from '../signOnce';
+import {
+	checkReplacement,
+	readReplacedPayoutId,
+	replacedPayoutIdProperty,
+	replacementRefusal,
+	requirePinnedNode,
+	signedFor,
+	speedUpOnce,
+} from '../signOnce';
 import { chainIdProperty, nodeOf, readChainId, TRANSACTION_LIFETIME_MS } from './fields';
 import { FAILED_ADVICE, landedWords, payoutOnChain } from './payoutStatus';
 import type { TronSession } from './session';
@@ -39,23 +45,14 @@ export const option: INodePropertyOptions = {
 	action: 'Speed up a payout',
 };
 
-const show = { operation: ['speedUpPayout'] };
-
 export const journals: JournalKind = 'replacement';
 
 export const description: INodeProperties[] = [
 	chainIdProperty('speedUpPayout'),
-	{
-		displayName: 'Payout ID',
-		name: 'payoutId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. {{ $json.invoiceId }}',
-		description:
-			"The payout ID it was signed under (the signing credential's payout ledger: folder or PostgreSQL). Only once every earlier signature of it has expired and the solidified chain shows it never landed, as the node pinned in the credential's RPC URLs says; the replacement is recorded there, and a rerun of the payout returns it.",
-		displayOptions: { show },
-	},
+	replacedPayoutIdProperty(
+		'speedUpPayout',
+		"Only once every earlier signature of it has expired and the solidified chain shows it never landed, as the node pinned in the credential's RPC URLs says; the replacement is recorded there, and a rerun of the payout returns it.",
+	),
 ];
 
 /**
@@ -74,11 +71,7 @@ async function signReplacement(
 ): Promise<SignedTransaction> {
 	const { chainId, account, node, payoutId } = asked;
 	const refuse = (message: string) =>
-		refusedItem(
-			this.getNode(),
-			itemIndex,
-			new Refusal('payoutId', `payout ID "${payoutId}" ${message}`),
-		);
+		replacementRefusal(this.getNode(), itemIndex, payoutId, message);
 	const signed = history.map((entry) => ownSignedTransaction(entry, account.address));
 	const txIDs = history.map((entry) => entry.signed.transactionHash);
 	const now = Date.now();
@@ -119,12 +112,7 @@ async function signReplacement(
 		Date.now(),
 	);
 	draft.fillEffect(effect);
-	if (movementsContent(effect.movements) !== history[0].content)
-		throw refuse(
-			`re-read from its signed bytes moves ${movementsContent(effect.movements)}, not what it was signed for (${history[0].content}); check it by hand`,
-		);
-	const refusal = checkEffect(session.policy, effect);
-	if (refusal) throw refusedItem(this.getNode(), itemIndex, refusal);
+	checkReplacement(this.getNode(), itemIndex, session.policy, effect, payoutId, history[0].content);
 	// Made at its own time, so another payout's transaction ID only when another process made it too.
 	const current = signedFor.call(this, itemIndex);
 	const replacement = await new TransactionIdBindings(
@@ -160,18 +148,17 @@ export async function execute(
 	draft: JournalDraft,
 ): Promise<IDataObject> {
 	const chainId = readChainId.call(this, itemIndex, session);
-	const payoutId = String(this.getNodeParameter('payoutId', itemIndex, '') ?? '').trim();
-	if (!payoutId) throw itemError(this.getNode(), itemIndex, 'The parameter "payoutId" is required');
+	const payoutId = readReplacedPayoutId.call(this, itemIndex);
 	const account = accountOf(this, itemIndex, session);
-	if (session.ledger && session.rpcUrls.pinned?.get(chainId) === undefined)
-		throw refusedItem(
-			this.getNode(),
-			itemIndex,
-			new Refusal(
-				'rpcUrls',
-				`speeding up payout ID "${payoutId}" needs the chain's full node pinned in the credential's RPC URLs ("${chainId} = https://…"): a new reference block makes a second transaction, signed only when the first provably can no longer land, and a node the API names could hide a landed one`,
-			),
-		);
+	requirePinnedNode.call(
+		this,
+		itemIndex,
+		session,
+		chainId,
+		payoutId,
+		"the chain's full node",
+		'a new reference block makes a second transaction, signed only when the first provably can no longer land, and a node the API names could hide a landed one',
+	);
 	const node = nodeOf.call(this, itemIndex, session, chainId);
 	return await speedUpOnce.call(this, itemIndex, draft, session.ledger, {
 		chainId,
