@@ -24,7 +24,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Devnet, DevnetStellar } from '../../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { rowsOf, signerSteps } from '../../../helpers/signerSteps';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1501';
@@ -60,23 +60,8 @@ async function signer(
 	options: { items?: IDataObject[]; then?: IDataObject; horizonUrl?: string | null } = {},
 ): Promise<IDataObject[]> {
 	const horizonUrl = options.horizonUrl === undefined ? testnet.rpcUrl : options.horizonUrl;
-	const step = (name: string, stepParameters: IDataObject) => ({
-		name,
-		type: SIGNER,
-		parameters: {
-			chainFamily: 'stellar',
-			stellarChainId: CHAIN,
-			accountIndex: 1,
-			...stepParameters,
-		} as never,
-		continueOnFail: true,
-	});
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(options.items ?? [{}]) } },
-			step('Sign', parameters),
-			...(options.then ? [step('Then', options.then)] : []),
-		],
+	return await signerSteps(
+		{ chainFamily: 'stellar', stellarChainId: CHAIN, accountIndex: 1 },
 		{
 			...devnetCredentials(devnet),
 			expandStellarKeyApi: {
@@ -86,12 +71,9 @@ async function signer(
 				...(horizonUrl ? { rpcUrls: `${CHAIN} = ${horizonUrl}` } : {}),
 			},
 		},
+		parameters,
+		{ ...options, paired: true },
 	);
-	expect(result.error).toBeUndefined();
-	const output = result.output(options.then ? 'Then' : 'Sign');
-	// Every item, signed, listed, checked or refused, says which input item it answers.
-	for (const [index, item] of output.entries()) expect(item.pairedItem).toEqual({ item: index });
-	return output.map((item) => item.json);
 }
 
 const pay = async (payoutId: string, xlm: string, items?: IDataObject[]) =>
@@ -105,9 +87,7 @@ async function checked(hashes: unknown[]): Promise<IDataObject[]> {
 		{ operation: 'listPayouts', status: 'signed' },
 		{ then: { operation: 'checkPayouts' } },
 	);
-	return hashes.map(
-		(hash) => rows.find((row) => row.transactionHash === hash) ?? { missing: String(hash) },
-	);
+	return rowsOf(rows, hashes);
 }
 
 /** Submits a signed output as chain/sendtransaction hands it on: its envelope to Horizon's POST /transactions. */

@@ -22,7 +22,7 @@ import type { Devnet, DevnetTon } from '../../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { apiBalance } from '../../../helpers/apiBalance';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { rowsOf, signerSteps } from '../../../helpers/signerSteps';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
@@ -64,23 +64,8 @@ async function signer(
 	options: { items?: IDataObject[]; then?: IDataObject; rpcUrl?: string | null } = {},
 ): Promise<IDataObject[]> {
 	const rpcUrl = options.rpcUrl === undefined ? testnet.rpcUrl : options.rpcUrl;
-	const step = (name: string, stepParameters: IDataObject) => ({
-		name,
-		type: SIGNER,
-		parameters: {
-			chainFamily: 'ton',
-			tonChainId: CHAIN,
-			accountIndex: 1,
-			...stepParameters,
-		} as never,
-		continueOnFail: true,
-	});
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(options.items ?? [{}]) } },
-			step('Sign', parameters),
-			...(options.then ? [step('Then', options.then)] : []),
-		],
+	return await signerSteps(
+		{ chainFamily: 'ton', tonChainId: CHAIN, accountIndex: 1 },
 		{
 			...devnetCredentials(devnet),
 			expandTonKeyApi: {
@@ -91,12 +76,9 @@ async function signer(
 				...(rpcUrl ? { rpcUrls: `${CHAIN} = ${rpcUrl}` } : {}),
 			},
 		},
+		parameters,
+		{ ...options, paired: true },
 	);
-	expect(result.error).toBeUndefined();
-	const output = result.output(options.then ? 'Then' : 'Sign');
-	// Every item, signed, listed, checked or refused, says which input item it answers.
-	for (const [index, item] of output.entries()) expect(item.pairedItem).toEqual({ item: index });
-	return output.map((item) => item.json);
 }
 
 const pay = async (payoutId: string, nanotons: string, items?: IDataObject[]) =>
@@ -118,9 +100,7 @@ async function checked(hashes: unknown[]): Promise<IDataObject[]> {
 		{ operation: 'listPayouts', status: 'signed' },
 		{ then: { operation: 'checkPayouts' } },
 	);
-	return hashes.map(
-		(hash) => rows.find((row) => row.transactionHash === hash) ?? { missing: String(hash) },
-	);
+	return rowsOf(rows, hashes);
 }
 
 /** Sends a signed output as chain/sendtransaction hands it on: its BOC to the toncenter API's sendBoc. */

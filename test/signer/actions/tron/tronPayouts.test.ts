@@ -24,8 +24,8 @@ import type { Devnet, DevnetTron } from '../../../../devnet';
 import { TransactionIdBindings } from '../../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
 import { call } from '../../../devnet/client';
 import { startLyingFront } from '../../../helpers/lyingFront';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { rowsOf, signerSteps } from '../../../helpers/signerSteps';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1001';
@@ -61,18 +61,8 @@ async function signer(
 	options: { items?: IDataObject[]; then?: IDataObject; rpcUrl?: string | null } = {},
 ): Promise<IDataObject[]> {
 	const rpcUrl = options.rpcUrl === undefined ? nile.rpcUrl : options.rpcUrl;
-	const step = (name: string, stepParameters: IDataObject) => ({
-		name,
-		type: SIGNER,
-		parameters: { chainFamily: 'tron', tronChainId: CHAIN, ...stepParameters } as never,
-		continueOnFail: true,
-	});
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(options.items ?? [{}]) } },
-			step('Sign', parameters),
-			...(options.then ? [step('Then', options.then)] : []),
-		],
+	return await signerSteps(
+		{ chainFamily: 'tron', tronChainId: CHAIN },
 		{
 			...devnetCredentials(devnet),
 			expandTronKeyApi: {
@@ -82,9 +72,9 @@ async function signer(
 				...(rpcUrl ? { rpcUrls: `${CHAIN} = ${rpcUrl}` } : {}),
 			},
 		},
+		parameters,
+		options,
 	);
-	expect(result.error).toBeUndefined();
-	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);
 }
 
 const pay = async (
@@ -115,9 +105,7 @@ async function checked(txIDs: unknown[], rpcUrl?: string | null): Promise<IDataO
 		{ operation: 'listPayouts', status: 'signed' },
 		{ then: { operation: 'checkPayouts' }, rpcUrl },
 	);
-	return txIDs.map(
-		(txID) => rows.find((row) => row.transactionHash === txID) ?? { missing: String(txID) },
-	);
+	return rowsOf(rows, txIDs);
 }
 
 /** Sends a signed output to the node as chain/sendtransaction hands it on: the JSON inside rawTransaction. */
