@@ -16,9 +16,9 @@ import { Address } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTon } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { signerSteps } from '../../../helpers/signerSteps';
+import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
@@ -46,36 +46,12 @@ afterAll(() => {
 
 /** Runs the Signer (and `then` after it) with the devnet mnemonic's W5 account 0, the chain's toncenter API pinned. */
 async function signer(parameters: IDataObject, then?: IDataObject): Promise<IDataObject[]> {
-	const step = (name: string, stepParameters: IDataObject) => ({
-		name,
-		type: SIGNER,
-		parameters: {
-			chainFamily: 'ton',
-			tonChainId: CHAIN,
-			accountIndex: 0,
-			...stepParameters,
-		} as never,
-		continueOnFail: true,
-	});
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{}]) } },
-			step('Sign', parameters),
-			...(then ? [step('Then', then)] : []),
-		],
-		{
-			...devnetCredentials(devnet),
-			expandTonKeyApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				walletVersion: 'W5',
-				payoutLedgerFolder: root,
-				rpcUrls: `${CHAIN} = ${testnet.rpcUrl}`,
-			},
-		},
+	return await signerSteps(
+		{ chainFamily: 'ton', tonChainId: CHAIN, accountIndex: 0 },
+		{ ...devnetCredentials(devnet), expandTonKeyApi: tonMnemonicKey(root, testnet.rpcUrl) },
+		parameters,
+		{ then },
 	);
-	expect(result.error).toBeUndefined();
-	return result.output(then ? 'Then' : 'Sign').map((item) => item.json);
 }
 
 async function send(signed: IDataObject): Promise<Record<string, unknown>> {

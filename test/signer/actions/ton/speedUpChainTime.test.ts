@@ -17,10 +17,10 @@ import { Address } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTon } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { startLyingFront } from '../../../helpers/lyingFront';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { signerSteps } from '../../../helpers/signerSteps';
+import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
@@ -51,29 +51,12 @@ async function signer(
 	items: IDataObject[],
 	rpcUrl: string,
 ): Promise<IDataObject[]> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Sign',
-				type: SIGNER,
-				parameters: { chainFamily: 'ton', tonChainId: CHAIN, ...parameters } as never,
-				continueOnFail: true,
-			},
-		],
-		{
-			...devnetCredentials(devnet),
-			expandTonKeyApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				walletVersion: 'W5',
-				payoutLedgerFolder: root,
-				rpcUrls: `${CHAIN} = ${rpcUrl}`,
-			},
-		},
+	return await signerSteps(
+		{ chainFamily: 'ton', tonChainId: CHAIN },
+		{ ...devnetCredentials(devnet), expandTonKeyApi: tonMnemonicKey(root, rpcUrl) },
+		parameters,
+		{ items },
 	);
-	expect(result.error).toBeUndefined();
-	return result.output('Sign').map((item) => item.json);
 }
 
 async function send(signed: IDataObject): Promise<Record<string, unknown>> {

@@ -19,10 +19,10 @@ import { Address } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTon } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { apiBalance } from '../../../helpers/apiBalance';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { rowsOf, signerSteps } from '../../../helpers/signerSteps';
+import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
@@ -68,13 +68,7 @@ async function signer(
 		{ chainFamily: 'ton', tonChainId: CHAIN, accountIndex: 1 },
 		{
 			...devnetCredentials(devnet),
-			expandTonKeyApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				walletVersion: 'W5',
-				payoutLedgerFolder: root,
-				...(rpcUrl ? { rpcUrls: `${CHAIN} = ${rpcUrl}` } : {}),
-			},
+			expandTonKeyApi: tonMnemonicKey(root, rpcUrl),
 		},
 		parameters,
 		{ ...options, paired: true },
