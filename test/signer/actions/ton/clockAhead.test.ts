@@ -8,15 +8,14 @@
  *
  * The devnet's chain reads this process's clock too: it is held back by as much as the clock is moved.
  */
-import { mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
 
 import { Address } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTon } from '../../../../devnet';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
+import { movedClock } from '../../../helpers/movedClock';
 import { signerSteps } from '../../../helpers/signerSteps';
 import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
 import { useDevnet } from '../../../helpers/useDevnet';
@@ -24,8 +23,7 @@ import { useDevnet } from '../../../helpers/useDevnet';
 const CHAIN = '1101';
 const AHEAD_SECONDS = 24 * 3600;
 
-const root = mkdtempSync(join(tmpdir(), 'expand-ton-clock-ahead-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+const root = ledgerFolder('expand-ton-clock-ahead-');
 
 let devnet: Devnet;
 let testnet: DevnetTon;
@@ -34,15 +32,7 @@ useDevnet((started) => {
 	testnet = started.ton.find((chain) => chain.chainId === CHAIN) as DevnetTon;
 });
 
-const realNow = Date.now.bind(Date);
-let skew = 0;
-beforeAll(() => {
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
-});
-afterAll(() => {
-	jest.restoreAllMocks();
-	rmSync(root, { recursive: true, force: true });
-});
+const clock = movedClock();
 
 /** Runs the Signer (and `then` after it) with the devnet mnemonic's W5 account 0, the chain's toncenter API pinned. */
 async function signer(parameters: IDataObject, then?: IDataObject): Promise<IDataObject[]> {
@@ -71,7 +61,7 @@ test("a payout signed while this machine's clock ran a day ahead of the chain's,
 		)!.address;
 	const payee = wallet(2);
 	const since = testnet.chain.blockchain.snapshot().transactions.length;
-	skew += AHEAD_SECONDS * 1000;
+	clock.pass(AHEAD_SECONDS * 1000);
 	testnet.chain.advance(-AHEAD_SECONDS);
 	const [paid] = await signer({
 		operation: 'transferTon',

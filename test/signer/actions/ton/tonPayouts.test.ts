@@ -11,9 +11,6 @@
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read.
  */
-import { mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
 
 import { Address } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
@@ -21,6 +18,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Devnet, DevnetTon } from '../../../../devnet';
 import { apiBalance } from '../../../helpers/apiBalance';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
+import { movedClock } from '../../../helpers/movedClock';
 import { rowsOf, signerSteps } from '../../../helpers/signerSteps';
 import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
 import { useDevnet } from '../../../helpers/useDevnet';
@@ -29,8 +28,7 @@ const CHAIN = '1101';
 /** Past the default Valid For (300 s). */
 const PAST_VALID_UNTIL_MS = 6 * 60 * 1000;
 
-const root = mkdtempSync(join(tmpdir(), 'expand-ton-payouts-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+const root = ledgerFolder('expand-ton-payouts-');
 
 let devnet: Devnet;
 let testnet: DevnetTon;
@@ -48,15 +46,7 @@ const payee = () =>
 const usdtOf = async (owner: string) =>
 	await apiBalance(devnet, CHAIN, owner, testnet.usdt.address);
 
-const realNow = Date.now.bind(Date);
-let skew = 0;
-beforeAll(() => {
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
-});
-afterAll(() => {
-	jest.restoreAllMocks();
-	rmSync(root, { recursive: true, force: true });
-});
+const clock = movedClock();
 
 /** Runs the Signer (and `then` after it) on `items`, with the devnet mnemonic's account 1 (W5); `rpcUrl` pinned unless null. */
 async function signer(
@@ -156,7 +146,7 @@ test('a payout never sent reads pending, is not re-signed, then dropped once its
 	expect(String((await speedUp('ton-unsent')).error)).toMatch(
 		/which the wallet can still accept: the wallet waits for seqno \d+ and it stays valid until .*Another signature could be accepted beside it/,
 	);
-	skew += PAST_VALID_UNTIL_MS;
+	clock.pass(PAST_VALID_UNTIL_MS);
 	// The chain's time is its last block's: a block after the clock moved, as TON seals one every few seconds.
 	testnet.chain.mine();
 	expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'dropped' });

@@ -13,8 +13,7 @@
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read: the chain's next block carries the later time, as on a live chain.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { id } from 'ethers';
@@ -25,6 +24,8 @@ import { TransactionIdBindings } from '../../../../packages/signer/nodes/ExpandS
 import { call } from '../../../devnet/client';
 import { startLyingFront } from '../../../helpers/lyingFront';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
+import { movedClock } from '../../../helpers/movedClock';
 import { rowsOf, signerSteps } from '../../../helpers/signerSteps';
 import { useDevnet } from '../../../helpers/useDevnet';
 
@@ -32,8 +33,7 @@ const CHAIN = '1001';
 /** The Signer's transactions stay valid 5 minutes; a little more makes every one signed before it expire. */
 const PAST_EXPIRY_MS = 6 * 60 * 1000;
 
-const root = mkdtempSync(join(tmpdir(), 'expand-tron-payouts-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+const root = ledgerFolder('expand-tron-payouts-');
 
 let devnet: Devnet;
 let nile: DevnetTron;
@@ -42,18 +42,8 @@ useDevnet((started) => {
 	nile = started.tron.find((chain) => chain.chainId === CHAIN) as DevnetTron;
 });
 
-const realNow = Date.now.bind(Date);
-let skew = 0;
-beforeAll(() => {
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
-});
-afterAll(() => {
-	jest.restoreAllMocks();
-	rmSync(root, { recursive: true, force: true });
-});
-const passTime = (ms: number) => {
-	skew += ms;
-};
+const clock = movedClock();
+const passTime = (ms: number) => clock.pass(ms);
 
 /** Runs the Signer (and `then` after it) on `items`, with wallet 1's key; `rpcUrl` pinned in RPC URLs unless undefined. */
 async function signer(
