@@ -18,6 +18,7 @@ import { ledgerFolder } from '../../../helpers/ledgerFolder';
 import { movedClock } from '../../../helpers/movedClock';
 import { signerSteps } from '../../../helpers/signerSteps';
 import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
+import { sendBoc } from '../../../helpers/tonSendBoc';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
@@ -44,14 +45,7 @@ async function signer(parameters: IDataObject, then?: IDataObject): Promise<IDat
 	);
 }
 
-async function send(signed: IDataObject): Promise<Record<string, unknown>> {
-	const reply = await fetch(`${testnet.rpcUrl}/sendBoc`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ boc: signed.rawTransaction }),
-	});
-	return (await reply.json()) as Record<string, unknown>;
-}
+const send = (signed: IDataObject) => sendBoc(testnet.rpcUrl, signed);
 
 test("a payout signed while this machine's clock ran a day ahead of the chain's, accepted and followed by another message, is read mined, not dropped, and is not signed again", async () => {
 	const wallet = (index: number) =>

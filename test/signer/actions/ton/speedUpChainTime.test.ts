@@ -20,6 +20,7 @@ import { movedClock } from '../../../helpers/movedClock';
 import { startLyingFront } from '../../../helpers/lyingFront';
 import { signerSteps } from '../../../helpers/signerSteps';
 import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
+import { sendBoc } from '../../../helpers/tonSendBoc';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
@@ -49,14 +50,7 @@ async function signer(
 	);
 }
 
-async function send(signed: IDataObject): Promise<Record<string, unknown>> {
-	const reply = await fetch(`${testnet.rpcUrl}/sendBoc`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ boc: signed.rawTransaction }),
-	});
-	return (await reply.json()) as Record<string, unknown>;
-}
+const send = (signed: IDataObject) => sendBoc(testnet.rpcUrl, signed);
 
 test('a pinned API whose time runs 59 s ahead does not make a payout still valid read expired: it is not signed again, and its payee is paid once', async () => {
 	// The payer is the devnet mnemonic's account 1; the payee the TON mnemonic's W5 wallet.

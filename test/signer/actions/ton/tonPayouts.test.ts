@@ -22,6 +22,7 @@ import { ledgerFolder } from '../../../helpers/ledgerFolder';
 import { movedClock } from '../../../helpers/movedClock';
 import { rowsOf, signerSteps } from '../../../helpers/signerSteps';
 import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
+import { sendBoc } from '../../../helpers/tonSendBoc';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
@@ -88,14 +89,7 @@ async function checked(hashes: unknown[]): Promise<IDataObject[]> {
 }
 
 /** Sends a signed output as chain/sendtransaction hands it on: its BOC to the toncenter API's sendBoc. */
-async function send(signed: IDataObject): Promise<Record<string, unknown>> {
-	const reply = await fetch(`${testnet.rpcUrl}/sendBoc`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ boc: signed.rawTransaction }),
-	});
-	return (await reply.json()) as Record<string, unknown>;
-}
+const send = (signed: IDataObject) => sendBoc(testnet.rpcUrl, signed);
 
 test('a payout the wallet accepted reads mined with its transaction and fee; a rerun returns it; Speed Up Payout refuses it', async () => {
 	const [paid] = await pay('ton-landed', '1500000');
