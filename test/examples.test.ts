@@ -37,6 +37,21 @@ type Workflow = {
 const workflow = (name: string) =>
 	JSON.parse(readFileSync(join(root, 'examples', name), 'utf8')) as Workflow;
 
+// Production payout runs ask Slack before sending and write each outcome back to the sheet they read.
+const asksSlackAndWritesBackToTheSheet = (name: string) => {
+	const production = workflow(name).nodes;
+	expect(
+		production.find(
+			(node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait',
+		),
+	).toBeDefined();
+	expect(
+		production
+			.filter((node) => node.type === 'n8n-nodes-base.googleSheets')
+			.map((node) => node.parameters.operation),
+	).toEqual(['read', 'update']);
+};
+
 test('every example has a devnet variant, and every devnet variant an example', () => {
 	const production = examples
 		.filter((name) => !name.endsWith('.devnet.json'))
@@ -85,17 +100,7 @@ test('the payout runs sign with a Payout ID per row and send with Wait for Confi
 				.waitForConfirmation,
 		).toBe(true);
 	}
-	const production = workflow('stablecoin-payout-run.json').nodes;
-	expect(
-		production.find(
-			(node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait',
-		),
-	).toBeDefined();
-	expect(
-		production
-			.filter((node) => node.type === 'n8n-nodes-base.googleSheets')
-			.map((node) => node.parameters.operation),
-	).toEqual(['read', 'update']);
+	asksSlackAndWritesBackToTheSheet('stablecoin-payout-run.json');
 });
 
 test('the USDT payout run on Tron signs Transfer TRC-20 with a Payout ID per row (a refused row does not stop the others), sends what is not on the chain, and takes each outcome from the chain through Check Payouts; production asks Slack and writes back to the sheet', () => {
@@ -120,41 +125,37 @@ test('the USDT payout run on Tron signs Transfer TRC-20 with a Payout ID per row
 		]);
 		expect(connections['Not sent yet'].main.flat().map((target) => target.node)).toEqual(['Send']);
 	}
-	const production = workflow('tron-usdt-payout-run.json').nodes;
-	expect(
-		production.find(
-			(node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait',
-		),
-	).toBeDefined();
-	expect(
-		production
-			.filter((node) => node.type === 'n8n-nodes-base.googleSheets')
-			.map((node) => node.parameters.operation),
-	).toEqual(['read', 'update']);
+	asksSlackAndWritesBackToTheSheet('tron-usdt-payout-run.json');
 });
 
-test("the USDT payout run on TON signs Transfer Jetton with the row's comment and a Payout ID per row (a refused row does not stop the others), sends what is not on the chain one message at a time, each checked on the chain before the next, and takes each outcome from Check Payouts; production asks Slack and writes back to the sheet", () => {
-	for (const name of ['ton-usdt-payout-run.json', 'ton-usdt-payout-run.devnet.json']) {
-		const { nodes, connections } = workflow(name);
+// TON and Stellar runs send one at a time: each sent payout is checked on the chain until it landed, then the next.
+const signsThenSendsOneAtATime = (
+	name: string,
+	chainFamily: string,
+	transferOperation: string,
+	signsRowFields: (parameters: Record<string, unknown>) => void,
+) => {
+	for (const file of [`${name}.json`, `${name}.devnet.json`]) {
+		const { nodes, connections } = workflow(file);
 		const signers = nodes.filter((node) => node.type.endsWith('.expandSigner'));
 		expect(signers.map((node) => [node.parameters.chainFamily, node.parameters.operation])).toEqual(
 			[
-				['ton', 'getAddress'],
-				['ton', 'transferJetton'],
-				['ton', 'listPayouts'],
-				['ton', 'checkPayouts'],
-				['ton', 'listPayouts'],
-				['ton', 'checkPayouts'],
+				[chainFamily, 'getAddress'],
+				[chainFamily, transferOperation],
+				[chainFamily, 'listPayouts'],
+				[chainFamily, 'checkPayouts'],
+				[chainFamily, 'listPayouts'],
+				[chainFamily, 'checkPayouts'],
 			],
 		);
 		const sign = signers[1] as (typeof signers)[number] & { onError?: string };
 		expect(sign.parameters.payoutId).toBe('={{ $json.payoutId }}');
-		expect(sign.parameters.comment).toBe('={{ $json.comment }}');
+		signsRowFields(sign.parameters);
 		expect(sign.onError).toBe('continueRegularOutput');
 		const next = (from: string, output = 0) =>
 			(connections[from].main[output] ?? []).map((target) => target.node);
 		expect(next('Sign payouts')).toEqual(['Not sent yet', "This run's payouts", 'Payout results']);
-		// The loop: one message sent, then checked until it landed, then the next.
+		// The loop: one payout sent, then checked until it landed, then the next.
 		expect(next('Not sent yet')).toEqual(['One at a time']);
 		expect(
 			(nodes.find((node) => node.name === 'One at a time')?.parameters as { batchSize: number })
@@ -169,69 +170,22 @@ test("the USDT payout run on TON signs Transfer Jetton with the row's comment an
 			['Wait for landing'],
 		]);
 	}
-	const production = workflow('ton-usdt-payout-run.json').nodes;
-	expect(
-		production.find(
-			(node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait',
-		),
-	).toBeDefined();
-	expect(
-		production
-			.filter((node) => node.type === 'n8n-nodes-base.googleSheets')
-			.map((node) => node.parameters.operation),
-	).toEqual(['read', 'update']);
+	asksSlackAndWritesBackToTheSheet(`${name}.json`);
+};
+
+test("the USDT payout run on TON signs Transfer Jetton with the row's comment and a Payout ID per row (a refused row does not stop the others), sends what is not on the chain one message at a time, each checked on the chain before the next, and takes each outcome from Check Payouts; production asks Slack and writes back to the sheet", () => {
+	signsThenSendsOneAtATime('ton-usdt-payout-run', 'ton', 'transferJetton', (parameters) =>
+		expect(parameters.comment).toBe('={{ $json.comment }}'),
+	);
 });
 
 test("the USDC payout run on Stellar signs Transfer Asset with the row's memo type and memo and a Payout ID per row (a refused row does not stop the others), sends what is not on the chain one transaction at a time in sequence order, each checked on the chain before the next, and takes each outcome from Check Payouts; production asks Slack and writes back to the sheet", () => {
-	for (const name of ['stellar-usdc-payout-run.json', 'stellar-usdc-payout-run.devnet.json']) {
-		const { nodes, connections } = workflow(name);
-		const signers = nodes.filter((node) => node.type.endsWith('.expandSigner'));
-		expect(signers.map((node) => [node.parameters.chainFamily, node.parameters.operation])).toEqual(
-			[
-				['stellar', 'getAddress'],
-				['stellar', 'transferAsset'],
-				['stellar', 'listPayouts'],
-				['stellar', 'checkPayouts'],
-				['stellar', 'listPayouts'],
-				['stellar', 'checkPayouts'],
-			],
-		);
-		const sign = signers[1] as (typeof signers)[number] & { onError?: string };
-		expect(sign.parameters.payoutId).toBe('={{ $json.payoutId }}');
-		expect([sign.parameters.memoType, sign.parameters.memo]).toEqual([
+	signsThenSendsOneAtATime('stellar-usdc-payout-run', 'stellar', 'transferAsset', (parameters) =>
+		expect([parameters.memoType, parameters.memo]).toEqual([
 			'={{ $json.memoType }}',
 			'={{ $json.memo }}',
-		]);
-		expect(sign.onError).toBe('continueRegularOutput');
-		const next = (from: string, output = 0) =>
-			(connections[from].main[output] ?? []).map((target) => target.node);
-		expect(next('Sign payouts')).toEqual(['Not sent yet', "This run's payouts", 'Payout results']);
-		// The loop: one transaction sent, then checked until it applied, then the next.
-		expect(next('Not sent yet')).toEqual(['One at a time']);
-		expect(
-			(nodes.find((node) => node.name === 'One at a time')?.parameters as { batchSize: number })
-				.batchSize,
-		).toBe(1);
-		expect(next('One at a time', 1)).toEqual(['Next payout']);
-		expect(next('Next payout')).toEqual(['Send']);
-		expect(next('Send')).toEqual(['Wait for landing']);
-		expect(next('Where it stands')).toEqual(['Landed?']);
-		expect([next('Landed?', 0), next('Landed?', 1)]).toEqual([
-			['One at a time'],
-			['Wait for landing'],
-		]);
-	}
-	const production = workflow('stellar-usdc-payout-run.json').nodes;
-	expect(
-		production.find(
-			(node) => node.type === 'n8n-nodes-base.slack' && node.parameters.operation === 'sendAndWait',
-		),
-	).toBeDefined();
-	expect(
-		production
-			.filter((node) => node.type === 'n8n-nodes-base.googleSheets')
-			.map((node) => node.parameters.operation),
-	).toEqual(['read', 'update']);
+		]),
+	);
 });
 
 test("the RWA example on Stellar builds each step with the Expand node's RWA operations (the issuer's authorisation in a Code node), signs each From Input Item with the step's account and a payout ID, sends it and confirms it before the next, then checks every payout on the chain", () => {

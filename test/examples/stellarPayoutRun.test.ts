@@ -7,25 +7,24 @@
  * account; a second run pays nobody. The approver approves (the Wait node's answer); every other node
  * runs as saved.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-
 import { Asset, TransactionBuilder } from '@stellar/stellar-base';
 
 import type { Devnet, DevnetStellar } from '../../devnet';
 import { stellarPayoutChain, stellarPayoutKey } from '../../playground/prepare';
-import { readSavedWorkflow, runSavedWorkflow } from '../../scripts/engine/savedWorkflow';
 // The engine is released after the file's tests.
 import '../helpers/n8n';
-import type { RunResult } from '../helpers/n8n';
 import { devnetExpandApi } from '../helpers/devnetCredentials';
+import {
+	FOUR_PAID_EARLIER_ONE_REFUSED,
+	FOUR_PAID_ONE_REFUSED,
+	payoutLedger,
+	payoutResults,
+	payoutStatuses,
+	runApprovedExample,
+} from '../helpers/examplePayoutRun';
 import { useDevnet } from '../helpers/useDevnet';
 
-const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'stellar-usdc-payout-run.devnet.json');
-const LEDGERS = mkdtempSync(path.join(tmpdir(), 'stellar-payout-run-'));
-// n8n lets nodes write only below this folder (the Signer's payout ledger).
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = LEDGERS;
+const ledger = payoutLedger('stellar-payout-run-');
 
 /** The example's stand-in sheet, by devnet Stellar account: Dave's exchange account twice (his memo ID), Erin, Frank; Mallory's account is none of the devnet's. */
 const ROWS = [
@@ -43,26 +42,13 @@ useDevnet((started) => {
 	devnet = started;
 	testnet = stellarPayoutChain(started);
 });
-afterAll(() => rmSync(LEDGERS, { recursive: true, force: true }));
 
-const ledger = path.join(LEDGERS, 'ledger');
-mkdirSync(ledger);
-
-/** The example as saved, the approver's answer in place of the wait for it. */
-async function runExample(): Promise<RunResult> {
-	const workflow = readSavedWorkflow(EXAMPLE);
-	for (const node of workflow.nodes)
-		if (node.name === 'Wait for approval')
-			Object.assign(node, {
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				parameters: { jsCode: "return [{ json: { query: { approved: 'true' } } }];" },
-			});
-	return await runSavedWorkflow(workflow, {
+/** The example as saved, the approver approving. */
+const runExample = () =>
+	runApprovedExample('stellar-usdc-payout-run.devnet.json', {
 		expandApi: devnetExpandApi(devnet),
 		expandStellarKeyApi: stellarPayoutKey(devnet, ledger),
 	});
-}
 
 async function horizon<T>(resource: string): Promise<T> {
 	const response = await fetch(`${testnet.rpcUrl}/${resource}`);
@@ -127,22 +113,13 @@ async function paymentOf(hash: string) {
 	};
 }
 
-const results = (result: RunResult) =>
-	result.output('Payout results').map((item) => item.json as Record<string, string>);
-
 test("approved: every payee row paid exactly its USDC once with its memo (Horizon's word), on consecutive sequence numbers; the row to an account off Allowed Recipients refused by the Signer, naming the rule and the account", async () => {
 	const before = await usdcBalances();
 	const result = await runExample();
 	expect(result.error).toBeUndefined();
 	expect(await usdcBalances()).toEqual(expectedAfter(before));
-	const rows = results(result);
-	expect(rows.map((row) => [row.rowId, row.status])).toEqual([
-		['1', 'paid'],
-		['2', 'paid'],
-		['3', 'paid'],
-		['4', 'paid'],
-		['5', 'refused'],
-	]);
+	const rows = payoutResults(result);
+	expect(rows.map((row) => [row.rowId, row.status])).toEqual(FOUR_PAID_ONE_REFUSED);
 	for (const [index, row] of ROWS.entries()) {
 		const paid = await paymentOf(rows[index].transactionHash);
 		expect(paid).toEqual({
@@ -175,11 +152,5 @@ test('run again: nobody paid twice, every payee row "paid earlier", nothing sent
 		devnet.faults.received.slice(sent).filter((call) => call.path === '/chain/sendtransaction'),
 	).toEqual([]);
 	expect(result.output('Not sent yet')).toEqual([]);
-	expect(results(result).map((row) => [row.rowId, row.status])).toEqual([
-		['1', 'paid earlier'],
-		['2', 'paid earlier'],
-		['3', 'paid earlier'],
-		['4', 'paid earlier'],
-		['5', 'refused'],
-	]);
+	expect(payoutStatuses(result)).toEqual(FOUR_PAID_EARLIER_ONE_REFUSED);
 });

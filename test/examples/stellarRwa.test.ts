@@ -8,8 +8,6 @@
  * and the transfer reach the Signer with the intent the Expand node wrote (a payment of CODE:ISSUER in
  * stroops), which no step of the example rewrites.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 import type { Devnet, DevnetStellar } from '../../devnet';
@@ -18,6 +16,7 @@ import { readSavedWorkflow, runSavedWorkflow } from '../../scripts/engine/savedW
 // The engine is released after the file's tests.
 import '../helpers/n8n';
 import { devnetExpandApi } from '../helpers/devnetCredentials';
+import { payoutLedger } from '../helpers/examplePayoutRun';
 import { useDevnet } from '../helpers/useDevnet';
 
 const EXAMPLE = path.join(
@@ -27,9 +26,7 @@ const EXAMPLE = path.join(
 	'examples',
 	'stellar-rwa-issue-transfer.devnet.json',
 );
-const LEDGERS = mkdtempSync(path.join(tmpdir(), 'stellar-rwa-'));
-// n8n lets nodes write only below this folder (the Signer's payout ledger).
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = LEDGERS;
+const ledger = payoutLedger('stellar-rwa-');
 
 let devnet: Devnet;
 let testnet: DevnetStellar;
@@ -37,10 +34,6 @@ useDevnet((started) => {
 	devnet = started;
 	testnet = stellarPayoutChain(started);
 });
-afterAll(() => rmSync(LEDGERS, { recursive: true, force: true }));
-
-const ledger = path.join(LEDGERS, 'ledger');
-mkdirSync(ledger);
 
 interface HorizonBalance {
 	asset_code?: string;

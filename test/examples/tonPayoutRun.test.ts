@@ -6,27 +6,26 @@
  * list is refused by the Signer naming the rule and the address; a second run pays nobody. The
  * approver approves (the Wait node's answer); every other node runs as saved.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-
 import { Address, type Cell } from '@ton/core';
 
 import type { Devnet, DevnetTon } from '../../devnet';
 import { jettonBalance } from '../../devnet/chains/ton';
 import { readComment } from '../../packages/signer/nodes/ExpandSigner/families/ton';
 import { tonPayoutChain, tonPayoutKey, tonPayoutWallet } from '../../playground/prepare';
-import { readSavedWorkflow, runSavedWorkflow } from '../../scripts/engine/savedWorkflow';
 // The engine is released after the file's tests.
 import '../helpers/n8n';
-import type { RunResult } from '../helpers/n8n';
 import { devnetExpandApi } from '../helpers/devnetCredentials';
+import {
+	FOUR_PAID_EARLIER_ONE_REFUSED,
+	FOUR_PAID_ONE_REFUSED,
+	payoutLedger,
+	payoutResults,
+	payoutStatuses,
+	runApprovedExample,
+} from '../helpers/examplePayoutRun';
 import { useDevnet } from '../helpers/useDevnet';
 
-const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'ton-usdt-payout-run.devnet.json');
-const LEDGERS = mkdtempSync(path.join(tmpdir(), 'ton-payout-run-'));
-// n8n lets nodes write only below this folder (the Signer's payout ledger).
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = LEDGERS;
+const ledger = payoutLedger('ton-payout-run-');
 
 /** TEP-74's transfer_notification, what the payee's wallet receives with the jettons and the comment. */
 const TRANSFER_NOTIFICATION = 0x7362d09c;
@@ -47,26 +46,13 @@ useDevnet((started) => {
 	devnet = started;
 	testnet = tonPayoutChain(started);
 });
-afterAll(() => rmSync(LEDGERS, { recursive: true, force: true }));
 
-const ledger = path.join(LEDGERS, 'ledger');
-mkdirSync(ledger);
-
-/** The example as saved, the approver's answer in place of the wait for it. */
-async function runExample(): Promise<RunResult> {
-	const workflow = readSavedWorkflow(EXAMPLE);
-	for (const node of workflow.nodes)
-		if (node.name === 'Wait for approval')
-			Object.assign(node, {
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				parameters: { jsCode: "return [{ json: { query: { approved: 'true' } } }];" },
-			});
-	return await runSavedWorkflow(workflow, {
+/** The example as saved, the approver approving. */
+const runExample = () =>
+	runApprovedExample('ton-usdt-payout-run.devnet.json', {
 		expandApi: devnetExpandApi(devnet),
 		expandTonKeyApi: tonPayoutKey(devnet, ledger),
 	});
-}
 
 /** Every devnet TON wallet's USDT on chain 1101, by wallet index. */
 async function usdtBalances(): Promise<string[]> {
@@ -116,9 +102,6 @@ const payeeNotifications = () =>
 		[...new Set(ROWS.map((row) => row.wallet))].map((wallet) => [wallet, notifications(wallet)]),
 	);
 
-const results = (result: RunResult) =>
-	result.output('Payout results').map((item) => item.json as Record<string, string>);
-
 test('approved: every payee row paid exactly its USDT once with its comment, the messages on consecutive seqnos (each refused by the wallet had it been sent before the one ahead of it landed); the row to an address off Allowed Recipients refused by the Signer, naming the rule and the address', async () => {
 	const before = await usdtBalances();
 	const seen = payeeNotifications();
@@ -133,14 +116,8 @@ test('approved: every payee row paid exactly its USDT once with its comment, the
 				.sort(),
 		]),
 	);
-	const rows = results(result);
-	expect(rows.map((row) => [row.rowId, row.status])).toEqual([
-		['1', 'paid'],
-		['2', 'paid'],
-		['3', 'paid'],
-		['4', 'paid'],
-		['5', 'refused'],
-	]);
+	const rows = payoutResults(result);
+	expect(rows.map((row) => [row.rowId, row.status])).toEqual(FOUR_PAID_ONE_REFUSED);
 	const seqnos = rows.slice(0, 4).map((row) => Number(row.seqno));
 	expect(seqnos).toEqual(seqnos.map((_seqno, index) => seqnos[0] + index));
 	expect(rows.slice(0, 4).every((row) => /^\d+$/.test(row.lt))).toBe(true);
@@ -162,11 +139,5 @@ test('run again: nobody paid twice, every payee row "paid earlier", nothing sent
 		true,
 	);
 	expect(result.output('Not sent yet')).toEqual([]);
-	expect(results(result).map((row) => [row.rowId, row.status])).toEqual([
-		['1', 'paid earlier'],
-		['2', 'paid earlier'],
-		['3', 'paid earlier'],
-		['4', 'paid earlier'],
-		['5', 'refused'],
-	]);
+	expect(payoutStatuses(result)).toEqual(FOUR_PAID_EARLIER_ONE_REFUSED);
 });

@@ -5,27 +5,26 @@
  * address off the list is refused by the Signer naming the rule and the address, and a second run
  * pays nobody. The approver approves (the Wait node's answer); every other node runs as saved.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-
 import type { Devnet, DevnetTron } from '../../devnet';
 import {
 	TRON_PAYOUT_CHAIN_ID,
 	TRON_PAYOUT_WALLET_INDEX,
 	tronPayoutKey,
 } from '../../playground/prepare';
-import { readSavedWorkflow, runSavedWorkflow } from '../../scripts/engine/savedWorkflow';
 // The engine is released after the file's tests.
 import '../helpers/n8n';
-import type { RunResult } from '../helpers/n8n';
 import { devnetExpandApi } from '../helpers/devnetCredentials';
+import {
+	FOUR_PAID_EARLIER_ONE_REFUSED,
+	FOUR_PAID_ONE_REFUSED,
+	payoutLedger,
+	payoutResults,
+	payoutStatuses,
+	runApprovedExample,
+} from '../helpers/examplePayoutRun';
 import { useDevnet } from '../helpers/useDevnet';
 
-const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'tron-usdt-payout-run.devnet.json');
-const LEDGERS = mkdtempSync(path.join(tmpdir(), 'tron-payout-run-'));
-// n8n lets nodes write only below this folder (the Signer's payout ledger).
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = LEDGERS;
+const ledger = payoutLedger('tron-payout-run-');
 
 /** The example's stand-in sheet, by devnet Tron wallet: Dave twice, Erin, Frank (no account yet), and Mallory (not a payee). */
 const ROWS = [
@@ -43,26 +42,13 @@ useDevnet((started) => {
 	devnet = started;
 	nile = started.tron.find((chain) => chain.chainId === TRON_PAYOUT_CHAIN_ID) as DevnetTron;
 });
-afterAll(() => rmSync(LEDGERS, { recursive: true, force: true }));
 
-const ledger = path.join(LEDGERS, 'ledger');
-mkdirSync(ledger);
-
-/** The example as saved, the approver's answer in place of the wait for it. */
-async function runExample(): Promise<RunResult> {
-	const workflow = readSavedWorkflow(EXAMPLE);
-	for (const node of workflow.nodes)
-		if (node.name === 'Wait for approval')
-			Object.assign(node, {
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				parameters: { jsCode: "return [{ json: { query: { approved: 'true' } } }];" },
-			});
-	return await runSavedWorkflow(workflow, {
+/** The example as saved, the approver approving. */
+const runExample = () =>
+	runApprovedExample('tron-usdt-payout-run.devnet.json', {
 		expandApi: devnetExpandApi(devnet),
 		expandTronKeyApi: tronPayoutKey(devnet, ledger),
 	});
-}
 
 /** Every wallet's USDT on chain 1001, by wallet index. */
 const usdtBalances = () =>
@@ -77,22 +63,13 @@ function expectedAfter(before: string[]): string[] {
 	return after.map(String);
 }
 
-const results = (result: RunResult) =>
-	result.output('Payout results').map((item) => item.json as Record<string, string>);
-
 test('approved: every payee row paid exactly its USDT once; the row to an address off Allowed Recipients refused by the Signer, naming the rule and the address', async () => {
 	const before = usdtBalances();
 	const result = await runExample();
 	expect(result.error).toBeUndefined();
 	expect(usdtBalances()).toEqual(expectedAfter(before));
-	const rows = results(result);
-	expect(rows.map((row) => [row.rowId, row.status])).toEqual([
-		['1', 'paid'],
-		['2', 'paid'],
-		['3', 'paid'],
-		['4', 'paid'],
-		['5', 'refused'],
-	]);
+	const rows = payoutResults(result);
+	expect(rows.map((row) => [row.rowId, row.status])).toEqual(FOUR_PAID_ONE_REFUSED);
 	for (const row of rows.slice(0, 4)) {
 		const landed = nile.chain.transaction(row.transactionHash);
 		expect({ row: row.rowId, result: landed?.contractRet }).toEqual({
@@ -114,11 +91,5 @@ test('run again: nobody paid twice, every payee row "paid earlier", the off-list
 	const result = await runExample();
 	expect(result.error).toBeUndefined();
 	expect(usdtBalances()).toEqual(before);
-	expect(results(result).map((row) => [row.rowId, row.status])).toEqual([
-		['1', 'paid earlier'],
-		['2', 'paid earlier'],
-		['3', 'paid earlier'],
-		['4', 'paid earlier'],
-		['5', 'refused'],
-	]);
+	expect(payoutStatuses(result)).toEqual(FOUR_PAID_EARLIER_ONE_REFUSED);
 });

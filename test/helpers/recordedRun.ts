@@ -1,9 +1,9 @@
 /** A run kept for the no-trace key scan (recordedTexts). */
-import type { Devnet } from '../../devnet';
+import { type Devnet, startDevnet } from '../../devnet';
 import { type DevnetCredentialSet, devnetCredentials } from './devnetCredentials';
 import { ITEMS, type NodeSpec, type RunResult, runPipeline } from './n8n';
-import type { outputRecorder } from './outputRecorder';
-import type { RecordingProxy } from './recordingProxy';
+import { outputRecorder } from './outputRecorder';
+import { type RecordingProxy, startRecordingProxy } from './recordingProxy';
 
 /** What a file's scan records: the devnet, its recording proxy, the output recorder and every run. */
 export interface ScanRecording {
@@ -37,4 +37,27 @@ export async function recordedRun(
 	);
 	runs.push(result);
 	return result;
+}
+
+/**
+ * A file's scan recording, set up before its tests and stopped after them: the output recorder, a
+ * devnet, and a recording proxy to the devnet's APIs and to the chain nodes `nodeUrls` names of it.
+ */
+export function scanRecording(nodeUrls: (devnet: Devnet) => string[]): ScanRecording {
+	const recording = { output: outputRecorder(), runs: [] } as unknown as ScanRecording;
+	beforeAll(async () => {
+		recording.output.start();
+		recording.devnet = await startDevnet();
+		recording.proxy = await startRecordingProxy([
+			recording.devnet.baseUrl,
+			recording.devnet.historicalUrl,
+			...nodeUrls(recording.devnet),
+		]);
+	});
+	afterAll(async () => {
+		recording.output.stop();
+		await recording.proxy.close();
+		await recording.devnet.stop();
+	});
+	return recording;
 }

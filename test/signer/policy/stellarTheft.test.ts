@@ -28,8 +28,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetStellar } from '../../../devnet';
 import { devnetCredentials } from '../../helpers/devnetCredentials';
-import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
-import { sendTransactionNode } from '../../helpers/sendTransactionNode';
+import { SIGNER, type NodeSpec } from '../../helpers/n8n';
+import {
+	expectRefused,
+	expectSent,
+	lastJournalEntry as journalEntry,
+	signAndSend as signAndSendItems,
+} from '../../helpers/signAndSend';
 import { useDevnet } from '../../helpers/useDevnet';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-stellar-theft-'));
@@ -177,55 +182,29 @@ const signer = (parameters: IDataObject): NodeSpec => ({
 });
 
 /** Items → Expand Signer → Expand Send Transaction, both going on past a failed item: what each node gave. */
-async function signAndSend(
-	items: object[],
-	key: IDataObject,
-	parameters: IDataObject = {},
-): Promise<{ signed: IDataObject[]; sent: IDataObject[] }> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			signer(parameters),
-			sendTransactionNode({}, true),
-		],
+const signAndSend = (items: object[], key: IDataObject, parameters: IDataObject = {}) =>
+	signAndSendItems(
+		items as IDataObject[],
+		{ ...signer(parameters).parameters },
 		{ ...devnetCredentials(devnet), expandStellarKeyApi: key as never },
 	);
-	expect(result.error).toBeUndefined();
-	return {
-		signed: result.output('Sign').map((item) => item.json),
-		sent: result.output('Send').map((item) => item.json),
-	};
-}
 
 /** Signed by the Signer, landed by Expand's send and applied on the ledger. */
 function expectApplied(signed: IDataObject, sent: IDataObject): void {
-	expect(signed.error).toBeUndefined();
-	expect(sent.transactionHash).toBe(signed.transactionHash);
+	expectSent(signed, sent);
 	expect(applied(signed.transactionHash)).toBe(true);
 }
 
-/** Refused in these words, and nothing signed or sent for it. */
-function expectRefused(signed: IDataObject, sent: IDataObject, words: string): void {
-	expect(signed.error).toBe(words);
-	expect(Object.keys(signed)).toEqual(['error']);
-	expect(sent.transactionHash).toBeUndefined();
-}
-
 /** The journal's newest entry for the account `address`, as List Payouts gives it. */
-async function lastJournalEntry(secret: string, address: string): Promise<IDataObject> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-			signer({ operation: 'listPayouts' }),
-		],
-		{ ...devnetCredentials(devnet), expandStellarKeyApi: keyOf(secret) as never },
+const lastJournalEntry = (secret: string, address: string) =>
+	journalEntry(
+		address,
+		{ ...signer({}).parameters },
+		{
+			...devnetCredentials(devnet),
+			expandStellarKeyApi: keyOf(secret) as never,
+		},
 	);
-	const entries = result
-		.output('Sign')
-		.map((item) => item.json)
-		.filter((entry) => entry.account === address);
-	return entries[entries.length - 1];
-}
 
 /** What `address` holds as Expand chain/getbalance reads the ledger: XLM, or USDC, in stroops. */
 async function balance(address: string, asset: 'XLM' | 'USDC' = 'USDC'): Promise<bigint> {

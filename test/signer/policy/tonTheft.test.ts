@@ -30,8 +30,13 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Devnet, DevnetTon } from '../../../devnet';
 import { apiBalance } from '../../helpers/apiBalance';
 import { devnetCredentials } from '../../helpers/devnetCredentials';
-import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
-import { sendTransactionNode } from '../../helpers/sendTransactionNode';
+import { SIGNER, type NodeSpec } from '../../helpers/n8n';
+import {
+	expectRefused,
+	expectSent,
+	lastJournalEntry as journalEntry,
+	signAndSend as signAndSendItems,
+} from '../../helpers/signAndSend';
 import { deployFakeJettonMaster } from '../../helpers/tonFakeJettonMaster';
 import { useDevnet } from '../../helpers/useDevnet';
 
@@ -82,54 +87,23 @@ const signer = (parameters: IDataObject): NodeSpec => ({
 });
 
 /** Items → Expand Signer → Expand Send Transaction, both going on past a failed item: what each node gave. */
-async function signAndSend(
-	items: object[],
-	key: IDataObject,
-	parameters: IDataObject = {},
-): Promise<{ signed: IDataObject[]; sent: IDataObject[] }> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			signer(parameters),
-			sendTransactionNode({}, true),
-		],
+const signAndSend = (items: object[], key: IDataObject, parameters: IDataObject = {}) =>
+	signAndSendItems(
+		items as IDataObject[],
+		{ ...signer(parameters).parameters },
 		{ ...devnetCredentials(devnet), expandTonKeyApi: key as never },
 	);
-	expect(result.error).toBeUndefined();
-	return {
-		signed: result.output('Sign').map((item) => item.json),
-		sent: result.output('Send').map((item) => item.json),
-	};
-}
-
-/** Signed by the Signer and landed by Expand's send. */
-function expectSent(signed: IDataObject, sent: IDataObject): void {
-	expect(signed.error).toBeUndefined();
-	expect(sent.transactionHash).toBe(signed.transactionHash);
-}
-
-/** Refused in these words, and nothing signed or sent for it. */
-function expectRefused(signed: IDataObject, sent: IDataObject, words: string): void {
-	expect(signed.error).toBe(words);
-	expect(Object.keys(signed)).toEqual(['error']);
-	expect(sent.transactionHash).toBeUndefined();
-}
 
 /** The journal's newest entry for the treasury `index`, as List Payouts gives it. */
-async function lastJournalEntry(index: number): Promise<IDataObject> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-			signer({ operation: 'listPayouts' }),
-		],
-		{ ...devnetCredentials(devnet), expandTonKeyApi: keyOf(index) as never },
+const lastJournalEntry = (index: number) =>
+	journalEntry(
+		wallet(index).address,
+		{ ...signer({}).parameters },
+		{
+			...devnetCredentials(devnet),
+			expandTonKeyApi: keyOf(index) as never,
+		},
 	);
-	const entries = result
-		.output('Sign')
-		.map((item) => item.json)
-		.filter((entry) => entry.account === wallet(index).address);
-	return entries[entries.length - 1];
-}
 
 const ton = (address: string) => apiBalance(devnet, CHAIN, address);
 const usdt = (address: string) => apiBalance(devnet, CHAIN, address, testnet.usdt.address);

@@ -31,6 +31,11 @@ import { devnetCredentials } from '../../helpers/devnetCredentials';
 import { startLyingFront } from '../../helpers/lyingFront';
 import { ITEMS, SIGNER, runPipeline, type NodeSpec } from '../../helpers/n8n';
 import { sendTransactionNode } from '../../helpers/sendTransactionNode';
+import {
+	expectRefused,
+	lastJournalEntry as journalEntry,
+	signAndSend as signAndSendItems,
+} from '../../helpers/signAndSend';
 import { bytesField, contract, intField, rawData } from '../../helpers/tronProtobuf';
 
 /** tronweb's protobuf classes, registered on globalThis when it loads. */
@@ -92,49 +97,23 @@ const signer = (parameters: IDataObject): NodeSpec => ({
 });
 
 /** Items → Expand Signer (`parameters`) → Expand Send Transaction, both going on past a failed item: what each node gave. */
-async function signAndSend(
-	items: object[],
-	parameters: IDataObject,
-	key: IDataObject,
-): Promise<{ signed: IDataObject[]; sent: IDataObject[] }> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			signer(parameters),
-			sendTransactionNode({}, true),
-		],
+const signAndSend = (items: object[], parameters: IDataObject, key: IDataObject) =>
+	signAndSendItems(
+		items as IDataObject[],
+		{ ...signer(parameters).parameters },
 		{ ...devnetCredentials(devnet), expandTronKeyApi: key as never },
 	);
-	expect(result.error).toBeUndefined();
-	return {
-		signed: result.output('Sign').map((item) => item.json),
-		sent: result.output('Send').map((item) => item.json),
-	};
-}
-
-/** Refused in these words, and nothing signed or sent for it. */
-function expectRefused(signed: IDataObject, sent: IDataObject, words: string | RegExp): void {
-	if (typeof words === 'string') expect(signed.error).toBe(words);
-	else expect(signed.error).toMatch(words);
-	expect(Object.keys(signed)).toEqual(['error']);
-	expect(sent.transactionHash).toBeUndefined();
-}
 
 /** The journal's newest entry for the treasury `index`, as List Payouts gives it. */
-async function lastJournalEntry(index: number): Promise<IDataObject> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-			signer({ operation: 'listPayouts' }),
-		],
-		{ ...devnetCredentials(devnet), expandTronKeyApi: keyOf(index) as never },
+const lastJournalEntry = (index: number) =>
+	journalEntry(
+		wallet(index).address,
+		{ ...signer({}).parameters },
+		{
+			...devnetCredentials(devnet),
+			expandTronKeyApi: keyOf(index) as never,
+		},
 	);
-	const entries = result
-		.output('Sign')
-		.map((item) => item.json)
-		.filter((entry) => entry.account === wallet(index).address);
-	return entries[entries.length - 1];
-}
 
 const trx = (address: string) => apiBalance(devnet, '1001', address);
 const usdt = (address: string) => apiBalance(devnet, '1001', address, nile.usdt.address);

@@ -22,13 +22,11 @@ import { Account, Asset, Keypair, Operation, TransactionBuilder } from '@stellar
 import { Mnemonic } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, type DevnetStellar, startDevnet } from '../../../../devnet';
+import type { Devnet, DevnetStellar } from '../../../../devnet';
 import { intentDigest } from '../../../../nodes/shared/intent';
 import { EXPAND, SIGNER, type NodeSpec, type RunResult } from '../../../helpers/n8n';
-import { outputRecorder } from '../../../helpers/outputRecorder';
-import { recordedRun } from '../../../helpers/recordedRun';
+import { recordedRun, scanRecording } from '../../../helpers/recordedRun';
 import { expectNoTrace, recordedTexts } from '../../../helpers/recordedTexts';
-import { startRecordingProxy } from '../../../helpers/recordingProxy';
 import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-stellar-node-'));
@@ -39,21 +37,12 @@ const CHAIN = '1501';
 
 let devnet: Devnet;
 let testnet: DevnetStellar;
-let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
-const output = outputRecorder();
-const runs: RunResult[] = [];
-
-beforeAll(async () => {
-	output.start();
-	devnet = await startDevnet();
+const recording = scanRecording((started) => {
+	devnet = started;
 	testnet = devnet.stellar.find((chain) => chain.chainId === CHAIN) as DevnetStellar;
-	proxy = await startRecordingProxy([devnet.baseUrl, devnet.historicalUrl, testnet.rpcUrl]);
+	return [testnet.rpcUrl];
 });
-afterAll(async () => {
-	output.stop();
-	await proxy.close();
-	await devnet.stop();
-});
+const { output, runs } = recording;
 
 const address = (index: number) => testnet.wallets[index].publicKey;
 
@@ -61,7 +50,7 @@ const mnemonicKey = (policy: IDataObject = {}) => ({
 	keyType: 'mnemonic',
 	mnemonic: testnet.mnemonic,
 	payoutLedgerFolder: ledgerFolder,
-	rpcUrls: `${CHAIN} = ${proxy.url(testnet.rpcUrl)}`,
+	rpcUrls: `${CHAIN} = ${recording.proxy.url(testnet.rpcUrl)}`,
 	...policy,
 });
 const seedKey = (policy: IDataObject = {}) => ({
@@ -71,7 +60,7 @@ const seedKey = (policy: IDataObject = {}) => ({
 });
 
 const run = async (nodes: NodeSpec[], items: object[], key: IDataObject) =>
-	await recordedRun({ devnet, proxy, output, runs }, nodes, items, { stellar: key as never });
+	await recordedRun(recording, nodes, items, { stellar: key as never });
 
 const signer = (parameters: IDataObject, continueOnFail = false): NodeSpec => ({
 	name: 'Sign',
@@ -733,7 +722,7 @@ test('no trace of any key: requests to the API and Horizon, responses, outputs, 
 			[{}],
 			key,
 		);
-	expect(proxy.requests.some((request) => request.target === testnet.rpcUrl)).toBe(true);
+	expect(recording.proxy.requests.some((request) => request.target === testnet.rpcUrl)).toBe(true);
 	const hidden = secrets();
 	expect(hidden.length).toBeGreaterThan(20);
 	const ledger = readdirSync(ledgerFolder).map((name) =>
@@ -742,7 +731,11 @@ test('no trace of any key: requests to the API and Horizon, responses, outputs, 
 	expect(ledger.some((text) => text.includes('stellar-memo-1') && text.includes('refused'))).toBe(
 		true,
 	);
-	expectNoTrace([...recordedTexts(proxy, runs, output.lines), ...ledger], output.lines, hidden);
+	expectNoTrace(
+		[...recordedTexts(recording.proxy, runs, output.lines), ...ledger],
+		output.lines,
+		hidden,
+	);
 });
 
 // Last: it moves this process's clock (which the Signer and the devnet's chain both read) past the payout's maxTime.

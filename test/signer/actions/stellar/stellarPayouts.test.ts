@@ -12,11 +12,8 @@
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read.
  */
-import { mkdtempSync, rmSync } from 'fs';
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
-import { tmpdir } from 'os';
-import { join } from 'path';
 
 import { Account, Asset, Operation, TransactionBuilder, xdr } from '@stellar/stellar-base';
 import type { IDataObject } from 'n8n-workflow';
@@ -24,15 +21,16 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Devnet, DevnetStellar } from '../../../../devnet';
 import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
+import { movedClock } from '../../../helpers/movedClock';
+import { rowsOf, signerSteps } from '../../../helpers/signerSteps';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1501';
 /** Past the default Valid For (300 s). */
 const PAST_MAX_TIME_MS = 6 * 60 * 1000;
 
-const root = mkdtempSync(join(tmpdir(), 'expand-stellar-payouts-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+const root = ledgerFolder('expand-stellar-payouts-');
 
 let devnet: Devnet;
 let testnet: DevnetStellar;
@@ -44,15 +42,7 @@ useDevnet((started) => {
 /** The devnet mnemonic's account 2: the payee (the Signer pays from account 1). */
 const payee = () => testnet.wallets[2].publicKey;
 
-const realNow = Date.now.bind(Date);
-let skew = 0;
-beforeAll(() => {
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
-});
-afterAll(() => {
-	jest.restoreAllMocks();
-	rmSync(root, { recursive: true, force: true });
-});
+const clock = movedClock();
 
 /** Runs the Signer (and `then` after it) on `items`, with the devnet mnemonic's account 1; the Horizon pinned unless null. */
 async function signer(
@@ -60,23 +50,8 @@ async function signer(
 	options: { items?: IDataObject[]; then?: IDataObject; horizonUrl?: string | null } = {},
 ): Promise<IDataObject[]> {
 	const horizonUrl = options.horizonUrl === undefined ? testnet.rpcUrl : options.horizonUrl;
-	const step = (name: string, stepParameters: IDataObject) => ({
-		name,
-		type: SIGNER,
-		parameters: {
-			chainFamily: 'stellar',
-			stellarChainId: CHAIN,
-			accountIndex: 1,
-			...stepParameters,
-		} as never,
-		continueOnFail: true,
-	});
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(options.items ?? [{}]) } },
-			step('Sign', parameters),
-			...(options.then ? [step('Then', options.then)] : []),
-		],
+	return await signerSteps(
+		{ chainFamily: 'stellar', stellarChainId: CHAIN, accountIndex: 1 },
 		{
 			...devnetCredentials(devnet),
 			expandStellarKeyApi: {
@@ -86,12 +61,9 @@ async function signer(
 				...(horizonUrl ? { rpcUrls: `${CHAIN} = ${horizonUrl}` } : {}),
 			},
 		},
+		parameters,
+		{ ...options, paired: true },
 	);
-	expect(result.error).toBeUndefined();
-	const output = result.output(options.then ? 'Then' : 'Sign');
-	// Every item, signed, listed, checked or refused, says which input item it answers.
-	for (const [index, item] of output.entries()) expect(item.pairedItem).toEqual({ item: index });
-	return output.map((item) => item.json);
 }
 
 const pay = async (payoutId: string, xlm: string, items?: IDataObject[]) =>
@@ -105,9 +77,7 @@ async function checked(hashes: unknown[]): Promise<IDataObject[]> {
 		{ operation: 'listPayouts', status: 'signed' },
 		{ then: { operation: 'checkPayouts' } },
 	);
-	return hashes.map(
-		(hash) => rows.find((row) => row.transactionHash === hash) ?? { missing: String(hash) },
-	);
+	return rowsOf(rows, hashes);
 }
 
 /** Submits a signed output as chain/sendtransaction hands it on: its envelope to Horizon's POST /transactions. */
@@ -191,7 +161,7 @@ test('a payout never sent gets a fee bump while pending, reads dropped once its 
 		innerTransactionHash: first.transactionHash,
 		sequence: first.sequence,
 	});
-	skew += PAST_MAX_TIME_MS;
+	clock.pass(PAST_MAX_TIME_MS);
 	expect(await checked([first.transactionHash, bump.transactionHash])).toMatchObject([
 		{ chainStatus: 'dropped' },
 		{ chainStatus: 'dropped' },
@@ -240,7 +210,7 @@ test('a payout applied that the pinned Horizon no longer shows, the account sequ
 	expect(await send(paid)).toMatchObject({ status: 200, body: { successful: true } });
 	const pruned = await horizonWithout(paid.transactionHash);
 	try {
-		skew += PAST_MAX_TIME_MS;
+		clock.pass(PAST_MAX_TIME_MS);
 		const [again] = await signer(
 			{ operation: 'speedUpPayout', payoutId: 'stellar-unshown', feePerOperation: '1000' },
 			{ horizonUrl: pruned.url },
@@ -325,7 +295,7 @@ test('a payout signed From Input Item as a version 0 envelope is signed again on
 		},
 	);
 	expect(first).toMatchObject({ repeat: false, chainId: CHAIN });
-	skew += PAST_MAX_TIME_MS;
+	clock.pass(PAST_MAX_TIME_MS);
 	const again = await speedUp('stellar-v0', '100');
 	expect(again).toMatchObject({ replaces: first.transactionHash });
 	expect(await send(first)).toMatchObject({ status: 400 });

@@ -8,24 +8,23 @@
  *
  * The devnet's chain reads this process's clock too: it is held back by as much as the clock is moved.
  */
-import { mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
 
 import { Address } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTon } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
+import { movedClock } from '../../../helpers/movedClock';
+import { signerSteps } from '../../../helpers/signerSteps';
+import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
+import { sendBoc } from '../../../helpers/tonSendBoc';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
 const AHEAD_SECONDS = 24 * 3600;
 
-const root = mkdtempSync(join(tmpdir(), 'expand-ton-clock-ahead-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+const root = ledgerFolder('expand-ton-clock-ahead-');
 
 let devnet: Devnet;
 let testnet: DevnetTon;
@@ -34,58 +33,19 @@ useDevnet((started) => {
 	testnet = started.ton.find((chain) => chain.chainId === CHAIN) as DevnetTon;
 });
 
-const realNow = Date.now.bind(Date);
-let skew = 0;
-beforeAll(() => {
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
-});
-afterAll(() => {
-	jest.restoreAllMocks();
-	rmSync(root, { recursive: true, force: true });
-});
+const clock = movedClock();
 
 /** Runs the Signer (and `then` after it) with the devnet mnemonic's W5 account 0, the chain's toncenter API pinned. */
 async function signer(parameters: IDataObject, then?: IDataObject): Promise<IDataObject[]> {
-	const step = (name: string, stepParameters: IDataObject) => ({
-		name,
-		type: SIGNER,
-		parameters: {
-			chainFamily: 'ton',
-			tonChainId: CHAIN,
-			accountIndex: 0,
-			...stepParameters,
-		} as never,
-		continueOnFail: true,
-	});
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{}]) } },
-			step('Sign', parameters),
-			...(then ? [step('Then', then)] : []),
-		],
-		{
-			...devnetCredentials(devnet),
-			expandTonKeyApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				walletVersion: 'W5',
-				payoutLedgerFolder: root,
-				rpcUrls: `${CHAIN} = ${testnet.rpcUrl}`,
-			},
-		},
+	return await signerSteps(
+		{ chainFamily: 'ton', tonChainId: CHAIN, accountIndex: 0 },
+		{ ...devnetCredentials(devnet), expandTonKeyApi: tonMnemonicKey(root, testnet.rpcUrl) },
+		parameters,
+		{ then },
 	);
-	expect(result.error).toBeUndefined();
-	return result.output(then ? 'Then' : 'Sign').map((item) => item.json);
 }
 
-async function send(signed: IDataObject): Promise<Record<string, unknown>> {
-	const reply = await fetch(`${testnet.rpcUrl}/sendBoc`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ boc: signed.rawTransaction }),
-	});
-	return (await reply.json()) as Record<string, unknown>;
-}
+const send = (signed: IDataObject) => sendBoc(testnet.rpcUrl, signed);
 
 test("a payout signed while this machine's clock ran a day ahead of the chain's, accepted and followed by another message, is read mined, not dropped, and is not signed again", async () => {
 	const wallet = (index: number) =>
@@ -95,7 +55,7 @@ test("a payout signed while this machine's clock ran a day ahead of the chain's,
 		)!.address;
 	const payee = wallet(2);
 	const since = testnet.chain.blockchain.snapshot().transactions.length;
-	skew += AHEAD_SECONDS * 1000;
+	clock.pass(AHEAD_SECONDS * 1000);
 	testnet.chain.advance(-AHEAD_SECONDS);
 	const [paid] = await signer({
 		operation: 'transferTon',

@@ -13,10 +13,10 @@ import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTon } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { startLyingFront } from '../../../helpers/lyingFront';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { signerSteps } from '../../../helpers/signerSteps';
+import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
@@ -38,36 +38,15 @@ async function signer(
 	parameters: IDataObject,
 	options: { then?: IDataObject; pinned?: boolean } = {},
 ): Promise<IDataObject[]> {
-	const step = (name: string, stepParameters: IDataObject) => ({
-		name,
-		type: SIGNER,
-		parameters: {
-			chainFamily: 'ton',
-			tonChainId: CHAIN,
-			accountIndex: 2,
-			...stepParameters,
-		} as never,
-		continueOnFail: true,
-	});
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{}]) } },
-			step('Sign', parameters),
-			...(options.then ? [step('Then', options.then)] : []),
-		],
+	return await signerSteps(
+		{ chainFamily: 'ton', tonChainId: CHAIN, accountIndex: 2 },
 		{
 			...devnetCredentials(devnet, { expand: { baseUrl: api } }),
-			expandTonKeyApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				walletVersion: 'W5',
-				payoutLedgerFolder: root,
-				...(options.pinned ? { rpcUrls: `${CHAIN} = ${testnet.rpcUrl}` } : {}),
-			},
+			expandTonKeyApi: tonMnemonicKey(root, options.pinned ? testnet.rpcUrl : null),
 		},
+		parameters,
+		{ then: options.then },
 	);
-	expect(result.error).toBeUndefined();
-	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);
 }
 
 const payee = () =>

@@ -14,10 +14,10 @@ import { Address, Cell } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTon } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { startLyingFront } from '../../../helpers/lyingFront';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { signerSteps } from '../../../helpers/signerSteps';
+import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
@@ -41,34 +41,12 @@ const wallet = (index: number) =>
 
 /** Runs the Signer with the devnet mnemonic's W5 account 0, the toncenter API at `rpcUrl` pinned. */
 async function signer(parameters: IDataObject, rpcUrl = testnet.rpcUrl): Promise<IDataObject> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: '[{}]' } },
-			{
-				name: 'Sign',
-				type: SIGNER,
-				parameters: {
-					chainFamily: 'ton',
-					tonChainId: CHAIN,
-					accountIndex: 0,
-					...parameters,
-				} as never,
-				continueOnFail: true,
-			},
-		],
-		{
-			...devnetCredentials(devnet),
-			expandTonKeyApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				walletVersion: 'W5',
-				payoutLedgerFolder: root,
-				rpcUrls: `${CHAIN} = ${rpcUrl}`,
-			},
-		},
+	const [output] = await signerSteps(
+		{ chainFamily: 'ton', tonChainId: CHAIN, accountIndex: 0 },
+		{ ...devnetCredentials(devnet), expandTonKeyApi: tonMnemonicKey(root, rpcUrl) },
+		parameters,
 	);
-	expect(result.error).toBeUndefined();
-	return result.output('Sign')[0].json;
+	return output;
 }
 
 async function call(method: string, init?: RequestInit): Promise<Record<string, unknown>> {

@@ -9,24 +9,23 @@
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read.
  */
-import { mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
 
 import { Address } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTon } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
+import { movedClock } from '../../../helpers/movedClock';
 import { startLyingFront } from '../../../helpers/lyingFront';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { signerSteps } from '../../../helpers/signerSteps';
+import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
+import { sendBoc } from '../../../helpers/tonSendBoc';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
 
-const root = mkdtempSync(join(tmpdir(), 'expand-ton-chain-time-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+const root = ledgerFolder('expand-ton-chain-time-');
 
 let devnet: Devnet;
 let testnet: DevnetTon;
@@ -35,15 +34,7 @@ useDevnet((started) => {
 	testnet = started.ton.find((chain) => chain.chainId === CHAIN) as DevnetTon;
 });
 
-const realNow = Date.now.bind(Date);
-let skew = 0;
-beforeAll(() => {
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
-});
-afterAll(() => {
-	jest.restoreAllMocks();
-	rmSync(root, { recursive: true, force: true });
-});
+const clock = movedClock();
 
 /** Runs the Signer on `items` with the devnet TON mnemonic's W5 wallet, the toncenter API at `rpcUrl` pinned. */
 async function signer(
@@ -51,39 +42,15 @@ async function signer(
 	items: IDataObject[],
 	rpcUrl: string,
 ): Promise<IDataObject[]> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Sign',
-				type: SIGNER,
-				parameters: { chainFamily: 'ton', tonChainId: CHAIN, ...parameters } as never,
-				continueOnFail: true,
-			},
-		],
-		{
-			...devnetCredentials(devnet),
-			expandTonKeyApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				walletVersion: 'W5',
-				payoutLedgerFolder: root,
-				rpcUrls: `${CHAIN} = ${rpcUrl}`,
-			},
-		},
+	return await signerSteps(
+		{ chainFamily: 'ton', tonChainId: CHAIN },
+		{ ...devnetCredentials(devnet), expandTonKeyApi: tonMnemonicKey(root, rpcUrl) },
+		parameters,
+		{ items },
 	);
-	expect(result.error).toBeUndefined();
-	return result.output('Sign').map((item) => item.json);
 }
 
-async function send(signed: IDataObject): Promise<Record<string, unknown>> {
-	const reply = await fetch(`${testnet.rpcUrl}/sendBoc`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ boc: signed.rawTransaction }),
-	});
-	return (await reply.json()) as Record<string, unknown>;
-}
+const send = (signed: IDataObject) => sendBoc(testnet.rpcUrl, signed);
 
 test('a pinned API whose time runs 59 s ahead does not make a payout still valid read expired: it is not signed again, and its payee is paid once', async () => {
 	// The payer is the devnet mnemonic's account 1; the payee the TON mnemonic's W5 wallet.
@@ -109,7 +76,7 @@ test('a pinned API whose time runs 59 s ahead does not make a payout still valid
 	const unsent = await pay('clock-unsent', 10);
 	const due = await pay('clock-due', 60);
 	expect(due.seqno).toBe(unsent.seqno);
-	skew += 20_000;
+	clock.pass(20_000);
 	testnet.chain.mine();
 	// The chain's API, except that its time is 59 s after this machine's clock.
 	const ahead = await startLyingFront(testnet.rpcUrl, (path) =>

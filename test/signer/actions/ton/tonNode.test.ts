@@ -14,15 +14,13 @@ import { Address, beginCell, Cell, external, loadMessage, storeMessage } from '@
 import { Mnemonic } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Devnet, type DevnetTon, startDevnet } from '../../../../devnet';
+import type { Devnet, DevnetTon } from '../../../../devnet';
 import type { TonWallet } from '../../../../devnet/chains/ton';
 import { readComment } from '../../../../packages/signer/nodes/ExpandSigner/families/ton';
 import { apiBalance } from '../../../helpers/apiBalance';
 import { SIGNER, type NodeSpec, type RunResult } from '../../../helpers/n8n';
-import { outputRecorder } from '../../../helpers/outputRecorder';
-import { recordedRun } from '../../../helpers/recordedRun';
+import { recordedRun, scanRecording } from '../../../helpers/recordedRun';
 import { expectNoTrace, recordedTexts } from '../../../helpers/recordedTexts';
-import { startRecordingProxy } from '../../../helpers/recordingProxy';
 import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-ton-node-'));
@@ -34,27 +32,13 @@ const TRANSFER_NOTIFICATION = 0x7362d09c;
 let devnet: Devnet;
 let testnet: DevnetTon;
 let mainnet: DevnetTon;
-let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
-const output = outputRecorder();
-const runs: RunResult[] = [];
-
-beforeAll(async () => {
-	output.start();
-	devnet = await startDevnet();
+const recording = scanRecording((started) => {
+	devnet = started;
 	testnet = devnet.ton.find((chain) => chain.chainId === '1101') as DevnetTon;
 	mainnet = devnet.ton.find((chain) => chain.chainId === '1100') as DevnetTon;
-	proxy = await startRecordingProxy([
-		devnet.baseUrl,
-		devnet.historicalUrl,
-		testnet.rpcUrl,
-		mainnet.rpcUrl,
-	]);
+	return [testnet.rpcUrl, mainnet.rpcUrl];
 });
-afterAll(async () => {
-	output.stop();
-	await proxy.close();
-	await devnet.stop();
-});
+const { output, runs } = recording;
 
 type Version = TonWallet['version'];
 /** A funded wallet: the BIP-39 mnemonic's account `index`, or the TON mnemonic's (index undefined). */
@@ -73,7 +57,7 @@ const bip39Key = (version: Version = 'v5r1', policy: IDataObject = {}) => ({
 	mnemonic: testnet.mnemonic,
 	walletVersion: credentialVersion(version),
 	payoutLedgerFolder: ledgerFolder,
-	rpcUrls: `1101 = ${proxy.url(testnet.rpcUrl)}\n1100 = ${proxy.url(mainnet.rpcUrl)}`,
+	rpcUrls: `1101 = ${recording.proxy.url(testnet.rpcUrl)}\n1100 = ${recording.proxy.url(mainnet.rpcUrl)}`,
 	...policy,
 });
 const tonMnemonicKey = (version: Version = 'v5r1', policy: IDataObject = {}) => ({
@@ -83,7 +67,7 @@ const tonMnemonicKey = (version: Version = 'v5r1', policy: IDataObject = {}) => 
 });
 
 const run = async (nodes: NodeSpec[], items: object[], key: IDataObject) =>
-	await recordedRun({ devnet, proxy, output, runs }, nodes, items, { ton: key as never });
+	await recordedRun(recording, nodes, items, { ton: key as never });
 
 const signer = (parameters: IDataObject, continueOnFail = false): NodeSpec => ({
 	name: 'Sign',
@@ -598,7 +582,7 @@ test('no trace of any key: requests to the API and the TON node, responses, outp
 			key,
 		);
 	expect(
-		proxy.requests.some(
+		recording.proxy.requests.some(
 			(request) => request.target === testnet.rpcUrl && request.url.includes('runGetMethod'),
 		),
 	).toBe(true);
@@ -609,7 +593,11 @@ test('no trace of any key: requests to the API and the TON node, responses, outp
 		readFileSync(join(ledgerFolder, name), 'utf8'),
 	);
 	expect(ledger.some((text) => text.includes('ton-memo-1') && text.includes('refused'))).toBe(true);
-	expectNoTrace([...recordedTexts(proxy, runs, output.lines), ...ledger], output.lines, hidden);
+	expectNoTrace(
+		[...recordedTexts(recording.proxy, runs, output.lines), ...ledger],
+		output.lines,
+		hidden,
+	);
 });
 
 // Last: it moves the clock (and so the chain's time) past the payout's valid_until.

@@ -11,26 +11,25 @@
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read.
  */
-import { mkdtempSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
 
 import { Address } from '@ton/core';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet, DevnetTon } from '../../../../devnet';
-import { DEVNET_MNEMONIC } from '../../../../devnet/fixtures';
 import { apiBalance } from '../../../helpers/apiBalance';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
+import { movedClock } from '../../../helpers/movedClock';
+import { rowsOf, signerSteps } from '../../../helpers/signerSteps';
+import { tonMnemonicKey } from '../../../helpers/tonMnemonicKey';
+import { sendBoc } from '../../../helpers/tonSendBoc';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1101';
 /** Past the default Valid For (300 s). */
 const PAST_VALID_UNTIL_MS = 6 * 60 * 1000;
 
-const root = mkdtempSync(join(tmpdir(), 'expand-ton-payouts-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+const root = ledgerFolder('expand-ton-payouts-');
 
 let devnet: Devnet;
 let testnet: DevnetTon;
@@ -48,15 +47,7 @@ const payee = () =>
 const usdtOf = async (owner: string) =>
 	await apiBalance(devnet, CHAIN, owner, testnet.usdt.address);
 
-const realNow = Date.now.bind(Date);
-let skew = 0;
-beforeAll(() => {
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
-});
-afterAll(() => {
-	jest.restoreAllMocks();
-	rmSync(root, { recursive: true, force: true });
-});
+const clock = movedClock();
 
 /** Runs the Signer (and `then` after it) on `items`, with the devnet mnemonic's account 1 (W5); `rpcUrl` pinned unless null. */
 async function signer(
@@ -64,39 +55,15 @@ async function signer(
 	options: { items?: IDataObject[]; then?: IDataObject; rpcUrl?: string | null } = {},
 ): Promise<IDataObject[]> {
 	const rpcUrl = options.rpcUrl === undefined ? testnet.rpcUrl : options.rpcUrl;
-	const step = (name: string, stepParameters: IDataObject) => ({
-		name,
-		type: SIGNER,
-		parameters: {
-			chainFamily: 'ton',
-			tonChainId: CHAIN,
-			accountIndex: 1,
-			...stepParameters,
-		} as never,
-		continueOnFail: true,
-	});
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(options.items ?? [{}]) } },
-			step('Sign', parameters),
-			...(options.then ? [step('Then', options.then)] : []),
-		],
+	return await signerSteps(
+		{ chainFamily: 'ton', tonChainId: CHAIN, accountIndex: 1 },
 		{
 			...devnetCredentials(devnet),
-			expandTonKeyApi: {
-				keyType: 'mnemonic',
-				mnemonic: DEVNET_MNEMONIC,
-				walletVersion: 'W5',
-				payoutLedgerFolder: root,
-				...(rpcUrl ? { rpcUrls: `${CHAIN} = ${rpcUrl}` } : {}),
-			},
+			expandTonKeyApi: tonMnemonicKey(root, rpcUrl),
 		},
+		parameters,
+		{ ...options, paired: true },
 	);
-	expect(result.error).toBeUndefined();
-	const output = result.output(options.then ? 'Then' : 'Sign');
-	// Every item, signed, listed, checked or refused, says which input item it answers.
-	for (const [index, item] of output.entries()) expect(item.pairedItem).toEqual({ item: index });
-	return output.map((item) => item.json);
 }
 
 const pay = async (payoutId: string, nanotons: string, items?: IDataObject[]) =>
@@ -118,20 +85,11 @@ async function checked(hashes: unknown[]): Promise<IDataObject[]> {
 		{ operation: 'listPayouts', status: 'signed' },
 		{ then: { operation: 'checkPayouts' } },
 	);
-	return hashes.map(
-		(hash) => rows.find((row) => row.transactionHash === hash) ?? { missing: String(hash) },
-	);
+	return rowsOf(rows, hashes);
 }
 
 /** Sends a signed output as chain/sendtransaction hands it on: its BOC to the toncenter API's sendBoc. */
-async function send(signed: IDataObject): Promise<Record<string, unknown>> {
-	const reply = await fetch(`${testnet.rpcUrl}/sendBoc`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ boc: signed.rawTransaction }),
-	});
-	return (await reply.json()) as Record<string, unknown>;
-}
+const send = (signed: IDataObject) => sendBoc(testnet.rpcUrl, signed);
 
 test('a payout the wallet accepted reads mined with its transaction and fee; a rerun returns it; Speed Up Payout refuses it', async () => {
 	const [paid] = await pay('ton-landed', '1500000');
@@ -182,7 +140,7 @@ test('a payout never sent reads pending, is not re-signed, then dropped once its
 	expect(String((await speedUp('ton-unsent')).error)).toMatch(
 		/which the wallet can still accept: the wallet waits for seqno \d+ and it stays valid until .*Another signature could be accepted beside it/,
 	);
-	skew += PAST_VALID_UNTIL_MS;
+	clock.pass(PAST_VALID_UNTIL_MS);
 	// The chain's time is its last block's: a block after the clock moved, as TON seals one every few seconds.
 	testnet.chain.mine();
 	expect((await checked([first.transactionHash]))[0]).toMatchObject({ chainStatus: 'dropped' });

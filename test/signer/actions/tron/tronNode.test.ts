@@ -12,14 +12,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { TronWeb } from 'tronweb';
 import { verifyMessage } from 'tronweb/utils';
 
-import { type Devnet, type DevnetTron, startDevnet } from '../../../../devnet';
+import type { Devnet, DevnetTron } from '../../../../devnet';
 import { apiBalance } from '../../../helpers/apiBalance';
 import { expandTronKeyTest } from '../../../helpers/signerKeyTests';
-import { SIGNER, type NodeSpec, type RunResult } from '../../../helpers/n8n';
-import { outputRecorder } from '../../../helpers/outputRecorder';
-import { recordedRun } from '../../../helpers/recordedRun';
+import { SIGNER, type NodeSpec } from '../../../helpers/n8n';
+import { recordedRun, scanRecording } from '../../../helpers/recordedRun';
 import { expectNoTrace, recordedTexts } from '../../../helpers/recordedTexts';
-import { startRecordingProxy } from '../../../helpers/recordingProxy';
 import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
 
 const ledgerFolder = mkdtempSync(join(tmpdir(), 'expand-tron-ledger-'));
@@ -29,27 +27,13 @@ process.env.N8N_RESTRICT_FILE_ACCESS_TO = ledgerFolder;
 let devnet: Devnet;
 let nile: DevnetTron;
 let mainnet: DevnetTron;
-let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
-const output = outputRecorder();
-const runs: RunResult[] = [];
-
-beforeAll(async () => {
-	output.start();
-	devnet = await startDevnet();
+const recording = scanRecording((started) => {
+	devnet = started;
 	nile = devnet.tron.find((chain) => chain.chainId === '1001') as DevnetTron;
 	mainnet = devnet.tron.find((chain) => chain.chainId === '1000') as DevnetTron;
-	proxy = await startRecordingProxy([
-		devnet.baseUrl,
-		devnet.historicalUrl,
-		nile.rpcUrl,
-		mainnet.rpcUrl,
-	]);
+	return [nile.rpcUrl, mainnet.rpcUrl];
 });
-afterAll(async () => {
-	output.stop();
-	await proxy.close();
-	await devnet.stop();
-});
+const { output, runs } = recording;
 
 const wallet = (index: number) => nile.wallets[index];
 const mnemonicKey = (policy: IDataObject = {}) => ({
@@ -64,7 +48,7 @@ const privateKey = (index: number, policy: IDataObject = {}) => ({
 });
 
 const run = async (nodes: NodeSpec[], items: object[], key: IDataObject) =>
-	await recordedRun({ devnet, proxy, output, runs }, nodes, items, { tron: key as never });
+	await recordedRun(recording, nodes, items, { tron: key as never });
 
 const signer = (parameters: IDataObject, continueOnFail = false): NodeSpec => ({
 	name: 'Sign',
@@ -618,13 +602,13 @@ test('no trace of any key: requests to the API and the full node, responses, out
 		);
 	// The scan sees what it scans: the full node's reads are there.
 	expect(
-		proxy.requests.some(
+		recording.proxy.requests.some(
 			(request) => request.target === nile.rpcUrl && request.url.includes('/wallet/getnowblock'),
 		),
 	).toBe(true);
 	const hidden = secrets();
 	expect(hidden.length).toBeGreaterThan(30);
-	expectNoTrace(recordedTexts(proxy, runs, output.lines), output.lines, hidden);
+	expectNoTrace(recordedTexts(recording.proxy, runs, output.lines), output.lines, hidden);
 });
 
 // Last, and on chain 1000: it moves the clock (and so the chain's head) past the transaction's expiration.

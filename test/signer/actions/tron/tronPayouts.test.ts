@@ -13,8 +13,7 @@
  * Time passes by moving this process's clock (Date.now), which the Signer and the devnet's chain both
  * read: the chain's next block carries the later time, as on a live chain.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { id } from 'ethers';
@@ -24,16 +23,17 @@ import type { Devnet, DevnetTron } from '../../../../devnet';
 import { TransactionIdBindings } from '../../../../packages/signer/nodes/ExpandSigner/ledger/transactionIds';
 import { call } from '../../../devnet/client';
 import { startLyingFront } from '../../../helpers/lyingFront';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
+import { movedClock } from '../../../helpers/movedClock';
+import { rowsOf, signerSteps } from '../../../helpers/signerSteps';
 import { useDevnet } from '../../../helpers/useDevnet';
 
 const CHAIN = '1001';
 /** The Signer's transactions stay valid 5 minutes; a little more makes every one signed before it expire. */
 const PAST_EXPIRY_MS = 6 * 60 * 1000;
 
-const root = mkdtempSync(join(tmpdir(), 'expand-tron-payouts-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = root;
+const root = ledgerFolder('expand-tron-payouts-');
 
 let devnet: Devnet;
 let nile: DevnetTron;
@@ -42,18 +42,8 @@ useDevnet((started) => {
 	nile = started.tron.find((chain) => chain.chainId === CHAIN) as DevnetTron;
 });
 
-const realNow = Date.now.bind(Date);
-let skew = 0;
-beforeAll(() => {
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + skew);
-});
-afterAll(() => {
-	jest.restoreAllMocks();
-	rmSync(root, { recursive: true, force: true });
-});
-const passTime = (ms: number) => {
-	skew += ms;
-};
+const clock = movedClock();
+const passTime = (ms: number) => clock.pass(ms);
 
 /** Runs the Signer (and `then` after it) on `items`, with wallet 1's key; `rpcUrl` pinned in RPC URLs unless undefined. */
 async function signer(
@@ -61,18 +51,8 @@ async function signer(
 	options: { items?: IDataObject[]; then?: IDataObject; rpcUrl?: string | null } = {},
 ): Promise<IDataObject[]> {
 	const rpcUrl = options.rpcUrl === undefined ? nile.rpcUrl : options.rpcUrl;
-	const step = (name: string, stepParameters: IDataObject) => ({
-		name,
-		type: SIGNER,
-		parameters: { chainFamily: 'tron', tronChainId: CHAIN, ...stepParameters } as never,
-		continueOnFail: true,
-	});
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(options.items ?? [{}]) } },
-			step('Sign', parameters),
-			...(options.then ? [step('Then', options.then)] : []),
-		],
+	return await signerSteps(
+		{ chainFamily: 'tron', tronChainId: CHAIN },
 		{
 			...devnetCredentials(devnet),
 			expandTronKeyApi: {
@@ -82,9 +62,9 @@ async function signer(
 				...(rpcUrl ? { rpcUrls: `${CHAIN} = ${rpcUrl}` } : {}),
 			},
 		},
+		parameters,
+		options,
 	);
-	expect(result.error).toBeUndefined();
-	return result.output(options.then ? 'Then' : 'Sign').map((item) => item.json);
 }
 
 const pay = async (
@@ -115,9 +95,7 @@ async function checked(txIDs: unknown[], rpcUrl?: string | null): Promise<IDataO
 		{ operation: 'listPayouts', status: 'signed' },
 		{ then: { operation: 'checkPayouts' }, rpcUrl },
 	);
-	return txIDs.map(
-		(txID) => rows.find((row) => row.transactionHash === txID) ?? { missing: String(txID) },
-	);
+	return rowsOf(rows, txIDs);
 }
 
 /** Sends a signed output to the node as chain/sendtransaction hands it on: the JSON inside rawTransaction. */
