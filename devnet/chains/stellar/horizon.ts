@@ -1,14 +1,12 @@
 import { StrKey } from '@stellar/stellar-base';
-import { createServer, type IncomingMessage, type Server } from 'http';
-import type { AddressInfo } from 'net';
+import type { IncomingMessage, Server } from 'http';
 
 import { readBody } from '../../readBody';
 import type { CallFaults } from '../callFaults';
+import { type ChainHttpAnswer as Answer, serveChainHttp } from '../chainHttp';
 import { baseAccount } from './accounts';
 import { MalformedEnvelope, RefusedTransaction, type StellarChain } from './chain';
 import { accountJson, ledgerJson, notFound, rootJson, transactionJson } from './horizonJson';
-
-type Answer = { status: number; body: unknown };
 
 const badRequest = (detail: string): Answer => ({
 	status: 400,
@@ -126,38 +124,20 @@ export async function serveHorizon(
 	port = 0,
 	faults?: CallFaults,
 ): Promise<{ server: Server; url: string }> {
-	let origin = '';
-	const server = createServer((request, response) => {
-		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-		const path = url.pathname.replace(/\/+$/, '');
-		const send = ({ status, body }: Answer) => {
-			const text = JSON.stringify(body);
-			if (faults?.deliver(request, response, status, text) !== undefined) return;
-			response.writeHead(status, {
-				'content-type': status === 200 ? 'application/hal+json' : 'application/problem+json',
-			});
-			response.end(text);
-		};
-		(faults
-			? faults.before(request, response, `${origin}${path.toLowerCase()}`)
-			: Promise.resolve(false)
-		)
-			.then(async (answered) => {
-				if (!answered) send(await answerOf(chain, request, url, path, faults));
-			})
-			.catch((error: Error) =>
-				send({
-					status: 500,
-					body: {
-						type: 'https://stellar.org/horizon-errors/server_error',
-						title: 'Internal Server Error',
-						status: 500,
-						detail: error.message,
-					},
-				}),
-			);
+	const { server, origin } = await serveChainHttp({
+		port,
+		faults,
+		answer: (request, url, path) => answerOf(chain, request, url, path, faults),
+		failed: (error) => ({
+			status: 500,
+			body: {
+				type: 'https://stellar.org/horizon-errors/server_error',
+				title: 'Internal Server Error',
+				status: 500,
+				detail: error.message,
+			},
+		}),
+		contentType: (status) => (status === 200 ? 'application/hal+json' : 'application/problem+json'),
 	});
-	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	return { server, url: origin };
 }

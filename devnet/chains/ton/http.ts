@@ -1,10 +1,10 @@
 import { Address, beginCell, Cell, type Message, storeMessage, storeStateInit } from '@ton/core';
 import type { BlockchainTransaction } from '@ton/sandbox';
-import { createServer, type IncomingMessage, type Server } from 'http';
-import type { AddressInfo } from 'net';
+import type { IncomingMessage, Server } from 'http';
 
 import { readBody } from '../../readBody';
 import type { CallFaults } from '../callFaults';
+import { type ChainHttpAnswer as Answer, serveChainHttp } from '../chainHttp';
 import { normalizedHash, RefusedMessage, type TonChain } from './chain';
 import { toncenterEntry, tupleItemOf, UnreadableStack } from './stack';
 
@@ -263,8 +263,6 @@ export function toncenterMethods(chain: TonChain, initRootHash: string): Record<
 	};
 }
 
-type Answer = { status: number; body: unknown };
-
 async function answerOf(
 	methods: Record<string, Method>,
 	request: IncomingMessage,
@@ -304,28 +302,11 @@ export async function serveToncenter(
 	faults?: CallFaults,
 ): Promise<{ server: Server; url: string }> {
 	const methods = toncenterMethods(chain, initRootHash);
-	let origin = '';
-	const server = createServer((request, response) => {
-		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-		const path = url.pathname.replace(/\/+$/, '');
-		const send = ({ status, body }: Answer) => {
-			const text = JSON.stringify(body);
-			if (faults?.deliver(request, response, status, text) !== undefined) return;
-			response.writeHead(status, { 'content-type': 'application/json' });
-			response.end(text);
-		};
-		(faults
-			? faults.before(request, response, `${origin}${path.toLowerCase()}`)
-			: Promise.resolve(false)
-		)
-			.then(async (answered) => {
-				if (!answered) send(await answerOf(methods, request, url, path, faults));
-			})
-			.catch((error: Error) =>
-				send({ status: 500, body: { ok: false, error: error.message, code: 500 } }),
-			);
+	const { server, origin } = await serveChainHttp({
+		port,
+		faults,
+		answer: (request, url, path) => answerOf(methods, request, url, path, faults),
+		failed: (error) => ({ status: 500, body: { ok: false, error: error.message, code: 500 } }),
 	});
-	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-	origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	return { server, url: `${origin}/api/v2` };
 }

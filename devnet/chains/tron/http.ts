@@ -1,9 +1,9 @@
 import { id } from 'ethers';
-import { createServer, type IncomingMessage, type Server } from 'http';
-import type { AddressInfo } from 'net';
+import type { IncomingMessage, Server } from 'http';
 
 import { readBody } from '../../readBody';
 import type { CallFaults } from '../callFaults';
+import { type ChainHttpAnswer as Answer, serveChainHttp } from '../chainHttp';
 import {
 	CHAIN_PARAMETERS,
 	type LandedTronTransaction,
@@ -234,8 +234,6 @@ export function tronHttpMethods(chain: TronChain): Record<string, Method> {
 }
 
 /** One call's answer: its status and JSON body. */
-type Answer = { status: number; body: unknown };
-
 async function answerOf(
 	methods: Record<string, Method>,
 	request: IncomingMessage,
@@ -270,26 +268,11 @@ export async function serveTronHttp(
 	faults?: CallFaults,
 ): Promise<{ server: Server; url: string }> {
 	const methods = tronHttpMethods(chain);
-	let base = '';
-	const server = createServer((request, response) => {
-		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-		const path = url.pathname.replace(/\/+$/, '');
-		const send = ({ status, body }: Answer) => {
-			const text = JSON.stringify(body);
-			if (faults?.deliver(request, response, status, text) !== undefined) return;
-			response.writeHead(status, { 'content-type': 'application/json' });
-			response.end(text);
-		};
-		(faults
-			? faults.before(request, response, `${base}${path.toLowerCase()}`)
-			: Promise.resolve(false)
-		)
-			.then(async (answered) => {
-				if (!answered) send(await answerOf(methods, request, url, path, faults));
-			})
-			.catch((error: Error) => send({ status: 500, body: { Error: error.message } }));
+	const { server, origin } = await serveChainHttp({
+		port,
+		faults,
+		answer: (request, url, path) => answerOf(methods, request, url, path, faults),
+		failed: (error) => ({ status: 500, body: { Error: error.message } }),
 	});
-	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-	base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	return { server, url: base };
+	return { server, url: origin };
 }
