@@ -4,13 +4,19 @@ import { Refusal, refusalOf } from '../policy/refusal';
 import { AppendLog } from './appendLog';
 import type { LedgerStore } from './store';
 
-export type JournalOutcome = 'signed' | 'repeat' | 'refused';
+/**
+ * What an entry records: a signature (or, through a custodian, a transaction created there), its repeat,
+ * a refusal, or a custodian's later status of a payout (a verified webhook event, or Check Payouts).
+ */
+export type JournalOutcome = 'signed' | 'repeat' | 'refused' | 'status';
 
 /**
- * What was signed or refused: a transaction, a payout's replacement, a contract's creation, or a Safe
- * proposal (the Safe's transaction, signed by the proposer for the Safe's owners).
+ * What was signed or refused: a transaction, a payout's replacement, a contract's creation, a Safe
+ * proposal (the Safe's transaction, signed by the proposer for the Safe's owners), or a transaction a
+ * custodian creates and signs itself (Fireblocks).
  */
-export type JournalKind = 'transaction' | 'replacement' | 'deploy' | 'safeProposal';
+export type JournalKind =
+	'transaction' | 'replacement' | 'deploy' | 'safeProposal' | 'custodianTransaction';
 
 /** The fields of a journal entry, flat and all text ('' when not known), as a sheet's columns. */
 export const JOURNAL_FIELDS = [
@@ -41,7 +47,20 @@ export const JOURNAL_FIELDS = [
 	'workflowId',
 	'executionId',
 	'node',
+	'custodian',
+	'custodianId',
+	'custodianStatus',
 ] as const;
+
+/**
+ * Fields added after the first journals were written: an entry written before them reads them as ''
+ * ('fireblocks' or 'turnkey', the custodian's ID of the transaction or activity, its status there).
+ */
+const LATER_FIELDS: ReadonlySet<JournalField> = new Set([
+	'custodian',
+	'custodianId',
+	'custodianStatus',
+]);
 
 export type JournalField = (typeof JOURNAL_FIELDS)[number];
 
@@ -200,15 +219,16 @@ function checkedEntry(value: unknown, seq: number): JournalEntry | string {
 	if (entry?.journal !== FORMAT || entry.seq !== seq)
 		return 'is not this entry of the payout journal';
 	for (const field of JOURNAL_FIELDS) {
+		if (entry[field] === undefined && LATER_FIELDS.has(field)) continue;
 		if (typeof entry[field] !== 'string' || (entry[field] as string).length > 2000)
 			return `has no valid "${field}"`;
 	}
 	if (Number.isNaN(Date.parse(entry.at as string))) return 'has no valid time';
-	if (!['signed', 'repeat', 'refused'].includes(entry.outcome as string))
+	if (!['signed', 'repeat', 'refused', 'status'].includes(entry.outcome as string))
 		return 'has no valid outcome';
 	if (!/^\d*$/.test(entry.amount as string) || !/^\d*$/.test(entry.feeCeiling as string))
 		return 'has an amount that is not a whole number';
 	const checked = { seq } as JournalEntry;
-	for (const field of JOURNAL_FIELDS) checked[field] = entry[field] as string;
+	for (const field of JOURNAL_FIELDS) checked[field] = (entry[field] as string | undefined) ?? '';
 	return checked;
 }
