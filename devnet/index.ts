@@ -48,9 +48,11 @@ import { type DevnetSafe, SAFE_CHAIN_ID, devnetSafe, startSafe } from './safe';
 import { safeServiceRoute } from './safe/gateway';
 import type { SafeTransactionService } from './safe/service';
 import { TickerStream } from './stream/tickerStream';
+import { type DevnetTurnkey, startTurnkey } from './custody/turnkey';
 
 export type {
 	DevnetSafe,
+	DevnetTurnkey,
 	DevnetToken,
 	DevnetWallet,
 	FaultOptions,
@@ -175,6 +177,8 @@ export interface Devnet {
 	rateLimit: RateLimiter;
 	/** The 2-of-3 Safe on chain 31337, its owners and delegate, and the Safe Transaction Service stand-in. */
 	safe: DevnetSafe;
+	/** The Turnkey stand-in (devnet/custody/turnkey): its URL, organization, API key, funded wallet accounts, activities and controls. */
+	turnkey: DevnetTurnkey;
 	stop(): Promise<void>;
 }
 
@@ -209,6 +213,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			if (chainId === stream.chainId) void stream.publish().catch(() => undefined);
 		});
 		const autoMine = startAutoMine(runtimes, options.blockTime);
+		const turnkey = await startTurnkey({ evm: chainOf(runtimes, '31337'), solana });
+		started.push(turnkey);
 		return {
 			baseUrl: gateway.base.url,
 			historicalUrl: gateway.historical.url,
@@ -229,6 +235,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 				apiKeys: safeAccess.apiKeys,
 				rateLimit: safeAccess.limiter,
 			}),
+			turnkey,
 			async stop() {
 				blocks.stop();
 				await stream.stop();
