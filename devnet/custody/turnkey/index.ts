@@ -22,6 +22,14 @@ import {
 	stampBody,
 } from './keys';
 import {
+	WEBHOOK_JWKS_PATH,
+	type WebhookDelivery,
+	type WebhookFaults,
+	WebhookSender,
+	webhookJwks,
+	webhookSigningKey,
+} from './webhooks';
+import {
 	TRANSACTION_TYPES,
 	TransactionRefused,
 	type TurnkeyAccount,
@@ -31,6 +39,20 @@ import {
 
 export { STAMP_HEADER, STAMP_SCHEME, checkStamp, stampBody } from './keys';
 export type { P256ApiKey } from './keys';
+export {
+	WEBHOOK_JWKS_PATH,
+	signWebhookEvent,
+	verifyWebhookEvent,
+	webhookJwks,
+	webhookSignedInput,
+} from './webhooks';
+export type {
+	WebhookDelivery,
+	WebhookFaults,
+	WebhookJwk,
+	WebhookSigningKey,
+	WebhookVerification,
+} from './webhooks';
 
 export type ActivityStatus =
 	| 'ACTIVITY_STATUS_CREATED'
@@ -116,6 +138,19 @@ export interface DevnetTurnkey {
 	faults: TurnkeyFaults;
 	/** Stamps `body` with the organization's API key (the `X-Stamp` header value), for tests and the CLI. */
 	stamp(body: string): string;
+	/** The JWKS of the webhook signing key (GET, no authentication): `{keys: [{kid, kty: 'OKP', crv: 'Ed25519', x, …}]}`. */
+	jwksUrl: string;
+	/** The key ID (`kid`, X-Turnkey-Signature-Key-Id) the webhooks are signed with. */
+	webhookKeyId: string;
+	/** Sends every activity status change (ACTIVITY_UPDATES) to `url` from now on. */
+	subscribe(url: string): void;
+	unsubscribe(url: string): void;
+	/** Every webhook POST made, oldest first, retries included. */
+	delivered(): WebhookDelivery[];
+	/** Resolves when the queued webhook deliveries (and their retries) are done. */
+	webhooksIdle(): Promise<void>;
+	/** Faults of the next webhook events: duplicate, replayed, out-of-order, bad signature. */
+	webhookFaults: WebhookFaults;
 }
 
 const GRPC = {
@@ -166,7 +201,12 @@ export async function startTurnkey(options: TurnkeyOptions): Promise<StartedTurn
 	const accounts = [evmAccount(), solanaAccount()];
 	await fundEvmAccount(options.evm, accounts[0].address);
 	await fundSolanaAccount(options.solana, accounts[1].address);
-	const state = new TurnkeyState(organizationId, apiKey, accounts);
+	const state = new TurnkeyState(
+		organizationId,
+		apiKey,
+		accounts,
+		new WebhookSender(webhookSigningKey(), organizationId),
+	);
 	const server = createServer((request, response) => {
 		void state.handle(request, response).catch((error: Error) => {
 			if (!response.headersSent)
@@ -206,6 +246,7 @@ class TurnkeyState {
 		readonly organizationId: string,
 		readonly apiKey: P256ApiKey,
 		readonly accounts: TurnkeyAccount[],
+		readonly webhooks: WebhookSender,
 	) {}
 
 	devnet(): DevnetTurnkey {
@@ -239,6 +280,13 @@ class TurnkeyState {
 				},
 			},
 			stamp: (body) => stampBody(body, this.apiKey),
+			jwksUrl: `${this.url}${WEBHOOK_JWKS_PATH}`,
+			webhookKeyId: this.webhooks.key.keyId,
+			subscribe: (url) => void this.webhooks.subscribers.add(url),
+			unsubscribe: (url) => void this.webhooks.subscribers.delete(url),
+			delivered: () => this.webhooks.delivered.map((delivery) => ({ ...delivery })),
+			webhooksIdle: () => this.webhooks.idle(),
+			webhookFaults: this.webhooks.faults,
 		};
 	}
 
@@ -259,6 +307,8 @@ class TurnkeyState {
 		};
 		try {
 			if (path.startsWith('/devnet/')) return answer(200, this.admin(record.method, path, body));
+			if (record.method === 'GET' && path === WEBHOOK_JWKS_PATH)
+				return answer(200, webhookJwks([this.webhooks.key]));
 			if (record.method !== 'POST' || !path.startsWith('/public/v1/'))
 				throw new TurnkeyFailure(404, GRPC.notFound, `Not Found`);
 			const failure = this.failures.shift();
@@ -387,6 +437,7 @@ class TurnkeyState {
 		};
 		this.activities.set(activity.id, activity);
 		this.byFingerprint.set(fingerprint, activity.id);
+		this.webhooks.emit(activity);
 		const hold =
 			typeof this.requireConsensus === 'function'
 				? this.requireConsensus(structuredClone(activity))
@@ -428,7 +479,9 @@ class TurnkeyState {
 	}
 
 	private update(activity: TurnkeyActivity, changes: Partial<TurnkeyActivity>): void {
+		const before = activity.status;
 		Object.assign(activity, changes, { updatedAt: timestamp() });
+		if (activity.status !== before) this.webhooks.emit(activity);
 	}
 
 	decide(activityId: string, approved: boolean): TurnkeyActivity {
@@ -471,11 +524,27 @@ class TurnkeyState {
 		};
 	}
 
-	/** Unauthenticated devnet controls: GET /devnet/activities, POST /devnet/activities/{id}/approve|reject. */
+	/**
+	 * Unauthenticated devnet controls: GET /devnet/activities, POST /devnet/activities/{id}/approve|reject,
+	 * POST /devnet/webhooks `{url}` (subscribe), GET /devnet/webhooks (subscribers and deliveries).
+	 */
 	private admin(method: string, path: string, body: string): unknown {
-		void body;
 		if (method === 'GET' && path === '/devnet/activities')
 			return { activities: [...this.activities.values()] };
+		if (method === 'POST' && path === '/devnet/webhooks') {
+			let url: unknown;
+			try {
+				url = (JSON.parse(body) as { url?: unknown }).url;
+			} catch {
+				url = undefined;
+			}
+			if (typeof url !== 'string' || !/^https?:\/\//.test(url))
+				throw new TurnkeyFailure(400, GRPC.invalidArgument, 'bad request body: url');
+			this.webhooks.subscribers.add(url);
+			return { subscribers: [...this.webhooks.subscribers] };
+		}
+		if (method === 'GET' && path === '/devnet/webhooks')
+			return { subscribers: [...this.webhooks.subscribers], delivered: this.webhooks.delivered };
 		const decision = /^\/devnet\/activities\/([^/]+)\/(approve|reject)$/.exec(path);
 		if (method === 'POST' && decision) {
 			try {

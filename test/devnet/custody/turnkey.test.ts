@@ -18,9 +18,16 @@ import {
 import { JsonRpcProvider, Transaction, Wallet, parseEther, parseUnits, Contract } from 'ethers';
 
 import { createECDH } from 'crypto';
+import { type IncomingHttpHeaders, createServer } from 'http';
+import type { AddressInfo } from 'net';
 
 import type { Devnet } from '../../../devnet';
-import { stampBody } from '../../../devnet/custody/turnkey';
+import {
+	type TurnkeyActivity,
+	stampBody,
+	verifyWebhookEvent,
+} from '../../../devnet/custody/turnkey';
+import { readBody } from '../../../devnet/readBody';
 import { useDevnet } from '../../helpers/useDevnet';
 
 let devnet: Devnet;
@@ -268,5 +275,245 @@ describe('the Turnkey stand-in', () => {
 			details: [],
 		});
 		expect(devnet.turnkey.signatures).toBe(before);
+	});
+});
+
+/** A webhook receiver on 127.0.0.1 keeping each raw body with its headers; answers `status()` (200 by default). */
+async function startReceiver(status: () => number = () => 200) {
+	const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+	const server = createServer((request, response) => {
+		void readBody(request).then((body) => {
+			received.push({ headers: request.headers, body });
+			response.writeHead(status()).end();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/turnkey`,
+		received,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+async function jwks() {
+	const response = await fetch(devnet.turnkey.jwksUrl);
+	return (await response.json()) as {
+		keys: Array<{ kid: string; kty: string; crv: string; x: string }>;
+	};
+}
+
+async function signNewEvmTransfer(nonceOffset: number): Promise<Answer> {
+	const unsigned = await unsignedEvmTransfer(Wallet.createRandom().address, 1n, nonceOffset);
+	return post(
+		'/public/v1/submit/sign_transaction',
+		signBody(unsigned, 'TRANSACTION_TYPE_ETHEREUM', devnet.turnkey.accounts.evm),
+	);
+}
+
+describe('the Turnkey stand-in consensus hold', () => {
+	afterEach(() => {
+		devnet.turnkey.requireConsensus = false;
+	});
+
+	it('holds an activity without a result until it is approved, then signs once', async () => {
+		devnet.turnkey.requireConsensus = true;
+		const before = devnet.turnkey.signatures;
+		const held = await signNewEvmTransfer(100);
+		expect(held.status).toBe(200);
+		expect(held.body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+		expect(held.body.activity.result).toEqual({});
+		expect(devnet.turnkey.signatures).toBe(before);
+		const approved = await fetch(
+			`${devnet.turnkey.url}/devnet/activities/${held.body.activity.id}/approve`,
+			{ method: 'POST' },
+		);
+		expect(approved.status).toBe(200);
+		const fetched = await post(
+			'/public/v1/query/get_activity',
+			JSON.stringify({
+				organizationId: devnet.turnkey.organizationId,
+				activityId: held.body.activity.id,
+			}),
+		);
+		expect(fetched.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+		const signed = Transaction.from(
+			`0x${fetched.body.activity.result.signTransactionResult.signedTransaction}`,
+		);
+		expect(signed.from).toBe(devnet.turnkey.accounts.evm);
+		expect(devnet.turnkey.signatures).toBe(before + 1);
+		expect(() => devnet.turnkey.approve(held.body.activity.id)).toThrow('not awaiting consensus');
+	});
+
+	it('rejects a held activity without signing, by a rule that holds only Solana', async () => {
+		devnet.turnkey.requireConsensus = (activity: TurnkeyActivity) =>
+			activity.intent.signTransactionIntentV2.type === 'TRANSACTION_TYPE_SOLANA';
+		const evm = await signNewEvmTransfer(101);
+		expect(evm.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+		const before = devnet.turnkey.signatures;
+		const unsigned = await unsignedSolanaTransfer(devnet.solana.wallets[3].address, 1_000n);
+		const held = await post(
+			'/public/v1/submit/sign_transaction',
+			signBody(unsigned, 'TRANSACTION_TYPE_SOLANA', devnet.turnkey.accounts.solana),
+		);
+		expect(held.body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+		expect(devnet.turnkey.reject(held.body.activity.id).status).toBe('ACTIVITY_STATUS_REJECTED');
+		expect(devnet.turnkey.signatures).toBe(before);
+		const listed = (await (await fetch(`${devnet.turnkey.url}/devnet/activities`)).json()) as {
+			activities: TurnkeyActivity[];
+		};
+		expect(
+			listed.activities.find((activity) => activity.id === held.body.activity.id)?.status,
+		).toBe('ACTIVITY_STATUS_REJECTED');
+	});
+});
+
+describe('the Turnkey stand-in faults', () => {
+	it('drops the answer of a sign request after its activity exists; resending the body finds it', async () => {
+		const unsigned = await unsignedEvmTransfer(Wallet.createRandom().address, 1n, 200);
+		const body = signBody(unsigned, 'TRANSACTION_TYPE_ETHEREUM', devnet.turnkey.accounts.evm);
+		const before = devnet.turnkey.signatures;
+		const count = devnet.turnkey.activities().length;
+		devnet.turnkey.faults.dropNextSignAnswer();
+		await expect(post('/public/v1/submit/sign_transaction', body)).rejects.toThrow();
+		expect(devnet.turnkey.activities()).toHaveLength(count + 1);
+		const again = await post('/public/v1/submit/sign_transaction', body);
+		expect(again.body.activity.id).toBe(devnet.turnkey.activities()[count].id);
+		expect(devnet.turnkey.signatures).toBe(before + 1);
+		const recorded = devnet.turnkey.requests().filter((request) => request.body === body);
+		expect(recorded.map((request) => request.status)).toEqual([0, 200]);
+	});
+
+	it('answers 429 and 5xx with Turnkey error bodies before doing anything', async () => {
+		const count = devnet.turnkey.activities().length;
+		devnet.turnkey.faults.failNext(429);
+		devnet.turnkey.faults.failNext(500);
+		const limited = await signNewEvmTransfer(300);
+		expect(limited.status).toBe(429);
+		expect(limited.body).toEqual({
+			code: 8,
+			message: expect.stringContaining('rate limited'),
+			details: [],
+		});
+		const failed = await signNewEvmTransfer(300);
+		expect(failed).toEqual({
+			status: 500,
+			body: { code: 13, message: 'internal server error', details: [] },
+		});
+		expect(devnet.turnkey.activities()).toHaveLength(count);
+	});
+});
+
+describe('the Turnkey stand-in webhooks', () => {
+	it('signs each status change so it verifies against the JWKS; a tampered body or forged key fails', async () => {
+		const receiver = await startReceiver();
+		devnet.turnkey.subscribe(receiver.url);
+		try {
+			const answer = await signNewEvmTransfer(400);
+			await devnet.turnkey.webhooksIdle();
+			const keys = await jwks();
+			expect(keys.keys[0]).toMatchObject({
+				kid: devnet.turnkey.webhookKeyId,
+				kty: 'OKP',
+				crv: 'Ed25519',
+			});
+			const events = receiver.received.filter(
+				(event) => (JSON.parse(event.body) as { id: string }).id === answer.body.activity.id,
+			);
+			expect(events.map((event) => (JSON.parse(event.body) as { status: string }).status)).toEqual([
+				'ACTIVITY_STATUS_CREATED',
+				'ACTIVITY_STATUS_COMPLETED',
+			]);
+			for (const event of events) {
+				expect(event.headers['x-turnkey-organization-id']).toBe(devnet.turnkey.organizationId);
+				expect(event.headers['x-turnkey-event-type']).toBe('ACTIVITY_UPDATES');
+				expect(
+					verifyWebhookEvent({
+						headers: event.headers,
+						body: event.body,
+						jwks: keys,
+						maxTimestampAgeMs: 60_000,
+					}),
+				).toMatchObject({ ok: true, eventId: event.headers['x-turnkey-event-id'] });
+			}
+			const tampered = events[1].body.replace(
+				'ACTIVITY_STATUS_COMPLETED',
+				'ACTIVITY_STATUS_REJECTED',
+			);
+			expect(
+				verifyWebhookEvent({
+					headers: events[1].headers,
+					body: tampered,
+					jwks: keys,
+					maxTimestampAgeMs: 60_000,
+				}),
+			).toEqual({ ok: false, reason: 'invalid_signature' });
+			expect(
+				verifyWebhookEvent({
+					headers: events[1].headers,
+					body: events[1].body,
+					jwks: keys,
+					maxTimestampAgeMs: 60_000,
+					nowMs: Date.now() + 120_000,
+				}),
+			).toEqual({ ok: false, reason: 'stale_timestamp' });
+			devnet.turnkey.webhookFaults.badSignatureNext();
+			await signNewEvmTransfer(401);
+			await devnet.turnkey.webhooksIdle();
+			const forged = receiver.received[receiver.received.length - 2];
+			expect(
+				verifyWebhookEvent({
+					headers: forged.headers,
+					body: forged.body,
+					jwks: keys,
+					maxTimestampAgeMs: 60_000,
+				}),
+			).toEqual({
+				ok: false,
+				reason: 'invalid_signature',
+			});
+		} finally {
+			devnet.turnkey.unsubscribe(receiver.url);
+			await receiver.close();
+		}
+	});
+
+	it('delivers duplicates and out-of-order events on demand, and retries a non-2xx answer with the same event ID', async () => {
+		let failures = 1;
+		const receiver = await startReceiver(() => (failures-- > 0 ? 503 : 200));
+		const subscribed = await fetch(`${devnet.turnkey.url}/devnet/webhooks`, {
+			method: 'POST',
+			body: JSON.stringify({ url: receiver.url }),
+		});
+		expect(subscribed.status).toBe(200);
+		try {
+			devnet.turnkey.webhookFaults.duplicateNext();
+			await signNewEvmTransfer(500);
+			await devnet.turnkey.webhooksIdle();
+			const ids = receiver.received.map((event) => event.headers['x-turnkey-event-id']);
+			// CREATED: refused once (503), retried, then its duplicate; COMPLETED once.
+			expect(ids).toHaveLength(4);
+			expect(new Set(ids).size).toBe(2);
+			expect(ids[0]).toBe(ids[1]);
+			expect(ids[1]).toBe(ids[2]);
+			const attempts = devnet.turnkey.delivered().filter((delivery) => delivery.eventId === ids[0]);
+			expect(
+				attempts.map((delivery) => [delivery.attempt, delivery.response, delivery.fault]),
+			).toEqual([
+				[1, 503, undefined],
+				[2, 200, undefined],
+				[1, 200, 'duplicate'],
+			]);
+			receiver.received.length = 0;
+			devnet.turnkey.webhookFaults.reorderNext();
+			await signNewEvmTransfer(501);
+			await devnet.turnkey.webhooksIdle();
+			const statuses = receiver.received.map(
+				(event) => (JSON.parse(event.body) as { status: string }).status,
+			);
+			expect(statuses).toEqual(['ACTIVITY_STATUS_COMPLETED', 'ACTIVITY_STATUS_CREATED']);
+		} finally {
+			devnet.turnkey.unsubscribe(receiver.url);
+			await receiver.close();
+		}
 	});
 });
