@@ -40,6 +40,7 @@ function options(): DevnetOptions {
 		safeApiKeys: option('safe-api-keys')?.split(',') ?? config.safeApiKeys,
 		safeRateLimitPerSecond: numberOption('safe-rate-limit') ?? config.safeRateLimitPerSecond,
 		faults: faultOptions(config.faults ?? {}),
+		turnkeyPort: numberOption('turnkey-port') ?? config.turnkeyPort ?? 9561,
 		blockTime: numberOption('block-time') ?? config.blockTime ?? 0,
 		quiet: !process.argv.includes('--verbose') && (config.quiet ?? true),
 	};
@@ -158,6 +159,25 @@ async function main(): Promise<void> {
 	console.log('    Secret seeds; development keys, never use them elsewhere:');
 	for (const wallet of stellar.wallets)
 		console.log(`    ${wallet.index}  ${wallet.publicKey}  ${wallet.secret}`);
+	const { turnkey } = devnet;
+	console.log(
+		`\n  Turnkey stand-in ${turnkey.url}  (paths /public/v1/...; requests stamped with X-Stamp, P-256)`,
+	);
+	console.log(`    Organization ID  ${turnkey.organizationId}`);
+	console.log(`    API public key   ${turnkey.apiPublicKey}`);
+	console.log(
+		`    API private key  ${turnkey.apiPrivateKey}  (a devnet key, never use it elsewhere)`,
+	);
+	console.log(
+		`    Sign With        EVM ${turnkey.accounts.evm} (chain 31337: 1,000 ETH, 1,000,000 USDC, DAI, LINK)`,
+	);
+	console.log(
+		`                     Solana ${turnkey.accounts.solana} (chain ${solana.chainId}: 100 SOL, 1,000,000 USDC)`,
+	);
+	console.log(`    Webhook JWKS     ${turnkey.jwksUrl}  (kid ${turnkey.webhookKeyId})`);
+	console.log(
+		`    Consensus: POST ${turnkey.url}/devnet/activities/<id>/approve|reject; webhooks: POST ${turnkey.url}/devnet/webhooks {"url": …}`,
+	);
 	console.log('\nCtrl-C stops the devnet.');
 	const stop = async () => {
 		await devnet.stop();

@@ -92,6 +92,8 @@ export interface DevnetOptions {
 	safeApiKeys?: string[];
 	/** Requests per second and key on the Safe stand-in (the hosted free tier: 5); unlimited when undefined. */
 	safeRateLimitPerSecond?: number;
+	/** Port of the Turnkey stand-in (0 or undefined: a free port). */
+	turnkeyPort?: number;
 	/** The devnet itself never prints; `quiet: false` turns on hardhat's log of every JSON-RPC call. Default true. */
 	quiet?: boolean;
 }
@@ -213,7 +215,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 			if (chainId === stream.chainId) void stream.publish().catch(() => undefined);
 		});
 		const autoMine = startAutoMine(runtimes, options.blockTime);
-		const turnkey = await startTurnkey({ evm: chainOf(runtimes, '31337'), solana });
+		const turnkey = await startTurnkey({
+			evm: chainOf(runtimes, '31337'),
+			solana,
+			port: options.turnkeyPort,
+		});
 		started.push(turnkey);
 		return {
 			baseUrl: gateway.base.url,

@@ -526,7 +526,8 @@ class TurnkeyState {
 
 	/**
 	 * Unauthenticated devnet controls: GET /devnet/activities, POST /devnet/activities/{id}/approve|reject,
-	 * POST /devnet/webhooks `{url}` (subscribe), GET /devnet/webhooks (subscribers and deliveries).
+	 * POST /devnet/webhooks `{url}` (subscribe), GET /devnet/webhooks (subscribers and deliveries),
+	 * POST /devnet/consensus `{required: boolean}` (hold every new activity, or none).
 	 */
 	private admin(method: string, path: string, body: string): unknown {
 		if (method === 'GET' && path === '/devnet/activities')
@@ -542,6 +543,18 @@ class TurnkeyState {
 				throw new TurnkeyFailure(400, GRPC.invalidArgument, 'bad request body: url');
 			this.webhooks.subscribers.add(url);
 			return { subscribers: [...this.webhooks.subscribers] };
+		}
+		if (method === 'POST' && path === '/devnet/consensus') {
+			let required: unknown;
+			try {
+				required = (JSON.parse(body) as { required?: unknown }).required;
+			} catch {
+				required = undefined;
+			}
+			if (typeof required !== 'boolean')
+				throw new TurnkeyFailure(400, GRPC.invalidArgument, 'bad request body: required');
+			this.requireConsensus = required;
+			return { required };
 		}
 		if (method === 'GET' && path === '/devnet/webhooks')
 			return { subscribers: [...this.webhooks.subscribers], delivered: this.webhooks.delivered };
