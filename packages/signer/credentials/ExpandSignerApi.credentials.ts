@@ -37,6 +37,11 @@ export class ExpandSignerApi implements ICredentialType {
 					"BIP-32 path of the accounts; {index} is replaced by the node's Account Index. MetaMask and BIP-44: m/44'/60'/0'/0/{index}. Ledger Live: m/44'/60'/{index}'/0/0. A path without {index} has one account.",
 			},
 		],
+		turnkey: {
+			placeholder: '0x...',
+			description:
+				"The address of the Turnkey wallet account that signs (its only account, Account Index 0); Turnkey's policies must let the API key sign with it",
+		},
 		allowedChainIds: {
 			placeholder: '1, 137, 8453',
 			description: 'Chains this key may sign for, comma-separated; empty allows any chain',

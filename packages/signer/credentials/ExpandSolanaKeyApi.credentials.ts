@@ -28,6 +28,11 @@ export class ExpandSolanaKeyApi implements ICredentialType {
 		},
 		mnemonic:
 			"The BIP-39 recovery phrase. Account N is derived on m/44'/501'/N'/0' (Phantom, Solflare, solana-keygen), N being the node's Account Index.",
+		turnkey: {
+			placeholder: 'Base58 address',
+			description:
+				"The address of the Turnkey wallet account (Solana) that signs (its only account, Account Index 0); Turnkey's policies must let the API key sign with it",
+		},
 		allowedChainIds: {
 			placeholder: '900',
 			description:

@@ -32,6 +32,12 @@ export interface SigningKeyForm {
 	 * BIP-39 passphrase.
 	 */
 	otherPhrases?: Array<{ name: string; value: string; description: string }>;
+	/**
+	 * The family's chains can be signed by a Turnkey wallet account (Key Type "Turnkey"): what Sign With
+	 * holds in the family's words. Its other fields (organization, API key pair, base URL) are the same
+	 * for every family.
+	 */
+	turnkey?: Hint;
 	/** Fields of every key type after the key (TON's Wallet Version). */
 	keyFields?: INodeProperties[];
 	allowedChainIds: Hint;
@@ -70,6 +76,7 @@ function keyProperties(form: SigningKeyForm): INodeProperties[] {
 				...otherPhrases.map(({ name, value }) => ({ name, value })),
 				{ name: form.key.displayName, value: form.key.name },
 				{ name: otherPhrases.length ? 'Mnemonic (BIP-39)' : 'Mnemonic', value: 'mnemonic' },
+				...(form.turnkey ? [{ name: 'Turnkey', value: 'turnkey' }] : []),
 			],
 			default: otherPhrases[0]?.value ?? form.key.name,
 		},
@@ -102,7 +109,71 @@ function keyProperties(form: SigningKeyForm): INodeProperties[] {
 			description: 'Optional BIP-39 passphrase',
 			...withMnemonic,
 		},
+		...(form.turnkey ? turnkeyProperties(form.turnkey) : []),
 		...(form.keyFields ?? []),
+	];
+}
+
+/** Turnkey's production API, the Base URL's default. */
+export const TURNKEY_DEFAULT_BASE_URL = 'https://api.turnkey.com';
+
+/** The fields of Key Type "Turnkey": the organization, its API key pair, the base URL, the signing wallet account. */
+function turnkeyProperties(signWith: Hint): INodeProperties[] {
+	const withTurnkey = options({ keyType: ['turnkey'] });
+	return [
+		{
+			displayName:
+				'Turnkey signs each transaction after the Signer has checked it against the policy below; n8n holds only an API key that stamps the requests. Sign Message, Sign Typed Data and Propose to Safe are refused with this key type.',
+			name: 'turnkeyNotice',
+			type: 'notice',
+			default: '',
+			...withTurnkey,
+		},
+		{
+			displayName: 'Organization ID',
+			name: 'organizationId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 5b0f3c1e-…',
+			description: 'The ID of the Turnkey organization (or sub-organization) that holds the wallet',
+			...withTurnkey,
+		},
+		{
+			displayName: 'API Public Key',
+			name: 'apiPublicKey',
+			type: 'string',
+			default: '',
+			placeholder: '02…',
+			description:
+				"The API key's public key as Turnkey shows it: a compressed P-256 key, 66 hex characters",
+			...withTurnkey,
+		},
+		{
+			displayName: 'API Private Key',
+			name: 'apiPrivateKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				"The API key's P-256 private key, 64 hex characters; it stamps each request (X-Stamp) and never leaves n8n",
+			...withTurnkey,
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: TURNKEY_DEFAULT_BASE_URL,
+			description: "Turnkey's API; change it only for a test server",
+			...withTurnkey,
+		},
+		{
+			displayName: 'Sign With',
+			name: 'signWith',
+			type: 'string',
+			default: '',
+			...signWith,
+			...withTurnkey,
+		},
 	];
 }
 

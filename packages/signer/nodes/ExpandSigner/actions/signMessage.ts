@@ -9,6 +9,7 @@ import { itemError } from '../core';
 import type { SpendingPolicy } from '../policy/policy';
 import { type Refusal, refusedItem } from '../policy/refusal';
 import type { SigningAccount } from '../policy/vocabulary';
+import { turnkeyCannot } from '../custody/turnkey/signTransaction';
 import { accountOf } from './account';
 
 /** Sign Message in a family's Operation list, described in the family's terms. */
@@ -81,6 +82,8 @@ export async function signMessageItem<A extends SigningAccount>(
 	family: MessageSigning<A>,
 ): Promise<IDataObject> {
 	const account = accountOf(context, itemIndex, session);
+	if ((account as { turnkey?: unknown }).turnkey)
+		throw turnkeyCannot(context.getNode(), itemIndex, 'Sign Message');
 	const { text, bytes } = messageOf(context, itemIndex, family.bytesOf);
 	const refusal = family.refusalOf(session.policy, bytes);
 	if (refusal) throw refusedItem(context.getNode(), itemIndex, refusal);

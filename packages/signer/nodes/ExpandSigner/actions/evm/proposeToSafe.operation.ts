@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { asNodeError, ChainClient } from '../../core';
-import type { EvmAccount } from '../../families/evm/accounts';
+import { type EvmAccount, localWallet } from '../../families/evm/accounts';
 import { evmEffect } from '../../families/evm/effect';
 import type { SignedProposal } from '../../families/evm/safeTx';
 import { safeExtensionRefusal, safeManagementRefusal } from '../../families/evm/safeManagement';
@@ -99,6 +99,8 @@ export async function execute(
 	const wrongChain = chainRefusal(session.policy, chainId);
 	if (wrongChain) throw refusedItem(node, itemIndex, wrongChain);
 	const account: EvmAccount = accountOf(this, itemIndex, session);
+	// A Turnkey key signs transactions only: refused before the Safe service or Turnkey is asked anything.
+	localWallet(account, 'Propose to Safe');
 	draft.fill({ proposer: account.address });
 	const safeFields = { ...fields, from: safe };
 	const asked = fromInput

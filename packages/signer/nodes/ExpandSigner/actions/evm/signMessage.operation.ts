@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { chainRefusal } from '../../policy/check';
 import { hasPolicy, type SpendingPolicy } from '../../policy/policy';
 import { Refusal, refusedItem } from '../../policy/refusal';
+import { localWallet } from '../../families/evm/accounts';
 import { accountOf } from '../account';
 import { messageOf, messageProperties, signMessageOption } from '../signMessage';
 import type { EvmSession } from './session';
@@ -40,6 +41,7 @@ export async function execute(
 	session: EvmSession,
 ): Promise<IDataObject> {
 	const account = accountOf(this, itemIndex, session);
+	localWallet(account, 'Sign Message');
 	const { text, asHex, bytes } = messageOf(this, itemIndex, (typed, hex) =>
 		!hex ? toUtf8Bytes(typed) : isHexString(typed) ? getBytes(typed) : undefined,
 	);
@@ -49,7 +51,7 @@ export async function execute(
 	return {
 		message: text,
 		messageHash: hashMessage(message),
-		signature: await account.wallet.signMessage(message),
+		signature: await localWallet(account, 'Sign Message').signMessage(message),
 		address: account.address,
 		accountIndex: account.index,
 	};

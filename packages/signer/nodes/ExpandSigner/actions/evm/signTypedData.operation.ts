@@ -12,6 +12,7 @@ import { chainRefusal, checkEffect } from '../../policy/check';
 import { guarded, hasPolicy, type SpendingPolicy } from '../../policy/policy';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { TransactionEffect } from '../../policy/vocabulary';
+import { localWallet } from '../../families/evm/accounts';
 import { accountOf } from '../account';
 import type { EvmSession } from './session';
 
@@ -103,6 +104,7 @@ export async function execute(
 	session: EvmSession,
 ): Promise<IDataObject> {
 	const account = accountOf(this, itemIndex, session);
+	localWallet(account, 'Sign Typed Data');
 	const raw = this.getNodeParameter('typedData', itemIndex) as string | IDataObject;
 	let data: {
 		domain?: IDataObject;
@@ -148,7 +150,11 @@ export async function execute(
 	let signature: string | undefined;
 	try {
 		// Signing errors are left to the router, which replaces the library's text.
-		signature = await account.wallet.signTypedData(data.domain, types, data.message);
+		signature = await localWallet(account, 'Sign Typed Data').signTypedData(
+			data.domain,
+			types,
+			data.message,
+		);
 	} finally {
 		if (signature === undefined) await reserved?.release();
 	}

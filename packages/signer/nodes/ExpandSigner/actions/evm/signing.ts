@@ -7,7 +7,18 @@ import { tokenDecimals } from '../../families/evm/tokenDecimals';
 import { checkFees } from '../../families/evm/feeLimits';
 import { completeTransaction, needsFillIn } from '../../families/evm/fillIn';
 import { normalizeFields, type TransactionFields } from '../../families/evm/normalize';
-import { describeSigned, readSigned, signTransaction } from '../../families/evm/sign';
+import { Transaction, type TransactionLike } from 'ethers';
+
+import {
+	keptRequest,
+	keptUnsigned,
+	type RemoteSigner,
+	type TurnkeyItem,
+	turnkeyItemOf,
+	turnkeySigner,
+} from '../../custody/turnkey/remote';
+import type { StoredTurnkeyRequest } from '../../custody/turnkey/signTransaction';
+import { describeSigned, readSigned, signWith } from '../../families/evm/sign';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
@@ -42,6 +53,7 @@ async function signFresh(
 	fields: TransactionFields,
 	account: EvmAccount,
 	unbound: boolean,
+	remote?: RemoteSigner,
 ): Promise<FreshSignature> {
 	const node = this.getNode();
 	const chainId = fields.chainId as string;
@@ -79,13 +91,14 @@ async function signFresh(
 					)
 				: undefined;
 		if (held) transaction.nonce = Number(held.nonce);
-		signed = signTransaction(account, transaction);
+		signed = await signWith(account, transaction, remote);
 		await held?.signed(signed.transactionHash);
 		recorded = true;
 	} finally {
 		// Nothing signed leaves the node unless its claim records it: the nonce is free again, its amounts uncounted.
+		// A nonce sent to a remote signer stays claimed (its signature may exist there, a rerun picks it up) until its lease ends.
 		if (!recorded) {
-			await held?.release();
+			if (!remote?.submitted) await held?.release();
 			await reserved.release();
 		}
 	}
@@ -98,6 +111,86 @@ async function signFresh(
 			await held?.release();
 			await reserved.release();
 		},
+	};
+}
+
+/**
+ * A payout's Turnkey request kept by an earlier run (its answer lost, the activity held for consensus,
+ * a crash): the transaction it asks to sign is checked again as a fresh one is (it binds the payout's
+ * content, the chain, the fee caps, the policy, the totals), then its body is sent byte for byte, so
+ * Turnkey answers the same activity and no second signature exists for the payout ID.
+ */
+async function signKept(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: EvmSession,
+	draft: JournalDraft,
+	fields: TransactionFields,
+	account: EvmAccount,
+	unbound: boolean,
+	turnkey: TurnkeyItem,
+	kept: StoredTurnkeyRequest,
+): Promise<FreshSignature> {
+	const node = this.getNode();
+	const where = turnkey.payout?.requests.where(turnkey.payout.key) ?? '';
+	const unsignedHex = keptUnsigned(turnkey, kept, 'TRANSACTION_TYPE_ETHEREUM');
+	const refuse = (what: string) =>
+		refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'payoutId',
+				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) ${what}; it is not sent again: check it by hand`,
+			),
+		);
+	let tx: Transaction;
+	try {
+		tx = Transaction.from(`0x${unsignedHex}`);
+	} catch {
+		throw refuse('does not hold an EVM transaction');
+	}
+	const transaction: TransactionLike = {
+		type: tx.type,
+		chainId: tx.chainId,
+		nonce: tx.nonce,
+		to: tx.to,
+		value: tx.value,
+		data: tx.data,
+		gasLimit: tx.gasLimit,
+		...(tx.type === 2
+			? { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }
+			: { gasPrice: tx.gasPrice }),
+		...(tx.type === 1 || tx.type === 2 ? { accessList: tx.accessList } : {}),
+	};
+	if (tx.chainId.toString() !== String(fields.chainId))
+		throw refuse(`is for chain ${tx.chainId}, not ${String(fields.chainId)}`);
+	const content = contentOf({ to: tx.to ?? undefined, value: tx.value.toString(), data: tx.data });
+	if (content !== contentOf(fields))
+		throw refuse(`asks to sign ${content}, not this payout's ${contentOf(fields)}`);
+	const wrongChain = chainRefusal(session.policy, String(fields.chainId));
+	if (wrongChain) throw refusedItem(node, itemIndex, wrongChain);
+	checkFees(node, itemIndex, transaction, session.policy);
+	const effect = evmEffect(transaction, account);
+	draft.fillEffect(effect);
+	const refusal = transactionRefusal(session.policy, effect, unbound);
+	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	const reserved = await session.spending.reserve(effect, itemIndex);
+	if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
+	let signed: SignedTransaction | undefined;
+	try {
+		signed = await signWith(
+			account,
+			transaction,
+			turnkeySigner(turnkey, 'TRANSACTION_TYPE_ETHEREUM', kept),
+		);
+	} finally {
+		if (!signed) await reserved.release();
+	}
+	const nonce = BigInt(signed.nonce as number);
+	return {
+		signed,
+		keep: () => session.nonces.commit(String(fields.chainId), account.address, nonce),
+		discard: reserved.release,
 	};
 }
 
@@ -261,6 +354,15 @@ export async function signItem(
 		fromInput &&
 		(await checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent));
 	const unbound = fromInput !== undefined && !asked;
+	const turnkey = turnkeyItemOf.call(
+		this,
+		itemIndex,
+		session,
+		draft,
+		account,
+		chainId,
+		contentOf(fields),
+	);
 	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked?.formItem,
 		// A nonce given in the item makes the same bytes, the same hash, for every payout handed them.
@@ -269,8 +371,33 @@ export async function signItem(
 		from: account.address,
 		content: contentOf(fields),
 		contentWords: 'recipient, value or data',
-		sign: async () =>
-			await signFresh.call(this, itemIndex, session, draft, fields, account, unbound),
+		sign: async () => {
+			if (!turnkey)
+				return await signFresh.call(this, itemIndex, session, draft, fields, account, unbound);
+			const kept = await keptRequest(turnkey);
+			if (kept)
+				return await signKept.call(
+					this,
+					itemIndex,
+					session,
+					draft,
+					fields,
+					account,
+					unbound,
+					turnkey,
+					kept,
+				);
+			return await signFresh.call(
+				this,
+				itemIndex,
+				session,
+				draft,
+				fields,
+				account,
+				unbound,
+				turnkeySigner(turnkey, 'TRANSACTION_TYPE_ETHEREUM'),
+			);
+		},
 		readSigned: async (entry) => evmFacts(entry),
 		status: async (history) => {
 			const status = await payoutStatus.call(this, itemIndex, session, history);

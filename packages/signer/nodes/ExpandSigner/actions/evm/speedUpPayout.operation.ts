@@ -9,7 +9,8 @@ import type { Transaction, TransactionLike } from 'ethers';
 import { ChainClient, itemError } from '../../core';
 import { evmEffect } from '../../families/evm/effect';
 import { checkFees } from '../../families/evm/feeLimits';
-import { readSigned, signTransaction } from '../../families/evm/sign';
+import { turnkeyItemOf, turnkeySigner } from '../../custody/turnkey/remote';
+import { readSigned, signWith } from '../../families/evm/sign';
 import { checkEffect } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import { accountOf } from '../account';
@@ -181,7 +182,13 @@ export async function execute(
 			if (refusal) throw refusedItem(node, itemIndex, refusal);
 			// The payout's nonce: later automatic nonces of the execution go above it.
 			session.nonces.commit(chainId, account.address, BigInt(latest.nonce));
-			return signTransaction(account, transaction);
+			// A Turnkey account's replacement is a fresh request: it shares the payout's nonce, so at most one of its signatures lands.
+			const turnkey = turnkeyItemOf.call(this, itemIndex, {}, draft, account, chainId, '');
+			return await signWith(
+				account,
+				transaction,
+				turnkey && turnkeySigner(turnkey, 'TRANSACTION_TYPE_ETHEREUM'),
+			);
 		},
 	});
 }

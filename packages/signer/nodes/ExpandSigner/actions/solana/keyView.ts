@@ -10,7 +10,7 @@ export async function solanaKeyView(data: ICredentialDataDecryptedObject): Promi
 	const keyring = solanaKeyring(data);
 	const accounts = shownAccounts(keyring.fromMnemonic, (index) => keyring.account(index).address);
 	// A key pair whose halves do not belong together is refused at signing by @solana/kit; signing a test message shows it now.
-	await signSolanaMessage(keyring.account(0), new Uint8Array([0]));
+	if (data.keyType !== 'turnkey') await signSolanaMessage(keyring.account(0), new Uint8Array([0]));
 	const policy = readPolicy(data, SOLANA_POLICY_FORMAT, () => countedInOf(data));
 	return { accounts, more: keyring.fromMnemonic, policy };
 }

@@ -53,6 +53,8 @@ export async function onOwnBlockhash(
 		);
 	let lifetime = await latestLifetime(work.rpc);
 	let transaction = await work.build(lifetime);
+	// A Turnkey account's signature is known only once signed: the signed transaction is bound to one payout or item then (signOnce).
+	if (work.account.turnkey) return { transaction, lifetime };
 	const deadline = Date.now() + WAIT_MS;
 	while (await signedForAnother(transaction)) {
 		if (this.getExecutionCancelSignal?.()?.aborted)

@@ -12,10 +12,19 @@ import {
 	readWireTransaction,
 	rpcChainReader,
 	signatureOf,
-	signSolanaTransaction,
+	signSolanaWith,
 	transactionId,
+	unsignedWireHex,
+	wireFromHex,
 	verifiedSignature,
 } from '../../families/solana';
+import {
+	keptRequest,
+	keptUnsigned,
+	type TurnkeyItem,
+	turnkeyItemOf,
+	turnkeySigner,
+} from '../../custody/turnkey/remote';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
@@ -150,6 +159,86 @@ export async function solanaFacts(
 }
 
 /**
+ * A payout's Turnkey request kept by an earlier run: the transaction it asks to sign (with the blockhash
+ * it was built on) is read and checked again as a fresh one is (it moves what the payout ID is bound to,
+ * the policy allows it, the totals are reserved), then its body is sent byte for byte, so Turnkey answers
+ * the same activity and no second signature exists for the payout ID.
+ */
+async function signKept(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: SolanaSession,
+	draft: JournalDraft,
+	work: {
+		chainId: string;
+		account: SolanaAccount;
+		rpc: SolanaRpc;
+		fromInput?: { intent: unknown };
+	},
+	turnkey: TurnkeyItem,
+	kept: Parameters<typeof keptUnsigned>[1],
+	facts: IDataObject,
+) {
+	const node = this.getNode();
+	const { chainId, account, rpc } = work;
+	const where = turnkey.payout?.requests.where(turnkey.payout.key) ?? '';
+	const unsignedHex = keptUnsigned(turnkey, kept, 'TRANSACTION_TYPE_SOLANA');
+	const transaction = wireFromHex(unsignedHex);
+	if (!transaction)
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'payoutId',
+				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) does not hold a Solana transaction; it is not sent again: check it by hand`,
+			),
+		);
+	if (unsignedWireHex(transaction) !== unsignedHex)
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'payoutId',
+				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) does not read back as the bytes it holds; check it by hand`,
+			),
+		);
+	const prepared = await prepareSolanaTransaction(
+		transaction,
+		chainId,
+		account,
+		rpcChainReader(rpc),
+	);
+	const { effect } = prepared;
+	draft.fillEffect(effect);
+	if (movementsContent(effect.movements) !== turnkey.payout?.content)
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'payoutId',
+				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) moves ${movementsContent(effect.movements)}, not this payout's ${String(turnkey.payout?.content)}; it is not sent again: check it by hand`,
+			),
+		);
+	const refusal = transactionRefusal(session.policy, effect, false);
+	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	const decoded = decodeTransaction(transaction);
+	return await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
+		...(await signSolanaWith(
+			account,
+			transaction,
+			chainId,
+			turnkeySigner(turnkey, 'TRANSACTION_TYPE_SOLANA', kept),
+		)),
+		...facts,
+		blockhash: decoded.blockhash,
+		feeLamports: effect.maxFee.toString(),
+		fee: formatUnits(effect.maxFee.toString(), 9),
+		rentLamports: effect.rent.toString(),
+		rent: formatUnits(effect.rent.toString(), 9),
+	}));
+}
+
+/**
  * Reads the transaction with the programs' own clients, checks it against the spending policy and
  * signs it, once per payout ID (actions/signOnce.ts). `details` are added to the output (the amounts in
  * words, the rent).
@@ -221,19 +310,39 @@ export async function signSolanaItem(
 		rent: formatUnits(effect.rent.toString(), 9),
 		...work.details,
 	};
+	const turnkey = turnkeyItemOf.call(
+		this,
+		itemIndex,
+		session,
+		draft,
+		account,
+		chainId,
+		movementsContent(effect.movements),
+	);
 	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
-		// The same message is the same signature, which the chain lands once.
-		transactionId: await signatureOf(account, prepared.transaction),
+		// The same message is the same signature, which the chain lands once. A Turnkey account's is known once signed.
+		...(turnkey
+			? { bindsSignedHash: true }
+			: { transactionId: await signatureOf(account, prepared.transaction) }),
 		chainId,
 		from: account.address,
 		content: movementsContent(effect.movements),
 		contentWords: 'recipient, amount or asset',
-		sign: async () =>
-			await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
-				...(await signSolanaTransaction(account, prepared.transaction, chainId)),
+		sign: async () => {
+			const kept = turnkey && (await keptRequest(turnkey));
+			if (turnkey && kept)
+				return await signKept.call(this, itemIndex, session, draft, work, turnkey, kept, facts);
+			return await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
+				...(await signSolanaWith(
+					account,
+					prepared.transaction,
+					chainId,
+					turnkey && turnkeySigner(turnkey, 'TRANSACTION_TYPE_SOLANA'),
+				)),
 				...facts,
-			})),
+			}));
+		},
 		readSigned: async (entry) => await solanaFacts(entry, chainId, account, rpc),
 		status: async (history) => {
 			const status = await chainStatus.call(

@@ -14,13 +14,14 @@ import {
 	prepareSolanaTransaction,
 	repricedTransaction,
 	rpcChainReader,
-	signSolanaTransaction,
+	signSolanaWith,
 	type SolanaAccount,
 	type SolanaRpc,
 } from '../../families/solana';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
+import { turnkeyItemOf, turnkeySigner } from '../../custody/turnkey/remote';
 import { accountOf } from '../account';
 import {
 	checkReplacement,
@@ -65,6 +66,9 @@ export const description: INodeProperties[] = [
 ];
 
 /** The automatic price when none was set before: 10,000 micro-lamports, 2,000 lamports at the default 200,000 compute units. */
+const turnkeyOf = (item: ReturnType<typeof turnkeyItemOf>) =>
+	item && turnkeySigner(item, 'TRANSACTION_TYPE_SOLANA');
+
 const FIRST_AUTOMATIC_PRICE = 10_000n;
 
 /**
@@ -161,7 +165,13 @@ async function signReplacement(
 	draft.fillEffect(effect);
 	checkReplacement(this.getNode(), itemIndex, session.policy, effect, payoutId, history[0].content);
 	const signed = {
-		...(await signSolanaTransaction(account, prepared.transaction, chainId)),
+		...(await signSolanaWith(
+			account,
+			prepared.transaction,
+			chainId,
+			// A Turnkey account's replacement is a fresh request (a new blockhash: at most one of the payout's signatures lands).
+			turnkeyOf(turnkeyItemOf.call(this, itemIndex, {}, draft, account, chainId, '')),
+		)),
 		encoding: 'base64',
 		blockhash: lifetime.blockhash,
 		lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),

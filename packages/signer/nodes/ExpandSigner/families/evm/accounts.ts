@@ -1,7 +1,8 @@
-import { HDNodeWallet, Mnemonic, Wallet } from 'ethers';
+import { getAddress, HDNodeWallet, Mnemonic, Wallet } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { type Keyring, SigningKeyError, type SigningAccount } from '../../policy/vocabulary';
+import { turnkeySettingsOf, type TurnkeySettings } from '../../custody/turnkey/client';
 import { attempt } from '../keyring';
 
 export interface EvmKeyring extends Keyring {
@@ -11,9 +12,33 @@ export interface EvmKeyring extends Keyring {
 /** MetaMask's and BIP-44's account path; Ledger Live's is m/44'/60'/{index}'/0/0. */
 export const DEFAULT_PATH = "m/44'/60'/0'/0/{index}";
 
-/** An EVM account: its address, and the wallet that signs for it (kept out of every output). */
+/**
+ * An EVM account: its address, and the wallet that signs for it (kept out of every output), or, for a
+ * Turnkey key, the Turnkey settings of the remote account (its Sign With address) instead of a wallet.
+ */
 export interface EvmAccount extends SigningAccount {
-	readonly wallet: Wallet | HDNodeWallet;
+	readonly wallet?: Wallet | HDNodeWallet;
+	readonly turnkey?: TurnkeySettings;
+}
+
+/** The key of an account that signs here; refused (naming the operation) for a remote account. */
+export function localWallet(account: EvmAccount, operation: string): Wallet | HDNodeWallet {
+	if (!account.wallet)
+		throw new SigningKeyError(
+			`${operation} is not served by a Turnkey key (the credential's Key Type: Turnkey); use a private key or mnemonic credential for it`,
+		);
+	return account.wallet;
+}
+
+/** A Turnkey key's one account: its Sign With address, signed for remotely. */
+function turnkeyAccount(credentials: ICredentialDataDecryptedObject): EvmAccount {
+	const turnkey = turnkeySettingsOf(credentials);
+	const address = attempt(() => getAddress(turnkey.signWith));
+	if (!address)
+		throw new SigningKeyError(
+			`The Sign With of the Turnkey credential must be an EVM address (0x and 40 hex characters); got "${turnkey.signWith.slice(0, 60)}"`,
+		);
+	return { address, index: 0, turnkey };
 }
 
 function checkedIndex(index: number): number {
@@ -32,6 +57,18 @@ function checkedIndex(index: number): number {
  */
 export function evmKeyring(credentials: ICredentialDataDecryptedObject): EvmKeyring {
 	const accounts = new Map<number, EvmAccount>();
+	if (credentials.keyType === 'turnkey') {
+		const remote = turnkeyAccount(credentials);
+		return {
+			account(index: number): EvmAccount {
+				if (checkedIndex(index) !== 0)
+					throw new SigningKeyError(
+						`A Turnkey credential has account 0 only (its Sign With address); got account index ${index}`,
+					);
+				return remote;
+			},
+		};
+	}
 	let derive: (index: number) => Wallet | HDNodeWallet;
 
 	if (credentials.keyType === 'mnemonic') {

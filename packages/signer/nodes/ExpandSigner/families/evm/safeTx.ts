@@ -2,7 +2,7 @@ import { getAddress, Interface, recoverAddress, TypedDataEncoder } from 'ethers'
 
 import type { SafeTxFields } from '../../core';
 import type { SignedTransaction } from '../../policy/vocabulary';
-import type { EvmAccount } from './accounts';
+import { type EvmAccount, localWallet } from './accounts';
 
 /** A Safe transaction (Safe 1.3+): what its EIP-712 hash covers. Integers as decimal text. */
 export type SafeTx = SafeTxFields;
@@ -54,7 +54,8 @@ export function safeTxHash(chainId: string, safe: string, tx: SafeTx): string {
  * (r, s, v with v 27 or 28): an owner's counts as its confirmation, a delegate's only proposes.
  */
 export function signSafeTx(account: EvmAccount, chainId: string, safe: string, tx: SafeTx): string {
-	return account.wallet.signingKey.sign(safeTxHash(chainId, safe, tx)).serialized;
+	return localWallet(account, 'Propose to Safe').signingKey.sign(safeTxHash(chainId, safe, tx))
+		.serialized;
 }
 
 /**

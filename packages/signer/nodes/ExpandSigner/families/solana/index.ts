@@ -64,8 +64,12 @@ export {
 	NotASigner,
 	signatureOf,
 	signSolanaMessage,
+	type RemoteSolanaSigner,
 	signSolanaTransaction,
+	signSolanaWith,
 	type SolanaSignedTransaction,
+	unsignedWireHex,
+	wireFromHex,
 	transactionId,
 	verifiedSignature,
 } from './sign';

@@ -3,6 +3,7 @@ import { Mnemonic } from 'ethers';
 import { HDKey } from 'micro-ed25519-hdkey';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { turnkeySettingsOf, type TurnkeySettings } from '../../custody/turnkey/client';
 import { type SigningAccount, SigningKeyError } from '../../policy/vocabulary';
 import { attempt, mnemonicKeyring, singleKeyKeyring, type StoredKeyring } from '../keyring';
 
@@ -18,14 +19,20 @@ export class SolanaAccount implements SigningAccount {
 	constructor(
 		readonly address: string,
 		readonly index: number,
-		/** The 64 bytes Solana wallets store: the 32-byte private key, then the public key. */
-		keyPairBytes: Uint8Array,
+		/** The 64 bytes Solana wallets store: the 32-byte private key, then the public key; none for a Turnkey account. */
+		keyPairBytes: Uint8Array | undefined,
+		/** A Turnkey account's settings: it signs remotely, through its Sign With address. */
+		readonly turnkey?: TurnkeySettings,
 	) {
-		this.#keyPairBytes = keyPairBytes;
+		this.#keyPairBytes = keyPairBytes ?? new Uint8Array();
 	}
 
 	/** A copy of the key pair bytes for @solana/kit's key import, which checks that both halves belong together. */
 	keyPairBytes(): Uint8Array {
+		if (this.turnkey)
+			throw new SigningKeyError(
+				"This operation is not served by a Turnkey key (the credential's Key Type: Turnkey); use a secret key or mnemonic credential for it",
+			);
 		return new Uint8Array(this.#keyPairBytes);
 	}
 
@@ -80,6 +87,18 @@ function accountFromKeyPair(keyPair: Uint8Array, index: number): SolanaAccount {
 export type SolanaKeyring = StoredKeyring<SolanaAccount>;
 
 export function solanaKeyring(credentials: ICredentialDataDecryptedObject): SolanaKeyring {
+	if (credentials.keyType === 'turnkey') {
+		const turnkey = turnkeySettingsOf(credentials);
+		const bytes = attempt(() => new Uint8Array(getBase58Encoder().encode(turnkey.signWith)));
+		if (bytes?.length !== 32)
+			throw new SigningKeyError(
+				`The Sign With of the Turnkey credential must be a Solana address (base58 of 32 bytes); got "${turnkey.signWith.slice(0, 60)}"`,
+			);
+		return singleKeyKeyring(
+			new SolanaAccount(turnkey.signWith, 0, undefined, turnkey),
+			'Turnkey account',
+		);
+	}
 	if (credentials.keyType === 'mnemonic') {
 		const phrase = String(credentials.mnemonic ?? '')
 			.trim()

@@ -4,7 +4,10 @@ import {
 	createKeyPairFromBytes,
 	getBase16Encoder,
 	getBase58Decoder,
+	getBase16Decoder,
 	getBase64EncodedWireTransaction,
+	getTransactionDecoder,
+	getTransactionEncoder,
 	getPublicKeyFromAddress,
 	getUtf8Encoder,
 	partiallySignTransaction,
@@ -64,6 +67,87 @@ export async function signSolanaTransaction(
 		from: account.address,
 		chainId,
 		complete: Object.values(signatures).every((signature) => signature !== null),
+	};
+}
+
+/** A signer outside n8n (Turnkey), as for EVM (families/evm/sign.ts RemoteEvmSigner): the wire transaction in hex. */
+export interface RemoteSolanaSigner {
+	sign(unsignedHex: string): Promise<{ requestId: string; signedHex: string }>;
+	lie(requestId: string, what: string): Error;
+}
+
+const sameBytes = (
+	a: ArrayLike<number> | null | undefined,
+	b: ArrayLike<number> | null | undefined,
+) =>
+	(!a && !b) ||
+	(!!a && !!b && a.length === b.length && Array.from(a).every((byte, index) => byte === b[index]));
+
+/** The unsigned wire transaction a remote signer is asked to sign, hex. */
+export function unsignedWireHex(transaction: Transaction): string {
+	return getBase16Decoder().decode(getTransactionEncoder().encode(transaction));
+}
+
+/** A wire transaction from hex (what a remote signer is asked, or answers); undefined when the bytes are not one. */
+export function wireFromHex(hex: string): Transaction | undefined {
+	try {
+		return getTransactionDecoder().decode(
+			getBase16Encoder().encode(hex.replace(/^0x/, '').toLowerCase()),
+		);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The one seam every Solana transaction is signed through: the account's own key, or its remote
+ * signer, whose answer is never trusted: the same message bytes, the other signature slots as they
+ * were, and in the account's slot a valid Ed25519 signature by the account; anything else is its `lie`.
+ */
+export async function signSolanaWith(
+	account: SolanaAccount,
+	transaction: Transaction,
+	chainId: string,
+	remote?: RemoteSolanaSigner,
+): Promise<SolanaSignedTransaction> {
+	if (!account.turnkey) return await signSolanaTransaction(account, transaction, chainId);
+	if (!remote) throw new SigningKeyError('A Turnkey account signs only through its remote signer');
+	const signers = Object.keys(transaction.signatures);
+	if (!signers.includes(account.address)) {
+		throw new NotASigner(
+			`The transaction does not ask for a signature of ${account.address}; its signers are ${signers.join(', ')}`,
+		);
+	}
+	const answer = await remote.sign(unsignedWireHex(transaction));
+	const signed = wireFromHex(answer.signedHex);
+	if (!signed) throw remote.lie(answer.requestId, 'its bytes are not a Solana wire transaction');
+	if (!sameBytes(signed.messageBytes, transaction.messageBytes))
+		throw remote.lie(
+			answer.requestId,
+			'its message is not the one sent (other instructions, accounts or blockhash)',
+		);
+	const before = transaction.signatures as Readonly<Record<string, Uint8Array | null>>;
+	const after = signed.signatures as Readonly<Record<string, Uint8Array | null>>;
+	const slots = Object.keys(after);
+	if (slots.length !== signers.length || slots.some((slot, index) => slot !== signers[index]))
+		throw remote.lie(answer.requestId, 'its signer slots are not the ones sent');
+	for (const slot of signers)
+		if (slot !== account.address && !sameBytes(after[slot], before[slot]))
+			throw remote.lie(answer.requestId, `it changed the signature slot of ${slot}`);
+	if (!(await verifiedSignature(signed, account.address)))
+		throw remote.lie(
+			answer.requestId,
+			`it carries no valid signature of Sign With ${account.address} in its slot`,
+		);
+	const base58 = getBase58Decoder();
+	const feePayerSignature = after[signers[0]];
+	return {
+		rawTransaction: getBase64EncodedWireTransaction(signed),
+		transactionHash: feePayerSignature ? base58.decode(feePayerSignature) : '',
+		signature: base58.decode(after[account.address] as Uint8Array),
+		from: account.address,
+		chainId,
+		complete: Object.values(after).every((signature) => signature !== null),
 	};
 }
 

@@ -1,0 +1,171 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { JournalFacts, PayoutJournal } from '../../ledger/journal';
+import type { JournalDraft } from '../../ledger/journalDraft';
+import type { PayoutKey, PayoutLedger } from '../../ledger/payoutLedger';
+import { signedFor } from '../../actions/signOnce';
+import { Refusal, refusedItem } from '../../policy/refusal';
+import type { TurnkeySettings } from './client';
+import {
+	lyingAnswer,
+	type StoredTurnkeyRequest,
+	signTransactionBody,
+	submitSignTransaction,
+	TurnkeyRequests,
+	type TurnkeyTransactionType,
+	unsignedOfBody,
+} from './signTransaction';
+
+/** One item's signature by a Turnkey account: where its request is kept and its statuses journaled. */
+export interface TurnkeyItem {
+	context: IExecuteFunctions;
+	itemIndex: number;
+	settings: TurnkeySettings;
+	draft: JournalDraft;
+	/** The journal, for one `status` entry per activity status seen; none without a ledger store. */
+	journal?: PayoutJournal;
+	/** The item's facts each status entry repeats (operation, payout ID, chain, account). */
+	facts: JournalFacts;
+	/** With a payout ID: its request is kept in the ledger store before it is first sent. */
+	payout?: { requests: TurnkeyRequests; key: PayoutKey; content: string };
+}
+
+/** What the families' remote-signer seam takes (families/evm/sign.ts RemoteEvmSigner, the Solana one alike). */
+export interface RemoteSigner {
+	sign(unsignedHex: string): Promise<{ requestId: string; signedHex: string }>;
+	lie(requestId: string, what: string): Error;
+	/** Whether a request may have reached Turnkey (what it signs may exist there): a nonce it used stays claimed. */
+	readonly submitted: boolean;
+}
+
+/** The payout's request kept in the ledger store, or undefined (no payout ID, or none kept yet). */
+export async function keptRequest(item: TurnkeyItem): Promise<StoredTurnkeyRequest | undefined> {
+	return item.payout && (await item.payout.requests.find(item.payout.key, item.itemIndex));
+}
+
+/** The unsigned transaction (hex) a kept request asks to sign, checked to be ours and of `type`. */
+export function keptUnsigned(
+	item: TurnkeyItem,
+	kept: StoredTurnkeyRequest,
+	type: TurnkeyTransactionType,
+): string {
+	const node = item.context.getNode();
+	const where = item.payout ? item.payout.requests.where(item.payout.key) : '';
+	const unsigned = unsignedOfBody(node, item.itemIndex, item.settings, kept, where);
+	if (unsigned.type !== type || (item.payout && kept.content !== item.payout.content))
+		throw refusedItem(
+			node,
+			item.itemIndex,
+			new Refusal(
+				'payoutId',
+				`payout ID "${kept.payoutId}" was sent to Turnkey on ${kept.storedAt} for other content (${where}); a payout ID is never signed for new content`,
+			),
+		);
+	return unsigned.unsignedTransaction;
+}
+
+async function submit(item: TurnkeyItem, body: string) {
+	const { context, itemIndex, settings, draft, journal, facts } = item;
+	const answer = await submitSignTransaction(context, itemIndex, settings, body, async (status) => {
+		draft.fill(status);
+		await journal?.record(itemIndex, 'status', { ...facts, ...status });
+	});
+	return { requestId: answer.activityId, signedHex: answer.signedTransaction };
+}
+
+/**
+ * The remote signer of an item. With a payout ID, a fresh request's exact body is created in the
+ * ledger store (exclusively) before it is first sent; when another execution kept one first, that
+ * body is sent instead only if it asks to sign the same transaction, else the item is refused.
+ * `kept`: the payout's request kept by an earlier run, resent byte for byte (Turnkey answers its
+ * activity again: never a second signature).
+ */
+export function turnkeySigner(
+	item: TurnkeyItem,
+	type: TurnkeyTransactionType,
+	kept?: StoredTurnkeyRequest,
+): RemoteSigner {
+	const node = item.context.getNode();
+	let submitted = false;
+	return {
+		get submitted() {
+			return submitted;
+		},
+		lie: (requestId, what) => lyingAnswer(node, item.itemIndex, requestId, what),
+		sign: async (unsignedHex) => {
+			if (kept) {
+				if (keptUnsigned(item, kept, type) !== unsignedHex)
+					throw new Error('the kept Turnkey request was not the transaction checked');
+				submitted = true;
+				return await submit(item, kept.body);
+			}
+			let body = signTransactionBody(
+				item.settings,
+				{ unsignedTransaction: unsignedHex, type },
+				Date.now(),
+			);
+			const { payout } = item;
+			if (payout) {
+				const request: StoredTurnkeyRequest = {
+					payoutId: payout.key.payoutId,
+					chainId: payout.key.chainId,
+					from: payout.key.from,
+					content: payout.content,
+					body,
+					storedAt: new Date().toISOString(),
+				};
+				if (!(await payout.requests.create(payout.key, request, item.itemIndex))) {
+					const other = await payout.requests.find(payout.key, item.itemIndex);
+					if (!other || keptUnsigned(item, other, type) !== unsignedHex)
+						throw refusedItem(
+							node,
+							item.itemIndex,
+							new Refusal(
+								'payoutId',
+								`payout ID "${payout.key.payoutId}" is being signed through Turnkey by another execution (${payout.requests.where(payout.key)}); run the item again: the rerun picks up that request and signs nothing new`,
+							),
+						);
+					body = other.body;
+				}
+			}
+			submitted = true;
+			return await submit(item, body);
+		},
+	};
+}
+
+/** The Turnkey side of an item signed by a Turnkey account: its payout's kept request, its journal. */
+export function turnkeyItemOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: { ledger?: PayoutLedger },
+	draft: JournalDraft,
+	account: { address: string; turnkey?: TurnkeyItem['settings'] },
+	chainId: string,
+	content: string,
+): TurnkeyItem | undefined {
+	if (!account.turnkey) return undefined;
+	const { payoutId } = signedFor.call(this, itemIndex);
+	const { ledger } = session;
+	return {
+		context: this,
+		itemIndex,
+		settings: account.turnkey,
+		draft,
+		journal: ledger?.journal,
+		facts: {
+			operation: String(this.getNodeParameter('operation', itemIndex, '') ?? ''),
+			payoutId,
+			chainId,
+			account: account.address,
+		},
+		payout:
+			payoutId && ledger
+				? {
+						requests: new TurnkeyRequests(this.getNode(), ledger.store),
+						key: { chainId, from: account.address, payoutId },
+						content,
+					}
+				: undefined,
+	};
+}
