@@ -100,7 +100,7 @@ export class TurnkeyClient {
 
 	private error(message: string, description?: string): NodeApiError {
 		return new NodeApiError(this.context.getNode(), { message } as JsonObject, {
-			message: `${message} [item ${this.itemIndex}]`,
+			message: `${message} (item ${this.itemIndex})`,
 			...(description ? { description } : {}),
 			itemIndex: this.itemIndex,
 		});

@@ -198,7 +198,7 @@ export async function submitSignTransaction(
 				itemIndex,
 				new Refusal(
 					'turnkey',
-					`Turnkey ${status === 'ACTIVITY_STATUS_REJECTED' ? 'rejected' : 'failed'} sign-transaction activity ${activityId} (${status})${why}; nothing was signed`,
+					`Turnkey ${status === 'ACTIVITY_STATUS_REJECTED' ? 'rejected' : 'failed'} sign-transaction activity ${activityId} (${status})${why}`,
 				),
 			);
 		}
@@ -242,7 +242,7 @@ export async function submitSignTransaction(
 			itemIndex,
 			new Refusal(
 				'turnkey',
-				`Turnkey completed activity ${activityId} without a signed transaction in hex; nothing is sent`,
+				`Turnkey completed activity ${activityId} without a signed transaction in hex`,
 			),
 		);
 	return { activityId, signedTransaction: signedTransaction.replace(/^0x/, '').toLowerCase() };
@@ -255,7 +255,7 @@ export function lyingAnswer(node: INode, itemIndex: number, activityId: string, 
 		itemIndex,
 		new Refusal(
 			'turnkey',
-			`Turnkey's answer to activity ${activityId} is not the transaction the Signer sent, signed by Sign With: ${what}; nothing is sent`,
+			`Turnkey's answer to activity ${activityId} is not the transaction the Signer sent, signed by Sign With: ${what}`,
 		),
 	);
 }
