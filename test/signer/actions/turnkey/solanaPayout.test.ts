@@ -1,0 +1,111 @@
+/**
+ * Solana payouts (Transfer SOL on the devnet's chain 901) signed by a Turnkey wallet account on the
+ * devnet's Turnkey stand-in and sent through Expand's send: the transfer lands once, a rerun makes no
+ * new activity, a lost answer's rerun resends the kept request, and an answer that is not the message
+ * sent signed by Sign With is refused.
+ */
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { address, generateKeyPairSigner } from '@solana/kit';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { Devnet } from '../../../../devnet';
+import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { signAndSend } from '../../../helpers/signAndSend';
+import { useDevnet } from '../../../helpers/useDevnet';
+
+const folder = mkdtempSync(join(tmpdir(), 'expand-turnkey-solana-'));
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
+
+let devnet: Devnet;
+useDevnet((started) => (devnet = started));
+
+const turnkeyKey = (data: IDataObject = {}) =>
+	({
+		keyType: 'turnkey',
+		organizationId: devnet.turnkey.organizationId,
+		apiPublicKey: devnet.turnkey.apiPublicKey,
+		apiPrivateKey: devnet.turnkey.apiPrivateKey,
+		baseUrl: devnet.turnkey.url,
+		signWith: devnet.turnkey.accounts.solana,
+		payoutLedgerFolder: folder,
+		...data,
+	}) as never;
+
+const pay = async (payoutId: string, recipient: string, data: IDataObject = {}) =>
+	await signAndSend(
+		[{ payoutId }],
+		{
+			chainFamily: 'solana',
+			solanaChainId: '901',
+			operation: 'transferSol',
+			recipient,
+			amount: '1000000',
+			payoutId: '={{ $json.payoutId }}',
+		} as INodeParameters,
+		devnetCredentials(devnet, { solana: turnkeyKey(data) }),
+	);
+
+const balance = (recipient: string) => devnet.solana.chain.balance(address(recipient));
+const counters = () => ({
+	activities: devnet.turnkey.activities().length,
+	signatures: devnet.turnkey.signatures,
+	requests: devnet.turnkey.requests().length,
+});
+
+test('a SOL payout signed by Turnkey lands once; its rerun returns the repeat with no new activity or signature', async () => {
+	const payee = (await generateKeyPairSigner()).address;
+	const before = counters();
+	const first = await pay('tk-sol-1', payee);
+	expect(first.signed[0]).toMatchObject({
+		payoutId: 'tk-sol-1',
+		repeat: false,
+		from: devnet.turnkey.accounts.solana,
+	});
+	expect(first.sent[0].transactionHash).toBe(first.signed[0].transactionHash);
+	expect(await balance(payee)).toBe(1_000_000n);
+	expect(counters().signatures).toBe(before.signatures + 1);
+
+	const again = await pay('tk-sol-1', payee);
+	expect(again.signed[0]).toMatchObject({
+		repeat: true,
+		transactionHash: first.signed[0].transactionHash,
+	});
+	expect(await balance(payee)).toBe(1_000_000n);
+	expect(counters().activities).toBe(before.activities + 1);
+	expect(counters().signatures).toBe(before.signatures + 1);
+});
+
+test('a lost sign answer, then a rerun: the kept request is resent byte for byte, one activity, one signature, paid once', async () => {
+	const payee = (await generateKeyPairSigner()).address;
+	const before = counters();
+	devnet.turnkey.faults.dropNextSignAnswer(3);
+	const lost = await pay('tk-sol-lost', payee);
+	expect(lost.signed[0].error).toMatch(
+		/Turnkey did not answer \/public\/v1\/submit\/sign_transaction/,
+	);
+	const rerun = await pay('tk-sol-lost', payee);
+	expect(rerun.signed[0]).toMatchObject({ repeat: false, payoutId: 'tk-sol-lost' });
+	const bodies = devnet.turnkey
+		.requests()
+		.slice(before.requests)
+		.filter((request) => request.path === '/public/v1/submit/sign_transaction')
+		.map((request) => request.body);
+	expect(bodies).toHaveLength(4);
+	expect(new Set(bodies).size).toBe(1);
+	expect(counters().activities).toBe(before.activities + 1);
+	expect(counters().signatures).toBe(before.signatures + 1);
+	expect(rerun.sent[0].transactionHash).toBe(rerun.signed[0].transactionHash);
+	expect(await balance(payee)).toBe(1_000_000n);
+});
+
+test('an off-policy recipient is refused with no request to Turnkey', async () => {
+	const before = counters();
+	const allowed = (await generateKeyPairSigner()).address;
+	const outsider = (await generateKeyPairSigner()).address;
+	const refused = await pay('tk-sol-off', outsider, { allowedRecipients: allowed });
+	expect(refused.signed[0].error).toMatch(/^Refused by the rule "allowedRecipients"/);
+	expect(counters()).toEqual(before);
+});
