@@ -48,8 +48,10 @@ import { type DevnetSafe, SAFE_CHAIN_ID, devnetSafe, startSafe } from './safe';
 import { safeServiceRoute } from './safe/gateway';
 import type { SafeTransactionService } from './safe/service';
 import { TickerStream } from './stream/tickerStream';
+import { type DevnetFireblocks, startFireblocks } from './custody/fireblocks';
 
 export type {
+	DevnetFireblocks,
 	DevnetSafe,
 	DevnetToken,
 	DevnetWallet,
@@ -90,6 +92,8 @@ export interface DevnetOptions {
 	safeApiKeys?: string[];
 	/** Requests per second and key on the Safe stand-in (the hosted free tier: 5); unlimited when undefined. */
 	safeRateLimitPerSecond?: number;
+	/** Port of the Fireblocks stand-in (0 or undefined: a free port). */
+	fireblocksPort?: number;
 	/** The devnet itself never prints; `quiet: false` turns on hardhat's log of every JSON-RPC call. Default true. */
 	quiet?: boolean;
 }
@@ -175,6 +179,8 @@ export interface Devnet {
 	rateLimit: RateLimiter;
 	/** The 2-of-3 Safe on chain 31337, its owners and delegate, and the Safe Transaction Service stand-in. */
 	safe: DevnetSafe;
+	/** The Fireblocks stand-in (devnet/custody/fireblocks): its API, credentials, vault 0 on chain 31337, approvals, webhooks and faults. */
+	fireblocks: DevnetFireblocks;
 	stop(): Promise<void>;
 }
 
@@ -208,6 +214,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		blocks.onBlock((chainId) => {
 			if (chainId === stream.chainId) void stream.publish().catch(() => undefined);
 		});
+		const fireblocks = await startFireblocks(runtimes, options.fireblocksPort);
+		started.push(fireblocks);
 		const autoMine = startAutoMine(runtimes, options.blockTime);
 		return {
 			baseUrl: gateway.base.url,
@@ -229,6 +237,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 				apiKeys: safeAccess.apiKeys,
 				rateLimit: safeAccess.limiter,
 			}),
+			fireblocks,
 			async stop() {
 				blocks.stop();
 				await stream.stop();

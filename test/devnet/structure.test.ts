@@ -16,7 +16,7 @@ const FLOORS = [
 	['chains', 'contracts', 'metering'],
 	['fixtures'],
 	['gateway'],
-	['safe', 'stream'],
+	['custody', 'safe', 'stream'],
 	['index'],
 	['cli'],
 ];
