@@ -262,6 +262,11 @@ describe('authentication, each failure with Fireblocks’ own answer', () => {
 			status: 401,
 			body: { message: 'Wrong URL in the JWT', code: -4 },
 		});
+		expect((await api('GET', `${uri}?limit=1`)).status).toBe(200);
+		expect((await api('GET', `${uri}?limit=1`, undefined, { uri })).body).toEqual({
+			message: 'Wrong URL in the JWT',
+			code: -4,
+		});
 	});
 
 	test('a token signed with another key, for another user, or none at all', async () => {
@@ -315,4 +320,71 @@ test('429 with Retry-After and 5xx faults answer before anything is created', as
 	fireblocks.faults.serverErrorStatus = 503;
 	expect((await api('POST', '/v1/transactions', transfer('USDC_DEVNET', '1'))).status).toBe(503);
 	expect(fireblocks.created).toBe(created);
+});
+
+test('a CONTRACT_CALL sends the call data with the amount as value, from the vault', async () => {
+	const { fireblocks } = devnet;
+	const weth = devnet.chains[0].tokens.WETH.address;
+	const vault = fireblocks.addresses['31337'];
+	const balance = async () =>
+		BigInt(
+			await devnet.rpc<string>('31337', 'eth_call', [
+				{ to: weth, data: ERC20.encodeFunctionData('balanceOf', [vault]) },
+				'latest',
+			]),
+		);
+	const before = await balance();
+	const created = await api('POST', '/v1/transactions', {
+		operation: 'CONTRACT_CALL',
+		assetId: 'ETH_DEVNET',
+		amount: '0.5',
+		source: { type: 'VAULT_ACCOUNT', id: '0' },
+		destination: { type: 'ONE_TIME_ADDRESS', oneTimeAddress: { address: weth } },
+		extraParameters: {
+			contractCallData: new Interface(['function deposit()']).encodeFunctionData('deposit'),
+		},
+		externalTxId: `call-${Date.now()}`,
+	});
+	expect(created.status).toBe(200);
+	await until(
+		async () => fireblocks.transactions().find((tx) => tx.id === created.body.id)?.status,
+		(s) => s === 'PENDING_AUTHORIZATION',
+	);
+	expect(await fireblocks.approve(created.body.id)).toMatchObject({
+		status: 'COMPLETED',
+		operation: 'CONTRACT_CALL',
+	});
+	expect(await balance()).toBe(before + 500_000_000_000_000_000n);
+});
+
+test('a transfer the chain refuses ends FAILED with no transaction hash', async () => {
+	const { fireblocks } = devnet;
+	const created = await api('POST', '/v1/transactions', transfer('USDC_DEVNET', '5000000'));
+	await until(
+		async () => fireblocks.transactions().find((tx) => tx.id === created.body.id)?.status,
+		(s) => s === 'PENDING_AUTHORIZATION',
+	);
+	expect(await fireblocks.approve(created.body.id)).toMatchObject({ status: 'FAILED', txHash: '' });
+});
+
+test('the authorization rule: transactions at or below an amount go through without approval', async () => {
+	const { fireblocks } = devnet;
+	fireblocks.authorization = { hold: 'above', above: { USDC_DEVNET: 5_000_000n } };
+	try {
+		const small = await api('POST', '/v1/transactions', transfer('USDC_DEVNET', '5'));
+		const large = await api('POST', '/v1/transactions', transfer('USDC_DEVNET', '5.000001'));
+		const statusOf = (id: string) => async () =>
+			fireblocks.transactions().find((tx) => tx.id === id)?.status;
+		expect(await until(statusOf(small.body.id), (s) => s === 'COMPLETED')).toBe('COMPLETED');
+		expect(await until(statusOf(large.body.id), (s) => s === 'PENDING_AUTHORIZATION')).toBe(
+			'PENDING_AUTHORIZATION',
+		);
+		fireblocks.reject(large.body.id);
+		fireblocks.autoApprove = true;
+		const any = await api('POST', '/v1/transactions', transfer('USDC_DEVNET', '100'));
+		expect(await until(statusOf(any.body.id), (s) => s === 'COMPLETED')).toBe('COMPLETED');
+	} finally {
+		fireblocks.autoApprove = false;
+	}
+	expect(fireblocks.authorization).toEqual({ hold: 'all' });
 });
