@@ -96,7 +96,7 @@ test('every status change is POSTed as a v2 event whose detached JWS verifies ag
 		'CONFIRMING',
 		'COMPLETED',
 	]);
-	const jwks = await (await fetch(fireblocks.jwksUrl)).json();
+	const jwks = (await (await fetch(fireblocks.jwksUrl)).json()) as typeof fireblocks.jwks;
 	expect(jwks).toEqual(fireblocks.jwks);
 	for (const event of received) {
 		expect(event.signature).toMatch(/^[\w-]+\.\.[\w-]+$/);
