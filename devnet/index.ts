@@ -189,6 +189,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 	const started: Array<{ close(): Promise<void> }> = [];
 	try {
 		const { runtimes, safe } = await deployEvmFixtures(await startEvmChains(options, started));
+		const fireblocks = await startFireblocks(runtimes, options.fireblocksPort);
+		started.push(fireblocks);
 		const safeAccess = {
 			apiKeys: new Set(options.safeApiKeys ?? []),
 			limiter: new RateLimiter(options.safeRateLimitPerSecond),
@@ -214,8 +216,6 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		blocks.onBlock((chainId) => {
 			if (chainId === stream.chainId) void stream.publish().catch(() => undefined);
 		});
-		const fireblocks = await startFireblocks(runtimes, options.fireblocksPort);
-		started.push(fireblocks);
 		const autoMine = startAutoMine(runtimes, options.blockTime);
 		return {
 			baseUrl: gateway.base.url,

@@ -41,13 +41,16 @@ export const FIREBLOCKS_API_KEY = 'devnet-fireblocks-0000-4000-8000-000000000001
 export const FIREBLOCKS_CHAIN_ID = '31337';
 /** The vault account whose key the stand-in holds. */
 export const FIREBLOCKS_VAULT_ACCOUNT_ID = '0';
-/** What vault account 0 receives at start on chain 31337: ETH and each fixture token, in whole units. */
+/**
+ * What vault account 0 receives at start on chain 31337, in whole units: ETH, and the fixture tokens
+ * wallet 0 holds beyond what the devnet's other fixtures count on (none of its WETH, whose balance the
+ * API's tests read; the vault can wrap ETH with a contract call).
+ */
 export const FIREBLOCKS_FUNDING: Record<string, string> = {
 	ETH: '1000',
 	USDC: '1000000',
 	DAI: '100000',
 	LINK: '10000',
-	WETH: '10',
 };
 
 /**
