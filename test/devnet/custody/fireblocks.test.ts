@@ -220,7 +220,27 @@ test('the same Idempotency-Key answers the first answer and creates nothing more
 		{ 'idempotency-key': key },
 	);
 	expect(again).toEqual(first);
+	// As documented: the key stands for the first answer for 24 h, whatever is sent with it again.
+	const other = await api(
+		'POST',
+		'/v1/transactions',
+		transfer('USDC_DEVNET', '3'),
+		{},
+		{ 'idempotency-key': key },
+	);
+	expect(other).toEqual(first);
 	expect(fireblocks.created).toBe(created);
+	expect(
+		(
+			await api(
+				'POST',
+				'/v1/transactions',
+				transfer('USDC_DEVNET', '2'),
+				{},
+				{ 'idempotency-key': 'k'.repeat(41) },
+			)
+		).status,
+	).toBe(400);
 });
 
 describe('authentication, each failure with Fireblocks’ own answer', () => {
