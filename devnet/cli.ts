@@ -2,6 +2,7 @@
 import { readFileSync } from 'fs';
 
 import { DEFAULT_API_KEY, type DevnetOptions, type FaultOptions, startDevnet } from './index';
+import { fireblocksCommand, printFireblocks } from './cli/custody';
 import { safeExecuteCommand } from './cli/safeExecute';
 
 function option(name: string): string | undefined {
@@ -35,6 +36,7 @@ function options(): DevnetOptions {
 		port: numberOption('port') ?? config.port ?? 9545,
 		historicalPort: numberOption('historical-port') ?? config.historicalPort ?? 9546,
 		streamPort: numberOption('stream-port') ?? config.streamPort ?? 9547,
+		fireblocksPort: numberOption('fireblocks-port') ?? config.fireblocksPort ?? 9560,
 		apiKeys: option('keys')?.split(',') ?? config.apiKeys ?? [DEFAULT_API_KEY],
 		rateLimitPerSecond: numberOption('rate-limit') ?? config.rateLimitPerSecond,
 		safeApiKeys: option('safe-api-keys')?.split(',') ?? config.safeApiKeys,
@@ -178,6 +180,7 @@ async function main(): Promise<void> {
 	console.log(
 		`    Consensus: POST ${turnkey.url}/devnet/activities/<id>/approve|reject; webhooks: POST ${turnkey.url}/devnet/webhooks {"url": …}`,
 	);
+	printFireblocks(devnet.fireblocks);
 	console.log('\nCtrl-C stops the devnet.');
 	const stop = async () => {
 		await devnet.stop();
@@ -188,7 +191,11 @@ async function main(): Promise<void> {
 }
 
 const command =
-	process.argv[2] === 'safe-execute' ? safeExecuteCommand(process.argv.slice(3)) : main();
+	process.argv[2] === 'safe-execute'
+		? safeExecuteCommand(process.argv.slice(3))
+		: /^fireblocks-(approve|reject|list)$/.test(process.argv[2] ?? '')
+			? fireblocksCommand(process.argv[2], process.argv.slice(3))
+			: main();
 command.catch((error) => {
 	console.error(error);
 	process.exit(1);

@@ -49,8 +49,10 @@ import { safeServiceRoute } from './safe/gateway';
 import type { SafeTransactionService } from './safe/service';
 import { TickerStream } from './stream/tickerStream';
 import { type DevnetTurnkey, startTurnkey } from './custody/turnkey';
+import { type DevnetFireblocks, startFireblocks } from './custody/fireblocks';
 
 export type {
+	DevnetFireblocks,
 	DevnetSafe,
 	DevnetTurnkey,
 	DevnetToken,
@@ -94,6 +96,8 @@ export interface DevnetOptions {
 	safeRateLimitPerSecond?: number;
 	/** Port of the Turnkey stand-in (0 or undefined: a free port). */
 	turnkeyPort?: number;
+	/** Port of the Fireblocks stand-in (0 or undefined: a free port). */
+	fireblocksPort?: number;
 	/** The devnet itself never prints; `quiet: false` turns on hardhat's log of every JSON-RPC call. Default true. */
 	quiet?: boolean;
 }
@@ -181,6 +185,8 @@ export interface Devnet {
 	safe: DevnetSafe;
 	/** The Turnkey stand-in (devnet/custody/turnkey): its URL, organization, API key, funded wallet accounts, activities and controls. */
 	turnkey: DevnetTurnkey;
+	/** The Fireblocks stand-in (devnet/custody/fireblocks): its API, credentials, vault 0 on chain 31337, approvals, webhooks and faults. */
+	fireblocks: DevnetFireblocks;
 	stop(): Promise<void>;
 }
 
@@ -189,6 +195,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 	const started: Array<{ close(): Promise<void> }> = [];
 	try {
 		const { runtimes, safe } = await deployEvmFixtures(await startEvmChains(options, started));
+		const fireblocks = await startFireblocks(runtimes, options.fireblocksPort);
+		started.push(fireblocks);
 		const safeAccess = {
 			apiKeys: new Set(options.safeApiKeys ?? []),
 			limiter: new RateLimiter(options.safeRateLimitPerSecond),
@@ -242,6 +250,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 				rateLimit: safeAccess.limiter,
 			}),
 			turnkey,
+			fireblocks,
 			async stop() {
 				blocks.stop();
 				await stream.stop();

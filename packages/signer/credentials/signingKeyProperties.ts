@@ -20,10 +20,14 @@ interface Hint {
  * name: policy/policy.ts readPolicy).
  */
 export interface SigningKeyForm {
-	/** The single-key option (the first, and default, Key Type): `privateKey`, `secretKey`. */
-	key: INodeProperties;
-	/** What the recovery phrase derives, on which path. */
-	mnemonic: string;
+	/**
+	 * The single-key option (the first, and default, Key Type): `privateKey`, `secretKey`. Left out
+	 * for a credential whose keys are held elsewhere (a custodian's): it then has no Key Type, no
+	 * mnemonic and no key field, only its `keyFields`.
+	 */
+	key?: INodeProperties;
+	/** What the recovery phrase derives, on which path (with `key`). */
+	mnemonic?: string;
 	/** Fields of the mnemonic between the phrase and the passphrase (EVM's Derivation Path). */
 	mnemonicFields?: INodeProperties[];
 	/**
@@ -65,6 +69,7 @@ export interface SigningKeyForm {
 const options = (show: Record<string, string[]>) => ({ displayOptions: { show } });
 
 function keyProperties(form: SigningKeyForm): INodeProperties[] {
+	if (!form.key) return form.keyFields ?? [];
 	const withMnemonic = options({ keyType: ['mnemonic'] });
 	const otherPhrases = form.otherPhrases ?? [];
 	return [
@@ -96,7 +101,7 @@ function keyProperties(form: SigningKeyForm): INodeProperties[] {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description: form.mnemonic,
+			description: form.mnemonic ?? 'The BIP-39 recovery phrase',
 			...withMnemonic,
 		},
 		...(form.mnemonicFields ?? []).map((field) => ({ ...field, ...withMnemonic })),
@@ -200,10 +205,15 @@ const LEDGER_NEEDED =
 
 function policyProperties(form: SigningKeyForm): INodeProperties[] {
 	const oneFee = form.fees.length === 1;
+	const feeWords = !form.fees.length
+		? ''
+		: oneFee
+			? ' The fee limit applies even when left empty (its default is shown).'
+			: ' The fee limits apply even when left empty (their defaults are shown).';
 	const list = (hint: Hint) => ({ typeOptions: { rows: 3 }, default: '', ...hint });
 	return [
 		{
-			displayName: `Spending policy: every field below is optional. ${oneFee ? 'The fee limit applies even when left empty (its default is shown)' : 'The fee limits apply even when left empty (their defaults are shown)'}. Test shows the policy in words.`,
+			displayName: `Spending policy: every field below is optional.${feeWords} Test shows the policy in words.`,
 			name: 'policyNotice',
 			type: 'notice',
 			default: '',

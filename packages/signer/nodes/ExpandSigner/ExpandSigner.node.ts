@@ -68,6 +68,12 @@ export class ExpandSigner implements INodeType {
 				testedBy: 'expandStellarKeyTest',
 				displayOptions: shownWithFamily('expandStellarKeyApi'),
 			},
+			{
+				name: 'expandFireblocksApi',
+				required: true,
+				testedBy: 'expandFireblocksTest',
+				displayOptions: shownWithFamily('expandFireblocksApi'),
+			},
 			{ name: 'expandApi', required: true, displayOptions: { show: { operation: apiOperations } } },
 			{
 				name: 'expandSafeApi',

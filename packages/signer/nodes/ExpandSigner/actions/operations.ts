@@ -2,6 +2,7 @@ import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
 import { accountProperties } from './account';
 import { evm } from './evm';
+import { fireblocks } from './fireblocks';
 import type { SignerFamily, SignerOperation } from './signerFamily';
 import { solana } from './solana';
 import { stellar } from './stellar';
@@ -10,7 +11,7 @@ import { tron } from './tron';
 
 /** The Signer's chain families: the Chain Family list, each family's operations and fields, and the router's dispatch come from here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each family has its own session type
-export const families: Array<SignerFamily<any>> = [evm, solana, tron, ton, stellar];
+export const families: Array<SignerFamily<any>> = [evm, solana, tron, ton, stellar, fireblocks];
 
 export const familiesByName = new Map(
 	families.map((family) => [String(family.option.value), family]),
