@@ -63,6 +63,12 @@ export interface KeyView {
  */
 export interface SignerFamily<Session = unknown> {
 	option: INodePropertyOptions;
+	/**
+	 * For a custodian (an entry whose keys a service holds: Fireblocks), the chain family whose
+	 * transactions it carries: its actions read and check them with that family's code, the one
+	 * crossing between entries of the registry.
+	 */
+	builtOn?: string;
 	/** The credential type of its keys. */
 	credential: string;
 	/**

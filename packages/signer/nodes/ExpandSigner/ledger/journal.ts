@@ -54,7 +54,8 @@ export const JOURNAL_FIELDS = [
 
 /**
  * Fields added after the first journals were written: an entry written before them reads them as ''
- * ('fireblocks' or 'turnkey', the custodian's ID of the transaction or activity, its status there).
+ * (the custodian that created or signed the payout, its ID of the transaction or activity there, its
+ * status there).
  */
 const LATER_FIELDS: ReadonlySet<JournalField> = new Set([
 	'custodian',

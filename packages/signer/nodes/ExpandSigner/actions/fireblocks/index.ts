@@ -32,6 +32,7 @@ export const fireblocks: SignerFamily<FireblocksSession> = {
 		description:
 			'EVM payouts from a Fireblocks vault account: checked against the policy in n8n, then created at Fireblocks once per payout ID',
 	},
+	builtOn: 'evm',
 	credential: FIREBLOCKS_CREDENTIAL,
 	credentialTest: { name: 'expandFireblocksTest', view: fireblocksKeyView },
 	operations: [
