@@ -240,3 +240,27 @@ test('an off-policy recipient is refused with no request to Turnkey', async () =
 	expect(refused.signed[0].error).toMatch(/^Refused by the rule "allowedRecipients"/);
 	expect(counters()).toEqual(before);
 });
+
+test('Sign Message with a Turnkey Tron key is refused naming the operation and the key type; a Sign With that is not a Tron address is refused; neither asks Turnkey', async () => {
+	const before = counters();
+	const message = await signAndSend(
+		[{}],
+		{
+			chainFamily: 'tron',
+			tronChainId: CHAIN,
+			operation: 'signMessage',
+			message: 'hello',
+		} as never,
+		devnetCredentials(devnet, { tron: turnkeyKey() }),
+	);
+	expect(message.signed[0].error).toMatch(
+		/Sign Message is not served by a Turnkey key \(the credential's Key Type: Turnkey\)/,
+	);
+	const wrong = await pay('tk-trx-wrong-sign-with', base58(payee().hex), {
+		signWith: devnet.turnkey.accounts.evm,
+	});
+	expect(wrong.signed[0].error).toMatch(
+		`The Sign With of the Turnkey credential must be a Tron address (base58, T…); got "${devnet.turnkey.accounts.evm}"`,
+	);
+	expect(counters()).toEqual(before);
+});
