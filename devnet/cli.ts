@@ -176,6 +176,9 @@ async function main(): Promise<void> {
 	console.log(
 		`                     Solana ${turnkey.accounts.solana} (chain ${solana.chainId}: 100 SOL, 1,000,000 USDC)`,
 	);
+	console.log(
+		`                     Tron ${turnkey.accounts.tron} (chains ${devnet.tron.map((chain) => chain.chainId).join(', ')}: 10,000 TRX, 1,000,000 USDT)`,
+	);
 	console.log(`    Webhook JWKS     ${turnkey.jwksUrl}  (kid ${turnkey.webhookKeyId})`);
 	console.log(
 		`    Consensus: POST ${turnkey.url}/devnet/activities/<id>/approve|reject; webhooks: POST ${turnkey.url}/devnet/webhooks {"url": …}`,

@@ -226,6 +226,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 		const turnkey = await startTurnkey({
 			evm: chainOf(runtimes, '31337'),
 			solana,
+			tron,
 			port: options.turnkeyPort,
 		});
 		started.push(turnkey);

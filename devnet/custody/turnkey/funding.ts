@@ -13,6 +13,8 @@ import { type Address, address, lamports } from '@solana/kit';
 import { AbiCoder, keccak256, toBeHex, zeroPadValue } from 'ethers';
 
 import type { SolanaRuntime } from '../../chains/solana';
+import type { TronRuntime } from '../../chains/tron';
+import { hexAddress } from '../../chains/tron/wire';
 import type { ChainRuntime } from '../../gateway/evm';
 
 /** Native units (wei) the EVM account holds at start: 1,000 ETH. */
@@ -82,4 +84,16 @@ export async function fundSolanaAccount(solana: SolanaRuntime, account: string):
 		space: BigInt(data.length),
 	} as never);
 	return ata;
+}
+
+/** Sun the Tron account holds at start on each Tron chain: 10,000 TRX. */
+export const TRON_NATIVE_FUNDING = 10_000n * 1_000_000n;
+/** Whole USDT (the devnet's TRC-20) the Tron account holds at start on each Tron chain. */
+export const TRON_TOKEN_FUNDING = 1_000_000n;
+
+/** TRX and USDT for `account` on a Tron chain: the ledger stand-in's balances, written directly. */
+export function fundTronAccount(tron: TronRuntime, account: string): void {
+	const hex = hexAddress(account);
+	tron.chain.fund(hex, TRON_NATIVE_FUNDING);
+	tron.chain.usdt.mint(hex, TRON_TOKEN_FUNDING * 10n ** BigInt(tron.fixtures.usdt.decimals));
 }

@@ -10,9 +10,10 @@ import type { AddressInfo } from 'net';
 
 import { closeServer } from '../../chains/closeServer';
 import type { SolanaRuntime } from '../../chains/solana';
+import type { TronRuntime } from '../../chains/tron';
 import type { ChainRuntime } from '../../gateway/evm';
 import { readBody } from '../../readBody';
-import { fundEvmAccount, fundSolanaAccount } from './funding';
+import { fundEvmAccount, fundSolanaAccount, fundTronAccount } from './funding';
 import {
 	type P256ApiKey,
 	STAMP_HEADER,
@@ -35,6 +36,7 @@ import {
 	type TurnkeyAccount,
 	evmAccount,
 	solanaAccount,
+	tronAccount,
 } from './signing';
 
 export { STAMP_HEADER, STAMP_SCHEME, checkStamp, stampBody } from './keys';
@@ -121,8 +123,8 @@ export interface DevnetTurnkey {
 	apiPublicKey: string;
 	/** Its private key, hex (64 chars); a devnet key, never use it elsewhere. */
 	apiPrivateKey: string;
-	/** The wallet accounts the stand-in signs for (Sign With), funded at start on chain 31337 and the Solana chain. */
-	accounts: { evm: string; solana: string };
+	/** The wallet accounts the stand-in signs for (Sign With), funded at start on chain 31337, the Solana chain and each Tron chain. */
+	accounts: { evm: string; solana: string; tron: string };
 	/** Every activity created, oldest first. */
 	activities(): TurnkeyActivity[];
 	/** Signatures made so far (a deduplicated request makes none). */
@@ -190,6 +192,8 @@ export interface TurnkeyOptions {
 	/** The chain the EVM account is funded on (31337). */
 	evm: ChainRuntime;
 	solana: SolanaRuntime;
+	/** The Tron chains the Tron account is funded on (TRX and USDT). */
+	tron?: TronRuntime[];
 }
 
 export type StartedTurnkey = DevnetTurnkey & { close(): Promise<void> };
@@ -198,9 +202,10 @@ export type StartedTurnkey = DevnetTurnkey & { close(): Promise<void> };
 export async function startTurnkey(options: TurnkeyOptions): Promise<StartedTurnkey> {
 	const apiKey: P256ApiKey = p256ApiKey(devnetSeed('api key').toString('hex'));
 	const organizationId = organizationIdOf('organization');
-	const accounts = [evmAccount(), solanaAccount()];
+	const accounts = [evmAccount(), solanaAccount(), tronAccount()];
 	await fundEvmAccount(options.evm, accounts[0].address);
 	await fundSolanaAccount(options.solana, accounts[1].address);
+	for (const tron of options.tron ?? []) fundTronAccount(tron, accounts[2].address);
 	const state = new TurnkeyState(
 		organizationId,
 		apiKey,
@@ -257,7 +262,11 @@ class TurnkeyState {
 			organizationId: this.organizationId,
 			apiPublicKey: this.apiKey.publicKey,
 			apiPrivateKey: this.apiKey.privateKey,
-			accounts: { evm: this.accounts[0].address, solana: this.accounts[1].address },
+			accounts: {
+				evm: this.accounts[0].address,
+				solana: this.accounts[1].address,
+				tron: this.accounts[2].address,
+			},
 			activities: () => [...this.activities.values()].map((activity) => structuredClone(activity)),
 			get signatures() {
 				return state.signatures;

@@ -1,25 +1,29 @@
 /**
- * What the Turnkey stand-in signs with: one EVM and one Solana wallet account whose keys it holds
+ * What the Turnkey stand-in signs with: one EVM, one Solana and one Tron wallet account whose keys it holds
  * (derived from fixed labels, not from the devnet's mnemonic, so they are none of the devnet's test
- * wallets), and the two transaction formats of ACTIVITY_TYPE_SIGN_TRANSACTION_V2 it serves.
+ * wallets), and the three transaction formats of ACTIVITY_TYPE_SIGN_TRANSACTION_V2 it serves.
  */
 import { type KeyObject, createPrivateKey, createPublicKey, sign } from 'crypto';
 import { getAddressDecoder, getTransactionDecoder, getTransactionEncoder } from '@solana/kit';
-import { Transaction, Wallet } from 'ethers';
+import { Transaction, Wallet, sha256 } from 'ethers';
+
+import { UnreadableTransaction, base58Address, fromHex } from '../../chains/tron/wire';
 
 import { devnetSeed } from './keys';
 
-export type TransactionType = 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA';
+export type TransactionType =
+	'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA' | 'TRANSACTION_TYPE_TRON';
 export const TRANSACTION_TYPES: readonly TransactionType[] = [
 	'TRANSACTION_TYPE_ETHEREUM',
 	'TRANSACTION_TYPE_SOLANA',
+	'TRANSACTION_TYPE_TRON',
 ];
 
 /** A wallet account of the stand-in's organization, as list_wallet_accounts shows it, with its key. */
 export interface TurnkeyAccount {
 	address: string;
 	curve: 'CURVE_SECP256K1' | 'CURVE_ED25519';
-	addressFormat: 'ADDRESS_FORMAT_ETHEREUM' | 'ADDRESS_FORMAT_SOLANA';
+	addressFormat: 'ADDRESS_FORMAT_ETHEREUM' | 'ADDRESS_FORMAT_SOLANA' | 'ADDRESS_FORMAT_TRON';
 	path: string;
 	publicKey: string;
 	/** The transaction type this account signs. */
@@ -106,6 +110,54 @@ export function solanaAccount(): TurnkeyAccount {
 				signatures: { ...decoded.signatures, [address]: new Uint8Array(signature) },
 			};
 			return Buffer.from(getTransactionEncoder().encode(signed as never)).toString('hex');
+		},
+	};
+}
+
+/** A protobuf length-delimited field: tag, varint length, bytes. */
+function protobufField(tag: number, bytes: Buffer): Buffer {
+	const length: number[] = [];
+	let rest = bytes.length;
+	while (rest >= 0x80) {
+		length.push((rest & 0x7f) | 0x80);
+		rest >>>= 7;
+	}
+	length.push(rest);
+	return Buffer.concat([Buffer.from([tag, ...length]), bytes]);
+}
+
+/**
+ * The Tron account: secp256k1 (its address the EVM one's 20 bytes behind 0x41, base58). As Turnkey does
+ * for TRANSACTION_TYPE_TRON, `unsignedTransaction` is raw_data's protobuf bytes (tronweb's
+ * raw_data_hex); the signature is over their SHA-256 (the txID), 65 bytes r‖s‖v, and the answer is the
+ * signed protobuf Transaction in hex (raw_data, then the signature), what wallet/broadcasthex takes.
+ */
+export function tronAccount(): TurnkeyAccount {
+	const wallet = new Wallet(`0x${devnetSeed('tron account').toString('hex')}`);
+	const hex = `41${wallet.address.slice(2).toLowerCase()}`;
+	const address = base58Address(hex);
+	return {
+		address,
+		curve: 'CURVE_SECP256K1',
+		addressFormat: 'ADDRESS_FORMAT_TRON',
+		path: "m/44'/195'/0'/0/0",
+		publicKey: wallet.signingKey.compressedPublicKey.slice(2),
+		transactionType: 'TRANSACTION_TYPE_TRON',
+		signTransaction(unsignedHex) {
+			const raw = hexBytes(unsignedHex);
+			try {
+				// Read as the chain reads it: raw_data wrapped in a Transaction (field 1).
+				fromHex(protobufField(0x0a, raw).toString('hex'));
+			} catch (error) {
+				throw new TransactionRefused(
+					`failed to parse unsigned transaction: ${error instanceof UnreadableTransaction ? error.message : 'not a Tron raw_data'}`,
+				);
+			}
+			const signature = wallet.signingKey.sign(sha256(raw)).serialized.slice(2);
+			return Buffer.concat([
+				protobufField(0x0a, raw),
+				protobufField(0x12, Buffer.from(signature, 'hex')),
+			]).toString('hex');
 		},
 	};
 }

@@ -28,6 +28,11 @@ export class ExpandTronKeyApi implements ICredentialType {
 		},
 		mnemonic:
 			"The BIP-39 recovery phrase. Account N is derived on m/44'/195'/0'/0/N (TronLink, Ledger's Tron app), N being the node's Account Index.",
+		turnkey: {
+			placeholder: 'Base58 address (T…)',
+			description:
+				"The address of the Turnkey wallet account (Tron) that signs (its only account, Account Index 0); Turnkey's policies must let the API key sign with it",
+		},
 		allowedChainIds: {
 			placeholder: '1000',
 			description:

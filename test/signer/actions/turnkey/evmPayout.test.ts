@@ -209,3 +209,27 @@ test("Turnkey's answer signed by another key (a lying server in front) is refuse
 		await new Promise((resolve) => proxy.close(resolve));
 	}
 });
+
+test('an activity held for consensus for an item without a payout ID fails saying a rerun would not pick it up: reject it, give the item a Payout ID', async () => {
+	const before = counters();
+	devnet.turnkey.requireConsensus = true;
+	const { signed } = await signAndSend(
+		[{}],
+		{
+			operation: 'signTransaction',
+			source: 'fields',
+			// Another chain: on 31337 an earlier test's nonce stays claimed while its signature may exist at Turnkey.
+			chainId: '31338',
+			to: Wallet.createRandom().address,
+			value: '1000',
+		} as never,
+		devnetCredentials(devnet, { signer: turnkeyKey() }),
+	);
+	const activity = devnet.turnkey.activities()[before.activities];
+	expect(activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+	expect(signed[0].error).toBe(
+		`Turnkey holds sign-transaction activity ${activity.id} for consensus (ACTIVITY_STATUS_CONSENSUS_NEEDED); the item has no payout ID, so running it again asks Turnkey for a new activity and never picks up this one: reject this one in Turnkey, then give the item a Payout ID and run it again (with one, a rerun picks up its held activity once approved) (item 0)`,
+	);
+	devnet.turnkey.reject(activity.id);
+	expect(devnet.turnkey.signatures).toBe(before.signatures);
+}, 30_000);

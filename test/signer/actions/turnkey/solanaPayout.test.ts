@@ -4,6 +4,7 @@
  * new activity, a lost answer's rerun resends the kept request, and an answer that is not the message
  * sent signed by Sign With is refused.
  */
+import { generateKeyPairSync, sign } from 'crypto';
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -15,6 +16,7 @@ import type { Devnet } from '../../../../devnet';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
 import { signAndSend } from '../../../helpers/signAndSend';
 import { useDevnet } from '../../../helpers/useDevnet';
+import { startLyingTurnkey } from './lyingTurnkey';
 
 const folder = mkdtempSync(join(tmpdir(), 'expand-turnkey-solana-'));
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
@@ -109,3 +111,50 @@ test('an off-policy recipient is refused with no request to Turnkey', async () =
 	expect(refused.signed[0].error).toMatch(/^Refused by the rule "allowedRecipients"/);
 	expect(counters()).toEqual(before);
 });
+
+/** The wire transaction's parts: one signature (the Turnkey account is the only signer, slot 0), then the message. */
+const wireParts = (signedHex: string) => {
+	const bytes = Buffer.from(signedHex.replace(/^0x/, ''), 'hex');
+	expect(bytes[0]).toBe(1);
+	return { signature: bytes.subarray(1, 65), message: bytes.subarray(65) };
+};
+
+test.each([
+	[
+		'of other message bytes (its last byte changed)',
+		(signedHex: string) => {
+			const { signature, message } = wireParts(signedHex);
+			const changed = Buffer.from(message);
+			changed[changed.length - 1] ^= 1;
+			return Buffer.concat([Buffer.from([1]), signature, changed]).toString('hex');
+		},
+		'its message is not the one sent (other instructions, accounts or blockhash)',
+	],
+	[
+		'signed by another key',
+		(signedHex: string) => {
+			const { message } = wireParts(signedHex);
+			const other = generateKeyPairSync('ed25519').privateKey;
+			return Buffer.concat([Buffer.from([1]), sign(null, message, other), message]).toString('hex');
+		},
+		'it carries no valid signature of Sign With',
+	],
+])(
+	"Turnkey's answer %s is refused naming the activity; nothing is sent",
+	async (what, rewrite, words) => {
+		const lying = await startLyingTurnkey(devnet.turnkey.url, rewrite);
+		try {
+			const payee = (await generateKeyPairSigner()).address;
+			const before = counters();
+			const lied = await pay(`tk-sol-lie-${what.length}`, payee, { baseUrl: lying.url });
+			const activity = devnet.turnkey.activities()[before.activities];
+			expect(lied.signed[0].error).toBe(
+				`Refused by the rule "turnkey": Turnkey's answer to activity ${activity.id} is not the transaction the Signer sent, signed by Sign With: ${words}${words.endsWith('Sign With') ? ` ${devnet.turnkey.accounts.solana} in its slot` : ''}; nothing was signed (item 0)`,
+			);
+			expect(lied.sent[0].transactionHash).toBeUndefined();
+			expect(await balance(payee)).toBe(0n);
+		} finally {
+			await lying.close();
+		}
+	},
+);

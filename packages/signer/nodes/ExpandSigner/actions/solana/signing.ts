@@ -178,6 +178,8 @@ async function signKept(
 	turnkey: TurnkeyItem,
 	kept: Parameters<typeof keptUnsigned>[1],
 	facts: IDataObject,
+	/** Whether the item's transaction came From Input Item without an intent: Require Intent refuses it on a rerun as on the first run. */
+	unbound: boolean,
 ) {
 	const node = this.getNode();
 	const { chainId, account, rpc } = work;
@@ -219,7 +221,7 @@ async function signKept(
 				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) moves ${movementsContent(effect.movements)}, not this payout's ${String(turnkey.payout?.content)}; it is not sent again: check it by hand`,
 			),
 		);
-	const refusal = transactionRefusal(session.policy, effect, false);
+	const refusal = transactionRefusal(session.policy, effect, unbound);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	const decoded = decodeTransaction(transaction);
 	return await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
@@ -299,7 +301,8 @@ export async function signSolanaItem(
 		const wrongDecimals = typedAmountRefusal(asked, decimals);
 		if (wrongDecimals) throw refusedItem(node, itemIndex, wrongDecimals);
 	}
-	const refusal = transactionRefusal(session.policy, effect, Boolean(work.fromInput && !asked));
+	const unbound = Boolean(work.fromInput && !asked);
+	const refusal = transactionRefusal(session.policy, effect, unbound);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	const facts: IDataObject = {
 		encoding: 'base64',
@@ -332,7 +335,17 @@ export async function signSolanaItem(
 		sign: async () => {
 			const kept = turnkey && (await keptRequest(turnkey));
 			if (turnkey && kept)
-				return await signKept.call(this, itemIndex, session, draft, work, turnkey, kept, facts);
+				return await signKept.call(
+					this,
+					itemIndex,
+					session,
+					draft,
+					work,
+					turnkey,
+					kept,
+					facts,
+					unbound,
+				);
 			return await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
 				...(await signSolanaWith(
 					account,

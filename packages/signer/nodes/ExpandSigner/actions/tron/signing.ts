@@ -9,13 +9,21 @@ import {
 	readRawDataHex,
 	recoveredAddress,
 	referencesNodeChain,
-	signTronTransaction,
+	signTronWith,
 	trc20Decimals,
 	tronEffect,
 	type TronAccount,
 	type TronNode,
 	type TronTransaction,
 } from '../../families/tron';
+import {
+	keptRequest,
+	keptUnsigned,
+	type TurnkeyItem,
+	turnkeyItemOf,
+	turnkeySigner,
+} from '../../custody/turnkey/remote';
+import type { StoredTurnkeyRequest } from '../../custody/turnkey/signTransaction';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
@@ -175,6 +183,66 @@ export async function tronFacts(
 }
 
 /**
+ * A payout's Turnkey request kept by an earlier run (its answer lost, the activity held for consensus, a
+ * crash): the raw_data it asks to sign is read and checked again as a fresh one is (it moves what the
+ * payout ID is bound to, the policy allows it with the same intent binding as the first run, the totals
+ * are reserved), then its body is sent byte for byte, so Turnkey answers the same activity and no
+ * second signature exists for the payout ID.
+ */
+async function signKept(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: TronSession,
+	work: { chainId: string; account: TronAccount; draft: JournalDraft; unbound: boolean },
+	turnkey: TurnkeyItem,
+	kept: StoredTurnkeyRequest,
+	facts: IDataObject,
+) {
+	const node = this.getNode();
+	const { chainId, account, draft } = work;
+	const where = turnkey.payout?.requests.where(turnkey.payout.key) ?? '';
+	const refuse = (what: string) =>
+		refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'payoutId',
+				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) ${what}; it is not sent again: check it by hand`,
+			),
+		);
+	const unsignedHex = keptUnsigned(turnkey, kept, 'TRANSACTION_TYPE_TRON');
+	let prepared: ReturnType<typeof prepareTronTransaction>;
+	try {
+		prepared = prepareTronTransaction(unsignedHex, chainId, account, Date.now());
+	} catch (error) {
+		throw refuse(
+			`does not hold a Tron transaction of ${account.address} that can still land (${(error as Error).message.slice(0, 200)})`,
+		);
+	}
+	const { decoded, effect } = prepared;
+	draft.fillEffect(effect);
+	const content = movementsContent(effect.movements);
+	if (content !== turnkey.payout?.content)
+		throw refuse(`moves ${content}, not this payout's ${String(turnkey.payout?.content)}`);
+	const refusal = transactionRefusal(session.policy, effect, work.unbound);
+	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	return await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
+		...(await signTronWith(
+			account,
+			decoded,
+			chainId,
+			turnkeySigner(turnkey, 'TRANSACTION_TYPE_TRON', kept),
+		)),
+		...facts,
+		refBlockBytes: decoded.refBlockBytes,
+		refBlockHash: decoded.refBlockHash,
+		expiration: new Date(decoded.expiration).toISOString(),
+		feeLimitSun: effect.maxFee.toString(),
+		feeLimit: formatUnits(effect.maxFee.toString(), 6),
+	}));
+}
+
+/**
  * The one path every Tron signing operation takes: reads the transaction from its bytes, checks it
  * against the spending policy (and, From Input Item, its intent and its reference block) and signs it,
  * once per payout ID (actions/signOnce.ts). `details` are added to the output (the amounts in words).
@@ -232,7 +300,8 @@ export async function signTronItem(
 		const wrongDecimals = typedAmountRefusal(asked, decimals);
 		if (wrongDecimals) throw refusedItem(node, itemIndex, wrongDecimals);
 	}
-	const refusal = transactionRefusal(session.policy, effect, Boolean(work.fromInput && !asked));
+	const unbound = Boolean(work.fromInput && !asked);
+	const refusal = transactionRefusal(session.policy, effect, unbound);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	const facts: IDataObject = {
 		refBlockBytes: decoded.refBlockBytes,
@@ -243,6 +312,15 @@ export async function signTronItem(
 		...(decoded.memo ? { memo: decoded.memo } : {}),
 		...work.details,
 	};
+	const turnkey = turnkeyItemOf.call(
+		this,
+		itemIndex,
+		session,
+		draft,
+		account,
+		chainId,
+		movementsContent(effect.movements),
+	);
 	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
 		transactionId: decoded.txID,
@@ -250,11 +328,28 @@ export async function signTronItem(
 		from: account.address,
 		content: movementsContent(effect.movements),
 		contentWords: 'recipient, amount or asset',
-		sign: async () =>
-			await reserveAndSign(node, itemIndex, session.spending, effect, () => ({
-				...signTronTransaction(account, decoded, chainId),
+		sign: async () => {
+			const kept = turnkey && (await keptRequest(turnkey));
+			if (turnkey && kept)
+				return await signKept.call(
+					this,
+					itemIndex,
+					session,
+					{ chainId, account, draft, unbound },
+					turnkey,
+					kept,
+					{ ...(decoded.memo ? { memo: decoded.memo } : {}), ...work.details },
+				);
+			return await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
+				...(await signTronWith(
+					account,
+					decoded,
+					chainId,
+					turnkey && turnkeySigner(turnkey, 'TRANSACTION_TYPE_TRON'),
+				)),
 				...facts,
-			})),
+			}));
+		},
 		readSigned: async (entry) => await tronFacts(entry, chainId, account),
 		status: async (history) => {
 			const status = await repeatStatus.call(

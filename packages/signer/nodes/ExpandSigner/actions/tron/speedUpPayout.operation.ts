@@ -11,12 +11,13 @@ import {
 	nowBlock,
 	prepareTronTransaction,
 	referenceBlock,
-	signTronTransaction,
+	signTronWith,
 	transactionTimestamp,
 	type TronAccount,
 	type TronNode,
 	type TronRawData,
 } from '../../families/tron';
+import { turnkeyItemOf, turnkeySigner } from '../../custody/turnkey/remote';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
@@ -119,9 +120,18 @@ async function signReplacement(
 		this.getNode(),
 		current.executionId,
 		session.ledger?.store,
-	).once(chainId, decoded.txID, itemIndex, current, async () => ({
-		signed: signTronTransaction(account, decoded, chainId),
-	}));
+	).once(chainId, decoded.txID, itemIndex, current, async () => {
+		// A Turnkey account's replacement is a fresh request: it expires before a later one is made, so at most one lands.
+		const turnkey = turnkeyItemOf.call(this, itemIndex, {}, draft, account, chainId, '');
+		return {
+			signed: await signTronWith(
+				account,
+				decoded,
+				chainId,
+				turnkey && turnkeySigner(turnkey, 'TRANSACTION_TYPE_TRON'),
+			),
+		};
+	});
 	return {
 		...replacement.signed,
 		refBlockBytes: decoded.refBlockBytes,

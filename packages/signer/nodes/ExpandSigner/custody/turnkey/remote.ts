@@ -66,10 +66,17 @@ export function keptUnsigned(
 
 async function submit(item: TurnkeyItem, body: string) {
 	const { context, itemIndex, settings, draft, journal, facts } = item;
-	const answer = await submitSignTransaction(context, itemIndex, settings, body, async (status) => {
-		draft.fill(status);
-		await journal?.record(itemIndex, 'status', { ...facts, ...status });
-	});
+	const answer = await submitSignTransaction(
+		context,
+		itemIndex,
+		settings,
+		body,
+		async (status) => {
+			draft.fill(status);
+			await journal?.record(itemIndex, 'status', { ...facts, ...status });
+		},
+		item.payout !== undefined,
+	);
 	return { requestId: answer.activityId, signedHex: answer.signedTransaction };
 }
 

@@ -145,7 +145,12 @@ export class TurnkeyRequests {
 	}
 }
 
-/** How long one item waits for a pending activity, or one held for consensus, before it fails (a rerun picks it up). */
+/**
+ * How long one item waits for a pending activity, or one held for consensus, before it fails. Bounded
+ * and short on purpose: consensus is people voting in Turnkey, minutes or days, which no execution
+ * should sit through; the item fails naming the activity and what to do, and a rerun with the same
+ * payout ID resends the kept request and picks up the activity's answer.
+ */
 export const ACTIVITY_WAIT_MS = 6000;
 const POLL_MS = [250, 500, 1000, 1000, 1000, 1000, 1000, 1000];
 
@@ -165,6 +170,8 @@ export async function submitSignTransaction(
 	settings: TurnkeySettings,
 	body: string,
 	report: StatusReport,
+	/** Whether the request is kept under a payout ID, so that a rerun resends it (the same activity). */
+	resumable: boolean,
 	waitMs = ACTIVITY_WAIT_MS,
 ): Promise<{ activityId: string; signedTransaction: string }> {
 	const node = context.getNode();
@@ -212,14 +219,21 @@ export async function submitSignTransaction(
 				itemIndex,
 				`Turnkey answered activity ${activityId} with the unknown status ${String(status).slice(0, 60)}`,
 			);
-		if (waited >= waitMs)
+		if (waited >= waitMs) {
+			const held = `Turnkey holds sign-transaction activity ${activityId} for consensus (${status})`;
+			const still = `Turnkey's sign-transaction activity ${activityId} is still ${status} after ${Math.round(waitMs / 1000)} s`;
+			const consensus = status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED';
+			// Without a payout ID nothing is kept: a rerun is a new activity, and this one's signature would never be picked up.
 			throw itemError(
 				node,
 				itemIndex,
-				status === 'ACTIVITY_STATUS_CONSENSUS_NEEDED'
-					? `Turnkey holds sign-transaction activity ${activityId} for consensus (${status}): approve it in Turnkey, then run the item again; a rerun with the same payout ID picks up this activity and signs nothing new`
-					: `Turnkey's sign-transaction activity ${activityId} is still ${status} after ${Math.round(waitMs / 1000)} s; run the item again: a rerun with the same payout ID picks up this activity and signs nothing new`,
+				resumable
+					? consensus
+						? `${held}: approve it in Turnkey, then run the item again; a rerun with the same payout ID picks up this activity and signs nothing new`
+						: `${still}; run the item again: a rerun with the same payout ID picks up this activity and signs nothing new`
+					: `${consensus ? held : still}; the item has no payout ID, so running it again asks Turnkey for a new activity and never picks up this one: ${consensus ? 'reject this one in Turnkey, then ' : ''}give the item a Payout ID and run it again (with one, a rerun picks up its held activity once approved)`,
 			);
+		}
 		const pause = POLL_MS[Math.min(poll, POLL_MS.length - 1)];
 		await sleep(pause);
 		waited += pause;

@@ -73,8 +73,11 @@ export {
 	messageBytes,
 	messageKind,
 	NotASigner,
+	readSignedProtobuf,
 	recoveredAddress,
+	type RemoteTronSigner,
 	signTronMessage,
 	signTronTransaction,
+	signTronWith,
 	type TronSignedTransaction,
 } from './sign';

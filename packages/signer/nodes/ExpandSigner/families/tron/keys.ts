@@ -1,9 +1,10 @@
 import { HDNodeWallet, Mnemonic, computeAddress } from 'ethers';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { turnkeySettingsOf, type TurnkeySettings } from '../../custody/turnkey/client';
 import { type SigningAccount, SigningKeyError } from '../../policy/vocabulary';
 import { attempt, mnemonicKeyring, singleKeyKeyring, type StoredKeyring } from '../keyring';
-import { base58Address } from './address';
+import { base58Address, hexAddress } from './address';
 
 /** Tron's BIP-44 path, as TronLink and Ledger's Tron app derive account N: coin type 195, N the last, unhardened level. */
 export function tronPath(index: number): string {
@@ -20,14 +21,20 @@ export class TronAccount implements SigningAccount {
 		/** Hex, `41…` in lower case, as transactions carry it. */
 		readonly hexAddress: string,
 		readonly index: number,
-		/** 64 hex digits, without 0x. */
+		/** 64 hex digits, without 0x; empty for a Turnkey account. */
 		privateKey: string,
+		/** A Turnkey account's settings: it signs remotely, through its Sign With address. */
+		readonly turnkey?: TurnkeySettings,
 	) {
 		this.#privateKey = privateKey;
 	}
 
 	/** The private key as tronweb's signing functions take it: 64 hex digits. */
 	privateKey(): string {
+		if (this.turnkey)
+			throw new SigningKeyError(
+				"This operation is not served by a Turnkey key (the credential's Key Type: Turnkey); use a private key or mnemonic credential for it",
+			);
 		return this.#privateKey;
 	}
 
@@ -55,6 +62,20 @@ function accountFromKey(privateKey: string, index: number): TronAccount {
 export type TronKeyring = StoredKeyring<TronAccount>;
 
 export function tronKeyring(credentials: ICredentialDataDecryptedObject): TronKeyring {
+	if (credentials.keyType === 'turnkey') {
+		const turnkey = turnkeySettingsOf(credentials);
+		const hex = /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(turnkey.signWith)
+			? hexAddress(turnkey.signWith)
+			: undefined;
+		if (!hex)
+			throw new SigningKeyError(
+				`The Sign With of the Turnkey credential must be a Tron address (base58, T…); got "${turnkey.signWith.slice(0, 60)}"`,
+			);
+		return singleKeyKeyring(
+			new TronAccount(turnkey.signWith, hex.toLowerCase(), 0, '', turnkey),
+			'Turnkey account',
+		);
+	}
 	if (credentials.keyType === 'mnemonic') {
 		const phrase = String(credentials.mnemonic ?? '')
 			.trim()
