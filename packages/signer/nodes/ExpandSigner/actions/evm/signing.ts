@@ -16,7 +16,7 @@ import {
 	type TurnkeyItem,
 	turnkeyItemOf,
 	turnkeySigner,
-} from '../../custody/turnkey/remote';
+} from '../turnkeyItem';
 import type { StoredTurnkeyRequest } from '../../custody/turnkey/signTransaction';
 import { describeSigned, readSigned, signWith } from '../../families/evm/sign';
 import type { SignedFacts } from '../../ledger/entryCheck';

@@ -9,7 +9,7 @@ import type { Transaction, TransactionLike } from 'ethers';
 import { ChainClient, itemError } from '../../core';
 import { evmEffect } from '../../families/evm/effect';
 import { checkFees } from '../../families/evm/feeLimits';
-import { turnkeyItemOf, turnkeySigner } from '../../custody/turnkey/remote';
+import { turnkeyItemOf, turnkeySigner } from '../turnkeyItem';
 import { readSigned, signWith } from '../../families/evm/sign';
 import { checkEffect } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';

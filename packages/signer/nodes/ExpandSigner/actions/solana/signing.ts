@@ -24,7 +24,7 @@ import {
 	type TurnkeyItem,
 	turnkeyItemOf,
 	turnkeySigner,
-} from '../../custody/turnkey/remote';
+} from '../turnkeyItem';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';

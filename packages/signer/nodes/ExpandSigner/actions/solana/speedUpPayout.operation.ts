@@ -21,7 +21,7 @@ import {
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
-import { turnkeyItemOf, turnkeySigner } from '../../custody/turnkey/remote';
+import { turnkeyItemOf, turnkeySigner } from '../turnkeyItem';
 import { accountOf } from '../account';
 import {
 	checkReplacement,

@@ -22,7 +22,7 @@ import {
 	type TurnkeyItem,
 	turnkeyItemOf,
 	turnkeySigner,
-} from '../../custody/turnkey/remote';
+} from '../turnkeyItem';
 import type { StoredTurnkeyRequest } from '../../custody/turnkey/signTransaction';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { JournalDraft } from '../../ledger/journalDraft';

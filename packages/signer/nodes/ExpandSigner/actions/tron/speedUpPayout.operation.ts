@@ -17,7 +17,7 @@ import {
 	type TronNode,
 	type TronRawData,
 } from '../../families/tron';
-import { turnkeyItemOf, turnkeySigner } from '../../custody/turnkey/remote';
+import { turnkeyItemOf, turnkeySigner } from '../turnkeyItem';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';

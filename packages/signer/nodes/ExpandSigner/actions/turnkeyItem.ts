@@ -1,11 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { JournalFacts, PayoutJournal } from '../../ledger/journal';
-import type { JournalDraft } from '../../ledger/journalDraft';
-import type { PayoutKey, PayoutLedger } from '../../ledger/payoutLedger';
-import { signedFor } from '../../actions/signOnce';
-import { Refusal, refusedItem } from '../../policy/refusal';
-import type { TurnkeySettings } from './client';
+import type { JournalFacts, PayoutJournal } from '../ledger/journal';
+import type { JournalDraft } from '../ledger/journalDraft';
+import type { PayoutKey, PayoutLedger } from '../ledger/payoutLedger';
+import { signedFor } from './signOnce';
+import { Refusal, refusedItem } from '../policy/refusal';
+import type { TurnkeySettings } from '../custody/turnkey/client';
 import {
 	lyingAnswer,
 	type StoredTurnkeyRequest,
@@ -14,7 +14,7 @@ import {
 	TurnkeyRequests,
 	type TurnkeyTransactionType,
 	unsignedOfBody,
-} from './signTransaction';
+} from '../custody/turnkey/signTransaction';
 
 /** One item's signature by a Turnkey account: where its request is kept and its statuses journaled. */
 export interface TurnkeyItem {
@@ -30,7 +30,7 @@ export interface TurnkeyItem {
 	payout?: { requests: TurnkeyRequests; key: PayoutKey; content: string };
 }
 
-/** What the families' remote-signer seam takes (families/evm/sign.ts RemoteEvmSigner, the Solana one alike). */
+/** What each family's remote-signer seam (its sign.ts) takes. */
 export interface RemoteSigner {
 	sign(unsignedHex: string): Promise<{ requestId: string; signedHex: string }>;
 	lie(requestId: string, what: string): Error;
