@@ -21,9 +21,12 @@ const FLOORS = [
 	'ledger',
 	'nonces',
 	'families',
+	'custody',
 	'actions',
 	'methods',
+	'trigger',
 	'ExpandSigner.node.ts',
+	'ExpandSignerTrigger.node.ts',
 ];
 
 /** Every file of the Signer, with its relative imports (an import leaving the Signer starts with ..). */
