@@ -22,9 +22,12 @@ const FLOORS = [
 	'nonces',
 	'custody',
 	'families',
+	'custody',
 	'actions',
 	'methods',
+	'trigger',
 	'ExpandSigner.node.ts',
+	'ExpandSignerTrigger.node.ts',
 ];
 
 /** Every file of the Signer, with its relative imports (an import leaving the Signer starts with ..). */
