@@ -175,6 +175,7 @@ export async function startFireblocks(
 		retryAfterSeconds: 1,
 		serverErrors: 0,
 		serverErrorStatus: 500,
+		tamperedAnswers: new Map(),
 	};
 	const requests: FireblocksRequestRecord[] = [];
 	const approve = async (id: string) => transactionResponse(await ledger.approve(id));
