@@ -132,6 +132,7 @@ export async function execute(
 				`payout ID "${payoutId}" needs a payout ledger (folder or PostgreSQL) on the Fireblocks credential, where each create request is kept before it is sent`,
 			),
 		);
+	const ledger = session.ledger;
 	const fromInput = this.getNodeParameter('source', itemIndex) === 'input';
 	const { transaction: raw, intent: askedIntent } = fromInput
 		? readFromInput.call(this, itemIndex)
@@ -265,20 +266,31 @@ export async function execute(
 		String(result.transactionHash).slice(0, 40),
 		looked,
 	);
-	const { held, timedOut } = await waitIfAsked.call(this, session, itemIndex, created.held);
-	const journaled = await session.ledger.journal.record(itemIndex, 'status', {
-		kind: journals,
-		operation: OPERATION,
-		payoutId,
-		chainId,
-		account: vault,
-		transactionHash: String(result.transactionHash),
-		nonce: payoutId,
-		custodian: 'fireblocks',
-		custodianId: held.id,
-		custodianStatus: held.status,
-		message: held.txHash ? `txHash ${held.txHash}` : '',
-	});
+	// One `status` entry for the status the create left it in, and one per change seen while waiting.
+	const statusOf = async (tx: FireblocksTransaction) =>
+		await ledger.journal.record(itemIndex, 'status', {
+			kind: journals,
+			operation: OPERATION,
+			payoutId,
+			chainId,
+			account: vault,
+			transactionHash: String(result.transactionHash),
+			nonce: payoutId,
+			custodian: 'fireblocks',
+			custodianId: tx.id,
+			custodianStatus: tx.status,
+			message: tx.txHash ? `txHash ${tx.txHash}` : '',
+		});
+	let journaled = await statusOf(created.held);
+	const { held, timedOut } = await waitIfAsked.call(
+		this,
+		session,
+		itemIndex,
+		created.held,
+		async (changed) => {
+			journaled = await statusOf(changed);
+		},
+	);
 	const body = JSON.parse(serialized) as CreateBody;
 	return {
 		...transactionOutput(held),
