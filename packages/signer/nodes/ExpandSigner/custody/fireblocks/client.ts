@@ -6,7 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { DEFAULT_RETRY, errorCode, itemError, type PacedOutcome, sendPaced } from '../../core';
+import {
+	asNodeError,
+	DEFAULT_RETRY,
+	errorCode,
+	itemError,
+	type PacedOutcome,
+	sendPaced,
+} from '../../core';
 import { FIREBLOCKS_CREDENTIAL, type FireblocksCredentials } from './credentials';
 import { requestToken } from './jwt';
 
@@ -145,7 +152,8 @@ export class FireblocksClient {
 			});
 			return answerOf({ response });
 		} catch (error) {
-			if (!last) throw error;
+			// Not an answer's failure (a cancelled wait): an n8n error of the item.
+			if (!last) throw asNodeError(this.context.getNode(), error, itemIndex);
 			// A cancelled execution stops here, whatever the request.
 			if (this.context.getExecutionCancelSignal?.()?.aborted)
 				throw itemError(this.context.getNode(), itemIndex, 'The execution was cancelled');
