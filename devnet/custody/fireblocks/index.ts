@@ -175,6 +175,7 @@ export async function startFireblocks(
 		retryAfterSeconds: 1,
 		serverErrors: 0,
 		serverErrorStatus: 500,
+		createServerErrors: 0,
 		tamperedAnswers: new Map(),
 	};
 	const requests: FireblocksRequestRecord[] = [];

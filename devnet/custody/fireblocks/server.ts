@@ -32,6 +32,8 @@ export interface FireblocksApiFaults {
 	/** Requests answered `serverErrorStatus` (default 500) before anything else. */
 	serverErrors: number;
 	serverErrorStatus: number;
+	/** Creates (`POST /v1/transactions`) answered `serverErrorStatus` without being processed; reads go on. */
+	createServerErrors: number;
 	/**
 	 * A Fireblocks that lies: per externalTxId, fields written over the TransactionResponse that
 	 * `GET /v1/transactions/{id}` and `GET /v1/transactions/external_tx_id/{id}` answer (a `txHash` of
@@ -141,6 +143,14 @@ export async function serveFireblocks(
 			const stored = idempotencyKey === undefined ? undefined : idempotent.get(idempotencyKey);
 			if (stored && Date.now() - stored.at < IDEMPOTENCY_TTL_MS)
 				return reply(request, response, stored.answer);
+			if (faults.createServerErrors > 0) {
+				faults.createServerErrors -= 1;
+				return reply(
+					request,
+					response,
+					error(faults.serverErrorStatus, INVALID_REQUEST, 'Internal server error'),
+				);
+			}
 			const answer = create(body);
 			if (idempotencyKey !== undefined) idempotent.set(idempotencyKey, { answer, at: Date.now() });
 			if (answer.status === 200 && faults.dropCreateAnswers > 0) {
