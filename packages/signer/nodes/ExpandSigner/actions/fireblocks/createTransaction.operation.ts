@@ -15,7 +15,7 @@ import {
 	type PayoutCall,
 	plannedTransaction,
 } from '../../custody/fireblocks/transaction';
-import { settlementOf } from '../../custody/fireblocks/statuses';
+import { settlementOf, statusWords } from '../../custody/fireblocks/statuses';
 import { evmEffect } from '../../families/evm/effect';
 import { normalizeFields } from '../../families/evm/normalize';
 import type { SignedFacts } from '../../ledger/entryCheck';
@@ -292,8 +292,10 @@ export async function execute(
 		},
 	);
 	const body = JSON.parse(serialized) as CreateBody;
+	const ended = settlementOf(held.status) === 'failed';
 	return {
 		...transactionOutput(held),
+		statusMessage: `${statusWords(held.status, held.subStatus)}${ended ? `; payout ID "${payoutId}" stays bound to Fireblocks transaction ${held.id} and is never created again: to pay it, run it under a new payout ID` : ''}`,
 		payoutId,
 		repeat: Boolean(result.repeat),
 		created: created.created,
