@@ -34,7 +34,7 @@ export interface CheckedRow {
  * `executedOrReplaced` (the Safe's nonce has passed it; which of the two is not known: `statusMessage`
  * says why).
  *
- * A custodian's transaction (actions/fireblocks/checkPayout.ts): `pending` while the custodian works
+ * A custodian's transaction (its entry's own checker): `pending` while the custodian works
  * on it, `failed` when the custodian ended it without anything moving (rejected, blocked, cancelled,
  * refused), `mined` only as the chain itself shows the custodian's transaction hash; `custodianId` and
  * `custodianStatus` carry the custodian's own words.
