@@ -1,10 +1,10 @@
 import type { JsonWebKey, KeyObject } from 'crypto';
 
-import { BrowserProvider, Contract, Interface, parseUnits } from 'ethers';
+import { Interface, parseUnits } from 'ethers';
 
 import { closeServer } from '../../chains/closeServer';
-import { devnetWallets, send } from '../../fixtures';
 import type { ChainRuntime } from '../../gateway/evm';
+import { writeEvmFunding } from '../evmFunding';
 import { NonceMemory } from './auth';
 import { fireblocksKeys, vaultWallet } from './keys';
 import {
@@ -23,7 +23,7 @@ import {
 	webhookJwks,
 } from './webhooks';
 
-export { signFireblocksRequest, AUTH_ERRORS } from './auth';
+export { AUTH_ERRORS, checkRequestToken, NonceMemory, signFireblocksRequest } from './auth';
 export { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from './webhooks';
 export type {
 	AuthorizationRule,
@@ -42,9 +42,9 @@ export const FIREBLOCKS_CHAIN_ID = '31337';
 /** The vault account whose key the stand-in holds. */
 export const FIREBLOCKS_VAULT_ACCOUNT_ID = '0';
 /**
- * What vault account 0 receives at start on chain 31337, in whole units: ETH, and the fixture tokens
- * wallet 0 holds beyond what the devnet's other fixtures count on (none of its WETH, whose balance the
- * API's tests read; the vault can wrap ETH with a contract call).
+ * What vault account 0 holds at start on chain 31337, in whole units, written into the chain's state
+ * (no devnet wallet pays for it): ETH and fixture tokens (no WETH: WETH9's storage differs; the vault
+ * can wrap ETH with a contract call).
  */
 export const FIREBLOCKS_FUNDING: Record<string, string> = {
 	ETH: '1000',
@@ -141,31 +141,14 @@ function assetsOf(chain: ChainRuntime): Record<string, FireblocksAsset> {
 	return assets;
 }
 
-/** Funds the vault on `chain`: ETH set as its balance (no transaction), each token sent from wallet 0. */
-async function fundVault(
-	chain: ChainRuntime,
-	address: string,
-	assets: Record<string, FireblocksAsset>,
-): Promise<void> {
-	await chain.rpc('hardhat_setBalance', [
-		address,
-		`0x${parseUnits(FIREBLOCKS_FUNDING.ETH, 18).toString(16)}`,
-	]);
-	const provider = new BrowserProvider(chain.provider as never, Number(chain.chainId), {
-		polling: false,
-		cacheTimeout: -1,
-	});
-	const deployer = await provider.getSigner(devnetWallets()[0].address);
-	for (const asset of Object.values(assets)) {
-		const amount = FIREBLOCKS_FUNDING[asset.symbol];
-		if (!asset.address || !amount) continue;
-		const token = new Contract(
-			asset.address,
-			['function transfer(address,uint256) returns (bool)'],
-			deployer,
-		);
-		await send(token.transfer(address, parseUnits(amount, asset.decimals)));
-	}
+/**
+ * Funds the vault on `chain` by writing state (evmFunding.ts): its ETH balance and each funded
+ * token's balance set, no transaction sent, so no devnet wallet's nonce or balance moves.
+ */
+async function fundVault(chain: ChainRuntime, address: string): Promise<void> {
+	await writeEvmFunding(chain, address, parseUnits(FIREBLOCKS_FUNDING.ETH, 18), (symbol) =>
+		FIREBLOCKS_FUNDING[symbol] === undefined ? undefined : BigInt(FIREBLOCKS_FUNDING[symbol]),
+	);
 }
 
 /** Starts the stand-in on 127.0.0.1 (`port` 0: a free one) and funds its vault on chain 31337. */
@@ -178,7 +161,7 @@ export async function startFireblocks(
 	const keys = fireblocksKeys();
 	const wallet = vaultWallet(FIREBLOCKS_VAULT_ACCOUNT_ID);
 	const assets = assetsOf(chain);
-	await fundVault(chain, wallet.address, assets);
+	await fundVault(chain, wallet.address);
 	const dispatcher = new WebhookDispatcher(keys.webhook.privateKeyPem);
 	const ledger = new FireblocksLedger({
 		vaults: new Map([[FIREBLOCKS_VAULT_ACCOUNT_ID, wallet]]),
@@ -192,6 +175,8 @@ export async function startFireblocks(
 		retryAfterSeconds: 1,
 		serverErrors: 0,
 		serverErrorStatus: 500,
+		createServerErrors: 0,
+		tamperedAnswers: new Map(),
 	};
 	const requests: FireblocksRequestRecord[] = [];
 	const approve = async (id: string) => transactionResponse(await ledger.approve(id));

@@ -32,6 +32,15 @@ export interface FireblocksApiFaults {
 	/** Requests answered `serverErrorStatus` (default 500) before anything else. */
 	serverErrors: number;
 	serverErrorStatus: number;
+	/** Creates (`POST /v1/transactions`) answered `serverErrorStatus` without being processed; reads go on. */
+	createServerErrors: number;
+	/**
+	 * A Fireblocks that lies: per externalTxId, fields written over the TransactionResponse that
+	 * `GET /v1/transactions/{id}` and `GET /v1/transactions/external_tx_id/{id}` answer (a `txHash` of
+	 * another transaction or of none, another `destinationAddress`, `amountInfo`, `assetId`, …). The
+	 * stand-in's own record, and what it does on the chain, stay as they are.
+	 */
+	tamperedAnswers: Map<string, Record<string, unknown>>;
 }
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
@@ -134,6 +143,14 @@ export async function serveFireblocks(
 			const stored = idempotencyKey === undefined ? undefined : idempotent.get(idempotencyKey);
 			if (stored && Date.now() - stored.at < IDEMPOTENCY_TTL_MS)
 				return reply(request, response, stored.answer);
+			if (faults.createServerErrors > 0) {
+				faults.createServerErrors -= 1;
+				return reply(
+					request,
+					response,
+					error(faults.serverErrorStatus, INVALID_REQUEST, 'Internal server error'),
+				);
+			}
 			const answer = create(body);
 			if (idempotencyKey !== undefined) idempotent.set(idempotencyKey, { answer, at: Date.now() });
 			if (answer.status === 200 && faults.dropCreateAnswers > 0) {
@@ -148,20 +165,22 @@ export async function serveFireblocks(
 		return reply(request, response, error(404, INVALID_REQUEST, `No route ${method} ${path}`));
 	}
 
+	/** A transaction as answered, with the fields a `tamperedAnswers` fault writes over it. */
+	const answered = (tx: StoredTransaction): Answer => ({
+		status: 200,
+		body: { ...transactionResponse(tx), ...options.faults.tamperedAnswers.get(tx.externalTxId) },
+	});
+
 	async function read(path: string): Promise<Answer> {
 		let match = /^\/v1\/transactions\/external_tx_id\/([^/]+)$/.exec(path);
 		if (match) {
 			const tx = options.ledger.byExternalId.get(decodeURIComponent(match[1]));
-			return tx
-				? { status: 200, body: transactionResponse(tx) }
-				: error(404, 1414, 'Transaction not found');
+			return tx ? answered(tx) : error(404, 1414, 'Transaction not found');
 		}
 		match = /^\/v1\/transactions\/([^/]+)$/.exec(path);
 		if (match) {
 			const tx = options.ledger.byId.get(decodeURIComponent(match[1]));
-			return tx
-				? { status: 200, body: transactionResponse(tx) }
-				: error(404, 1414, 'Transaction not found');
+			return tx ? answered(tx) : error(404, 1414, 'Transaction not found');
 		}
 		match = /^\/v1\/vault\/accounts\/([^/]+)\/([^/]+)\/addresses_paginated$/.exec(path);
 		if (match) {

@@ -10,12 +10,12 @@ import {
 	AccountState,
 } from '@solana-program/token';
 import { type Address, address, lamports } from '@solana/kit';
-import { AbiCoder, keccak256, toBeHex, zeroPadValue } from 'ethers';
 
 import type { SolanaRuntime } from '../../chains/solana';
 import type { TronRuntime } from '../../chains/tron';
 import { hexAddress } from '../../chains/tron/wire';
 import type { ChainRuntime } from '../../gateway/evm';
+import { writeEvmFunding } from '../evmFunding';
 
 /** Native units (wei) the EVM account holds at start: 1,000 ETH. */
 export const EVM_NATIVE_FUNDING = 1_000n * 10n ** 18n;
@@ -26,33 +26,9 @@ export const SOLANA_NATIVE_FUNDING = 100n * 1_000_000_000n;
 /** Whole USDC (the fixture SPL mint) the Solana account holds at start. */
 export const SOLANA_TOKEN_FUNDING = 1_000_000n;
 
-/** DevToken's storage: slot 3 totalSupply, slot 4 the balanceOf mapping (name, symbol, decimals before). */
-const TOTAL_SUPPLY_SLOT = 3n;
-const BALANCES_SLOT = 4n;
-
 /** Native and every fixture DevToken (WETH is WETH9, left out) on an EVM chain, for `account`. */
 export async function fundEvmAccount(chain: ChainRuntime, account: string): Promise<void> {
-	await chain.rpc('hardhat_setBalance', [account, toBeHex(EVM_NATIVE_FUNDING)]);
-	const coder = AbiCoder.defaultAbiCoder();
-	for (const token of Object.values(chain.fixtures.tokens)) {
-		if (token.symbol === 'WETH') continue;
-		const amount = EVM_TOKEN_FUNDING * 10n ** BigInt(token.decimals);
-		const balanceSlot = keccak256(coder.encode(['address', 'uint256'], [account, BALANCES_SLOT]));
-		const supplySlot = toBeHex(TOTAL_SUPPLY_SLOT);
-		const supply = BigInt(
-			await chain.rpc<string>('eth_getStorageAt', [token.address, supplySlot, 'latest']),
-		);
-		await chain.rpc('hardhat_setStorageAt', [
-			token.address,
-			balanceSlot,
-			zeroPadValue(toBeHex(amount), 32),
-		]);
-		await chain.rpc('hardhat_setStorageAt', [
-			token.address,
-			supplySlot,
-			zeroPadValue(toBeHex(supply + amount), 32),
-		]);
-	}
+	await writeEvmFunding(chain, account, EVM_NATIVE_FUNDING, () => EVM_TOKEN_FUNDING);
 }
 
 /** SOL and an associated USDC token account (the fixture mint) for `account`. */

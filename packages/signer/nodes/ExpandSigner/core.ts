@@ -13,6 +13,13 @@ export {
 } from '../../../../nodes/shared/chain/chainClient';
 export { checkedReceipt } from '../../../../nodes/shared/chain/evmReceipt';
 export { asNodeError, errorItem, itemError, type NodeError } from '../../../../nodes/shared/errors';
+export { pacerFor, type Pacer } from '../../../../nodes/shared/transport/pacer';
+export { DEFAULT_RETRY } from '../../../../nodes/shared/transport/retry';
+export {
+	errorCode,
+	type Outcome as PacedOutcome,
+	sendPaced,
+} from '../../../../nodes/shared/transport/send';
 export {
 	FORM_ITEM_KEY,
 	INTENT_EFFECTS,

@@ -9,12 +9,11 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { getAddress, JsonRpcProvider } from 'ethers';
-import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
-import { devnetExpandApi } from '../../../helpers/devnetCredentials';
-import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { useDevnet } from '../../../helpers/useDevnet';
+import { chainOf, createNative as createPayout, runFireblocks } from './fireblocksRun';
 
 const RECIPIENT = getAddress('0x' + 'c5'.repeat(20));
 const OUTSIDER = getAddress('0x' + 'c7'.repeat(20));
@@ -26,59 +25,15 @@ let devnet: Devnet;
 useDevnet((started) => (devnet = started));
 afterAll(() => rmSync(ledger, { recursive: true, force: true }));
 
-const chain = () => devnet.chains.find((entry) => entry.chainId === '31337')!;
+const chain = () => chainOf(devnet);
 const vault = () => devnet.fireblocks.addresses['31337'];
 const provider = () => new JsonRpcProvider(chain().rpcUrl, 31337, { staticNetwork: true });
 const usdc = () => devnet.fireblocks.assets.USDC_DEVNET;
 
-function credential(policy: IDataObject = {}): ICredentialDataDecryptedObject {
-	const assets = Object.values(devnet.fireblocks.assets)
-		.map((asset) => `${asset.chainId}:${asset.address ?? 'native'} = ${asset.assetId}`)
-		.join('\n');
-	return {
-		apiKey: devnet.fireblocks.apiKey,
-		secretKey: devnet.fireblocks.privateKeyPem,
-		environment: 'custom',
-		baseUrl: devnet.fireblocks.url,
-		vaultAccountId: devnet.fireblocks.vaultAccountId,
-		maxRequestsPerSecond: 50,
-		assetIds: assets,
-		payoutLedgerFolder: ledger,
-		rpcUrls: `31337 = ${chain().rpcUrl}`,
-		...policy,
-	} as ICredentialDataDecryptedObject;
-}
-
-async function run(
-	items: IDataObject[],
-	parameters: INodeParameters,
-	policy: IDataObject = {},
-): Promise<IDataObject[]> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{
-				name: 'Fireblocks',
-				type: SIGNER,
-				parameters: { chainFamily: 'fireblocks', ...parameters },
-				continueOnFail: true,
-			},
-		],
-		{ expandApi: devnetExpandApi(devnet), expandFireblocksApi: credential(policy) },
-	);
-	if (result.error) throw result.error;
-	return result.output('Fireblocks').map((item) => item.json);
-}
-
-/** Create Transaction of a native payment defined on the form. */
-const createNative = (payoutId: string, to = RECIPIENT, value = '1000000000000000') => ({
-	operation: 'createTransaction',
-	source: 'fields',
-	to,
-	chainId: '31337',
-	value,
-	payoutId,
-});
+const run = async (items: IDataObject[], parameters: INodeParameters, policy: IDataObject = {}) =>
+	await runFireblocks(devnet, ledger, items, parameters, { policy });
+const createNative = (payoutId: string, to = RECIPIENT, value = '1000000000000000') =>
+	createPayout(payoutId, to, value);
 
 const errorOf = (json: IDataObject) => String(json.error ?? '');
 const requestCount = () => devnet.fireblocks.requests.length;

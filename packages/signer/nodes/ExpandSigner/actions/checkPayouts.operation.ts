@@ -33,6 +33,11 @@ export interface CheckedRow {
  * safeTxHash), `notPosted` (the Safe API does not hold it and the Safe's nonce has not reached it),
  * `executedOrReplaced` (the Safe's nonce has passed it; which of the two is not known: `statusMessage`
  * says why).
+ *
+ * A custodian's transaction (its entry's own checker): `pending` while the custodian works
+ * on it, `failed` when the custodian ended it without anything moving (rejected, blocked, cancelled,
+ * refused), `mined` only as the chain itself shows the custodian's transaction hash; `custodianId` and
+ * `custodianStatus` carry the custodian's own words.
  */
 export interface PayoutCheck {
 	chainStatus:
@@ -46,7 +51,8 @@ export interface PayoutCheck {
 		| 'proposed'
 		| 'executed'
 		| 'notPosted'
-		| 'executedOrReplaced';
+		| 'executedOrReplaced'
+		| 'failed';
 	block?: string;
 	success?: boolean;
 	feePaid?: string;
@@ -54,6 +60,9 @@ export interface PayoutCheck {
 	executionTransactionHash?: string;
 	/** What the status rests on, when it is not plain. */
 	statusMessage?: string;
+	/** A custodian's transaction: its ID and status word at the custodian. */
+	custodianId?: string;
+	custodianStatus?: string;
 }
 
 /**

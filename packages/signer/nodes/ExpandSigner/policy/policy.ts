@@ -58,6 +58,11 @@ export interface PolicyFormat {
 	defaultMaxTotalFee: string;
 	/** Whether fees are gas × fee per gas, with the gas limit and fee-per-gas ceilings (EVM). */
 	gasRules: boolean;
+	/**
+	 * Who sets and pays the fee when the Signer does not (a custodian: "Fireblocks"): the policy then
+	 * holds no fee ceiling, and its summary says so instead of quoting the gas and total fee limits.
+	 */
+	feesSetBy?: string;
 	/** What the recipient allowlist reads, in words. */
 	readableCalls: string;
 	/** The decimals every token of the family has (Stellar's 7): an amount line may leave them out, and may not write others. */
@@ -337,13 +342,19 @@ export function describePolicy(policy: SpendingPolicy): string {
 					`each of these totals also counts per signing account (for Propose to Safe, the Safe) over every credential that signs for it ${policy.countedIn ? `with ${policy.countedIn}` : 'in this n8n process'}, and the lowest of their limits binds`,
 				]
 			: []),
-		...(policy.format.gasRules
+		...(policy.format.feesSetBy
 			? [
-					`fee per gas at most ${formatUnits(policy.maxFeePerGas.toString(), GWEI_DECIMALS)} gwei`,
-					`gas limit at most ${policy.maxGasLimit}`,
+					`no fee ceilings: ${policy.format.feesSetBy} sets and pays the fee (the gas and total fee limits do not apply)`,
 				]
-			: []),
-		`total fee at most ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)} native units per transaction`,
+			: [
+					...(policy.format.gasRules
+						? [
+								`fee per gas at most ${formatUnits(policy.maxFeePerGas.toString(), GWEI_DECIMALS)} gwei`,
+								`gas limit at most ${policy.maxGasLimit}`,
+							]
+						: []),
+					`total fee at most ${formatUnits(policy.maxTotalFee.toString(), policy.format.nativeDecimals)} native units per transaction`,
+				]),
 		`a transaction from an input item is signed only as the Expand intent beside it asked (chain, sender, ${policy.format.gasRules ? 'native or ERC-20 transfer, transferFrom or approve' : 'SOL or SPL transfer or approval'} with its token, recipient and amount; a call it cannot read, such as a swap, with no more native value than asked${spendingRuleSet(policy) ? ' and only with its contract on Allowed Contracts and Programs' : ' (NOT COVERED: with no spending rule, which contract it calls and what the call does)'})`,
 		intentRequired(policy)
 			? 'one without an intent refused (Require Intent)'

@@ -20,7 +20,7 @@ function withCustodian(
 	custodianId: string,
 	custodianStatus: string,
 ): PayoutCheck {
-	return { ...check, custodianId, custodianStatus } as PayoutCheck;
+	return { ...check, custodianId, custodianStatus };
 }
 
 /**
@@ -76,7 +76,7 @@ export async function checkFireblocksPayout(
 	if (settlement === 'failed')
 		return withCustodian(
 			{
-				chainStatus: 'failed' as PayoutCheck['chainStatus'],
+				chainStatus: 'failed',
 				statusMessage: statusWords(held.status, held.subStatus),
 			},
 			held.id,

@@ -15,7 +15,7 @@ import {
 	type PayoutCall,
 	plannedTransaction,
 } from '../../custody/fireblocks/transaction';
-import { settlementOf } from '../../custody/fireblocks/statuses';
+import { settlementOf, statusWords } from '../../custody/fireblocks/statuses';
 import { evmEffect } from '../../families/evm/effect';
 import { normalizeFields } from '../../families/evm/normalize';
 import type { SignedFacts } from '../../ledger/entryCheck';
@@ -132,6 +132,7 @@ export async function execute(
 				`payout ID "${payoutId}" needs a payout ledger (folder or PostgreSQL) on the Fireblocks credential, where each create request is kept before it is sent`,
 			),
 		);
+	const ledger = session.ledger;
 	const fromInput = this.getNodeParameter('source', itemIndex) === 'input';
 	const { transaction: raw, intent: askedIntent } = fromInput
 		? readFromInput.call(this, itemIndex)
@@ -265,23 +266,36 @@ export async function execute(
 		String(result.transactionHash).slice(0, 40),
 		looked,
 	);
-	const { held, timedOut } = await waitIfAsked.call(this, session, itemIndex, created.held);
-	const journaled = await session.ledger.journal.record(itemIndex, 'status', {
-		kind: journals,
-		operation: OPERATION,
-		payoutId,
-		chainId,
-		account: vault,
-		transactionHash: String(result.transactionHash),
-		nonce: payoutId,
-		custodian: 'fireblocks',
-		custodianId: held.id,
-		custodianStatus: held.status,
-		message: held.txHash ? `txHash ${held.txHash}` : '',
-	});
+	// One `status` entry for the status the create left it in, and one per change seen while waiting.
+	const statusOf = async (tx: FireblocksTransaction) =>
+		await ledger.journal.record(itemIndex, 'status', {
+			kind: journals,
+			operation: OPERATION,
+			payoutId,
+			chainId,
+			account: vault,
+			transactionHash: String(result.transactionHash),
+			nonce: payoutId,
+			custodian: 'fireblocks',
+			custodianId: tx.id,
+			custodianStatus: tx.status,
+			message: tx.txHash ? `txHash ${tx.txHash}` : '',
+		});
+	let journaled = await statusOf(created.held);
+	const { held, timedOut } = await waitIfAsked.call(
+		this,
+		session,
+		itemIndex,
+		created.held,
+		async (changed) => {
+			journaled = await statusOf(changed);
+		},
+	);
 	const body = JSON.parse(serialized) as CreateBody;
+	const ended = settlementOf(held.status) === 'failed';
 	return {
 		...transactionOutput(held),
+		statusMessage: `${statusWords(held.status, held.subStatus)}${ended ? `; payout ID "${payoutId}" stays bound to Fireblocks transaction ${held.id} and is never created again: to pay it, run it under a new payout ID` : ''}`,
 		payoutId,
 		repeat: Boolean(result.repeat),
 		created: created.created,

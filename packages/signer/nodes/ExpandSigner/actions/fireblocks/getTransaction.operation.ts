@@ -44,12 +44,45 @@ export async function execute(
 			itemIndex,
 			`The Fireblocks transaction ${found.id} with externalTxId "${payoutId}" pays from vault account ${String(found.source?.id ?? '?')}, not from the credential's ${session.fireblocks.vaultAccountId}`,
 		);
-	const { held, timedOut } = await waitIfAsked.call(this, session, itemIndex, found);
+	// Each status change seen while waiting: one `status` entry in the payout journal, when there is one.
+	const journal = session.ledger?.journal;
+	const chainId = chainOfAsset(session, found.assetId);
+	let statusEntry: IDataObject = {};
+	const { held, timedOut } = await waitIfAsked.call(
+		this,
+		session,
+		itemIndex,
+		found,
+		journal
+			? async (changed) => {
+					const note = await journal.record(itemIndex, 'status', {
+						kind: 'custodianTransaction',
+						operation: OPERATION,
+						payoutId,
+						chainId,
+						account: String(changed.sourceAddress ?? ''),
+						nonce: payoutId,
+						custodian: 'fireblocks',
+						custodianId: changed.id,
+						custodianStatus: changed.status,
+						message: changed.txHash ? `txHash ${changed.txHash}` : '',
+					});
+					statusEntry = 'journalEntry' in note ? { statusEntry: note.journalEntry } : { ...note };
+				}
+			: undefined,
+	);
 	return {
 		...transactionOutput(held),
 		payoutId,
 		vaultAccountId: session.fireblocks.vaultAccountId,
 		statusMessage: statusWords(held.status, held.subStatus),
 		...(timedOut !== undefined ? { timedOut } : {}),
+		...statusEntry,
 	};
+}
+
+/** The chain of a Fireblocks asset ID, as the credential's Asset IDs map it ('' when it does not). */
+function chainOfAsset(session: FireblocksSession, assetId: unknown): string {
+	for (const [key, id] of session.fireblocks.assets) if (id === assetId) return key.split(':')[0];
+	return '';
 }

@@ -15,7 +15,10 @@ import type { KeyView } from '../signerFamily';
  */
 export async function fireblocksKeyView(data: ICredentialDataDecryptedObject): Promise<KeyView> {
 	const fireblocks = readFireblocksCredentials(data);
-	const policy = readPolicy(data, EVM_POLICY_FORMAT, () => countedInOf(data));
+	// The EVM policy format, but the fee is Fireblocks' own: the summary quotes no gas or fee ceiling.
+	const policy = readPolicy(data, { ...EVM_POLICY_FORMAT, feesSetBy: 'Fireblocks' }, () =>
+		countedInOf(data),
+	);
 	const written = [...fireblocks.assets].filter(([key, id]) => DEFAULT_ASSET_IDS.get(key) !== id);
 	const assets = written.length
 		? written.map(([key, id]) => `${key} = ${id}`).join(', ')
@@ -24,6 +27,6 @@ export async function fireblocksKeyView(data: ICredentialDataDecryptedObject): P
 		accounts: [`vault account ${fireblocks.vaultAccountId} at ${fireblocks.baseUrl}`],
 		more: false,
 		policy,
-		words: ` Fireblocks: RSA API key loaded (not sent to Fireblocks by this Test); at most ${fireblocks.perSecond} requests per second; asset IDs: ${assets}. Fireblocks sets the fees: the gas limits above are not used.`,
+		words: ` Fireblocks: RSA API key loaded (not sent to Fireblocks by this Test); at most ${fireblocks.perSecond} requests per second; asset IDs: ${assets}.`,
 	};
 }

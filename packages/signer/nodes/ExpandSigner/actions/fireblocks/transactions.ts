@@ -208,13 +208,15 @@ export function waitFields(operation: string): INodeProperties[] {
 /**
  * When the item asks it, reads the transaction until Fireblocks ends it or the timeout passes (On
  * Timeout: an error, or the pending status with `timedOut`). Returns the latest transaction and
- * whether the wait timed out; undefined `timedOut` when nothing was waited for.
+ * whether the wait timed out; undefined `timedOut` when nothing was waited for. `onStatus` hears each
+ * status read that differs from the one before it (the first being `held`'s), once.
  */
 export async function waitIfAsked(
 	this: IExecuteFunctions,
 	session: FireblocksSession,
 	itemIndex: number,
 	held: FireblocksTransaction,
+	onStatus?: (changed: FireblocksTransaction) => Promise<void>,
 ): Promise<{ held: FireblocksTransaction; timedOut?: boolean }> {
 	if (!this.getNodeParameter('waitForCompletion', itemIndex, false)) return { held };
 	const timeoutSeconds = Number(this.getNodeParameter('timeoutSeconds', itemIndex, 300));
@@ -223,7 +225,9 @@ export async function waitIfAsked(
 	while (!isFinal(current.status) && Date.now() < deadline) {
 		if (this.getExecutionCancelSignal?.()?.aborted) break;
 		await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+		const before = current.status;
 		current = await byId.call(this, session, current.id, itemIndex);
+		if (current.status !== before) await onStatus?.(current);
 	}
 	if (isFinal(current.status)) return { held: current, timedOut: false };
 	if (this.getNodeParameter('onTimeout', itemIndex, 'error') === 'output')

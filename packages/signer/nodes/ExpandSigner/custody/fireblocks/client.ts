@@ -4,46 +4,18 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { itemError } from '../../core';
-import type { FireblocksCredentials } from './credentials';
+import {
+	asNodeError,
+	DEFAULT_RETRY,
+	errorCode,
+	itemError,
+	type PacedOutcome,
+	sendPaced,
+} from '../../core';
+import { FIREBLOCKS_CREDENTIAL, type FireblocksCredentials } from './credentials';
 import { requestToken } from './jwt';
-
-/** Tries of a request Fireblocks answers 429 (turned away before it was processed). */
-const RATE_LIMITED_TRIES = 5;
-/** Tries of a read that fails with a 5xx or no answer. */
-const READ_TRIES = 3;
-const FIRST_DELAY_MS = 500;
-const MAX_DELAY_MS = 30_000;
-
-/**
- * Request starts per credential (its URL and API key), at most Max Requests per Second, shared by
- * every node and execution of this n8n process: the earliest time the next request may start.
- */
-const nextStart = new Map<string, number>();
-
-async function paced(credentials: FireblocksCredentials): Promise<void> {
-	const gap = 1000 / credentials.perSecond;
-	const now = Date.now();
-	const at = Math.max(now, nextStart.get(credentials.paceId) ?? 0);
-	nextStart.set(credentials.paceId, at + gap);
-	if (at > now) await sleep(at - now);
-}
-
-/** Holds every request of the credential until `until` (a Retry-After). */
-function holdUntil(credentials: FireblocksCredentials, until: number): void {
-	nextStart.set(credentials.paceId, Math.max(nextStart.get(credentials.paceId) ?? 0, until));
-}
-
-function retryAfterMs(header: unknown): number | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-	const text = String(value).trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	const date = Date.parse(text);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
 
 /** Fireblocks' own words for a failure: `{message, code}`. */
 export function fireblocksMessage(body: unknown): { message?: string; code?: string } {
@@ -69,10 +41,9 @@ export type Outcome =
 
 /** A system error's code and message, without anything of the request (its headers hold the token and API key). */
 function lostReason(error: unknown, apiKey: string): string {
-	const failure = error as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
-	const code = failure?.code ?? failure?.cause?.code;
+	const failure = error as { message?: unknown };
 	const words = [
-		typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : undefined,
+		errorCode(error),
 		typeof failure?.message === 'string' ? failure.message.slice(0, 200) : undefined,
 	]
 		.filter(Boolean)
@@ -104,15 +75,14 @@ export class FireblocksClient {
 		readonly credentials: FireblocksCredentials,
 	) {}
 
-	/** One try: signed, paced, sent; the answer whatever its status, or why none came. */
+	/** One try, signed afresh (a new nonce and iat each time): any answer, or the error of none. */
 	private async once(
 		method: 'GET' | 'POST',
 		path: string,
 		body: string,
 		headers: IDataObject,
-	): Promise<Outcome & { retryAfter?: unknown }> {
+	): Promise<IN8nHttpFullResponse> {
 		const { credentials } = this;
-		await paced(credentials);
 		const url = `${credentials.baseUrl}${path}`;
 		const uri = new URL(url).pathname + new URL(url).search;
 		const options: IHttpRequestOptions = {
@@ -131,22 +101,14 @@ export class FireblocksClient {
 			ignoreHttpStatusErrors: true,
 		};
 		this.requests++;
-		try {
-			const response = (await this.context.helpers.httpRequest(options)) as IN8nHttpFullResponse;
-			return {
-				answered: true,
-				status: response.statusCode,
-				body: parsed(response.body),
-				retryAfter: response.headers?.['retry-after'],
-			};
-		} catch (error) {
-			return { answered: false, reason: lostReason(error, credentials.apiKey) };
-		}
+		return (await this.context.helpers.httpRequest(options)) as IN8nHttpFullResponse;
 	}
 
 	/**
-	 * Sends a request, trying again after a 429 (as Retry-After asks, else with backoff), and for a read
-	 * also after a 5xx or no answer. A POST's 5xx or missing answer comes back as `lost`.
+	 * Sends a request through the core's paced send (the credential's pace, shared with every node and
+	 * execution of this process; what 429s teach; Retry-After obeyed), which retries a 429 for any
+	 * request, and a 5xx or no answer for a read only. A create's 5xx or missing answer comes back as
+	 * `lost`: it may have been processed, and only a lookup by externalTxId can tell.
 	 */
 	async send(
 		method: 'GET' | 'POST',
@@ -155,29 +117,47 @@ export class FireblocksClient {
 		body = '',
 		headers: IDataObject = {},
 	): Promise<Outcome> {
-		let rateLimited = 0;
-		let failed = 0;
-		for (;;) {
+		const { credentials } = this;
+		let last: PacedOutcome | undefined;
+		const answerOf = (outcome: PacedOutcome): Outcome => {
+			if (outcome.response) {
+				const { statusCode } = outcome.response;
+				const answer = parsed(outcome.response.body);
+				if (method === 'POST' && statusCode >= 500)
+					return { answered: false, reason: `HTTP ${statusCode}${describe(answer)}` };
+				return { answered: true, status: statusCode, body: answer };
+			}
+			return { answered: false, reason: lostReason(outcome.error, credentials.apiKey) };
+		};
+		try {
+			const { response } = await sendPaced(this.context, itemIndex, {
+				service: 'Fireblocks API',
+				credentialName: this.context.getNode().credentials?.[FIREBLOCKS_CREDENTIAL]?.name ?? '',
+				endpoint: `${method} ${path}`,
+				method,
+				resendable: false,
+				pacer: credentials.pacer,
+				perSecond: credentials.perSecond,
+				retry: DEFAULT_RETRY,
+				send: async () => await this.once(method, path, body, headers),
+				fail: (outcome) => {
+					last = outcome;
+					// Never shown: send() turns the outcome into an answer or `lost`.
+					return new NodeApiError(
+						this.context.getNode(),
+						{},
+						{ message: 'Fireblocks request failed' },
+					);
+				},
+			});
+			return answerOf({ response });
+		} catch (error) {
+			// Not an answer's failure (a cancelled wait): an n8n error of the item.
+			if (!last) throw asNodeError(this.context.getNode(), error, itemIndex);
+			// A cancelled execution stops here, whatever the request.
 			if (this.context.getExecutionCancelSignal?.()?.aborted)
 				throw itemError(this.context.getNode(), itemIndex, 'The execution was cancelled');
-			const outcome = await this.once(method, path, body, headers);
-			const uncertain = !outcome.answered || outcome.status >= 500;
-			if (outcome.answered && outcome.status === 429) {
-				if (++rateLimited >= RATE_LIMITED_TRIES) return outcome;
-				const asked = retryAfterMs(outcome.retryAfter);
-				if (asked !== undefined && asked > MAX_DELAY_MS) return outcome;
-				const delay = asked ?? Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (rateLimited - 1));
-				holdUntil(this.credentials, Date.now() + delay);
-				continue;
-			}
-			if (!uncertain) return outcome;
-			if (method === 'POST') {
-				return outcome.answered
-					? { answered: false, reason: `HTTP ${outcome.status}${describe(outcome.body)}` }
-					: outcome;
-			}
-			if (++failed >= READ_TRIES) return outcome;
-			await sleep(Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** (failed - 1)));
+			return answerOf(last);
 		}
 	}
 

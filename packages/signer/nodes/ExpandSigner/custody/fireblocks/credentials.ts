@@ -1,7 +1,8 @@
-import { createHash, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { type Pacer, pacerFor } from '../../core';
 import { CredentialFieldError } from '../../policy/vocabulary';
 import { type AssetMap, readAssetMap } from './assets';
 import { readSecretKey } from './jwt';
@@ -30,8 +31,8 @@ export interface FireblocksCredentials {
 	vaultAccountId: string;
 	perSecond: number;
 	assets: AssetMap;
-	/** What identifies the credential's pace (a hash of its URL and API key; the key itself is not kept). */
-	paceId: string;
+	/** The credential's pace (the core's transport, by a hash of its URL and API key), shared across executions. */
+	pacer: Pacer;
 }
 
 /** The Base URL the credential names: Sandbox, Production or a custom one (a devnet stand-in). */
@@ -78,6 +79,6 @@ export function readFireblocksCredentials(
 		vaultAccountId,
 		perSecond,
 		assets: readAssetMap(data.assetIds),
-		paceId: createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('hex'),
+		pacer: pacerFor(baseUrl, apiKey),
 	};
 }
