@@ -48,7 +48,7 @@ import { TestItems } from './itemsNode';
  * `releaseEngine()`.
  */
 let sshExitListeners: Array<(code: number) => void> | undefined;
-function prepareEngine(): void {
+export function prepareEngine(): void {
 	if (sshExitListeners) return;
 	const before = process.listeners('exit');
 	const manager = Container.get(SSHClientsManager);

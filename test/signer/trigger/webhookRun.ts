@@ -4,7 +4,7 @@
  * (its raw body kept, as n8n's webhook server keeps it) to Expand Signer Trigger through n8n-core's
  * WebhookContext, then runs the execution n8n would start through WorkflowExecute.
  */
-import '../../helpers/n8n';
+import { prepareEngine } from '../../helpers/n8n';
 
 import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import {
@@ -301,6 +301,7 @@ export async function startReceiver(
 					nodeExecutionStack: [{ node, data: { main: result.workflowData }, source: null }],
 				},
 			});
+			prepareEngine();
 			const run = await new WorkflowExecute(
 				additional(),
 				'webhook',

@@ -136,6 +136,11 @@ export class ExpandSignerTrigger implements INodeType {
 				required: true,
 				displayOptions: turnkeyShown('expandSolanaKeyApi'),
 			},
+			{
+				name: 'expandTronKeyApi',
+				required: true,
+				displayOptions: turnkeyShown('expandTronKeyApi'),
+			},
 		],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'custodian' },

@@ -71,6 +71,8 @@ export interface SignerFamily<Session = unknown> {
 	builtOn?: string;
 	/** The credential type of its keys. */
 	credential: string;
+	/** Its credential offers Key Type Turnkey: a wallet account Turnkey holds signs (custody/turnkey/). */
+	turnkeyKeys?: true;
 	/**
 	 * The credential's Test: its method name (the node's `testedBy`) and the key read locally, nothing
 	 * sent anywhere (methods/credentialTest.ts shows it with the ledger and the RPC nodes).

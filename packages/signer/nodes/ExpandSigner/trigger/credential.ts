@@ -1,19 +1,14 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { families } from '../actions/operations';
+import { FIREBLOCKS_CREDENTIAL } from '../custody/fireblocks/credentials';
 import { ledgerSettingsOf, type LedgerSettings } from '../ledger/settings';
 import type { Custodian } from './custodians';
 
-/** The Fireblocks credential (its API fields, policy and ledger settings). */
-export const FIREBLOCKS_CREDENTIAL = 'expandFireblocksApi';
-
-/** The signing credentials that can hold a Turnkey key (Key Type Turnkey). */
-const TURNKEY_CREDENTIALS = ['expandSignerApi', 'expandSolanaKeyApi'];
+export { FIREBLOCKS_CREDENTIAL };
 
 /** The chain families whose signing credential can hold a Turnkey key, from the Signer's registry. */
-export const turnkeyFamilies = families.filter((family) =>
-	TURNKEY_CREDENTIALS.includes(family.credential),
-);
+export const turnkeyFamilies = families.filter((family) => family.turnkeyKeys);
 
 /** The credential the trigger reads for a custodian (and, for Turnkey, the chosen chain family). */
 export function credentialNameOf(custodian: Custodian, chainFamily: string): string {

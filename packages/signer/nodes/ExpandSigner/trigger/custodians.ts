@@ -1,36 +1,19 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
+import { baseUrlOf } from '../custody/fireblocks/credentials';
 import { fireblocksJwksUrlOf } from '../custody/fireblocks/webhook';
+import { turnkeyBaseUrlOf } from '../custody/turnkey/client';
 import { turnkeyJwksUrlOf } from '../custody/turnkey/webhook';
 
 export type Custodian = 'fireblocks' | 'turnkey';
-
-/** Turnkey's own API, when the signing credential names no other. */
-const TURNKEY_API = 'https://api.turnkey.com';
-
-/**
- * The Fireblocks API base URL of the Fireblocks credential: its Base URL field (a URL, or the words
- * sandbox / production / custom), a custom one in its Custom Base URL field. The one place the
- * trigger reads that credential's API fields.
- */
-export function fireblocksBaseUrlOf(credentials: ICredentialDataDecryptedObject): string {
-	const base = String(credentials.baseUrl ?? '').trim();
-	const custom = String(credentials.customBaseUrl ?? '').trim();
-	if (base === 'sandbox') return 'https://sandbox-api.fireblocks.io';
-	if (base === 'production' || base === '') return custom || 'https://api.fireblocks.io';
-	if (base === 'custom') return custom;
-	return base;
-}
 
 /** The JWKS a custodian publishes for the credential's environment. */
 export function defaultJwksUrl(
 	custodian: Custodian,
 	credentials: ICredentialDataDecryptedObject,
 ): string {
-	if (custodian === 'fireblocks') return fireblocksJwksUrlOf(fireblocksBaseUrlOf(credentials));
-	return turnkeyJwksUrlOf(
-		String(credentials.turnkeyBaseUrl ?? credentials.baseUrl ?? '').trim() || TURNKEY_API,
-	);
+	if (custodian === 'fireblocks') return fireblocksJwksUrlOf(baseUrlOf(credentials));
+	return turnkeyJwksUrlOf(turnkeyBaseUrlOf(credentials));
 }
 
 /**

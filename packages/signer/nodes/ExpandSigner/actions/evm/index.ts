@@ -34,6 +34,7 @@ export const evm: SignerFamily<EvmSession> = {
 		description: 'Ethereum, Polygon, BNB Chain, Base, Arbitrum and the other EVM chains',
 	},
 	credential: CREDENTIAL,
+	turnkeyKeys: true,
 	credentialTest: { name: 'expandSignerKeyTest', view: evmKeyView },
 	operations: [
 		getAddress,

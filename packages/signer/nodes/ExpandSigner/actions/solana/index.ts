@@ -29,6 +29,7 @@ export const solana: SignerFamily<SolanaSession> = {
 			'Solana and Solana Devnet: SOL and SPL token transfers, transactions the API prepares',
 	},
 	credential: CREDENTIAL,
+	turnkeyKeys: true,
 	credentialTest: { name: 'expandSolanaKeyTest', view: solanaKeyView },
 	operations: [
 		getAddress,

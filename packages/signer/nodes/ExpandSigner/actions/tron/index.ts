@@ -29,6 +29,7 @@ export const tron: SignerFamily<TronSession> = {
 			'Tron and Tron Nile: TRX and TRC-20 (USDT) transfers, transactions from input items',
 	},
 	credential: CREDENTIAL,
+	turnkeyKeys: true,
 	credentialTest: { name: 'expandTronKeyTest', view: tronKeyView },
 	operations: [
 		getAddress,

@@ -21,13 +21,8 @@ export interface TurnkeySettings {
 	apiKey: TurnkeyApiKey;
 }
 
-/** Reads and checks the Turnkey fields of a signing credential; the private key is imported, never kept as text. */
-export function turnkeySettingsOf(credentials: ICredentialDataDecryptedObject): TurnkeySettings {
-	const organizationId = String(credentials.organizationId ?? '').trim();
-	if (!organizationId)
-		throw new TurnkeyKeyError('The Organization ID of the Turnkey credential is empty');
-	const signWith = String(credentials.signWith ?? '').trim();
-	if (!signWith) throw new TurnkeyKeyError('The Sign With of the Turnkey credential is empty');
+/** The credential's Turnkey API, Turnkey's own when it names none. */
+export function turnkeyBaseUrlOf(credentials: ICredentialDataDecryptedObject): string {
 	const baseUrl = String(credentials.baseUrl || TURNKEY_BASE_URL)
 		.trim()
 		.replace(/\/+$/, '');
@@ -35,6 +30,17 @@ export function turnkeySettingsOf(credentials: ICredentialDataDecryptedObject): 
 		throw new TurnkeyKeyError(
 			`The Base URL of the Turnkey credential must be an http(s) URL; got "${baseUrl.slice(0, 60)}"`,
 		);
+	return baseUrl;
+}
+
+/** Reads and checks the Turnkey fields of a signing credential; the private key is imported, never kept as text. */
+export function turnkeySettingsOf(credentials: ICredentialDataDecryptedObject): TurnkeySettings {
+	const organizationId = String(credentials.organizationId ?? '').trim();
+	if (!organizationId)
+		throw new TurnkeyKeyError('The Organization ID of the Turnkey credential is empty');
+	const signWith = String(credentials.signWith ?? '').trim();
+	if (!signWith) throw new TurnkeyKeyError('The Sign With of the Turnkey credential is empty');
+	const baseUrl = turnkeyBaseUrlOf(credentials);
 	return {
 		organizationId,
 		baseUrl,
