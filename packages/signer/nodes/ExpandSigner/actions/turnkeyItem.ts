@@ -3,8 +3,10 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { JournalFacts, PayoutJournal } from '../ledger/journal';
 import type { JournalDraft } from '../ledger/journalDraft';
 import type { PayoutKey, PayoutLedger } from '../ledger/payoutLedger';
+import type { LedgerStore } from '../ledger/store';
 import { signedFor } from './signOnce';
 import { Refusal, refusedItem } from '../policy/refusal';
+import { labelActivity } from '../custody/turnkey/activityLabels';
 import type { TurnkeySettings } from '../custody/turnkey/client';
 import {
 	lyingAnswer,
@@ -26,6 +28,11 @@ export interface TurnkeyItem {
 	journal?: PayoutJournal;
 	/** The item's facts each status entry repeats (operation, payout ID, chain, account). */
 	facts: JournalFacts;
+	/**
+	 * The ledger store, where each activity submitted is labelled with the item's payout, chain, account
+	 * and operation (custody/turnkey/activityLabels.ts) for Expand Signer Trigger; none without a ledger.
+	 */
+	labels?: LedgerStore;
 	/** With a payout ID: its request is kept in the ledger store before it is first sent. */
 	payout?: { requests: TurnkeyRequests; key: PayoutKey; content: string };
 }
@@ -65,13 +72,35 @@ export function keptUnsigned(
 }
 
 async function submit(item: TurnkeyItem, body: string) {
-	const { context, itemIndex, settings, draft, journal, facts } = item;
+	const { context, itemIndex, settings, draft, journal, facts, labels } = item;
+	let labelled = false;
 	const answer = await submitSignTransaction(
 		context,
 		itemIndex,
 		settings,
 		body,
 		async (status) => {
+			if (labels && !labelled && status.custodianId) {
+				labelled = true;
+				// A label for reporting only: its failure fails no item (the signature is checked as always).
+				try {
+					await labelActivity(
+						labels,
+						status.custodianId,
+						{
+							payoutId: facts.payoutId ?? '',
+							chainId: facts.chainId ?? '',
+							from: facts.account ?? '',
+							operation: facts.operation ?? '',
+						},
+						itemIndex,
+					);
+				} catch (error) {
+					context.logger.warn(
+						`Expand Signer: Turnkey activity ${status.custodianId} could not be labelled for Expand Signer Trigger: ${(error as Error).message}`,
+					);
+				}
+			}
 			draft.fill(status);
 			await journal?.record(itemIndex, 'status', { ...facts, ...status });
 		},
@@ -160,6 +189,7 @@ export function turnkeyItemOf(
 		settings: account.turnkey,
 		draft,
 		journal: ledger?.journal,
+		labels: ledger?.store,
 		facts: {
 			operation: String(this.getNodeParameter('operation', itemIndex, '') ?? ''),
 			payoutId,

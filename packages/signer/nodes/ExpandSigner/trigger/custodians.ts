@@ -108,7 +108,8 @@ export function fireblocksEvent(body: IDataObject): CustodianEvent {
 
 /**
  * A Turnkey event: the event ID and type from the signed headers; the activity in the body's
- * `data` (as `{activity}` or the activity itself; `msg` in older deliveries).
+ * `data` (as `{activity}` or the activity itself; `msg` in older deliveries), or the body itself
+ * (ACTIVITY_UPDATES of Webhooks V2 post the activity that changed).
  */
 export function turnkeyEvent(
 	body: IDataObject,
@@ -116,7 +117,9 @@ export function turnkeyEvent(
 	eventType: string,
 ): CustodianEvent {
 	const holder = object(body.data ?? body.msg);
-	const activity = object(holder.activity ?? (holder.id ? holder : body.activity));
+	const activity = object(
+		holder.activity ?? (holder.id ? holder : (body.activity ?? (body.id ? body : undefined))),
+	);
 	return {
 		custodian: 'turnkey',
 		eventId,

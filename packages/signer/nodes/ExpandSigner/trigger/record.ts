@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { activityLabelOf, type TurnkeyActivityLabel } from '../custody/turnkey/activityLabels';
+import { SIGN_TRANSACTION_TYPE } from '../custody/turnkey/signTransaction';
 
 import { PayoutJournal } from '../ledger/journal';
 import { ledgerStoreOf } from '../ledger/ledgerStoreOf';
@@ -26,6 +29,29 @@ const STATUS_WORD = /^[A-Z0-9_]{1,64}$/;
 async function exists(store: LedgerStore, name: string): Promise<boolean> {
 	const read = await store.readJson(name, 0, 'a custodian status record', 'payoutLedgerFolder');
 	return read.value !== undefined || read.unreadable !== undefined;
+}
+
+/** How long a sign-transaction activity's label is waited for (ms, per read): Turnkey may deliver an
+ * activity's first events before the Signer that submitted it has its answer and labels it. */
+const LABEL_WAITS_MS = [100, 200, 400, 800, 1000];
+
+/**
+ * The label the Signer wrote for a Turnkey activity it submitted (custody/turnkey/activityLabels.ts):
+ * undefined for an activity of the organization this credential's Signer did not ask for. A label
+ * only names the payout in the output and journal; it authorizes nothing.
+ */
+async function turnkeyLabel(
+	store: LedgerStore,
+	event: CustodianEvent,
+): Promise<TurnkeyActivityLabel | undefined> {
+	let label = await activityLabelOf(store, event.transactionId);
+	if (label || event.data.type !== SIGN_TRANSACTION_TYPE) return label;
+	for (const pause of LABEL_WAITS_MS) {
+		await sleep(pause);
+		label = await activityLabelOf(store, event.transactionId);
+		if (label) return label;
+	}
+	return undefined;
 }
 
 /**
@@ -105,13 +131,17 @@ export async function recordEvent(this: IExecuteFunctions): Promise<INodeExecuti
 			);
 			continue;
 		}
+		// Turnkey's events name no payout: the Signer's label of the activity does, when it asked for it.
+		const label = custodian === 'turnkey' ? await turnkeyLabel(store, event) : undefined;
+		const payoutId = label ? label.payoutId : event.payoutId;
 		const journalNote = await journal.record(0, 'status', {
 			kind: 'custodianTransaction',
 			custodian,
 			custodianId: event.transactionId,
 			custodianStatus: event.status,
-			payoutId: event.payoutId,
+			payoutId,
 			transactionHash: event.txHash,
+			...(label ? { chainId: label.chainId, account: label.from, operation: label.operation } : {}),
 		});
 		if ('journalError' in journalNote)
 			this.logger.warn(`Expand Signer Trigger: ${journalNote.journalError}`);
@@ -121,7 +151,15 @@ export async function recordEvent(this: IExecuteFunctions): Promise<INodeExecuti
 			eventId: event.eventId,
 			eventType: event.eventType,
 			transactionId: event.transactionId,
-			payoutId: event.payoutId,
+			payoutId,
+			...(custodian === 'turnkey'
+				? {
+						knownPayout: label !== undefined,
+						chainId: label?.chainId ?? '',
+						account: label?.from ?? '',
+						operation: label?.operation ?? '',
+					}
+				: {}),
 			status: event.status,
 			...(previousStatus ? { previousStatus } : {}),
 			txHash: event.txHash,
