@@ -13,6 +13,7 @@ import { OWN_ENDPOINTS } from '../nodes/shared/transport/ownEndpoints';
 import type { ICredentialType } from 'n8n-workflow';
 
 import { ExpandSigner } from '../packages/signer/nodes/ExpandSigner/ExpandSigner.node';
+import { ExpandSignerTrigger } from '../packages/signer/nodes/ExpandSigner/ExpandSignerTrigger.node';
 import {
 	families,
 	familiesInWords,
@@ -81,14 +82,26 @@ test('the oldest n8n supported, and the n8n versions and Node.js majors CI tests
 
 test("the README's nodes and their versions are the packages' nodes", () => {
 	const readme = read('README.md');
-	const nodes = [new Expand(), new ExpandTrigger(), new ExpandSigner()].map(
-		(node) => node.description,
-	);
+	const nodes = [
+		new Expand(),
+		new ExpandTrigger(),
+		new ExpandSigner(),
+		new ExpandSignerTrigger(),
+	].map((node) => node.description);
 	const manifests = ['package.json', 'packages/signer/package.json'].map((file) =>
 		JSON.parse(readFileSync(join(root, file), 'utf8')),
 	);
 	expect(manifests.flatMap((manifest) => manifest.n8n.nodes)).toHaveLength(nodes.length);
-	expect(readme).toContain(`(for all ${WORDS[nodes.length]} nodes)`);
+	// The Expand API credential: every node but the custodians' webhook receiver.
+	const expandApi = nodes.filter((node) =>
+		node.credentials?.some((credential) => credential.name === 'expandApi'),
+	);
+	expect(readme).toContain(
+		`(for ${expandApi
+			.slice(0, -1)
+			.map((node) => node.displayName)
+			.join(', ')} and ${expandApi.at(-1)?.displayName})`,
+	);
 	expect(readme).toContain(
 		`| Node versions | ${nodes.map((node) => `${node.displayName} ${versions(node.version)}`).join(', ')}. `,
 	);
