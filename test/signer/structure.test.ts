@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import { ExpandSigner } from '../../packages/signer/nodes/ExpandSigner/ExpandSigner.node';
+import { ExpandSignerTrigger } from '../../packages/signer/nodes/ExpandSigner/ExpandSignerTrigger.node';
 import { families } from '../../packages/signer/nodes/ExpandSigner/actions/operations';
 import { cyclesOf, importGraph } from '../helpers/importGraph';
 
@@ -152,4 +153,21 @@ test("the credential's ledger fields are read in one place, on the ledger floor 
 		/\.(ledgerStore|payoutLedgerFolder|ledger(?:Host|Port|Database|User|Password|Ssl|SslCa|Schema))\b/;
 	const readers = files.filter((file) => field.test(readFileSync(join(signer, file), 'utf8')));
 	expect(readers).toEqual(['ledger/settings.ts']);
+});
+
+test("the trigger lists each custodian's credential tested as the Signer tests it, shown with its custodian", () => {
+	const trigger = new ExpandSignerTrigger();
+	const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+	const listed = (trigger.description.credentials ?? [])
+		.map(({ name, testedBy }) => ({ name, testedBy }))
+		.sort(byName);
+	const custodial = families.filter((family) => family.builtOn || family.turnkeyKeys);
+	expect(listed).toEqual(
+		custodial
+			.map((family) => ({ name: family.credential, testedBy: family.credentialTest.name }))
+			.sort(byName),
+	);
+	expect(Object.keys(trigger.methods.credentialTest).sort()).toEqual(
+		families.map((family) => family.credentialTest.name).sort(),
+	);
 });

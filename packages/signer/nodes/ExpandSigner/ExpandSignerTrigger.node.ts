@@ -10,13 +10,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import {
-	credentialNameOf,
-	FIREBLOCKS_CREDENTIAL,
-	ledgerOfCredential,
-	turnkeyFamilies,
-} from './trigger/credential';
+import { credentialNameOf, ledgerOfCredential, turnkeyFamilies } from './trigger/credential';
 import { type Custodian, STATUS_RANKS } from './trigger/custodians';
+import { credentialTest } from './methods/credentialTest';
 import { receiveEvent } from './trigger/receive';
 import { recordEvent } from './trigger/record';
 
@@ -128,17 +124,30 @@ export class ExpandSignerTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: FIREBLOCKS_CREDENTIAL, required: true, displayOptions: shownFor('fireblocks') },
-			// Written out for n8n's linter, which reads the credentials as written.
-			{ name: 'expandSignerApi', required: true, displayOptions: turnkeyShown('expandSignerApi') },
+			// Written out for n8n's linter, which reads the credentials and their testedBy as written; each is
+			// tested as the Signer tests it (its Test checks the key, the policy and the ledger locally).
+			{
+				name: 'expandFireblocksApi',
+				required: true,
+				testedBy: 'expandFireblocksTest',
+				displayOptions: shownFor('fireblocks'),
+			},
+			{
+				name: 'expandSignerApi',
+				required: true,
+				testedBy: 'expandSignerKeyTest',
+				displayOptions: turnkeyShown('expandSignerApi'),
+			},
 			{
 				name: 'expandSolanaKeyApi',
 				required: true,
+				testedBy: 'expandSolanaKeyTest',
 				displayOptions: turnkeyShown('expandSolanaKeyApi'),
 			},
 			{
 				name: 'expandTronKeyApi',
 				required: true,
+				testedBy: 'expandTronKeyTest',
 				displayOptions: turnkeyShown('expandTronKeyApi'),
 			},
 		],
@@ -147,6 +156,8 @@ export class ExpandSignerTrigger implements INodeType {
 		],
 		properties,
 	};
+
+	methods = { credentialTest };
 
 	webhookMethods = {
 		default: {

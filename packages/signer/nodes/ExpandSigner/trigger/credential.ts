@@ -5,8 +5,6 @@ import { FIREBLOCKS_CREDENTIAL } from '../custody/fireblocks/credentials';
 import { ledgerSettingsOf, type LedgerSettings } from '../ledger/settings';
 import type { Custodian } from './custodians';
 
-export { FIREBLOCKS_CREDENTIAL };
-
 /** The chain families whose signing credential can hold a Turnkey key, from the Signer's registry. */
 export const turnkeyFamilies = families.filter((family) => family.turnkeyKeys);
 
