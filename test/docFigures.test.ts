@@ -16,6 +16,7 @@ import { ExpandSigner } from '../packages/signer/nodes/ExpandSigner/ExpandSigner
 import { ExpandSignerTrigger } from '../packages/signer/nodes/ExpandSigner/ExpandSignerTrigger.node';
 import {
 	families,
+	chainFamilies,
 	familiesInWords,
 } from '../packages/signer/nodes/ExpandSigner/actions/operations';
 import { N8N_LATEST, N8N_OLDEST, NODE_MAJOR } from '../playground/install';
@@ -152,22 +153,26 @@ function credentialDisplayName(name: string): string {
 
 test("the docs name the Signer's chain families, their credentials and operations as the registry has them", () => {
 	const credentials = families.map((family) => credentialDisplayName(family.credential));
-	const folders = families.map((family) => String(family.option.value));
+	const folders = chainFamilies.map((family) => String(family.option.value));
 	const readme = read('README.md');
 	const signerReadme = read('packages/signer/README.md');
 	const contributing = read('CONTRIBUTING.md');
 	const signerDoc = read('docs/signer.md');
+	const custodians = families
+		.filter((family) => family.builtOn !== undefined)
+		.map((family) => family.option.name)
+		.join(', ');
 	expect(readme).toContain(`Signs ${familiesInWords} transactions`);
 	expect(signerReadme).toContain(`signs ${familiesInWords} transactions`);
 	// The README's Credentials list: one entry per family's credential, in the registry's order.
 	const listed = [...signerReadme.matchAll(/- \*\*([^*]+)\*\*/g)].map((match) => match[1]);
 	expect(listed).toEqual(credentials);
 	expect(contributing).toContain(
-		`| ${credentials.join(', ')}, Expand Signer (${familiesInWords}) |`,
+		`| ${credentials.join(', ')}, Expand Signer (${familiesInWords}; custodians ${custodians}), Expand Signer Trigger |`,
 	);
 	expect(contributing).toContain(`building and signing: ${folders.join(', ')}`);
 	expect(contributing).toContain(
-		`the signing key credentials (${families.map((family) => family.option.name).join(', ')})`,
+		`the signing key credentials (${chainFamilies.map((family) => family.option.name).join(', ')})`,
 	);
 	for (const credential of credentials) expect(signerDoc).toContain(credential);
 	const undocumented = families.flatMap((family) =>

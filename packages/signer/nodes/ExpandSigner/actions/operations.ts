@@ -25,10 +25,14 @@ export function operationOf<Session>(
 	return family.operations.find((operation) => operation.option.value === name);
 }
 
-/** The families by name, as the node's description says them: "EVM, Solana and Tron". */
-const names = families.map((family) => family.option.name);
-export const familiesInWords =
+/** The chain families (the registry less its custodians), each with a families/ folder of its own. */
+export const chainFamilies = families.filter((family) => family.builtOn === undefined);
+
+const inWords = (names: string[]) =>
 	names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
+
+/** The chain families by name, as the node's description says them: "EVM, Solana and Tron". */
+export const familiesInWords = inWords(chainFamilies.map((family) => String(family.option.name)));
 
 /** Where the node shows a signing key credential: with the family whose keys it holds. */
 export function shownWithFamily(credential: string): INodeCredentialDescription['displayOptions'] {
