@@ -1,5 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { createHash } from 'node:crypto';
+
+import { afterCustodianRequest } from '../ledger/formItems';
 import type { JournalFacts, PayoutJournal } from '../ledger/journal';
 import type { JournalDraft } from '../ledger/journalDraft';
 import type { PayoutKey, PayoutLedger } from '../ledger/payoutLedger';
@@ -71,42 +74,52 @@ export function keptUnsigned(
 	return unsigned.unsignedTransaction;
 }
 
+/** How a form item taken by a request sent to Turnkey names it: the SHA-256 of its exact body. */
+const SENT_AS =
+	'sent to Turnkey (no signature believed from it yet) as the request with body SHA-256';
+const requestName = (body: string) => createHash('sha256').update(body).digest('hex');
+
 async function submit(item: TurnkeyItem, body: string) {
 	const { context, itemIndex, settings, draft, journal, facts, labels } = item;
 	let labelled = false;
-	const answer = await submitSignTransaction(
-		context,
-		itemIndex,
-		settings,
-		body,
-		async (status) => {
-			if (labels && !labelled && status.custodianId) {
-				labelled = true;
-				// A label for reporting only: its failure fails no item (the signature is checked as always).
-				try {
-					await labelActivity(
-						labels,
-						status.custodianId,
-						{
-							payoutId: facts.payoutId ?? '',
-							chainId: facts.chainId ?? '',
-							from: facts.account ?? '',
-							operation: facts.operation ?? '',
-						},
-						itemIndex,
-					);
-				} catch (error) {
-					context.logger.warn(
-						`Expand Signer: Turnkey activity ${status.custodianId} could not be labelled for Expand Signer Trigger: ${(error as Error).message}`,
-					);
+	try {
+		const answer = await submitSignTransaction(
+			context,
+			itemIndex,
+			settings,
+			body,
+			async (status) => {
+				if (labels && !labelled && status.custodianId) {
+					labelled = true;
+					// A label for reporting only: its failure fails no item (the signature is checked as always).
+					try {
+						await labelActivity(
+							labels,
+							status.custodianId,
+							{
+								payoutId: facts.payoutId ?? '',
+								chainId: facts.chainId ?? '',
+								from: facts.account ?? '',
+								operation: facts.operation ?? '',
+							},
+							itemIndex,
+						);
+					} catch (error) {
+						context.logger.warn(
+							`Expand Signer: Turnkey activity ${status.custodianId} could not be labelled for Expand Signer Trigger: ${(error as Error).message}`,
+						);
+					}
 				}
-			}
-			draft.fill(status);
-			await journal?.record(itemIndex, 'status', { ...facts, ...status });
-		},
-		item.payout !== undefined,
-	);
-	return { requestId: answer.activityId, signedHex: answer.signedTransaction };
+				draft.fill(status);
+				await journal?.record(itemIndex, 'status', { ...facts, ...status });
+			},
+			item.payout !== undefined,
+		);
+		return { requestId: answer.activityId, signedHex: answer.signedTransaction, body };
+	} catch (error) {
+		// Held for consensus, unanswered, failed: Turnkey may hold (or later sign) it, so its form item is taken.
+		throw afterCustodianRequest(error, requestName(body), SENT_AS);
+	}
 }
 
 /**
@@ -123,17 +136,29 @@ export function turnkeySigner(
 ): RemoteSigner {
 	const node = item.context.getNode();
 	let submitted = false;
+	let sentBody = '';
+	const sent = async (body: string) => {
+		sentBody = body;
+		submitted = true;
+		const { requestId, signedHex } = await submit(item, body);
+		return { requestId, signedHex };
+	};
 	return {
 		get submitted() {
 			return submitted;
 		},
-		lie: (requestId, what) => lyingAnswer(node, item.itemIndex, requestId, what),
+		// An answer not believed: the activity Turnkey holds may still be signed, so its form item is taken.
+		lie: (requestId, what) =>
+			afterCustodianRequest(
+				lyingAnswer(node, item.itemIndex, requestId, what),
+				requestName(sentBody),
+				SENT_AS,
+			),
 		sign: async (unsignedHex) => {
 			if (kept) {
 				if (keptUnsigned(item, kept, type) !== unsignedHex)
 					throw new Error('the kept Turnkey request was not the transaction checked');
-				submitted = true;
-				return await submit(item, kept.body);
+				return await sent(kept.body);
 			}
 			let body = signTransactionBody(
 				item.settings,
@@ -164,8 +189,7 @@ export function turnkeySigner(
 					body = other.body;
 				}
 			}
-			submitted = true;
-			return await submit(item, body);
+			return await sent(body);
 		},
 	};
 }

@@ -13,6 +13,22 @@ interface FormItemRecord {
 	signedAs?: string;
 	payoutId?: string;
 	signedAt: string;
+	/** Set when the record binds a request a custodian holds unsigned (held, unanswered): its payout ID's rerun picks it up. */
+	pending?: boolean;
+}
+
+/** Errors thrown after an item's request reached a custodian, with how that request is named. */
+const custodianRequests = new WeakMap<object, { request: string; signedAs: string }>();
+
+/**
+ * Marks an error thrown after the item's request reached a custodian (an activity held for consensus,
+ * an answer lost, refused or not believed): the custodian may sign it later, so the form item is taken
+ * by that request as by a signature, and only a rerun of its payout ID may resend it.
+ */
+export function afterCustodianRequest<E>(error: E, request: string, signedAs: string): E {
+	if (typeof error === 'object' && error !== null)
+		custodianRequests.set(error, { request, signedAs });
+	return error;
 }
 
 /** A signature made for an item: what is named, and how to give up what it holds when it is dropped. */
@@ -114,19 +130,58 @@ export class FormItemBindings {
 		signedAs?: string,
 	): Promise<T> {
 		const key = formItemKey(formItem);
+		// A request a custodian holds for this form item is resent only under its own payout ID.
+		const resumes = (record: FormItemRecord | 'signing' | undefined) =>
+			record !== undefined &&
+			record !== 'signing' &&
+			record.pending === true &&
+			Boolean(payoutId) &&
+			record.payoutId === payoutId;
 		const known = this.memory.get(key);
-		if (known) throw this.refusal(itemIndex, formItem, known, payoutId);
+		if (known && !resumes(known)) throw this.refusal(itemIndex, formItem, known, payoutId);
 		this.memory.set(key, 'signing');
 		let recorded: FormItemRecord | undefined;
 		try {
 			const name = this.recordName(key);
 			const durable = this.store && formItem.executionId ? this.store : undefined;
 			const earlier = durable && (await this.readRecord(name, itemIndex, formItem));
-			if (earlier) {
+			if (earlier && !resumes(earlier)) {
 				recorded = earlier;
 				throw this.refusal(itemIndex, formItem, earlier, payoutId);
 			}
-			const fresh = await sign();
+			const pending = resumes(known) ? (known as FormItemRecord) : earlier;
+			let fresh: T;
+			try {
+				fresh = await sign();
+			} catch (error) {
+				const reached = typeof error === 'object' && error !== null && custodianRequests.get(error);
+				if (reached && !pending) {
+					const record: FormItemRecord = {
+						formItem: key,
+						transactionHash: reached.request,
+						signedAs: reached.signedAs,
+						...(payoutId ? { payoutId } : {}),
+						signedAt: new Date().toISOString(),
+						pending: true,
+					};
+					// Created exclusively: when another process recorded the form item first, its record stands.
+					if (!durable || (await durable.create(name, record, itemIndex))) recorded = record;
+					else recorded = await this.readRecord(name, itemIndex, formItem);
+				} else if (pending) recorded = pending;
+				// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- the item's own error (already an n8n error) passed on unchanged
+				throw error;
+			}
+			if (pending) {
+				// The form item is already bound to this payout ID's request, which is what was signed.
+				recorded = {
+					formItem: key,
+					transactionHash: fresh.signed.transactionHash,
+					...(signedAs ? { signedAs } : {}),
+					...(payoutId ? { payoutId } : {}),
+					signedAt: pending.signedAt,
+				};
+				return fresh;
+			}
 			const record: FormItemRecord = {
 				formItem: key,
 				transactionHash: fresh.signed.transactionHash,

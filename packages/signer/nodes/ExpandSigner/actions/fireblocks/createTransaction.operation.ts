@@ -23,6 +23,7 @@ import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { chainRefusal, transactionRefusal } from '../../policy/check';
+import { writtenDecimals } from '../../policy/policy';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { SignedTransaction } from '../../policy/vocabulary';
 import { movedDecimals, shownMovements } from '../evm/proposalMovements';
@@ -179,6 +180,22 @@ export async function execute(
 	const provisional = effectFrom(named ?? ZeroAddress);
 	const refusal = transactionRefusal(session.policy, provisional, unbound);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	// Fireblocks takes whole units: a token's decimals from a node the API names could multiply the amount.
+	const pinnedNode = session.rpcUrls.pinned?.has(chainId) === true;
+	for (const movement of provisional.movements)
+		if (
+			movement.asset !== 'native' &&
+			!pinnedNode &&
+			writtenDecimals(session.policy, movement.asset, chainId) === undefined
+		)
+			throw refusedItem(
+				node,
+				itemIndex,
+				new Refusal(
+					'rpcUrls',
+					`Fireblocks takes token ${movement.asset}'s amount in whole units, written from its decimals, and only a chain node the API names could give them (a node lying about decimals multiplies what Fireblocks moves); pin chain ${chainId}'s node in the credential's RPC URLs or give the token's decimals in an amount limit line ("${movement.asset}:6 = …")`,
+				),
+			);
 	const client = new ChainClient(this, chainId, itemIndex, session.rpcUrls);
 	const decimals = provisional.movements.some((movement) => movement.asset !== 'native')
 		? await movedDecimals(session.policy, provisional, client)

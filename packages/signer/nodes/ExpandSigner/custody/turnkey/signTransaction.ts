@@ -88,10 +88,27 @@ export function unsignedOfBody(
 				`the Turnkey request kept for payout ID "${stored.payoutId}" (${where}) is not a sign-transaction request of organization ${settings.organizationId} for ${settings.signWith}; check it by hand`,
 			),
 		);
-	return {
+	const unsigned = {
 		unsignedTransaction: parameters.unsignedTransaction,
 		type: parameters.type as TurnkeyTransactionType,
 	};
+	// Byte for byte what the Signer writes for that transaction: no key beside the ones read here (a
+	// duplicate, another case, an extra field) that a server could read instead of them.
+	const timestampMs = (parsed as { timestampMs?: unknown }).timestampMs;
+	if (
+		typeof timestampMs !== 'string' ||
+		!/^[0-9]{1,16}$/.test(timestampMs) ||
+		stored.body !== signTransactionBody(settings, unsigned, Number(timestampMs))
+	)
+		throw refusedItem(
+			node,
+			itemIndex,
+			new Refusal(
+				'payoutId',
+				`the Turnkey request kept for payout ID "${stored.payoutId}" (${where}) is not a request the Signer writes (its bytes differ from the request for the transaction it names); it is not sent: check it by hand`,
+			),
+		);
+	return unsigned;
 }
 
 /**
