@@ -151,7 +151,7 @@ const startedChecks = (webSocket: boolean): Check[] => [
 		run: fireblocksPayoutCreated,
 	},
 	{
-		name: 'custodial payout run via Fireblocks, approved on the devnet: each amount moves exactly once; Expand Signer Trigger writes each genuine status back once (each payout COMPLETED once) while a duplicate, a replayed, an out-of-order and a forged delivery write nothing',
+		name: 'custodial payout run via Fireblocks, approved on the devnet: each amount moves exactly once; Expand Signer Trigger writes each genuine status back at most once (each payout COMPLETED once) while a duplicate, a replayed, an out-of-order and a forged delivery write no status twice and nothing forged',
 		run: fireblocksPayoutCompleted,
 	},
 	{
