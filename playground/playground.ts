@@ -44,6 +44,9 @@ export const EXAMPLE_IDS = {
 	tonPayoutRunDevnet: 'expandTonRunDevnet',
 	stellarPayoutRunDevnet: 'expandXlmRunDevnet',
 	stellarRwaDevnet: 'expandRwaDevnet',
+	fireblocksPayoutRunDevnet: 'expandFbRunDevnet',
+	fireblocksPayoutCompletedDevnet: 'expandFbDoneDevnet',
+	turnkeyPayoutRunDevnet: 'expandTkRunDevnet',
 };
 
 /** The devnet examples active in the playground: the trigger ones. */

@@ -53,6 +53,30 @@ export const SAFE_DELEGATE_CREDENTIAL = {
 	name: 'Expand Signing Key (devnet Safe delegate)',
 	type: 'expandSignerApi',
 };
+/** The Fireblocks stand-in's vault account 0 (the payout run via Fireblocks and its completion trigger). */
+export const FIREBLOCKS_CREDENTIAL = {
+	id: 'expandFireblocksKey01',
+	name: 'Fireblocks API (devnet vault 0)',
+	type: 'expandFireblocksApi',
+};
+/** The Turnkey stand-in's EVM wallet account as the EVM signing credential's Key Type Turnkey (the payout run via Turnkey). */
+export const TURNKEY_CREDENTIAL = {
+	id: 'expandTurnkeyKey01',
+	name: 'Expand Signing Key (devnet Turnkey account)',
+	type: 'expandSignerApi',
+};
+/**
+ * The recipients the custodial payout runs may pay (the Fireblocks and Turnkey credentials' Allowed
+ * Recipients): devnet wallets 13, 14 and 15. Their fifth row pays one that is not on it.
+ */
+export const CUSTODY_PAYEES = [
+	'0x1CBd3b2770909D4e10f157cABC84C7264073C9Ec',
+	'0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097',
+	'0xcd3B766CCDd6AE721141F452C550Ca635964ce71',
+];
+/** The custodial payout runs' chain and token: USDC (6 decimals) on chain 31337, at most 5,000 per transfer. */
+export const CUSTODY_CHAIN_ID = '31337';
+
 /** The payout example pays from devnet wallet 3 (hardhat account 3). */
 export const PAYOUT_WALLET_INDEX = 3;
 /** The Solana payout example pays from the devnet's Solana wallet 1. */
@@ -77,6 +101,67 @@ export const STELLAR_PAYEE_ACCOUNTS = [1, 2, 3];
 /** Where the EVM signing key credential (wallet 3) keeps signed payout IDs (the stablecoin payout run's): inside the folder n8n may write to. */
 export function evmLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
 	return path.join(n8n.outputDir, 'evm-payout-ledger');
+}
+
+/** Where the Fireblocks credential keeps created payout IDs and its journal (the trigger journals each status there too). */
+export function fireblocksLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
+	return path.join(n8n.outputDir, 'fireblocks-payout-ledger');
+}
+
+/** Where the Turnkey signing credential keeps signed payout IDs, their exact Turnkey requests and its journal. */
+export function turnkeyLedgerFolder(n8n: Pick<N8nInstance, 'outputDir'>): string {
+	return path.join(n8n.outputDir, 'turnkey-payout-ledger');
+}
+
+/** The custodial payout runs' policy: chain 31337, the three payees, USDC capped at 5,000 per transfer. */
+function custodyPolicy(devnet: Pick<Devnet, 'chains'>) {
+	const chain = devnet.chains.find((entry) => entry.chainId === CUSTODY_CHAIN_ID);
+	if (!chain) throw new Error(`the devnet has no chain ${CUSTODY_CHAIN_ID}`);
+	const usdc = chain.tokens.USDC;
+	return {
+		allowedChainIds: CUSTODY_CHAIN_ID,
+		allowedRecipients: CUSTODY_PAYEES.join(', '),
+		maxPerTransaction: `${usdc.address}:${usdc.decimals}@${CUSTODY_CHAIN_ID} = 5000`,
+	};
+}
+
+/** The Fireblocks credential on the devnet's stand-in: vault account 0, every devnet asset mapped, the custodial policy. */
+export function fireblocksPayoutKey(
+	devnet: Pick<Devnet, 'chains' | 'fireblocks'>,
+	payoutLedgerFolder: string,
+) {
+	const { fireblocks } = devnet;
+	return {
+		apiKey: fireblocks.apiKey,
+		secretKey: fireblocks.privateKeyPem,
+		environment: 'custom',
+		baseUrl: fireblocks.url,
+		vaultAccountId: fireblocks.vaultAccountId,
+		maxRequestsPerSecond: 20,
+		assetIds: Object.values(fireblocks.assets)
+			.map((asset) => `${asset.chainId}:${asset.address ?? 'native'} = ${asset.assetId}`)
+			.join('\n'),
+		...custodyPolicy(devnet),
+		payoutLedgerFolder,
+	};
+}
+
+/** The EVM signing credential with Key Type Turnkey on the devnet's stand-in: its EVM wallet account, the custodial policy. */
+export function turnkeyPayoutKey(
+	devnet: Pick<Devnet, 'chains' | 'turnkey'>,
+	payoutLedgerFolder: string,
+) {
+	const { turnkey } = devnet;
+	return {
+		keyType: 'turnkey',
+		organizationId: turnkey.organizationId,
+		apiPublicKey: turnkey.apiPublicKey,
+		apiPrivateKey: turnkey.apiPrivateKey,
+		baseUrl: turnkey.url,
+		signWith: turnkey.accounts.evm,
+		...custodyPolicy(devnet),
+		payoutLedgerFolder,
+	};
 }
 
 /** Where the Safe delegate's credential keeps proposed payout IDs: inside the folder n8n may write to. */
@@ -200,6 +285,8 @@ export function devnetCredentials(
 		| 'ton'
 		| 'stellar'
 		| 'safe'
+		| 'fireblocks'
+		| 'turnkey'
 	>,
 	n8n: Pick<N8nInstance, 'outputDir'>,
 ) {
@@ -249,6 +336,8 @@ export function devnetCredentials(
 		{ ...TRON_CREDENTIAL, data: tronPayoutKey(devnet, tronLedgerFolder(n8n)) },
 		{ ...TON_CREDENTIAL, data: tonPayoutKey(devnet, tonLedgerFolder(n8n)) },
 		{ ...STELLAR_CREDENTIAL, data: stellarPayoutKey(devnet, stellarLedgerFolder(n8n)) },
+		{ ...FIREBLOCKS_CREDENTIAL, data: fireblocksPayoutKey(devnet, fireblocksLedgerFolder(n8n)) },
+		{ ...TURNKEY_CREDENTIAL, data: turnkeyPayoutKey(devnet, turnkeyLedgerFolder(n8n)) },
 	];
 }
 
@@ -267,6 +356,8 @@ export async function freshUserFolder(n8n: N8nInstance, tarballs: string[]): Pro
 	mkdirSync(tronLedgerFolder(n8n), { recursive: true });
 	mkdirSync(tonLedgerFolder(n8n), { recursive: true });
 	mkdirSync(stellarLedgerFolder(n8n), { recursive: true });
+	mkdirSync(fireblocksLedgerFolder(n8n), { recursive: true });
+	mkdirSync(turnkeyLedgerFolder(n8n), { recursive: true });
 	await installPackages(n8n.userFolder, tarballs);
 }
 

@@ -260,6 +260,52 @@ test('the payout runs via Safe propose from the Safe with a Payout ID per row; t
 	expect(production.some((node) => node.type === 'n8n-nodes-base.slack')).toBe(true);
 });
 
+test('the payout runs via Fireblocks create from the vault with a Payout ID per row, a refused row not stopping the others; their completed workflows write back from Expand Signer Trigger (Fireblocks) on the same credential; the runs via Turnkey sign with a Turnkey key and send', () => {
+	type Credentialed = Workflow['nodes'][number] & {
+		credentials?: Record<string, { id: string }>;
+		onError?: string;
+	};
+	for (const suffix of ['.json', '.devnet.json']) {
+		const run = workflow(`fireblocks-payout-run${suffix}`).nodes as Credentialed[];
+		const signers = run.filter((node) => node.type.endsWith('.expandSigner'));
+		expect(
+			signers.map((node) => [node.parameters.chainFamily, node.parameters.operation, node.onError]),
+		).toEqual([
+			['fireblocks', 'getVaultAddress', undefined],
+			['fireblocks', 'createTransaction', 'continueRegularOutput'],
+		]);
+		expect(signers[1].parameters.payoutId).toBe('={{ $json.payoutId }}');
+		expect(String(run.find((node) => node.name === 'Check rows')?.parameters.jsCode)).toContain(
+			"$('Vault address').first().json.address",
+		);
+		const done = workflow(`fireblocks-payout-completed${suffix}`).nodes as Credentialed[];
+		const trigger = done.find((node) => node.type.endsWith('.expandSignerTrigger'));
+		expect(trigger?.parameters.custodian).toBe('fireblocks');
+		expect(trigger?.credentials?.expandFireblocksApi.id).toBe(
+			signers[1].credentials?.expandFireblocksApi.id,
+		);
+		const turnkey = workflow(`turnkey-payout-run${suffix}`).nodes as Credentialed[];
+		const sign = turnkey.find((node) => node.name === 'Sign payouts');
+		expect([sign?.parameters.operation, sign?.parameters.payoutId, sign?.onError]).toEqual([
+			'signTransaction',
+			'={{ $json.payoutId }}',
+			'continueRegularOutput',
+		]);
+		expect(turnkey.find((node) => node.name === 'Send')?.parameters.operation).toBe(
+			'sendtransaction',
+		);
+	}
+	const production = workflow('fireblocks-payout-completed.json').nodes;
+	expect(
+		production
+			.filter((node) => node.type === 'n8n-nodes-base.googleSheets')
+			.map(
+				(node) =>
+					(node.parameters.columns as { matchingColumns?: string[] } | undefined)?.matchingColumns,
+			),
+	).toEqual([['payoutId']]);
+});
+
 // Issue 32: an API answering a row with no transaction, several or another row's must not be paired by position.
 test("the payout runs pair each transaction with its row through pairedItem: One transfer per row follows Build transfers, the same code in all four, and no Code node reads another node's items by position", () => {
 	const files = ['stablecoin-payout-run', 'safe-payout-run'].flatMap((name) => [
@@ -313,7 +359,7 @@ test('every Expand node type the workflows name is one a package of this reposit
 			return Object.values(module).map((Node) => `${manifest.name}.${new Node().description.name}`);
 		});
 	});
-	expect(declared.length).toBe(3);
+	expect(declared.length).toBe(4);
 	const named = workflowFiles.flatMap((file) =>
 		(JSON.parse(readFileSync(join(root, file), 'utf8')) as Workflow).nodes
 			.map((node) => node.type)

@@ -13,7 +13,7 @@
  * two lists of named checks, each a module of this folder: first with `n8n execute` (the examples
  * against the chains, the month-end valuation at a past block, exactly-once payouts through a kill,
  * the install by hand), then in the started n8n (types, the credential test, the stablecoin payout run,
- * the payout run via Safe, its write-back trigger and its refusals, the USDT payout runs on Tron and TON and the USDC payout run on Stellar through a kill, both payout runs against a lying API, the active examples, the polling triggers through a restart, a deactivation and changed settings).
+ * the payout run via Safe, its write-back trigger and its refusals, the payout runs via Fireblocks (with its webhook write-back) and via Turnkey, the USDT payout runs on Tron and TON and the USDC payout run on Stellar through a kill, both payout runs against a lying API, the active examples, the polling triggers through a restart, a deactivation and changed settings).
  */
 import * as path from 'node:path';
 
@@ -28,6 +28,14 @@ import { run } from '../../playground/proc';
 import { N8nRest } from '../../playground/rest';
 import { check, chosenChecks, results } from '../helpers/checks';
 import { largeTransferWatch, priceAlert, priceAlertRefused } from './activeExamples';
+import {
+	FIREBLOCKS_DONE_ID,
+	fireblocksOtherRun,
+	fireblocksPayoutAgain,
+	fireblocksPayoutCompleted,
+	fireblocksPayoutCreated,
+	turnkeyPayoutRun,
+} from './custodyPayout';
 import { payoutExample, solanaPayout, treasuryReport } from './examples';
 import { firstReleasePayout } from './firstRelease';
 import { INSTALL_BY_HAND, installByHand } from './install';
@@ -139,6 +147,22 @@ const startedChecks = (webSocket: boolean): Check[] => [
 		run: safeProposalsRefused,
 	},
 	{
+		name: 'custodial payout run via Fireblocks: 4 rows created at the stand-in, all held at PENDING_AUTHORIZATION, nothing moves; the row off Allowed Recipients refused by the Signer naming the rule, no request to Fireblocks for it',
+		run: fireblocksPayoutCreated,
+	},
+	{
+		name: 'custodial payout run via Fireblocks, approved on the devnet: each amount moves exactly once; Expand Signer Trigger writes each genuine status back at most once (each payout COMPLETED once) while a duplicate, a replayed, an out-of-order and a forged delivery write no status twice and nothing forged',
+		run: fireblocksPayoutCompleted,
+	},
+	{
+		name: 'custodial payout run via Fireblocks, run again, and a new run whose create answer the stand-in drops: nothing new created, one transaction per row',
+		run: fireblocksPayoutAgain,
+	},
+	{
+		name: 'custodial payout run via Turnkey: each row signed by Turnkey and sent once, the off-list row refused before Turnkey; run again, nobody paid and nothing signed',
+		run: turnkeyPayoutRun,
+	},
+	{
 		name: 'USDT payout run on Tron, approved: n8n killed (SIGKILL) while it sends',
 		run: tronPayoutKilled,
 	},
@@ -221,6 +245,9 @@ const WORKFLOWS = [
 	'month-end-payout-reconciliation.devnet.json',
 	'safe-payout-run.devnet.json',
 	'safe-payout-executed.devnet.json',
+	'fireblocks-payout-run.devnet.json',
+	'fireblocks-payout-completed.devnet.json',
+	'turnkey-payout-run.devnet.json',
 	'tron-usdt-payout-run.devnet.json',
 	'ton-usdt-payout-run.devnet.json',
 	'stellar-usdc-payout-run.devnet.json',
@@ -229,12 +256,14 @@ const WORKFLOWS = [
 	TRANSFER_LOG,
 	PAYOUT_ONCE,
 	SAFE_REFUSALS,
+	fireblocksOtherRun(),
 ];
 const PUBLISHED = [
 	EXAMPLE_IDS.priceAlertDevnet,
 	EXAMPLE_IDS.transferWatchDevnet,
 	USDC_EXAMPLE_ID,
 	SAFE_DONE_ID,
+	FIREBLOCKS_DONE_ID,
 	BLOCK_LOG_ID,
 	TRANSFER_LOG_ID,
 ];
