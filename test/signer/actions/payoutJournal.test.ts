@@ -203,6 +203,9 @@ describe.each(LEDGER_STORES)(
 				workflowId: expect.any(String),
 				executionId: expect.any(String),
 				node: 'Sign',
+				custodian: '',
+				custodianId: '',
+				custodianStatus: '',
 			});
 			expect(rows[1]).toMatchObject({
 				outcome: 'refused',
