@@ -7,8 +7,11 @@ import type { JournalFacts, PayoutJournal } from '../ledger/journal';
 import type { JournalDraft } from '../ledger/journalDraft';
 import type { PayoutKey, PayoutLedger } from '../ledger/payoutLedger';
 import type { LedgerStore } from '../ledger/store';
-import { signedFor } from './signOnce';
+import { movementsContent, signedFor } from './signOnce';
+import { transactionRefusal } from '../policy/check';
 import { Refusal, refusedItem } from '../policy/refusal';
+import type { SpendingPolicy } from '../policy/policy';
+import type { TransactionEffect } from '../policy/vocabulary';
 import { labelActivity } from '../custody/turnkey/activityLabels';
 import type { TurnkeySettings } from '../custody/turnkey/client';
 import {
@@ -49,12 +52,12 @@ export interface RemoteSigner {
 }
 
 /** The payout's request kept in the ledger store, or undefined (no payout ID, or none kept yet). */
-export async function keptRequest(item: TurnkeyItem): Promise<StoredTurnkeyRequest | undefined> {
+async function keptRequest(item: TurnkeyItem): Promise<StoredTurnkeyRequest | undefined> {
 	return item.payout && (await item.payout.requests.find(item.payout.key, item.itemIndex));
 }
 
 /** The unsigned transaction (hex) a kept request asks to sign, checked to be ours and of `type`. */
-export function keptUnsigned(
+function keptUnsigned(
 	item: TurnkeyItem,
 	kept: StoredTurnkeyRequest,
 	type: TurnkeyTransactionType,
@@ -72,6 +75,71 @@ export function keptUnsigned(
 			),
 		);
 	return unsigned.unsignedTransaction;
+}
+
+/**
+ * A payout's request kept by an earlier run, as a family's signing path reads it again: what it asks
+ * to sign, and the signer that resends its body byte for byte (Turnkey answers the same activity).
+ */
+export interface KeptTurnkeyRequest {
+	item: TurnkeyItem;
+	kept: StoredTurnkeyRequest;
+	/** The unsigned transaction (hex) it asks to sign, checked to be ours and of the family's type. */
+	unsignedHex: string;
+	/** Refuses the item: the request holds `what`, then `after` (by default: it is not sent again). */
+	refuse: (what: string, after?: string) => ReturnType<typeof refusedItem>;
+	signer: RemoteSigner;
+}
+
+/**
+ * A kept request's transaction, read again, checked as a fresh one is: it moves what the payout ID is
+ * bound to, and the policy allows its effect with the first run's binding (`unbound`).
+ */
+export function checkKept(
+	{ item, refuse }: KeptTurnkeyRequest,
+	policy: SpendingPolicy,
+	effect: TransactionEffect,
+	unbound: boolean,
+): void {
+	const content = movementsContent(effect.movements);
+	if (content !== item.payout?.content)
+		throw refuse(`moves ${content}, not this payout's ${String(item.payout?.content)}`);
+	const refusal = transactionRefusal(policy, effect, unbound);
+	if (refusal) throw refusedItem(item.context.getNode(), item.itemIndex, refusal);
+}
+
+/**
+ * How an item is signed by its account: a payout's request kept by an earlier run goes to `kept`
+ * (checked again, resent byte for byte); anything else to `fresh`, with the Turnkey signer of a
+ * Turnkey account (undefined for a key in n8n).
+ */
+export async function signThrough<T>(
+	item: TurnkeyItem | undefined,
+	type: TurnkeyTransactionType,
+	ways: {
+		kept: (request: KeptTurnkeyRequest) => Promise<T>;
+		fresh: (remote?: RemoteSigner) => Promise<T>;
+	},
+): Promise<T> {
+	const kept = item && (await keptRequest(item));
+	if (!item || !kept) return await ways.fresh(item && turnkeySigner(item, type));
+	const unsignedHex = keptUnsigned(item, kept, type);
+	const where = item.payout?.requests.where(item.payout.key) ?? '';
+	return await ways.kept({
+		item,
+		kept,
+		unsignedHex,
+		refuse: (what, after = '; it is not sent again: check it by hand') =>
+			refusedItem(
+				item.context.getNode(),
+				item.itemIndex,
+				new Refusal(
+					'payoutId',
+					`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) ${what}${after}`,
+				),
+			),
+		signer: turnkeySigner(item, type, kept),
+	});
 }
 
 /** How a form item taken by a request sent to Turnkey names it: the SHA-256 of its exact body. */

@@ -10,14 +10,11 @@ import { normalizeFields, type TransactionFields } from '../../families/evm/norm
 import { Transaction, type TransactionLike } from 'ethers';
 
 import {
-	keptRequest,
-	keptUnsigned,
+	type KeptTurnkeyRequest,
 	type RemoteSigner,
-	type TurnkeyItem,
+	signThrough,
 	turnkeyItemOf,
-	turnkeySigner,
 } from '../turnkeyItem';
-import type { StoredTurnkeyRequest } from '../../custody/turnkey/signTransaction';
 import { describeSigned, readSigned, signWith } from '../../families/evm/sign';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { JournalDraft } from '../../ledger/journalDraft';
@@ -40,6 +37,17 @@ import { accountOf } from '../account';
 import { type FreshSignature, signOnce } from '../signOnce';
 import type { EvmSession } from './session';
 
+/** One item's transaction on its way to a signature: what the fresh and the kept paths share. */
+interface EvmItem {
+	itemIndex: number;
+	session: EvmSession;
+	draft: JournalDraft;
+	fields: TransactionFields;
+	account: EvmAccount;
+	/** From Input Item without an intent: Require Intent refuses it. */
+	unbound: boolean;
+}
+
 /**
  * Completes, checks against the hard rules and the policy, and signs one transaction. An automatic
  * nonce is claimed in the credential's folder right before signing (after every check, so a refused
@@ -47,14 +55,10 @@ import type { EvmSession } from './session';
  */
 async function signFresh(
 	this: IExecuteFunctions,
-	itemIndex: number,
-	session: EvmSession,
-	draft: JournalDraft,
-	fields: TransactionFields,
-	account: EvmAccount,
-	unbound: boolean,
+	item: EvmItem,
 	remote?: RemoteSigner,
 ): Promise<FreshSignature> {
+	const { itemIndex, session, fields, account } = item;
 	const node = this.getNode();
 	const chainId = fields.chainId as string;
 	// The chain rule needs no network: it is checked before anything is asked.
@@ -68,14 +72,7 @@ async function signFresh(
 			}
 		: undefined;
 	const transaction = await completeTransaction(node, itemIndex, fields, account, fillIn);
-	checkFees(node, itemIndex, transaction, session.policy);
-	const effect = evmEffect(transaction, account);
-	draft.fillEffect(effect);
-	const refusal = transactionRefusal(session.policy, effect, unbound);
-	if (refusal) throw refusedItem(node, itemIndex, refusal);
-	// Counted before signing, so concurrent executions and processes never pass a total together.
-	const reserved = await session.spending.reserve(effect, itemIndex);
-	if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
+	const reserved = await checkAndReserve.call(this, item, transaction);
 	let held: HeldNonce | undefined;
 	let recorded = false;
 	let signed: SignedTransaction;
@@ -115,6 +112,26 @@ async function signFresh(
 }
 
 /**
+ * The fee caps and the policy checked against a complete transaction, then its amounts counted (before
+ * signing, so concurrent executions and processes never pass a total together).
+ */
+async function checkAndReserve(
+	this: IExecuteFunctions,
+	{ itemIndex, session, draft, account, unbound }: EvmItem,
+	transaction: TransactionLike,
+) {
+	const node = this.getNode();
+	checkFees(node, itemIndex, transaction, session.policy);
+	const effect = evmEffect(transaction, account);
+	draft.fillEffect(effect);
+	const refusal = transactionRefusal(session.policy, effect, unbound);
+	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	const reserved = await session.spending.reserve(effect, itemIndex);
+	if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
+	return reserved;
+}
+
+/**
  * A payout's Turnkey request kept by an earlier run (its answer lost, the activity held for consensus,
  * a crash): the transaction it asks to sign is checked again as a fresh one is (it binds the payout's
  * content, the chain, the fee caps, the policy, the totals), then its body is sent byte for byte, so
@@ -122,27 +139,11 @@ async function signFresh(
  */
 async function signKept(
 	this: IExecuteFunctions,
-	itemIndex: number,
-	session: EvmSession,
-	draft: JournalDraft,
-	fields: TransactionFields,
-	account: EvmAccount,
-	unbound: boolean,
-	turnkey: TurnkeyItem,
-	kept: StoredTurnkeyRequest,
+	item: EvmItem,
+	{ unsignedHex, refuse, signer }: KeptTurnkeyRequest,
 ): Promise<FreshSignature> {
+	const { itemIndex, session, fields, account } = item;
 	const node = this.getNode();
-	const where = turnkey.payout?.requests.where(turnkey.payout.key) ?? '';
-	const unsignedHex = keptUnsigned(turnkey, kept, 'TRANSACTION_TYPE_ETHEREUM');
-	const refuse = (what: string) =>
-		refusedItem(
-			node,
-			itemIndex,
-			new Refusal(
-				'payoutId',
-				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) ${what}; it is not sent again: check it by hand`,
-			),
-		);
 	let tx: Transaction;
 	try {
 		tx = Transaction.from(`0x${unsignedHex}`);
@@ -169,20 +170,10 @@ async function signKept(
 		throw refuse(`asks to sign ${content}, not this payout's ${contentOf(fields)}`);
 	const wrongChain = chainRefusal(session.policy, String(fields.chainId));
 	if (wrongChain) throw refusedItem(node, itemIndex, wrongChain);
-	checkFees(node, itemIndex, transaction, session.policy);
-	const effect = evmEffect(transaction, account);
-	draft.fillEffect(effect);
-	const refusal = transactionRefusal(session.policy, effect, unbound);
-	if (refusal) throw refusedItem(node, itemIndex, refusal);
-	const reserved = await session.spending.reserve(effect, itemIndex);
-	if (reserved instanceof Refusal) throw refusedItem(node, itemIndex, reserved);
+	const reserved = await checkAndReserve.call(this, item, transaction);
 	let signed: SignedTransaction | undefined;
 	try {
-		signed = await signWith(
-			account,
-			transaction,
-			turnkeySigner(turnkey, 'TRANSACTION_TYPE_ETHEREUM', kept),
-		);
+		signed = await signWith(account, transaction, signer);
 	} finally {
 		if (!signed) await reserved.release();
 	}
@@ -354,50 +345,22 @@ export async function signItem(
 		fromInput &&
 		(await checkAskedIntent.call(this, itemIndex, session, fields, account, fromInput.intent));
 	const unbound = fromInput !== undefined && !asked;
-	const turnkey = turnkeyItemOf.call(
-		this,
-		itemIndex,
-		session,
-		draft,
-		account,
-		chainId,
-		contentOf(fields),
-	);
+	const item: EvmItem = { itemIndex, session, draft, fields, account, unbound };
+	const content = contentOf(fields);
+	const turnkey = turnkeyItemOf.call(this, itemIndex, session, draft, account, chainId, content);
 	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked?.formItem,
 		// A nonce given in the item makes the same bytes, the same hash, for every payout handed them.
 		bindsSignedHash: true,
 		chainId,
 		from: account.address,
-		content: contentOf(fields),
+		content,
 		contentWords: 'recipient, value or data',
-		sign: async () => {
-			if (!turnkey)
-				return await signFresh.call(this, itemIndex, session, draft, fields, account, unbound);
-			const kept = await keptRequest(turnkey);
-			if (kept)
-				return await signKept.call(
-					this,
-					itemIndex,
-					session,
-					draft,
-					fields,
-					account,
-					unbound,
-					turnkey,
-					kept,
-				);
-			return await signFresh.call(
-				this,
-				itemIndex,
-				session,
-				draft,
-				fields,
-				account,
-				unbound,
-				turnkeySigner(turnkey, 'TRANSACTION_TYPE_ETHEREUM'),
-			);
-		},
+		sign: async () =>
+			await signThrough(turnkey, 'TRANSACTION_TYPE_ETHEREUM', {
+				kept: async (request) => await signKept.call(this, item, request),
+				fresh: async (remote) => await signFresh.call(this, item, remote),
+			}),
 		readSigned: async (entry) => evmFacts(entry),
 		status: async (history) => {
 			const status = await payoutStatus.call(this, itemIndex, session, history);

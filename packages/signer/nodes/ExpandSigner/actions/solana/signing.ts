@@ -4,6 +4,7 @@ import { formatUnits } from '../../core';
 import {
 	blockhashIsValid,
 	type SolanaAccount,
+	type SolanaEffect,
 	type SolanaRpc,
 	type SolanaTransaction,
 	decodeTransaction,
@@ -18,13 +19,7 @@ import {
 	wireFromHex,
 	verifiedSignature,
 } from '../../families/solana';
-import {
-	keptRequest,
-	keptUnsigned,
-	type TurnkeyItem,
-	turnkeyItemOf,
-	turnkeySigner,
-} from '../turnkeyItem';
+import { checkKept, type KeptTurnkeyRequest, signThrough, turnkeyItemOf } from '../turnkeyItem';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
@@ -133,12 +128,7 @@ export async function solanaFacts(
 	const transaction = readSignedTransaction(entry);
 	const signature = await verifiedSignature(transaction, account.address);
 	if (!signature) throw new Error(`no valid signature of ${account.address}`);
-	const prepared = await prepareSolanaTransaction(
-		transaction,
-		chainId,
-		account,
-		rpcChainReader(rpc),
-	);
+	const prepared = await prepare({ chainId, account, rpc }, transaction);
 	const decoded = decodeTransaction(transaction);
 	const transactionHash = transactionId(transaction);
 	return {
@@ -169,75 +159,66 @@ async function signKept(
 	itemIndex: number,
 	session: SolanaSession,
 	draft: JournalDraft,
-	work: {
-		chainId: string;
-		account: SolanaAccount;
-		rpc: SolanaRpc;
-		fromInput?: { intent: unknown };
-	},
-	turnkey: TurnkeyItem,
-	kept: Parameters<typeof keptUnsigned>[1],
+	work: SolanaWork,
+	request: KeptTurnkeyRequest,
 	facts: IDataObject,
 	/** Whether the item's transaction came From Input Item without an intent: Require Intent refuses it on a rerun as on the first run. */
 	unbound: boolean,
 ) {
 	const node = this.getNode();
-	const { chainId, account, rpc } = work;
-	const where = turnkey.payout?.requests.where(turnkey.payout.key) ?? '';
-	const unsignedHex = keptUnsigned(turnkey, kept, 'TRANSACTION_TYPE_SOLANA');
+	const { chainId, account } = work;
+	const { unsignedHex, refuse } = request;
 	const transaction = wireFromHex(unsignedHex);
-	if (!transaction)
-		throw refusedItem(
-			node,
-			itemIndex,
-			new Refusal(
-				'payoutId',
-				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) does not hold a Solana transaction; it is not sent again: check it by hand`,
-			),
-		);
+	if (!transaction) throw refuse('does not hold a Solana transaction');
 	if (unsignedWireHex(transaction) !== unsignedHex)
-		throw refusedItem(
-			node,
-			itemIndex,
-			new Refusal(
-				'payoutId',
-				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) does not read back as the bytes it holds; check it by hand`,
-			),
-		);
-	const prepared = await prepareSolanaTransaction(
-		transaction,
-		chainId,
-		account,
-		rpcChainReader(rpc),
-	);
+		throw refuse('does not read back as the bytes it holds', '; check it by hand');
+	const prepared = await prepare(work, transaction);
 	const { effect } = prepared;
 	draft.fillEffect(effect);
-	if (movementsContent(effect.movements) !== turnkey.payout?.content)
-		throw refusedItem(
-			node,
-			itemIndex,
-			new Refusal(
-				'payoutId',
-				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) moves ${movementsContent(effect.movements)}, not this payout's ${String(turnkey.payout?.content)}; it is not sent again: check it by hand`,
-			),
-		);
-	const refusal = transactionRefusal(session.policy, effect, unbound);
-	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	checkKept(request, session.policy, effect, unbound);
 	const decoded = decodeTransaction(transaction);
 	return await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
-		...(await signSolanaWith(
-			account,
-			transaction,
-			chainId,
-			turnkeySigner(turnkey, 'TRANSACTION_TYPE_SOLANA', kept),
-		)),
+		...(await signSolanaWith(account, transaction, chainId, request.signer)),
 		...facts,
-		blockhash: decoded.blockhash,
+		...feeFacts(decoded.blockhash, effect),
+	}));
+}
+
+/** What a Solana signature's output says of its blockhash, fee and rent. */
+function feeFacts(blockhash: string, effect: SolanaEffect): IDataObject {
+	return {
+		blockhash,
 		feeLamports: effect.maxFee.toString(),
 		fee: formatUnits(effect.maxFee.toString(), 9),
 		rentLamports: effect.rent.toString(),
 		rent: formatUnits(effect.rent.toString(), 9),
-	}));
+	};
+}
+
+/** The transaction read with the programs' own clients, on `work`'s chain for its account. */
+async function prepare(
+	work: Pick<SolanaWork, 'chainId' | 'account' | 'rpc'>,
+	transaction: SolanaTransaction,
+) {
+	return await prepareSolanaTransaction(
+		transaction,
+		work.chainId,
+		work.account,
+		rpcChainReader(work.rpc),
+	);
+}
+
+/** What a Solana signing operation hands the one signing path. */
+interface SolanaWork {
+	chainId: string;
+	account: SolanaAccount;
+	transaction: SolanaTransaction;
+	rpc: SolanaRpc;
+	details?: IDataObject;
+	/** Token decimals the operation knows (a mint's it read), for the journal's whole units. */
+	decimals?: Map<string, number>;
+	/** A From Input Item transaction: the intent that travelled with it (undefined when it had none). */
+	fromInput?: { intent: unknown };
 }
 
 /**
@@ -250,27 +231,12 @@ export async function signSolanaItem(
 	itemIndex: number,
 	session: SolanaSession,
 	draft: JournalDraft,
-	work: {
-		chainId: string;
-		account: SolanaAccount;
-		transaction: SolanaTransaction;
-		rpc: SolanaRpc;
-		details?: IDataObject;
-		/** Token decimals the operation knows (a mint's it read), for the journal's whole units. */
-		decimals?: Map<string, number>;
-		/** A From Input Item transaction: the intent that travelled with it (undefined when it had none). */
-		fromInput?: { intent: unknown };
-	},
+	work: SolanaWork,
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const { chainId, account, transaction, rpc } = work;
 	draft.fill({ chainId, account: account.address });
-	const prepared = await prepareSolanaTransaction(
-		transaction,
-		chainId,
-		account,
-		rpcChainReader(rpc),
-	);
+	const prepared = await prepare(work, transaction);
 	const { effect } = prepared;
 	draft.fillEffect(effect, work.decimals);
 	const decoded = decodeTransaction(transaction);
@@ -306,22 +272,11 @@ export async function signSolanaItem(
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
 	const facts: IDataObject = {
 		encoding: 'base64',
-		blockhash: decoded.blockhash,
-		feeLamports: effect.maxFee.toString(),
-		fee: formatUnits(effect.maxFee.toString(), 9),
-		rentLamports: effect.rent.toString(),
-		rent: formatUnits(effect.rent.toString(), 9),
+		...feeFacts(decoded.blockhash, effect),
 		...work.details,
 	};
-	const turnkey = turnkeyItemOf.call(
-		this,
-		itemIndex,
-		session,
-		draft,
-		account,
-		chainId,
-		movementsContent(effect.movements),
-	);
+	const content = movementsContent(effect.movements);
+	const turnkey = turnkeyItemOf.call(this, itemIndex, session, draft, account, chainId, content);
 	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
 		// The same message is the same signature, which the chain lands once. A Turnkey account's is known once signed.
@@ -330,32 +285,18 @@ export async function signSolanaItem(
 			: { transactionId: await signatureOf(account, prepared.transaction) }),
 		chainId,
 		from: account.address,
-		content: movementsContent(effect.movements),
+		content,
 		contentWords: 'recipient, amount or asset',
-		sign: async () => {
-			const kept = turnkey && (await keptRequest(turnkey));
-			if (turnkey && kept)
-				return await signKept.call(
-					this,
-					itemIndex,
-					session,
-					draft,
-					work,
-					turnkey,
-					kept,
-					facts,
-					unbound,
-				);
-			return await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
-				...(await signSolanaWith(
-					account,
-					prepared.transaction,
-					chainId,
-					turnkey && turnkeySigner(turnkey, 'TRANSACTION_TYPE_SOLANA'),
-				)),
-				...facts,
-			}));
-		},
+		sign: async () =>
+			await signThrough(turnkey, 'TRANSACTION_TYPE_SOLANA', {
+				kept: async (request) =>
+					await signKept.call(this, itemIndex, session, draft, work, request, facts, unbound),
+				fresh: async (remote) =>
+					await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
+						...(await signSolanaWith(account, prepared.transaction, chainId, remote)),
+						...facts,
+					})),
+			}),
 		readSigned: async (entry) => await solanaFacts(entry, chainId, account, rpc),
 		status: async (history) => {
 			const status = await chainStatus.call(

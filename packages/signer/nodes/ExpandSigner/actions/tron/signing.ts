@@ -16,14 +16,7 @@ import {
 	type TronNode,
 	type TronTransaction,
 } from '../../families/tron';
-import {
-	keptRequest,
-	keptUnsigned,
-	type TurnkeyItem,
-	turnkeyItemOf,
-	turnkeySigner,
-} from '../turnkeyItem';
-import type { StoredTurnkeyRequest } from '../../custody/turnkey/signTransaction';
+import { checkKept, type KeptTurnkeyRequest, signThrough, turnkeyItemOf } from '../turnkeyItem';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { JournalDraft } from '../../ledger/journalDraft';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
@@ -37,6 +30,7 @@ import {
 } from '../../policy/askedIntent';
 import { transactionRefusal } from '../../policy/check';
 import { Refusal, refusedItem } from '../../policy/refusal';
+import type { TransactionEffect } from '../../policy/vocabulary';
 import { movementsContent, reserveAndSign, signOnce } from '../signOnce';
 import { payoutOnChain } from './payoutStatus';
 import type { TronSession } from './session';
@@ -194,23 +188,12 @@ async function signKept(
 	itemIndex: number,
 	session: TronSession,
 	work: { chainId: string; account: TronAccount; draft: JournalDraft; unbound: boolean },
-	turnkey: TurnkeyItem,
-	kept: StoredTurnkeyRequest,
+	request: KeptTurnkeyRequest,
 	facts: IDataObject,
 ) {
 	const node = this.getNode();
 	const { chainId, account, draft } = work;
-	const where = turnkey.payout?.requests.where(turnkey.payout.key) ?? '';
-	const refuse = (what: string) =>
-		refusedItem(
-			node,
-			itemIndex,
-			new Refusal(
-				'payoutId',
-				`the Turnkey request kept for payout ID "${kept.payoutId}" (${where}) ${what}; it is not sent again: check it by hand`,
-			),
-		);
-	const unsignedHex = keptUnsigned(turnkey, kept, 'TRANSACTION_TYPE_TRON');
+	const { unsignedHex, refuse } = request;
 	let prepared: ReturnType<typeof prepareTronTransaction>;
 	try {
 		prepared = prepareTronTransaction(unsignedHex, chainId, account, Date.now());
@@ -221,25 +204,23 @@ async function signKept(
 	}
 	const { decoded, effect } = prepared;
 	draft.fillEffect(effect);
-	const content = movementsContent(effect.movements);
-	if (content !== turnkey.payout?.content)
-		throw refuse(`moves ${content}, not this payout's ${String(turnkey.payout?.content)}`);
-	const refusal = transactionRefusal(session.policy, effect, work.unbound);
-	if (refusal) throw refusedItem(node, itemIndex, refusal);
+	checkKept(request, session.policy, effect, work.unbound);
 	return await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
-		...(await signTronWith(
-			account,
-			decoded,
-			chainId,
-			turnkeySigner(turnkey, 'TRANSACTION_TYPE_TRON', kept),
-		)),
+		...(await signTronWith(account, decoded, chainId, request.signer)),
 		...facts,
+		...feeFacts(decoded, effect),
+	}));
+}
+
+/** What a Tron signature's output says of its reference block, expiration and fee limit. */
+function feeFacts(decoded: DecodedTransaction, effect: TransactionEffect): IDataObject {
+	return {
 		refBlockBytes: decoded.refBlockBytes,
 		refBlockHash: decoded.refBlockHash,
 		expiration: new Date(decoded.expiration).toISOString(),
 		feeLimitSun: effect.maxFee.toString(),
 		feeLimit: formatUnits(effect.maxFee.toString(), 6),
-	}));
+	};
 }
 
 /**
@@ -303,53 +284,34 @@ export async function signTronItem(
 	const unbound = Boolean(work.fromInput && !asked);
 	const refusal = transactionRefusal(session.policy, effect, unbound);
 	if (refusal) throw refusedItem(node, itemIndex, refusal);
-	const facts: IDataObject = {
-		refBlockBytes: decoded.refBlockBytes,
-		refBlockHash: decoded.refBlockHash,
-		expiration: new Date(decoded.expiration).toISOString(),
-		feeLimitSun: effect.maxFee.toString(),
-		feeLimit: formatUnits(effect.maxFee.toString(), 6),
-		...(decoded.memo ? { memo: decoded.memo } : {}),
-		...work.details,
-	};
-	const turnkey = turnkeyItemOf.call(
-		this,
-		itemIndex,
-		session,
-		draft,
-		account,
-		chainId,
-		movementsContent(effect.movements),
-	);
+	const own: IDataObject = { ...(decoded.memo ? { memo: decoded.memo } : {}), ...work.details };
+	const content = movementsContent(effect.movements);
+	const turnkey = turnkeyItemOf.call(this, itemIndex, session, draft, account, chainId, content);
 	return await signOnce.call(this, itemIndex, draft, session.ledger, {
 		formItem: asked && !(asked instanceof Refusal) ? asked.formItem : undefined,
 		transactionId: decoded.txID,
 		chainId,
 		from: account.address,
-		content: movementsContent(effect.movements),
+		content,
 		contentWords: 'recipient, amount or asset',
-		sign: async () => {
-			const kept = turnkey && (await keptRequest(turnkey));
-			if (turnkey && kept)
-				return await signKept.call(
-					this,
-					itemIndex,
-					session,
-					{ chainId, account, draft, unbound },
-					turnkey,
-					kept,
-					{ ...(decoded.memo ? { memo: decoded.memo } : {}), ...work.details },
-				);
-			return await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
-				...(await signTronWith(
-					account,
-					decoded,
-					chainId,
-					turnkey && turnkeySigner(turnkey, 'TRANSACTION_TYPE_TRON'),
-				)),
-				...facts,
-			}));
-		},
+		sign: async () =>
+			await signThrough(turnkey, 'TRANSACTION_TYPE_TRON', {
+				kept: async (request) =>
+					await signKept.call(
+						this,
+						itemIndex,
+						session,
+						{ chainId, account, draft, unbound },
+						request,
+						own,
+					),
+				fresh: async (remote) =>
+					await reserveAndSign(node, itemIndex, session.spending, effect, async () => ({
+						...(await signTronWith(account, decoded, chainId, remote)),
+						...feeFacts(decoded, effect),
+						...own,
+					})),
+			}),
 		readSigned: async (entry) => await tronFacts(entry, chainId, account),
 		status: async (history) => {
 			const status = await repeatStatus.call(
