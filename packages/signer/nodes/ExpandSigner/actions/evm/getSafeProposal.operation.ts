@@ -5,7 +5,6 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { ChainClient, itemError, type SafeMultisigTransaction } from '../../core';
 import { safeTxHash as hashOf } from '../../families/evm/safeTx';
@@ -13,6 +12,7 @@ import { chainIdProperty } from './fields';
 import { proposalStatus, safeApiOf, storedProposal } from './safe';
 import { type ConfirmedExecution, confirmedExecution, safeNonce } from './safeExecution';
 import type { EvmSession } from './session';
+import { outputsOnTimeout, timeoutProperties, waitUntil } from '../waitForItem';
 
 export const option: INodePropertyOptions = {
 	name: 'Get Safe Proposal',
@@ -56,35 +56,15 @@ export const description: INodeProperties[] = [
 			"Whether to keep reading the proposal until the chain confirms the Safe executed it (owners confirm and execute it in Safe{Wallet}), the Safe's nonce passes it without an execution the chain confirms (executed or replaced: the item fails, or goes on with On Timeout's output), or the timeout passes",
 		displayOptions: { show },
 	},
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'timeoutSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 300,
-		description:
+	...timeoutProperties(show, 'waitForExecution', {
+		timeout:
 			'How long to wait at most. For waits of hours or days, use the Expand Trigger\'s "Safe transaction executed" event instead: a waiting execution holds its worker.',
-		displayOptions: { show: { ...show, waitForExecution: [true] } },
-	},
-	{
-		displayName: 'On Timeout',
-		name: 'onTimeout',
-		type: 'options',
-		options: [
-			{
-				name: 'Fail the Item',
-				value: 'error',
-				description: 'The item fails with an error naming the proposal and its confirmations',
-			},
-			{
-				name: 'Output the Proposal',
-				value: 'output',
-				description: 'The item goes on with executed false and timedOut true',
-			},
-		],
-		default: 'error',
-		displayOptions: { show: { ...show, waitForExecution: [true] } },
-	},
+		fail: 'The item fails with an error naming the proposal and its confirmations',
+		output: {
+			name: 'Output the Proposal',
+			description: 'The item goes on with executed false and timedOut true',
+		},
+	}),
 ];
 
 /** The date of the block that holds the execution, from the chain's node; the block must be the receipt's own. */
@@ -205,30 +185,29 @@ export async function execute(
 			passed: true,
 		};
 	};
-	let current = await read();
-	if (!this.getNodeParameter('waitForExecution', itemIndex, false)) return current.status;
-	const timeoutSeconds = Number(this.getNodeParameter('timeoutSeconds', itemIndex, 300));
-	const deadline = Date.now() + timeoutSeconds * 1000;
+	const first = await read();
+	if (!this.getNodeParameter('waitForExecution', itemIndex, false)) return first.status;
 	// A service that says executed while the chain does not confirm it is waited on like one that says
 	// not yet; once the Safe's nonce has passed the proposal, nothing more can happen to wait for.
-	while (!current.passed && Date.now() < deadline) {
-		if (this.getExecutionCancelSignal?.()?.aborted) break;
-		await sleep(Math.min(POLL_SECONDS * 1000, Math.max(0, deadline - Date.now())));
-		current = await read();
-	}
+	const { current, timeoutSeconds } = await waitUntil(
+		this,
+		itemIndex,
+		first,
+		(proposal) => proposal.passed,
+		read,
+		POLL_SECONDS * 1000,
+	);
 	const { stored, status } = current;
 	if (current.executed) return { ...status, timedOut: false };
 	if (current.passed) {
-		if (this.getNodeParameter('onTimeout', itemIndex, 'error') === 'output')
-			return { ...status, timedOut: false };
+		if (outputsOnTimeout.call(this, itemIndex)) return { ...status, timedOut: false };
 		throw itemError(
 			node,
 			itemIndex,
 			`The Safe proposal ${safeTxHash}: ${String(status.statusMessage)}`,
 		);
 	}
-	if (this.getNodeParameter('onTimeout', itemIndex, 'error') === 'output')
-		return { ...status, timedOut: true };
+	if (outputsOnTimeout.call(this, itemIndex)) return { ...status, timedOut: true };
 	const claim = status.serviceClaims as IDataObject | undefined;
 	throw itemError(
 		node,

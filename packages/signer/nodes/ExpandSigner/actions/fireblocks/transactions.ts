@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { itemError } from '../../core';
 import type { CreateBody, FireblocksTransaction } from '../../custody/fireblocks/transaction';
@@ -7,6 +6,7 @@ import { differingField } from '../../custody/fireblocks/transaction';
 import { isFinal, settlementOf, statusWords } from '../../custody/fireblocks/statuses';
 import { Refusal, refusedItem } from '../../policy/refusal';
 import type { FireblocksSession } from './session';
+import { outputsOnTimeout, timeoutProperties, waitUntil } from '../waitForItem';
 
 /** Tries of a create whose answer was lost, each after a lookup by externalTxId found nothing. */
 const CREATE_TRIES = 3;
@@ -174,34 +174,14 @@ export function waitFields(operation: string): INodeProperties[] {
 				'Whether to keep reading the transaction until Fireblocks ends it: COMPLETED, or FAILED, REJECTED, BLOCKED or CANCELLED (nothing moved), or the timeout passes. Approvals at Fireblocks (PENDING_AUTHORIZATION) can take hours: for those, use the Expand Signer Trigger instead.',
 			displayOptions: { show },
 		},
-		{
-			displayName: 'Timeout (Seconds)',
-			name: 'timeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 300,
-			description: 'How long to wait at most; a waiting execution holds its worker',
-			displayOptions: { show: { ...show, waitForCompletion: [true] } },
-		},
-		{
-			displayName: 'On Timeout',
-			name: 'onTimeout',
-			type: 'options',
-			options: [
-				{
-					name: 'Fail the Item',
-					value: 'error',
-					description: 'The item fails with an error naming the transaction and its status',
-				},
-				{
-					name: 'Output the Pending Status',
-					value: 'output',
-					description: 'The item goes on with its pending status and timedOut true',
-				},
-			],
-			default: 'error',
-			displayOptions: { show: { ...show, waitForCompletion: [true] } },
-		},
+		...timeoutProperties(show, 'waitForCompletion', {
+			timeout: 'How long to wait at most; a waiting execution holds its worker',
+			fail: 'The item fails with an error naming the transaction and its status',
+			output: {
+				name: 'Output the Pending Status',
+				description: 'The item goes on with its pending status and timedOut true',
+			},
+		}),
 	];
 }
 
@@ -219,19 +199,20 @@ export async function waitIfAsked(
 	onStatus?: (changed: FireblocksTransaction) => Promise<void>,
 ): Promise<{ held: FireblocksTransaction; timedOut?: boolean }> {
 	if (!this.getNodeParameter('waitForCompletion', itemIndex, false)) return { held };
-	const timeoutSeconds = Number(this.getNodeParameter('timeoutSeconds', itemIndex, 300));
-	const deadline = Date.now() + timeoutSeconds * 1000;
-	let current = held;
-	while (!isFinal(current.status) && Date.now() < deadline) {
-		if (this.getExecutionCancelSignal?.()?.aborted) break;
-		await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
-		const before = current.status;
-		current = await byId.call(this, session, current.id, itemIndex);
-		if (current.status !== before) await onStatus?.(current);
-	}
+	const { current, timeoutSeconds } = await waitUntil(
+		this,
+		itemIndex,
+		held,
+		(transaction) => isFinal(transaction.status),
+		async (before) => {
+			const next = await byId.call(this, session, before.id, itemIndex);
+			if (next.status !== before.status) await onStatus?.(next);
+			return next;
+		},
+		POLL_MS,
+	);
 	if (isFinal(current.status)) return { held: current, timedOut: false };
-	if (this.getNodeParameter('onTimeout', itemIndex, 'error') === 'output')
-		return { held: current, timedOut: true };
+	if (outputsOnTimeout.call(this, itemIndex)) return { held: current, timedOut: true };
 	throw itemError(
 		this.getNode(),
 		itemIndex,
