@@ -15,9 +15,15 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 
 import type { Devnet } from '../../../devnet';
 import { devnetExpandApi } from '../../helpers/devnetCredentials';
-import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../helpers/n8n';
+import { EXPAND, ITEMS, runPipeline } from '../../helpers/n8n';
 import { useDevnet } from '../../helpers/useDevnet';
 import { fireblocksCredential } from '../actions/fireblocks/fireblocksRun';
+import {
+	runSigner,
+	signRequests as signRequestsOf,
+	solanaUsdcFromTurnkey,
+	turnkeyKey,
+} from '../actions/turnkey/turnkeyRun';
 
 const CHAIN = '31337';
 const RECIPIENT = getAddress('0x' + 'e7'.repeat(20));
@@ -34,8 +40,8 @@ const freshFolder = () => mkdtempSync(join(root, `ledger-${folders++}-`));
 
 const usdc = () => devnet.chains.find((chain) => chain.chainId === CHAIN)!.tokens.USDC.address;
 
-/** Expand (version 2) builds one 1 USDC transfer from `from` to RECIPIENT: the item with its intent and form item. */
-async function built(from: string): Promise<IDataObject> {
+/** Expand (version 2) builds one transfer of `form`: the item with its intent and form item. */
+async function builtOf(form: INodeParameters): Promise<IDataObject> {
 	const result = await runPipeline(
 		[
 			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{}]) } },
@@ -43,16 +49,7 @@ async function built(from: string): Promise<IDataObject> {
 				name: 'Build',
 				type: EXPAND,
 				typeVersion: 2,
-				parameters: {
-					resource: 'fungibletoken',
-					operation: 'transfer',
-					chainId: CHAIN,
-					from,
-					to: RECIPIENT,
-					tokenAddress: usdc(),
-					amount: '1',
-					gas: '80000',
-				},
+				parameters: { resource: 'fungibletoken', operation: 'transfer', ...form },
 			},
 		],
 		{ expandApi: devnetExpandApi(devnet) },
@@ -64,25 +61,19 @@ async function built(from: string): Promise<IDataObject> {
 	return item.json;
 }
 
+/** One 1 USDC transfer from `from` to RECIPIENT, built. */
+const built = (from: string) =>
+	builtOf({ chainId: CHAIN, from, to: RECIPIENT, tokenAddress: usdc(), amount: '1', gas: '80000' });
+
 /** `count` copies of one built item, each under its own payout ID. */
 const copies = (item: IDataObject, prefix: string, count: number, from = 0) =>
 	Array.from({ length: count }, (_, index) => ({ ...item, payoutId: `${prefix}-${from + index}` }));
 
-async function sign(
+const sign = (
 	items: IDataObject[],
 	parameters: INodeParameters,
 	key: Record<string, ICredentialDataDecryptedObject>,
-): Promise<IDataObject[]> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{ name: 'Sign', type: SIGNER, parameters, continueOnFail: true },
-		],
-		{ expandApi: devnetExpandApi(devnet), ...key },
-	);
-	if (result.error) throw result.error;
-	return result.output('Sign').map((item) => item.json);
-}
+) => runSigner(devnet, items, parameters, key);
 
 const secondCopy = (index: number) =>
 	new RegExp(
@@ -126,21 +117,11 @@ describe('Fireblocks: one create per form item', () => {
 });
 
 describe('Turnkey (EVM): one sign request per form item', () => {
-	const signRequests = () =>
-		devnet.turnkey
-			.requests()
-			.filter((request) => request.path === '/public/v1/submit/sign_transaction').length;
+	const signRequests = () => signRequestsOf(devnet).length;
 	const turnkey = (ledger: string) => ({
-		expandSignerApi: {
-			keyType: 'turnkey',
-			organizationId: devnet.turnkey.organizationId,
-			apiPublicKey: devnet.turnkey.apiPublicKey,
-			apiPrivateKey: devnet.turnkey.apiPrivateKey,
-			baseUrl: devnet.turnkey.url,
-			signWith: devnet.turnkey.accounts.evm,
-			payoutLedgerFolder: ledger,
+		expandSignerApi: turnkeyKey(devnet, devnet.turnkey.accounts.evm, ledger, {
 			rpcUrls: `${CHAIN} = ${devnet.chains.find((chain) => chain.chainId === CHAIN)!.rpcUrl}`,
-		} as unknown as ICredentialDataDecryptedObject,
+		}),
 	});
 	const SIGN = { operation: 'signTransaction', source: 'input', payoutId: '={{ $json.payoutId }}' };
 
@@ -231,46 +212,10 @@ describe('Turnkey (EVM): one sign request per form item', () => {
 describe('Turnkey (Solana): one sign request per form item', () => {
 	test('three copies, the first held for consensus: one sign request, the others refused, in that execution and the next', async () => {
 		const ledger = freshFolder();
-		const result = await runPipeline(
-			[
-				{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify([{}]) } },
-				{
-					name: 'Build',
-					type: EXPAND,
-					typeVersion: 2,
-					parameters: {
-						resource: 'fungibletoken',
-						operation: 'transfer',
-						chainId: devnet.solana.chainId,
-						token: devnet.solana.usdc.address,
-						sender: devnet.turnkey.accounts.solana,
-						destination: devnet.solana.wallets[3].address,
-						feePayer: devnet.turnkey.accounts.solana,
-						decimals: '6',
-						amount: '1000000',
-						amountsIn: 'smallest',
-					},
-				},
-			],
-			{ expandApi: devnetExpandApi(devnet) },
-		);
-		if (result.error) throw result.error;
-		const item = result.output('Build')[0].json;
-		expect((item.intent as IDataObject).formItem).toBeDefined();
-		const signRequests = () =>
-			devnet.turnkey
-				.requests()
-				.filter((request) => request.path === '/public/v1/submit/sign_transaction').length;
+		const item = await builtOf({ ...solanaUsdcFromTurnkey(devnet), amountsIn: 'smallest' });
+		const signRequests = () => signRequestsOf(devnet).length;
 		const key = {
-			expandSolanaKeyApi: {
-				keyType: 'turnkey',
-				organizationId: devnet.turnkey.organizationId,
-				apiPublicKey: devnet.turnkey.apiPublicKey,
-				apiPrivateKey: devnet.turnkey.apiPrivateKey,
-				baseUrl: devnet.turnkey.url,
-				signWith: devnet.turnkey.accounts.solana,
-				payoutLedgerFolder: ledger,
-			} as unknown as ICredentialDataDecryptedObject,
+			expandSolanaKeyApi: turnkeyKey(devnet, devnet.turnkey.accounts.solana, ledger),
 		};
 		const SIGN = {
 			chainFamily: 'solana',

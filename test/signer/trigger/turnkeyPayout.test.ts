@@ -16,6 +16,7 @@ import { devnetCredentials } from '../../helpers/devnetCredentials';
 import { ledgerFolder } from '../../helpers/ledgerFolder';
 import { signAndSend } from '../../helpers/signAndSend';
 import { useDevnet } from '../../helpers/useDevnet';
+import { turnkeyKey } from '../actions/turnkey/turnkeyRun';
 import { type Receiver, startReceiver } from './webhookRun';
 
 const CHAIN = '31337';
@@ -24,16 +25,7 @@ const folder = ledgerFolder('turnkey-payout-events-');
 let devnet: Devnet;
 useDevnet((started) => (devnet = started));
 
-const turnkeyKey = () =>
-	({
-		keyType: 'turnkey',
-		organizationId: devnet.turnkey.organizationId,
-		apiPublicKey: devnet.turnkey.apiPublicKey,
-		apiPrivateKey: devnet.turnkey.apiPrivateKey,
-		baseUrl: devnet.turnkey.url,
-		signWith: devnet.turnkey.accounts.evm,
-		payoutLedgerFolder: folder,
-	}) as never;
+const evmKey = () => turnkeyKey(devnet, devnet.turnkey.accounts.evm, folder);
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -41,7 +33,7 @@ beforeAll(async () => {
 	// The JWKS URL is left empty: the credential's Base URL's default, the stand-in's own JWKS.
 	receiver = await startReceiver(
 		{ custodian: 'turnkey', chainFamily: 'evm' },
-		{ expandSignerApi: { ...(turnkeyKey() as object), payoutLedgerFolder: folder } },
+		{ expandSignerApi: evmKey() },
 	);
 	devnet.turnkey.subscribe(`${receiver.url}/webhook/custodian`);
 });
@@ -65,7 +57,7 @@ const pay = async (payoutId: string | undefined, to: string) =>
 			value: '1000',
 			...(payoutId ? { payoutId: '={{ $json.payoutId }}' } : {}),
 		} as never,
-		devnetCredentials(devnet, { signer: turnkeyKey() }),
+		devnetCredentials(devnet, { signer: evmKey() }),
 	);
 
 const emittedFor = (activityId: string) =>

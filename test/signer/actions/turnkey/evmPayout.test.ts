@@ -4,61 +4,33 @@
  * is kept in the ledger before it is sent, a rerun never makes a second activity or signature, and
  * Turnkey's answer is never trusted.
  */
-import { mkdtempSync } from 'fs';
-import { createServer } from 'http';
-import type { AddressInfo } from 'net';
-import { tmpdir } from 'os';
-import { join } from 'path';
-
 import { Transaction, Wallet } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
 import { signAndSend } from '../../../helpers/signAndSend';
 import { useDevnet } from '../../../helpers/useDevnet';
+import { startLyingTurnkey } from './lyingTurnkey';
+import { payEvm, turnkeyCounters, turnkeyKey } from './turnkeyRun';
 
 const CHAIN = '31337';
-const folder = mkdtempSync(join(tmpdir(), 'expand-turnkey-evm-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
+const folder = ledgerFolder('expand-turnkey-evm-');
 
 let devnet: Devnet;
 useDevnet((started) => (devnet = started));
 
-const turnkeyKey = (data: IDataObject = {}) =>
-	({
-		keyType: 'turnkey',
-		organizationId: devnet.turnkey.organizationId,
-		apiPublicKey: devnet.turnkey.apiPublicKey,
-		apiPrivateKey: devnet.turnkey.apiPrivateKey,
-		baseUrl: devnet.turnkey.url,
-		signWith: devnet.turnkey.accounts.evm,
-		payoutLedgerFolder: folder,
-		...data,
-	}) as never;
+const evmKey = (data: IDataObject = {}) =>
+	turnkeyKey(devnet, devnet.turnkey.accounts.evm, folder, data);
 
 const balanceOf = async (address: string) =>
 	BigInt(await devnet.rpc<string>(CHAIN, 'eth_getBalance', [address, 'latest']));
 
-const pay = async (payoutId: string, to: string, data: IDataObject = {}, value = '1000') =>
-	await signAndSend(
-		[{ payoutId }],
-		{
-			operation: 'signTransaction',
-			source: 'fields',
-			chainId: CHAIN,
-			to,
-			value,
-			payoutId: '={{ $json.payoutId }}',
-		} as never,
-		devnetCredentials(devnet, { signer: turnkeyKey(data) }),
-	);
+const pay = (payoutId: string, to: string, data: IDataObject = {}, value = '1000') =>
+	payEvm(devnet, evmKey(data), payoutId, to, value);
 
-const counters = () => ({
-	activities: devnet.turnkey.activities().length,
-	signatures: devnet.turnkey.signatures,
-	requests: devnet.turnkey.requests().length,
-});
+const counters = () => turnkeyCounters(devnet);
 
 beforeEach(() => {
 	devnet.turnkey.requireConsensus = false;
@@ -156,7 +128,7 @@ test('Sign Message with a Turnkey key is refused naming the operation and the ke
 	const { signed } = await signAndSend(
 		[{}],
 		{ operation: 'signMessage', message: 'hello' } as never,
-		devnetCredentials(devnet, { signer: turnkeyKey() }),
+		devnetCredentials(devnet, { signer: evmKey() }),
 	);
 	expect(signed[0].error).toMatch(
 		/Sign Message is not served by a Turnkey key \(the credential's Key Type: Turnkey\)/,
@@ -166,38 +138,17 @@ test('Sign Message with a Turnkey key is refused naming the operation and the ke
 
 test("Turnkey's answer signed by another key (a lying server in front) is refused naming the activity; nothing is sent", async () => {
 	const other = Wallet.createRandom();
-	const proxy = createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', async () => {
-			const answer = await fetch(`${devnet.turnkey.url}${request.url}`, {
-				method: 'POST',
-				headers: {
-					'Content-Type': 'application/json',
-					'X-Stamp': String(request.headers['x-stamp']),
-				},
-				body: Buffer.concat(chunks),
-			});
-			const json = (await answer.json()) as {
-				activity?: { result?: { signTransactionResult?: { signedTransaction: string } } };
-			};
-			const result = json.activity?.result?.signTransactionResult;
-			if (result) {
-				const tx = Transaction.from(`0x${result.signedTransaction.replace(/^0x/, '')}`);
-				const forged = Transaction.from(tx.unsignedSerialized);
-				forged.signature = other.signingKey.sign(forged.unsignedHash);
-				result.signedTransaction = forged.serialized.slice(2);
-			}
-			response.writeHead(answer.status, { 'Content-Type': 'application/json' });
-			response.end(JSON.stringify(json));
-		});
+	const proxy = await startLyingTurnkey(devnet.turnkey.url, (signedHex) => {
+		const tx = Transaction.from(`0x${signedHex.replace(/^0x/, '')}`);
+		const forged = Transaction.from(tx.unsignedSerialized);
+		forged.signature = other.signingKey.sign(forged.unsignedHash);
+		return forged.serialized.slice(2);
 	});
-	await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 	try {
 		const payee = Wallet.createRandom().address;
 		const before = counters();
 		const lied = await pay('tk-evm-lie', payee, {
-			baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+			baseUrl: proxy.url,
 		});
 		const activity = devnet.turnkey.activities()[before.activities];
 		expect(lied.signed[0].error).toBe(
@@ -206,7 +157,7 @@ test("Turnkey's answer signed by another key (a lying server in front) is refuse
 		expect(lied.sent[0].transactionHash).toBeUndefined();
 		expect(await balanceOf(payee)).toBe(0n);
 	} finally {
-		await new Promise((resolve) => proxy.close(resolve));
+		await proxy.close();
 	}
 });
 
@@ -223,7 +174,7 @@ test('an activity held for consensus for an item without a payout ID fails sayin
 			to: Wallet.createRandom().address,
 			value: '1000',
 		} as never,
-		devnetCredentials(devnet, { signer: turnkeyKey() }),
+		devnetCredentials(devnet, { signer: evmKey() }),
 	);
 	const activity = devnet.turnkey.activities()[before.activities];
 	expect(activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');

@@ -4,21 +4,18 @@
  * up, Turnkey signs the replacement once (a new activity: the same transaction but for its fees,
  * checked as every answer is), it lands, and a rerun of the payout returns it: paid once.
  */
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
-
 import { Transaction, Wallet } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { useDevnet } from '../../../helpers/useDevnet';
+import { turnkeyKey } from './turnkeyRun';
 
 const CHAIN = '31337';
-const folder = mkdtempSync(join(tmpdir(), 'expand-turnkey-speed-up-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
+const folder = ledgerFolder('expand-turnkey-speed-up-');
 
 let devnet: Devnet;
 useDevnet((started) => (devnet = started));
@@ -33,15 +30,7 @@ async function signer(parameters: IDataObject, items: IDataObject[]): Promise<ID
 			{ name: 'Sign', type: SIGNER, parameters: parameters as never, continueOnFail: true },
 		],
 		devnetCredentials(devnet, {
-			signer: {
-				keyType: 'turnkey',
-				organizationId: devnet.turnkey.organizationId,
-				apiPublicKey: devnet.turnkey.apiPublicKey,
-				apiPrivateKey: devnet.turnkey.apiPrivateKey,
-				baseUrl: devnet.turnkey.url,
-				signWith: devnet.turnkey.accounts.evm,
-				payoutLedgerFolder: folder,
-			} as never,
+			signer: turnkeyKey(devnet, devnet.turnkey.accounts.evm, folder),
 		}),
 	);
 	expect(result.error).toBeUndefined();

@@ -5,38 +5,32 @@
  * request meets Require Intent as the first run did; and the payout journal records Turnkey's activity
  * (its `status` entries and the signed entry name the custodian, the activity and its status).
  */
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
-
 import { generateKeyPairSigner } from '@solana/kit';
 import { Wallet } from 'ethers';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
 import { devnetExpandApi } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
 import { EXPAND, ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { startTamperingApi, type Tampering } from '../../../helpers/tamperingApi';
 import { useDevnet } from '../../../helpers/useDevnet';
+import {
+	runSigner,
+	signRequests,
+	solanaUsdcFromTurnkey,
+	turnkeyCounters,
+	turnkeyKey,
+} from './turnkeyRun';
 
 const EVM_CHAIN = '31337';
-const folder = mkdtempSync(join(tmpdir(), 'expand-turnkey-intent-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
+const folder = ledgerFolder('expand-turnkey-intent-');
 
 let devnet: Devnet;
 useDevnet((started) => (devnet = started));
 
 const turnkey = (signWith: string, data: IDataObject = {}) =>
-	({
-		keyType: 'turnkey',
-		organizationId: devnet.turnkey.organizationId,
-		apiPublicKey: devnet.turnkey.apiPublicKey,
-		apiPrivateKey: devnet.turnkey.apiPrivateKey,
-		baseUrl: devnet.turnkey.url,
-		signWith,
-		payoutLedgerFolder: folder,
-		...data,
-	}) as unknown as ICredentialDataDecryptedObject;
+	turnkeyKey(devnet, signWith, folder, data);
 const evmKey = (data: IDataObject = {}) => ({
 	expandSignerApi: turnkey(devnet.turnkey.accounts.evm, data),
 });
@@ -44,16 +38,7 @@ const solanaKey = (data: IDataObject = {}) => ({
 	expandSolanaKeyApi: turnkey(devnet.turnkey.accounts.solana, data),
 });
 
-const counters = () => ({
-	activities: devnet.turnkey.activities().length,
-	signatures: devnet.turnkey.signatures,
-	requests: devnet.turnkey.requests().length,
-});
-const signRequests = (since: number) =>
-	devnet.turnkey
-		.requests()
-		.slice(since)
-		.filter((request) => request.path === '/public/v1/submit/sign_transaction');
+const counters = () => turnkeyCounters(devnet);
 
 /** Expand (version 2) builds through a hostile API, then the Signer signs From Input Item. */
 async function expandThenSign(
@@ -80,21 +65,11 @@ async function expandThenSign(
 }
 
 /** The Signer alone on `items`: its outputs. */
-async function signItems(
+const signItems = (
 	items: IDataObject[],
 	sign: INodeParameters,
 	key: Record<string, ICredentialDataDecryptedObject>,
-): Promise<IDataObject[]> {
-	const result = await runPipeline(
-		[
-			{ name: 'Items', type: ITEMS, parameters: { items: JSON.stringify(items) } },
-			{ name: 'Sign', type: SIGNER, parameters: sign, continueOnFail: true },
-		],
-		{ expandApi: devnetExpandApi(devnet), ...key },
-	);
-	expect(result.error).toBeUndefined();
-	return result.output('Sign').map((item) => item.json);
-}
+) => runSigner(devnet, items, sign, key);
 
 const SIGN_EVM = { operation: 'signTransaction', source: 'input' };
 const SIGN_SOLANA = { chainFamily: 'solana', solanaChainId: '901', operation: 'signTransaction' };
@@ -119,13 +94,7 @@ const evmForm = (to: string) => ({
 const solanaForm = (destination: string) => ({
 	resource: 'fungibletoken',
 	operation: 'transfer',
-	chainId: devnet.solana.chainId,
-	token: devnet.solana.usdc.address,
-	sender: devnet.turnkey.accounts.solana,
-	destination,
-	feePayer: devnet.turnkey.accounts.solana,
-	decimals: '6',
-	amount: '1000000',
+	...solanaUsdcFromTurnkey(devnet, destination),
 	amountsIn: 'smallest',
 });
 
@@ -234,7 +203,7 @@ describe('a rerun that resends a kept request meets Require Intent as the first 
 		devnet.turnkey.faults.dropNextSignAnswer(3);
 		const [lost] = await signItems([item], sign, evmKey({ requireIntent: 'never' }));
 		expect(lost.error).toMatch(/Turnkey did not answer \/public\/v1\/submit\/sign_transaction/);
-		expect(signRequests(before.requests)).toHaveLength(3);
+		expect(signRequests(devnet, before.requests)).toHaveLength(3);
 		const kept = counters();
 		const [rerun] = await signItems([item], sign, evmKey({ requireIntent: 'always' }));
 		expect(rerun.error).toMatch(
@@ -251,15 +220,7 @@ describe('a rerun that resends a kept request meets Require Intent as the first 
 	});
 
 	test('Solana: signed unbound under Require Intent Never, its answer lost; rerun under Always: refused, nothing sent to Turnkey', async () => {
-		const data = await builtWithoutIntent('/fungibletoken/transfer', {
-			chainId: devnet.solana.chainId,
-			token: devnet.solana.usdc.address,
-			sender: devnet.turnkey.accounts.solana,
-			destination: devnet.solana.wallets[3].address,
-			feePayer: devnet.turnkey.accounts.solana,
-			decimals: '6',
-			amount: '1000000',
-		});
+		const data = await builtWithoutIntent('/fungibletoken/transfer', solanaUsdcFromTurnkey(devnet));
 		const item = { ...data, payoutId: 'tk-unbound-sol' };
 		const sign = { ...SIGN_SOLANA, payoutId: '={{ $json.payoutId }}' };
 		const before = counters();

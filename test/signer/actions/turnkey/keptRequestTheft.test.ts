@@ -5,56 +5,31 @@
  * carries the checked transaction beside keys a server could read instead (a key spelled in another
  * case, a duplicate key), are refused with no request to Turnkey.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { readdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { Transaction, Wallet } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
-import { devnetCredentials } from '../../../helpers/devnetCredentials';
-import { signAndSend } from '../../../helpers/signAndSend';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
 import { useDevnet } from '../../../helpers/useDevnet';
+import { payEvm, signRequests, turnkeyKey } from './turnkeyRun';
 
-const CHAIN = '31337';
-const folder = mkdtempSync(join(tmpdir(), 'expand-turnkey-kept-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
+const folder = ledgerFolder('expand-turnkey-kept-');
 
 let devnet: Devnet;
 useDevnet((started) => (devnet = started));
 
-const turnkeyKey = () =>
-	({
-		keyType: 'turnkey',
-		organizationId: devnet.turnkey.organizationId,
-		apiPublicKey: devnet.turnkey.apiPublicKey,
-		apiPrivateKey: devnet.turnkey.apiPrivateKey,
-		baseUrl: devnet.turnkey.url,
-		signWith: devnet.turnkey.accounts.evm,
-		payoutLedgerFolder: folder,
+const evmKey = () =>
+	turnkeyKey(devnet, devnet.turnkey.accounts.evm, folder, {
 		// A lost answer holds its nonce for the lease: short here, so the next payout is not held up.
 		nonceLeaseSeconds: 1,
-	}) as never;
+	});
 
-const pay = async (payoutId: string, to: string) =>
-	await signAndSend(
-		[{ payoutId }],
-		{
-			operation: 'signTransaction',
-			source: 'fields',
-			chainId: CHAIN,
-			to,
-			value: '1000',
-			payoutId: '={{ $json.payoutId }}',
-		} as never,
-		devnetCredentials(devnet, { signer: turnkeyKey() }),
-	);
+const pay = (payoutId: string, to: string) => payEvm(devnet, evmKey(), payoutId, to);
 
-const signRequests = () =>
-	devnet.turnkey
-		.requests()
-		.filter((request) => request.path === '/public/v1/submit/sign_transaction').length;
+const signRequestCount = () => signRequests(devnet).length;
 
 /** The one kept request file written since `known`. */
 function keptFile(known: Set<string>): string {
@@ -79,9 +54,9 @@ async function rewrittenRerun(
 	const file = keptFile(known);
 	const kept = JSON.parse(readFileSync(file, 'utf8')) as IDataObject;
 	writeFileSync(file, JSON.stringify({ ...kept, body: rewrite(String(kept.body), kept) }));
-	const before = signRequests();
+	const before = signRequestCount();
 	const rerun = await pay(payoutId, payee);
-	expect(signRequests()).toBe(before);
+	expect(signRequestCount()).toBe(before);
 	return rerun.signed[0];
 }
 

@@ -5,36 +5,25 @@
  * sent signed by Sign With is refused.
  */
 import { generateKeyPairSync, sign } from 'crypto';
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
 
 import { address, generateKeyPairSigner } from '@solana/kit';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Devnet } from '../../../../devnet';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
 import { signAndSend } from '../../../helpers/signAndSend';
 import { useDevnet } from '../../../helpers/useDevnet';
 import { startLyingTurnkey } from './lyingTurnkey';
+import { turnkeyCounters, turnkeyKey } from './turnkeyRun';
 
-const folder = mkdtempSync(join(tmpdir(), 'expand-turnkey-solana-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
+const folder = ledgerFolder('expand-turnkey-solana-');
 
 let devnet: Devnet;
 useDevnet((started) => (devnet = started));
 
-const turnkeyKey = (data: IDataObject = {}) =>
-	({
-		keyType: 'turnkey',
-		organizationId: devnet.turnkey.organizationId,
-		apiPublicKey: devnet.turnkey.apiPublicKey,
-		apiPrivateKey: devnet.turnkey.apiPrivateKey,
-		baseUrl: devnet.turnkey.url,
-		signWith: devnet.turnkey.accounts.solana,
-		payoutLedgerFolder: folder,
-		...data,
-	}) as never;
+const solanaKey = (data: IDataObject = {}) =>
+	turnkeyKey(devnet, devnet.turnkey.accounts.solana, folder, data);
 
 const pay = async (payoutId: string, recipient: string, data: IDataObject = {}) =>
 	await signAndSend(
@@ -47,15 +36,11 @@ const pay = async (payoutId: string, recipient: string, data: IDataObject = {}) 
 			amount: '1000000',
 			payoutId: '={{ $json.payoutId }}',
 		} as INodeParameters,
-		devnetCredentials(devnet, { solana: turnkeyKey(data) }),
+		devnetCredentials(devnet, { solana: solanaKey(data) }),
 	);
 
 const balance = (recipient: string) => devnet.solana.chain.balance(address(recipient));
-const counters = () => ({
-	activities: devnet.turnkey.activities().length,
-	signatures: devnet.turnkey.signatures,
-	requests: devnet.turnkey.requests().length,
-});
+const counters = () => turnkeyCounters(devnet);
 
 test('a SOL payout signed by Turnkey lands once; its rerun returns the repeat with no new activity or signature', async () => {
 	const payee = (await generateKeyPairSigner()).address;

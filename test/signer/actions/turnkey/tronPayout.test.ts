@@ -5,10 +5,6 @@
  * make one activity and one signature, an answer that is not the raw_data sent signed by Sign With is
  * refused, and an off-policy recipient sends nothing to Turnkey.
  */
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
-
 import { SigningKey, Wallet, sha256 } from 'ethers';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -21,13 +17,14 @@ import {
 	transactionId,
 } from '../../../../packages/signer/nodes/ExpandSigner/families/tron';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
 import { signAndSend } from '../../../helpers/signAndSend';
 import { useDevnet } from '../../../helpers/useDevnet';
 import { startLyingTurnkey } from './lyingTurnkey';
+import { signRequests, turnkeyCounters, turnkeyKey } from './turnkeyRun';
 
 const CHAIN = '1001';
-const folder = mkdtempSync(join(tmpdir(), 'expand-turnkey-tron-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
+const folder = ledgerFolder('expand-turnkey-tron-');
 
 let devnet: Devnet;
 let nile: DevnetTron;
@@ -36,17 +33,8 @@ useDevnet((started) => {
 	nile = started.tron.find((chain) => chain.chainId === CHAIN) as DevnetTron;
 });
 
-const turnkeyKey = (data: IDataObject = {}) =>
-	({
-		keyType: 'turnkey',
-		organizationId: devnet.turnkey.organizationId,
-		apiPublicKey: devnet.turnkey.apiPublicKey,
-		apiPrivateKey: devnet.turnkey.apiPrivateKey,
-		baseUrl: devnet.turnkey.url,
-		signWith: devnet.turnkey.accounts.tron,
-		payoutLedgerFolder: folder,
-		...data,
-	}) as never;
+const tronKey = (data: IDataObject = {}) =>
+	turnkeyKey(devnet, devnet.turnkey.accounts.tron, folder, data);
 
 /** A fresh Tron address nobody holds. */
 const payee = () => {
@@ -70,19 +58,10 @@ const pay = async (
 			payoutId: '={{ $json.payoutId }}',
 			...operation,
 		} as INodeParameters,
-		devnetCredentials(devnet, { tron: turnkeyKey(data) }),
+		devnetCredentials(devnet, { tron: tronKey(data) }),
 	);
 
-const counters = () => ({
-	activities: devnet.turnkey.activities().length,
-	signatures: devnet.turnkey.signatures,
-	requests: devnet.turnkey.requests().length,
-});
-const signRequests = (since: number) =>
-	devnet.turnkey
-		.requests()
-		.slice(since)
-		.filter((request) => request.path === '/public/v1/submit/sign_transaction');
+const counters = () => turnkeyCounters(devnet);
 
 test('the Turnkey Tron account is funded at start on the Tron chains, TRX and USDT', () => {
 	const hex = hexAddress(devnet.turnkey.accounts.tron) as string;
@@ -104,7 +83,7 @@ test('a TRX payout signed by Turnkey lands once: its request is raw_data, its si
 	expect(first.sent[0].transactionHash).toBe(first.signed[0].transactionHash);
 	expect(nile.chain.balance(to.hex)).toBe(1_500_000n);
 	// What Turnkey was asked: TRANSACTION_TYPE_TRON over raw_data's bytes, whose SHA-256 is the txID.
-	const [request] = signRequests(before.requests);
+	const [request] = signRequests(devnet, before.requests);
 	const parameters = (JSON.parse(request.body) as { parameters: Record<string, string> })
 		.parameters;
 	expect(parameters).toMatchObject({
@@ -157,7 +136,7 @@ test('a sign answer lost on every try, then a rerun: the kept request is resent 
 	expect(nile.chain.balance(to.hex)).toBe(0n);
 	const rerun = await pay('tk-trx-lost', base58(to.hex));
 	expect(rerun.signed[0]).toMatchObject({ repeat: false, payoutId: 'tk-trx-lost' });
-	const bodies = signRequests(before.requests).map((request) => request.body);
+	const bodies = signRequests(devnet, before.requests).map((request) => request.body);
 	expect(bodies).toHaveLength(4);
 	expect(new Set(bodies).size).toBe(1);
 	expect(counters().activities).toBe(before.activities + 1);
@@ -251,7 +230,7 @@ test('Sign Message with a Turnkey Tron key is refused naming the operation and t
 			operation: 'signMessage',
 			message: 'hello',
 		} as never,
-		devnetCredentials(devnet, { tron: turnkeyKey() }),
+		devnetCredentials(devnet, { tron: tronKey() }),
 	);
 	expect(message.signed[0].error).toMatch(
 		/Sign Message is not served by a Turnkey key \(the credential's Key Type: Turnkey\)/,

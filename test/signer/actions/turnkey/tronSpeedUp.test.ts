@@ -4,10 +4,6 @@
  * Turnkey signs its replacement (a new activity over the new raw_data, checked as every answer is), it
  * lands, and a rerun of the payout returns it without asking Turnkey again: paid once.
  */
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
-import { join } from 'path';
-
 import { Wallet } from 'ethers';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -17,16 +13,17 @@ import {
 	recoveredAddress,
 } from '../../../../packages/signer/nodes/ExpandSigner/families/tron';
 import { devnetCredentials } from '../../../helpers/devnetCredentials';
+import { ledgerFolder } from '../../../helpers/ledgerFolder';
 import { movedClock } from '../../../helpers/movedClock';
 import { ITEMS, SIGNER, runPipeline } from '../../../helpers/n8n';
 import { sendTransactionNode } from '../../../helpers/sendTransactionNode';
 import { useDevnet } from '../../../helpers/useDevnet';
+import { turnkeyKey } from './turnkeyRun';
 
 const CHAIN = '1001';
 /** The Signer's transactions stay valid 5 minutes; a little more makes every one signed before it expire. */
 const PAST_EXPIRY_MS = 6 * 60 * 1000;
-const folder = mkdtempSync(join(tmpdir(), 'expand-turnkey-tron-speed-up-'));
-process.env.N8N_RESTRICT_FILE_ACCESS_TO = folder;
+const folder = ledgerFolder('expand-turnkey-tron-speed-up-');
 
 let devnet: Devnet;
 let nile: DevnetTron;
@@ -50,16 +47,9 @@ async function signer(parameters: IDataObject, send = false): Promise<IDataObjec
 			...(send ? [sendTransactionNode()] : []),
 		],
 		devnetCredentials(devnet, {
-			tron: {
-				keyType: 'turnkey',
-				organizationId: devnet.turnkey.organizationId,
-				apiPublicKey: devnet.turnkey.apiPublicKey,
-				apiPrivateKey: devnet.turnkey.apiPrivateKey,
-				baseUrl: devnet.turnkey.url,
-				signWith: devnet.turnkey.accounts.tron,
-				payoutLedgerFolder: folder,
+			tron: turnkeyKey(devnet, devnet.turnkey.accounts.tron, folder, {
 				rpcUrls: `${CHAIN} = ${nile.rpcUrl}`,
-			} as never,
+			}),
 		}),
 	);
 	expect(result.error).toBeUndefined();
