@@ -2,10 +2,12 @@ import {
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IExecuteFunctions,
+	type IN8nHttpFullResponse,
 	type JsonObject,
 	NodeApiError,
-	sleep,
 } from 'n8n-workflow';
+
+import { DEFAULT_RETRY, errorCode, type Pacer, pacerFor, sendPaced } from '../../core';
 
 import { stampOf, type TurnkeyApiKey, turnkeyApiKey, TurnkeyKeyError } from './stamp';
 
@@ -72,37 +74,67 @@ export interface TurnkeyActivity {
 	failure?: { message?: string; code?: number };
 }
 
-/** Least time between two requests to one Turnkey organization from this process. */
-const SPACING_MS = 100;
-const lastRequest = new Map<string, number>();
+/**
+ * Turnkey requests per second from this process for one credential (organization and API key): the
+ * 100 ms spacing this client always kept, now the shared pacer's ceiling (the credential has no field
+ * for it). 429s without Retry-After lower the pace below it, and Retry-After holds every request of
+ * the credential, as for every API the nodes call.
+ */
+export const TURNKEY_REQUESTS_PER_SECOND = 10;
 
-async function paced(key: string): Promise<void> {
-	const wait = (lastRequest.get(key) ?? 0) + SPACING_MS - Date.now();
-	lastRequest.set(key, Date.now() + Math.max(wait, 0));
-	if (wait > 0) await sleep(wait);
+/** An answer's body as JSON; text that is not JSON as `{message}` (its start). */
+function parsedBody(body: unknown): unknown {
+	if (typeof body !== 'string' && !Buffer.isBuffer(body)) return body;
+	try {
+		return JSON.parse(String(body));
+	} catch {
+		return { message: String(body).slice(0, 200) };
+	}
 }
 
-/** Answers worth asking again: too many requests, or the server's own failure. */
-const retried = (status: number) => status === 429 || status >= 500;
-const ATTEMPTS = 3;
+/** Turnkey's own words for a failure (`{code, message}`), as "code N: message". */
+function refusalWords(body: unknown): string {
+	const value = parsedBody(body);
+	const refusal = (typeof value === 'object' && value !== null ? value : {}) as IDataObject;
+	return [refusal.code === undefined ? '' : `code ${String(refusal.code)}`]
+		.concat(typeof refusal.message === 'string' ? [refusal.message.slice(0, 300)] : [])
+		.filter(Boolean)
+		.join(': ');
+}
 
-interface Answer {
-	statusCode: number;
-	body: unknown;
+/** Why a request got no answer: the system error's code and message, never the request (its headers hold the stamp). */
+function lostCause(error: unknown): string {
+	const failure = error as { message?: unknown } | undefined;
+	return (
+		[errorCode(error), typeof failure?.message === 'string' ? failure.message : undefined]
+			.filter(Boolean)
+			.join(': ')
+			.slice(0, 200) || 'no answer'
+	);
 }
 
 /**
- * Turnkey's API through n8n's HTTP helper: each body serialized once, stamped over those exact
- * bytes and sent as they are. Every request here may be sent again as it is: a query reads, and a
- * submission with the same body is the same activity at Turnkey (its fingerprint is the body's), so
- * a 429, a 5xx or a lost answer is asked again, paced, with the same bytes.
+ * Turnkey's API through n8n's HTTP helper and the core's paced send: each body serialized once,
+ * stamped over those exact bytes (afresh on each try: a signature over the same bytes) and sent as
+ * they are. Paced per credential (the organization and API public key on that base URL), shared
+ * with every node and execution of this process. Every request here may be sent again as it is: a
+ * query reads, and a submission with the same body is the same activity at Turnkey (its fingerprint
+ * is the body's), so all are resendable: a 429 (Retry-After obeyed), a 5xx or a lost answer is
+ * asked again with the same bytes.
  */
 export class TurnkeyClient {
+	private readonly pacer: Pacer;
+
 	constructor(
 		private readonly context: IExecuteFunctions,
 		readonly settings: TurnkeySettings,
 		private readonly itemIndex: number,
-	) {}
+	) {
+		this.pacer = pacerFor(
+			settings.baseUrl,
+			`${settings.organizationId}\n${settings.apiKey.publicKey}`,
+		);
+	}
 
 	private error(message: string, description?: string): NodeApiError {
 		return new NodeApiError(this.context.getNode(), { message } as JsonObject, {
@@ -114,15 +146,19 @@ export class TurnkeyClient {
 
 	/** Sends `body` (exact text) to `path`, stamped; Turnkey's answer parsed, or its refusal as an API error. */
 	async send<T>(path: string, body: string): Promise<T> {
-		const { baseUrl, apiKey, organizationId } = this.settings;
-		let last: Answer | undefined;
-		let lastCause = '';
-		for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-			if (attempt) await sleep(250 * 2 ** attempt);
-			await paced(`${baseUrl}\n${organizationId}`);
-			let answer: Answer;
-			try {
-				const response = (await this.context.helpers.httpRequest.call(this.context, {
+		const { baseUrl, apiKey } = this.settings;
+		const node = this.context.getNode();
+		const { response } = await sendPaced(this.context, this.itemIndex, {
+			service: 'Turnkey API',
+			credentialName: Object.values(node.credentials ?? {})[0]?.name ?? '',
+			endpoint: `POST ${path}`,
+			method: 'POST',
+			resendable: true,
+			pacer: this.pacer,
+			perSecond: TURNKEY_REQUESTS_PER_SECOND,
+			retry: DEFAULT_RETRY,
+			send: async () =>
+				(await this.context.helpers.httpRequest.call(this.context, {
 					method: 'POST',
 					url: `${baseUrl}${path}`,
 					body,
@@ -135,35 +171,28 @@ export class TurnkeyClient {
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
 					disableFollowRedirect: true,
-				})) as { statusCode: number; body: unknown };
-				answer = { statusCode: Number(response.statusCode), body: response.body };
-			} catch (caught) {
-				// No answer (connection refused or cut): the same bytes are asked again.
-				lastCause = String((caught as Error | undefined)?.message ?? caught).slice(0, 200);
-				last = undefined;
-				continue;
-			}
-			let parsed: unknown = answer.body;
-			if (typeof parsed === 'string' || Buffer.isBuffer(parsed)) {
-				try {
-					parsed = JSON.parse(String(parsed));
-				} catch {
-					parsed = { message: String(parsed).slice(0, 200) };
-				}
-			}
-			if (answer.statusCode >= 200 && answer.statusCode < 300) return parsed as T;
-			last = { statusCode: answer.statusCode, body: parsed };
-			if (!retried(answer.statusCode)) break;
-		}
-		if (!last)
-			throw this.error(`Turnkey did not answer ${path}`, `${lastCause} (after ${ATTEMPTS} tries)`);
-		const refusal = (last.body ?? {}) as IDataObject;
-		const words = [refusal.code === undefined ? '' : `code ${String(refusal.code)}`]
-			.concat(typeof refusal.message === 'string' ? [refusal.message.slice(0, 300)] : [])
-			.filter(Boolean)
-			.join(': ');
+				})) as IN8nHttpFullResponse,
+			fail: (outcome, tries, why, pace) => {
+				const after = [`after ${tries} ${tries === 1 ? 'try' : 'tries'}`, pace, why]
+					.filter(Boolean)
+					.join('; ');
+				if (!outcome.response)
+					return this.error(
+						`Turnkey did not answer ${path}`,
+						`${lostCause(outcome.error)} (${after})`,
+					);
+				const words = refusalWords(outcome.response.body);
+				return this.error(
+					`Turnkey refused ${path} with HTTP ${outcome.response.statusCode}${words ? ` (${words})` : ''}`,
+					`(${after})`,
+				);
+			},
+		});
+		const { statusCode } = response;
+		if (statusCode >= 200 && statusCode < 300) return parsedBody(response.body) as T;
+		const words = refusalWords(response.body);
 		throw this.error(
-			`Turnkey refused ${path} with HTTP ${last.statusCode}${words ? ` (${words})` : ''}`,
+			`Turnkey refused ${path} with HTTP ${statusCode}${words ? ` (${words})` : ''}`,
 		);
 	}
 
