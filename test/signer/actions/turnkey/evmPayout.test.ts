@@ -64,6 +64,25 @@ test('a payout signed by Turnkey is sent and lands once; its rerun returns the r
 	expect(counters().signatures).toBe(before.signatures + 1);
 });
 
+test("Turnkey's 429s and a 503 are waited out through the shared pace: the payout is signed once, one activity, paid once", async () => {
+	const payee = Wallet.createRandom().address;
+	const before = counters();
+	devnet.turnkey.faults.failNext(429, 2);
+	devnet.turnkey.faults.failNext(503);
+	const paid = await pay('tk-evm-busy', payee);
+	expect(paid.signed[0]).toMatchObject({ payoutId: 'tk-evm-busy', repeat: false });
+	expect(await balanceOf(payee)).toBe(1000n);
+	expect(counters().activities).toBe(before.activities + 1);
+	expect(counters().signatures).toBe(before.signatures + 1);
+	// The three refused tries and the one that signed.
+	const statuses = devnet.turnkey
+		.requests()
+		.slice(before.requests)
+		.filter((request) => request.path === '/public/v1/submit/sign_transaction')
+		.map((request) => request.status);
+	expect(statuses).toEqual([429, 429, 503, 200]);
+});
+
 test('a sign answer lost on every try fails the item; the rerun resends the kept request byte for byte: one activity, one signature, paid once', async () => {
 	const payee = Wallet.createRandom().address;
 	const before = counters();
@@ -184,22 +203,3 @@ test('an activity held for consensus for an item without a payout ID fails sayin
 	devnet.turnkey.reject(activity.id);
 	expect(devnet.turnkey.signatures).toBe(before.signatures);
 }, 30_000);
-
-test("Turnkey's 429s and a 503 are waited out through the shared pace: the payout is signed once, one activity, paid once", async () => {
-	const payee = Wallet.createRandom().address;
-	const before = counters();
-	devnet.turnkey.faults.failNext(429, 2);
-	devnet.turnkey.faults.failNext(503);
-	const paid = await pay('tk-evm-busy', payee);
-	expect(paid.signed[0]).toMatchObject({ payoutId: 'tk-evm-busy', repeat: false });
-	expect(await balanceOf(payee)).toBe(1000n);
-	expect(counters().activities).toBe(before.activities + 1);
-	expect(counters().signatures).toBe(before.signatures + 1);
-	// The three refused tries and the one that signed.
-	const statuses = devnet.turnkey
-		.requests()
-		.slice(before.requests)
-		.filter((request) => request.path === '/public/v1/submit/sign_transaction')
-		.map((request) => request.status);
-	expect(statuses).toEqual([429, 429, 503, 200]);
-});
