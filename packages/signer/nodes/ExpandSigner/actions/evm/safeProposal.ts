@@ -20,7 +20,7 @@ import {
 } from '../../families/evm/safeTx';
 import { safeExtensions } from '../../families/evm/safeManagement';
 import { safeWalletUrl } from '../../families/evm/safeWallet';
-import { normalizeFields, type TransactionFields } from '../../families/evm/normalize';
+import type { TransactionFields } from '../../families/evm/normalize';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { LedgerEntry } from '../../ledger/payoutLedger';
 import { TransactionIdBindings } from '../../ledger/transactionIds';
@@ -29,6 +29,7 @@ import { signedFor } from '../signOnce';
 import { storedProposal } from './safe';
 import type { EvmSession } from './session';
 import { contentOf } from './signing';
+import { addressedCall } from './transactionSource';
 
 /** What the input item asks of the Safe's operation: only a CALL (0) is proposed. */
 function refuseDelegateCall(raw: IDataObject): Refusal | undefined {
@@ -49,20 +50,7 @@ export function proposedCall(
 ): TransactionFields & { to: string; chainId: string } {
 	const delegateCall = refuseDelegateCall(raw);
 	if (delegateCall) throw refusedItem(node, itemIndex, delegateCall);
-	const fields: TransactionFields = normalizeFields(node, itemIndex, raw);
-	if (!fields.to)
-		throw itemError(
-			node,
-			itemIndex,
-			'The transaction has no recipient ("to"): a Safe proposal calls an address',
-		);
-	if (!fields.chainId || BigInt(fields.chainId) < 1n)
-		throw itemError(
-			node,
-			itemIndex,
-			`The transaction's chain ID must be above 0; got "${fields.chainId ?? ''}"`,
-		);
-	return fields as TransactionFields & { to: string; chainId: string };
+	return addressedCall(node, itemIndex, raw, 'a Safe proposal calls an address');
 }
 
 /** The Safe's modules, guard and fallback handler, read once per execution and Safe. */

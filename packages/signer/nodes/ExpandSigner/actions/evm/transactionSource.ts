@@ -1,4 +1,6 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+
+import { normalizeFields, type TransactionFields } from '../../families/evm/normalize';
 
 import { INTENT_KEY, itemError, toSmallestUnit } from '../../core';
 
@@ -64,4 +66,26 @@ export function readFromForm(this: IExecuteFunctions, itemIndex: number): IDataO
 		chainId: this.getNodeParameter('chainId', itemIndex, ''),
 		value,
 	};
+}
+
+/**
+ * The item's transaction as a call of an address on a chain above 0, what a service that pays or calls
+ * on the account's behalf needs (a Safe, a custodian); `why` says it in the service's words.
+ */
+export function addressedCall(
+	node: INode,
+	itemIndex: number,
+	raw: IDataObject,
+	why: string,
+): TransactionFields & { to: string; chainId: string } {
+	const fields = normalizeFields(node, itemIndex, raw);
+	if (!fields.to)
+		throw itemError(node, itemIndex, `The transaction has no recipient ("to"): ${why}`);
+	if (!fields.chainId || BigInt(fields.chainId) < 1n)
+		throw itemError(
+			node,
+			itemIndex,
+			`The transaction's chain ID must be above 0; got "${fields.chainId ?? ''}"`,
+		);
+	return fields as TransactionFields & { to: string; chainId: string };
 }

@@ -6,7 +6,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { ChainClient, itemError } from '../../core';
+import { ChainClient } from '../../core';
 import { bodyHash } from '../../custody/fireblocks/jwt';
 import {
 	bodyContent,
@@ -17,7 +17,6 @@ import {
 } from '../../custody/fireblocks/transaction';
 import { settlementOf, statusWords } from '../../custody/fireblocks/statuses';
 import { evmEffect } from '../../families/evm/effect';
-import { normalizeFields } from '../../families/evm/normalize';
 import type { SignedFacts } from '../../ledger/entryCheck';
 import type { JournalKind } from '../../ledger/journal';
 import type { JournalDraft } from '../../ledger/journalDraft';
@@ -30,7 +29,7 @@ import { movedDecimals, shownMovements } from '../evm/proposalMovements';
 import type { EvmSession } from '../evm/session';
 import { checkAskedIntent } from '../evm/signing';
 import { dataField, formFields, sourceFields } from '../evm/fields';
-import { readFromForm, readFromInput } from '../evm/transactionSource';
+import { addressedCall, readFromForm, readFromInput } from '../evm/transactionSource';
 import { type FreshSignature, signOnce } from '../signOnce';
 import {
 	type FireblocksSession,
@@ -138,19 +137,7 @@ export async function execute(
 	const { transaction: raw, intent: askedIntent } = fromInput
 		? readFromInput.call(this, itemIndex)
 		: { transaction: readFromForm.call(this, itemIndex), intent: undefined };
-	const fields = normalizeFields(node, itemIndex, raw);
-	if (!fields.to)
-		throw itemError(
-			node,
-			itemIndex,
-			'The transaction has no recipient ("to"): Fireblocks pays or calls an address',
-		);
-	if (!fields.chainId || BigInt(fields.chainId) < 1n)
-		throw itemError(
-			node,
-			itemIndex,
-			`The transaction's chain ID must be above 0; got "${fields.chainId ?? ''}"`,
-		);
+	const fields = addressedCall(node, itemIndex, raw, 'Fireblocks pays or calls an address');
 	const chainId = fields.chainId;
 	draft.fill({ chainId });
 	const wrongChain = chainRefusal(session.policy, chainId);

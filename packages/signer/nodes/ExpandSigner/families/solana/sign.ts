@@ -41,22 +41,24 @@ export interface SolanaSignedTransaction extends SignedTransaction {
 	complete: boolean;
 }
 
-/**
- * Signs with @solana/kit (Ed25519 through WebCrypto). Output: the base64 wire transaction that
- * chain/sendtransaction takes, and the transaction's ID (the fee payer's signature) once the fee payer has signed.
- */
-export async function signSolanaTransaction(
-	account: SolanaAccount,
-	transaction: Transaction,
-	chainId: string,
-): Promise<SolanaSignedTransaction> {
+/** The transaction's signers, refused when the account is not one of them. */
+function signersAsking(transaction: Transaction, account: SolanaAccount): string[] {
 	const signers = Object.keys(transaction.signatures);
 	if (!signers.includes(account.address)) {
 		throw new NotASigner(
 			`The transaction does not ask for a signature of ${account.address}; its signers are ${signers.join(', ')}`,
 		);
 	}
-	const signed = await partiallySignTransaction([await keyPairOf(account)], transaction);
+	return signers;
+}
+
+/** A transaction the account has signed, as the Signer outputs it: its ID is the fee payer's signature, once there is one. */
+function describeSigned(
+	signed: Transaction,
+	signers: string[],
+	account: SolanaAccount,
+	chainId: string,
+): SolanaSignedTransaction {
 	const signatures = signed.signatures as Readonly<Record<string, Uint8Array | null>>;
 	const base58 = getBase58Decoder();
 	const feePayerSignature = signatures[signers[0]];
@@ -68,6 +70,20 @@ export async function signSolanaTransaction(
 		chainId,
 		complete: Object.values(signatures).every((signature) => signature !== null),
 	};
+}
+
+/**
+ * Signs with @solana/kit (Ed25519 through WebCrypto). Output: the base64 wire transaction that
+ * chain/sendtransaction takes, and the transaction's ID (the fee payer's signature) once the fee payer has signed.
+ */
+export async function signSolanaTransaction(
+	account: SolanaAccount,
+	transaction: Transaction,
+	chainId: string,
+): Promise<SolanaSignedTransaction> {
+	const signers = signersAsking(transaction, account);
+	const signed = await partiallySignTransaction([await keyPairOf(account)], transaction);
+	return describeSigned(signed, signers, account, chainId);
 }
 
 /** A signer outside n8n (Turnkey), as for EVM (families/evm/sign.ts RemoteEvmSigner): the wire transaction in hex. */
@@ -112,12 +128,7 @@ export async function signSolanaWith(
 ): Promise<SolanaSignedTransaction> {
 	if (!account.turnkey) return await signSolanaTransaction(account, transaction, chainId);
 	if (!remote) throw new SigningKeyError('A Turnkey account signs only through its remote signer');
-	const signers = Object.keys(transaction.signatures);
-	if (!signers.includes(account.address)) {
-		throw new NotASigner(
-			`The transaction does not ask for a signature of ${account.address}; its signers are ${signers.join(', ')}`,
-		);
-	}
+	const signers = signersAsking(transaction, account);
 	const answer = await remote.sign(unsignedWireHex(transaction));
 	const signed = wireFromHex(answer.signedHex);
 	if (!signed) throw remote.lie(answer.requestId, 'its bytes are not a Solana wire transaction');
@@ -139,16 +150,7 @@ export async function signSolanaWith(
 			answer.requestId,
 			`it carries no valid signature of Sign With ${account.address} in its slot`,
 		);
-	const base58 = getBase58Decoder();
-	const feePayerSignature = after[signers[0]];
-	return {
-		rawTransaction: getBase64EncodedWireTransaction(signed),
-		transactionHash: feePayerSignature ? base58.decode(feePayerSignature) : '',
-		signature: base58.decode(after[account.address] as Uint8Array),
-		from: account.address,
-		chainId,
-		complete: Object.values(after).every((signature) => signature !== null),
-	};
+	return describeSigned(signed, signers, account, chainId);
 }
 
 /**
